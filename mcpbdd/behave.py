@@ -1,0 +1,102 @@
+"""behave hooks. A project installs them with one line in its `environment.py`:
+
+    from mcpbdd.behave import *  # noqa: F403
+
+A project with hooks of its own calls ours from them instead, e.g.
+`mcpbdd.behave.before_scenario(context, scenario)` first thing in its own.
+
+What they do: read the settings once (`[tool.mcpbdd]` + `-D mcpbdd.*`), keep one event
+loop for the run, give every scenario a fresh World with its own owner task (created
+before the scenario, always closed after it, even when a step failed), attach each
+MCP exchange to the step that made it, and mark scenario names with their harness so
+a report of both harnesses keeps both results apart.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from typing import Any
+
+from mcpbdd import report
+from mcpbdd.config import Settings, load_settings
+from mcpbdd.runtime import RunLoop
+from mcpbdd.world import HARNESSES, World
+
+__all__ = ["after_all", "after_scenario", "before_all", "before_feature", "before_scenario", "before_step"]
+
+HARNESS_TAG = "harness."
+
+
+def _settings(context: Any) -> Settings:
+    settings = getattr(context, "mcpbdd_settings", None)
+    if settings is None:
+        settings = load_settings(dict(context.config.userdata))
+        context.mcpbdd_settings = settings
+    return settings
+
+
+def harness_from_tags(tags: Any, settings: Settings) -> tuple[str, str]:
+    """`@harness.context`, `@harness.client` or `@harness.client.legacy` override the configured harness."""
+    kind, mode = settings.harness, settings.client_mode
+    for tag in tags:
+        if not tag.startswith(HARNESS_TAG):
+            continue
+        parts = tag[len(HARNESS_TAG) :].split(".")
+        if parts[0] not in HARNESSES or len(parts) > 2 or (len(parts) == 2 and parts[1] not in ("auto", "legacy")):
+            raise ValueError(
+                f"unknown harness tag @{tag}: use @harness.context, @harness.client or @harness.client.legacy"
+            )
+        kind = parts[0]
+        if len(parts) == 2:
+            mode = parts[1]
+    return kind, mode
+
+
+def before_all(context: Any) -> None:
+    _settings(context)
+    context.mcpbdd_loop = RunLoop()
+    # The SDK logs every tool failure at INFO; scenarios provoke failures on purpose.
+    logging.getLogger("mcp").setLevel(logging.WARNING)
+
+
+def before_feature(context: Any, feature: Any) -> None:
+    """Suffix each scenario's name with its harness, before any formatter records it."""
+    settings = _settings(context)
+    for scenario in feature.walk_scenarios():
+        kind, mode = harness_from_tags(scenario.effective_tags, settings)
+        label = "client harness, legacy" if (kind, mode) == ("client", "legacy") else f"{kind} harness"
+        if not scenario.name.endswith(f"[{label}]"):
+            scenario.name = f"{scenario.name} [{label}]"
+
+
+def before_scenario(context: Any, scenario: Any) -> None:
+    settings = _settings(context)
+    loop: RunLoop = context.mcpbdd_loop
+    world = World(settings, loop.owner())
+    kind, mode = harness_from_tags(scenario.effective_tags, settings)
+    world.use_harness(kind, mode)
+    world.on_exchange = report.attach_exchange
+    context.mcp = world
+
+
+def before_step(context: Any, step: Any) -> None:
+    """Remember the running step, so errors in its data can name the feature file and line."""
+    context.mcpbdd_step = step
+
+
+def after_scenario(context: Any, scenario: Any) -> None:
+    world: World | None = getattr(context, "mcp", None)
+    if world is None:
+        return
+    if scenario.status == "failed" and len(world.trace):
+        report.attach_trace(world.trace)
+    errors = world.close()
+    for error in errors:
+        print(f"mcpbdd: closing the scenario {scenario.name!r} failed: {error!r}", file=sys.stderr)
+
+
+def after_all(context: Any) -> None:
+    loop: RunLoop | None = getattr(context, "mcpbdd_loop", None)
+    if loop is not None:
+        loop.close()

@@ -1,0 +1,102 @@
+"""Configuration: `[tool.mcpbdd]` in pyproject.toml, overridable with behave userdata.
+
+One pydantic model validates everything, so a typo fails the run at start with a
+message naming the setting, where it came from, and what is accepted, instead of
+surfacing as a confusing failure in the middle of a scenario.
+
+    [tool.mcpbdd]
+    server = "mypackage.server:mcp"   # or "stdio: python -m mypackage" or a URL
+    harness = "context"               # or "client"
+    client_mode = "auto"              # or "legacy" (initialize handshake, 2025-11-25)
+    timeout = 5.0                     # seconds per call
+    tenant_claim = "tenant"           # the access-token claim naming the caller's tenant
+    capabilities = ["elicitation", "sampling", "roots"]
+
+    behave -D mcpbdd.harness=client -D mcpbdd.timeout=2
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from mcpbdd.harness.mock_context import CAPABILITIES
+
+USERDATA_PREFIX = "mcpbdd."
+
+
+class ConfigError(ValueError):
+    """Invalid configuration; the message names each bad setting and its source."""
+
+
+class Settings(BaseModel):
+    """Every setting mcpbdd reads, with its default."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    server: str | None = Field(default=None, description="the server under test: module:attr, stdio: <cmd>, or a URL")
+    harness: Literal["context", "client"] = "context"
+    client_mode: Literal["auto", "legacy"] = "auto"
+    timeout: float = Field(default=5.0, gt=0, le=600, description="seconds a call may take before it fails")
+    tenant_claim: str = Field(default="tenant", min_length=1)
+    capabilities: tuple[str, ...] = CAPABILITIES
+
+    @field_validator("capabilities", mode="before")
+    @classmethod
+    def _split_capabilities(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return tuple(part.strip() for part in value.split(",") if part.strip())
+        return value
+
+    @field_validator("capabilities")
+    @classmethod
+    def _known_capabilities(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        unknown = [name for name in value if name not in CAPABILITIES]
+        if unknown:
+            raise ValueError(f"unknown capabilities {unknown}; use any of {', '.join(CAPABILITIES)}")
+        return value
+
+
+def find_pyproject(start: Path) -> Path | None:
+    """The nearest pyproject.toml at or above `start`."""
+    for folder in (start, *start.parents):
+        candidate = folder / "pyproject.toml"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def load_settings(userdata: Mapping[str, str] | None = None, *, start: Path | None = None) -> Settings:
+    """Read `[tool.mcpbdd]`, apply `mcpbdd.*` userdata on top, validate once."""
+    sources: dict[str, str] = {}
+    values: dict[str, Any] = {}
+    pyproject = find_pyproject(start or Path.cwd())
+    if pyproject is not None:
+        try:
+            table = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("tool", {}).get("mcpbdd", {})
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{pyproject}: not valid TOML: {exc}") from exc
+        for key, value in table.items():
+            values[key] = value
+            sources[key] = f"[tool.mcpbdd] in {pyproject}"
+    for key, value in (userdata or {}).items():
+        if key.startswith(USERDATA_PREFIX):
+            name = key[len(USERDATA_PREFIX) :]
+            values[name] = value
+            sources[name] = f"-D {key}={value}"
+    try:
+        return Settings.model_validate(values)
+    except ValidationError as exc:
+        lines = []
+        for error in exc.errors():
+            name = ".".join(str(part) for part in error["loc"]) or "(settings)"
+            source = sources.get(str(error["loc"][0]) if error["loc"] else "", "defaults")
+            message = error["msg"]
+            if error["type"] == "extra_forbidden":
+                message = f"unknown setting; known settings: {', '.join(Settings.model_fields)}"
+            lines.append(f"  {name}: {message} (from {source})")
+        raise ConfigError("mcpbdd configuration is invalid:\n" + "\n".join(lines)) from None

@@ -1,0 +1,107 @@
+"""Assertions about Outcomes, for steps and for pytest alike.
+
+Each function raises `AssertionError` with a message a product owner can read: what was
+expected, what the call actually came to (its channel, code and text), and where it
+helps, what to try instead. The steps are one-line wrappers around these.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from mcp_types import Tool
+
+from mcpbdd import matching
+from mcpbdd.errors import code_name
+from mcpbdd.outcome import Channel, Outcome
+
+
+def succeeds(outcome: Outcome) -> None:
+    if not outcome.ok:
+        raise AssertionError(f"Expected the call to succeed, but {outcome.describe()}")
+
+
+def fails_with_tool_error(outcome: Outcome, mentioning: str | None = None) -> None:
+    if outcome.channel is not Channel.TOOL_ERROR:
+        raise AssertionError(f"Expected a tool error, but {outcome.describe()}")
+    if mentioning is not None and mentioning.lower() not in outcome.text.lower():
+        raise AssertionError(f"Expected the tool error to mention {mentioning!r}, but {outcome.describe()}")
+
+
+def fails_with_protocol_error(outcome: Outcome, code: int) -> None:
+    if outcome.channel is not Channel.PROTOCOL_ERROR or outcome.error is None:
+        raise AssertionError(f"Expected the protocol error {code_name(code)}, but {outcome.describe()}")
+    if outcome.error.code != code:
+        raise AssertionError(
+            f"Expected the protocol error {code_name(code)}, but got {code_name(outcome.error.code)}: "
+            f"{outcome.describe()}"
+        )
+
+
+def channel_is(outcome: Outcome, channel: Channel) -> None:
+    if outcome.channel is not channel:
+        raise AssertionError(f'Expected the outcome "{channel.value}", but {outcome.describe()}')
+
+
+def mentions(outcome: Outcome, text: str) -> None:
+    """The result (or error) text contains `text`, case-insensitively."""
+    if text.lower() not in outcome.text.lower():
+        raise AssertionError(f"Expected the response to mention {text!r}, but {outcome.describe()}")
+
+
+def structured_contains(outcome: Outcome, expected: Any) -> None:
+    _structured(outcome)
+    matching.assert_contains(expected, outcome.structured, what="structured result")
+
+
+def structured_matches(outcome: Outcome, expected: Any) -> None:
+    _structured(outcome)
+    matching.assert_matches(expected, outcome.structured, what="structured result")
+
+
+def _structured(outcome: Outcome) -> None:
+    if not outcome.ok:
+        raise AssertionError(f"Expected a structured result, but {outcome.describe()}")
+    if outcome.structured is None:
+        raise AssertionError(
+            f"Expected a structured result, but {outcome.method} {outcome.target!r} returned none "
+            f"(text: {outcome.text[:300]!r})"
+        )
+
+
+def nothing_mentions(outcomes: Iterable[Outcome], secret: str) -> None:
+    """No result, error or question of the scenario contains `secret` (case-sensitive: it is a secret)."""
+    leaks = [o for o in outcomes if secret in o.text]
+    if leaks:
+        where = "\n".join(f"  - {o.describe()}" for o in leaks)
+        raise AssertionError(f"{len(leaks)} response(s) mention {secret!r}:\n{where}")
+
+
+def same_failure(first: Outcome, repeats: Sequence[Outcome]) -> None:
+    """Every repeat failed like `first`: same channel, same code, same text."""
+    if first.ok:
+        raise AssertionError(f"Expected the call to have failed before repeating it, but {first.describe()}")
+    for number, repeat in enumerate(repeats, start=1):
+        if repeat.signature != first.signature:
+            raise AssertionError(
+                f"Repeat {number} of {len(repeats)} did not fail the same way.\n"
+                f"  first:  {first.describe()}\n  repeat: {repeat.describe()}"
+            )
+
+
+def offers_tools(tools: Sequence[Tool], names: Iterable[str], *, exactly: bool = False) -> None:
+    offered = [tool.name for tool in tools]
+    wanted = list(names)
+    missing = [name for name in wanted if name not in offered]
+    extra = [name for name in offered if name not in wanted] if exactly else []
+    if missing or extra:
+        parts = []
+        if missing:
+            parts.append(f"missing: {', '.join(missing)}")
+        if extra:
+            parts.append(f"not expected: {', '.join(extra)}")
+        raise AssertionError(
+            f"The server's tools differ from the specification ({'; '.join(parts)}). "
+            f"It offers: {', '.join(offered) or 'no tools'}"
+        )

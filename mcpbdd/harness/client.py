@@ -1,0 +1,311 @@
+"""The client harness: a real `mcp.Client` per caller, what a client on the wire sees.
+
+In-process by default (`mode="auto"`: the SDK's modern per-request path, protocol
+2026-07-28) or through the initialize handshake over in-memory streams
+(`mode="legacy"`, protocol 2025-11-25).
+
+Every caller gets a session of their own, as two real users would; they all talk to
+*one* server lifespan, entered once for the scenario, so what alice writes bob of the
+same tenant can read. (The SDK enters a server's lifespan per `Client`; we hand each
+Client a view of the server whose lifespan is the scenario's shared one.)
+
+The caller's identity travels the way the SDK's auth middleware carries it: the
+access token in `auth_context_var`. It is set around each call (the modern path runs
+the handler in the calling task) and while a session is opened (the legacy path's
+server tasks inherit it from there).
+
+On the legacy path a server asks its questions mid-call (`elicitation/create`,
+`sampling/createMessage`, `roots/list`). The harness parks such a request, keeps the
+call running in the background, and returns an `input_required` Outcome naming the
+question by kind and order (`elicitation-1`): the same shape a modern server's
+`InputRequiredResult` gives.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import itertools
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from mcp import Client
+from mcp.client.session import ClientRequestContext
+from mcp.server import Server
+from mcp.server.mcpserver import MCPServer
+from mcp_types import (
+    CreateMessageRequest,
+    CreateMessageRequestParams,
+    ElicitRequest,
+    ElicitRequestParams,
+    ElicitResult,
+    ErrorData,
+    InputResponses,
+    ListRootsRequest,
+    ListRootsResult,
+    Tool,
+)
+
+from mcpbdd.harness.base import DEFAULT_TIMEOUT, classify
+from mcpbdd.harness.mock_context import CAPABILITIES
+from mcpbdd.outcome import Channel, Outcome, Question, question_kind
+from mcpbdd.principals import Principal, acting_as
+
+T = TypeVar("T")
+
+EnterInOwner = Callable[[Callable[[], Awaitable[T]]], Awaitable[T]]
+"""Runs a coroutine function inside the task that owns the scenario's resources."""
+
+MODES = ("auto", "legacy")
+
+
+@dataclass
+class ParkedQuestion:
+    """A mid-call server request waiting for a later step to answer it."""
+
+    question: Question
+    answer: asyncio.Future[Any]
+
+
+@dataclass
+class InFlightCall:
+    """A legacy-era call that is still running because the server is waiting for an answer."""
+
+    task: asyncio.Task[Outcome]
+    caller: Principal | None
+    questions: dict[str, ParkedQuestion] = field(default_factory=dict)
+
+
+def _shared_lifespan_view(server: Server[Any], state: Any) -> Server[Any]:
+    """A shallow view of `server` whose lifespan yields the scenario's already-entered state."""
+
+    @asynccontextmanager
+    async def shared(_server: Server[Any]) -> AsyncIterator[Any]:
+        yield state
+
+    view = copy.copy(server)
+    view.lifespan = shared
+    return view
+
+
+class ClientHarness:
+    """Drives a real `mcp.Client` (one per caller) against an in-process `MCPServer`."""
+
+    name = "client"
+
+    def __init__(
+        self,
+        server: MCPServer[Any],
+        *,
+        mode: str = "auto",
+        capabilities: Iterable[str] = CAPABILITIES,
+        timeout: float = DEFAULT_TIMEOUT,
+        tenant_claim: str = "tenant",
+        enter_in_owner: EnterInOwner[Any] | None = None,
+    ) -> None:
+        if mode not in MODES:
+            raise ValueError(f"client mode {mode!r}: use one of {', '.join(MODES)}")
+        self.server = server
+        self.mode = mode
+        self.capabilities = frozenset(capabilities)
+        self.timeout = timeout
+        self.tenant_claim = tenant_claim
+        self._enter_in_owner = enter_in_owner
+        self._stack: AsyncExitStack | None = None
+        self._view: Server[Any] | None = None
+        self._clients: dict[Principal | None, Client] = {}
+        self._question_numbers: dict[str, itertools.count[int]] = {}
+        self._in_flight: InFlightCall | None = None
+        self._question_arrived = asyncio.Event()
+
+    @property
+    def name_with_mode(self) -> str:
+        return f"client ({self.mode})"
+
+    async def __aenter__(self) -> ClientHarness:
+        stack = AsyncExitStack()
+        await stack.__aenter__()
+        lowlevel = self.server._lowlevel_server  # the SDK keeps it private; Client unwraps it the same way
+        try:
+            state = await stack.enter_async_context(lowlevel.lifespan(lowlevel))
+        except BaseException:
+            await stack.aclose()
+            raise
+        self._view = _shared_lifespan_view(lowlevel, state)
+        self._stack = stack
+        return self
+
+    async def __aexit__(self, *exc_info: Any) -> None:
+        in_flight, self._in_flight = self._in_flight, None
+        if in_flight is not None:
+            in_flight.task.cancel()
+            await asyncio.gather(in_flight.task, return_exceptions=True)
+        self._clients.clear()
+        if self._stack is not None:
+            stack, self._stack = self._stack, None
+            await stack.__aexit__(*exc_info)
+
+    # sessions ------------------------------------------------------------------------------
+
+    async def session(self, caller: Principal | None) -> Client:
+        """The caller's own connected Client, opened on first use (in the owner task)."""
+        client = self._clients.get(caller)
+        if client is None:
+            opener = self._open_session(caller)
+            client = await (self._enter_in_owner(lambda: opener) if self._enter_in_owner else opener)
+            self._clients[caller] = client
+        return client
+
+    async def _open_session(self, caller: Principal | None) -> Client:
+        if self._stack is None or self._view is None:
+            raise RuntimeError("enter the ClientHarness (async with) before calling the server")
+        callbacks: dict[str, Any] = {}
+        if "elicitation" in self.capabilities:
+            callbacks["elicitation_callback"] = self._on_elicitation
+        if "sampling" in self.capabilities:
+            callbacks["sampling_callback"] = self._on_sampling
+        if "roots" in self.capabilities:
+            callbacks["list_roots_callback"] = self._on_list_roots
+        client = Client(self._view, mode=self.mode, cache=None, **callbacks)
+        with acting_as(caller, self.tenant_claim):
+            return await self._stack.enter_async_context(client)
+
+    # mid-call questions (legacy era) ----------------------------------------------------------
+
+    async def _park(self, request: ElicitRequest | CreateMessageRequest | ListRootsRequest) -> Any:
+        kind = question_kind(request)
+        number = next(self._question_numbers.setdefault(kind, itertools.count(1)))
+        question = Question(key=f"{kind}-{number}", kind=kind, request=request)
+        parked = ParkedQuestion(question, asyncio.get_running_loop().create_future())
+        if self._in_flight is None:
+            raise RuntimeError("the server asked a question outside of any call")
+        self._in_flight.questions[question.key] = parked
+        self._question_arrived.set()
+        return await parked.answer
+
+    async def _on_elicitation(self, context: ClientRequestContext, params: ElicitRequestParams) -> ElicitResult | ErrorData:
+        return await self._park(ElicitRequest(params=params))
+
+    async def _on_sampling(self, context: ClientRequestContext, params: CreateMessageRequestParams) -> Any:
+        return await self._park(CreateMessageRequest(params=params))
+
+    async def _on_list_roots(self, context: ClientRequestContext) -> ListRootsResult | ErrorData:
+        return await self._park(ListRootsRequest())
+
+    @property
+    def in_flight(self) -> InFlightCall | None:
+        """The legacy call still waiting on parked questions, if any."""
+        return self._in_flight
+
+    # calls ------------------------------------------------------------------------------------
+
+    async def _call(
+        self, caller: Principal | None, method: str, target: str, arguments: dict[str, Any] | None, send: Any
+    ) -> Outcome:
+        client = await self.session(caller)
+
+        async def call() -> Any:
+            with acting_as(caller, self.tenant_claim):
+                return await send(client)
+
+        if self.mode != "legacy":
+            return await classify(method, target, arguments, call, self.timeout)
+        return await self._call_with_parking(caller, method, target, arguments, call)
+
+    async def _call_with_parking(
+        self, caller: Principal | None, method: str, target: str, arguments: dict[str, Any] | None, call: Any
+    ) -> Outcome:
+        """Run a legacy call as a task; return when it ends or when the server parks a question."""
+        if self._in_flight is not None:
+            raise RuntimeError(
+                f"a call is still waiting for answers to {', '.join(self._in_flight.questions)}; answer them first"
+            )
+        self._question_arrived.clear()
+        task = asyncio.ensure_future(classify(method, target, arguments, call, self.timeout))
+        self._in_flight = InFlightCall(task=task, caller=caller)
+        return await self.wait_in_flight(method, target, arguments)
+
+    async def wait_in_flight(self, method: str, target: str, arguments: dict[str, Any] | None) -> Outcome:
+        """Wait until the in-flight call finishes or asks a (new) question."""
+        in_flight = self._in_flight
+        assert in_flight is not None
+        waiter = asyncio.ensure_future(self._question_arrived.wait())
+        try:
+            await asyncio.wait({in_flight.task, waiter}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            waiter.cancel()
+        if in_flight.task.done():
+            self._in_flight = None
+            return in_flight.task.result()
+        self._question_arrived.clear()
+        open_questions = {k: p.question for k, p in in_flight.questions.items() if not p.answer.done()}
+        return Outcome(Channel.INPUT_REQUIRED, method, target, arguments, questions=open_questions)
+
+    async def list_tools(self, caller: Principal | None = None) -> list[Tool]:
+        client = await self.session(caller)
+        tools: list[Tool] = []
+        cursor: str | None = None
+        with acting_as(caller, self.tenant_claim):
+            while True:
+                page = await client.list_tools(cursor=cursor)
+                tools.extend(page.tools)
+                cursor = page.next_cursor
+                if not cursor:
+                    return tools
+
+    async def call_tool(
+        self,
+        caller: Principal | None,
+        name: str,
+        arguments: dict[str, Any] | None = None,
+        *,
+        input_responses: InputResponses | None = None,
+        request_state: str | None = None,
+    ) -> Outcome:
+        async def send(client: Client) -> Any:
+            return await client.session.call_tool(
+                name,
+                arguments,
+                input_responses=input_responses,
+                request_state=request_state,
+                allow_input_required=True,
+            )
+
+        return await self._call(caller, "tools/call", name, arguments, send)
+
+    async def read_resource(
+        self,
+        caller: Principal | None,
+        uri: str,
+        *,
+        input_responses: InputResponses | None = None,
+        request_state: str | None = None,
+    ) -> Outcome:
+        async def send(client: Client) -> Any:
+            return await client.session.read_resource(
+                uri, input_responses=input_responses, request_state=request_state, allow_input_required=True
+            )
+
+        return await self._call(caller, "resources/read", uri, None, send)
+
+    async def get_prompt(
+        self,
+        caller: Principal | None,
+        name: str,
+        arguments: dict[str, str] | None = None,
+        *,
+        input_responses: InputResponses | None = None,
+        request_state: str | None = None,
+    ) -> Outcome:
+        async def send(client: Client) -> Any:
+            return await client.session.get_prompt(
+                name,
+                arguments,
+                input_responses=input_responses,
+                request_state=request_state,
+                allow_input_required=True,
+            )
+
+        return await self._call(caller, "prompts/get", name, arguments, send)

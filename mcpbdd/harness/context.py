@@ -1,0 +1,161 @@
+"""The context harness: the server's own handler path, a real Context, no transport.
+
+A call goes to the handler the server registered for the method (`tools/call`,
+`resources/read`, `prompts/get`), which is what `ServerRunner` calls in production:
+`MCPServer._handle_call_tool` and friends build the real `Context`, run argument
+validation and `Resolve(...)` dependencies, and map tool exceptions to tool errors.
+Exceptions that escape the handler are mapped to JSON-RPC errors with the SDK's own
+modern-era boundary (`modern_error_data`), as the in-process client would see them.
+
+What is skipped is the transport and the server's middleware chain. One consequence
+a specification can see: the `RequestStateBoundary` middleware seals `request_state`
+only on the wire, so here the state a tool returns is plaintext and is not
+tamper-checked (docs: "What differs between the harnesses").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from contextlib import AsyncExitStack
+from typing import Any
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.runner import modern_error_data
+from mcp.shared.exceptions import MCPError
+from mcp_types import (
+    CallToolRequestParams,
+    ErrorData,
+    GetPromptRequestParams,
+    InputResponses,
+    ReadResourceRequestParams,
+    Tool,
+)
+
+from mcpbdd.harness.base import DEFAULT_TIMEOUT, classify
+from mcpbdd.harness.mock_context import CAPABILITIES, MockContext, Recorder
+from mcpbdd.outcome import Outcome
+from mcpbdd.principals import Principal, acting_as
+
+
+class ContextHarness:
+    """Calls an `MCPServer`'s handlers directly with a MockContext, inside the server's lifespan.
+
+    Use `async with ContextHarness(server) as harness:` from pytest, or let a World own it.
+    """
+
+    name = "context"
+
+    def __init__(
+        self,
+        server: MCPServer[Any],
+        *,
+        capabilities: Iterable[str] = CAPABILITIES,
+        timeout: float = DEFAULT_TIMEOUT,
+        tenant_claim: str = "tenant",
+    ) -> None:
+        self.server = server
+        self.capabilities = frozenset(capabilities)
+        self.timeout = timeout
+        self.tenant_claim = tenant_claim
+        self.recorder = Recorder()
+        self._stack: AsyncExitStack | None = None
+        self._mock: MockContext | None = None
+        lowlevel = server._lowlevel_server  # the SDK keeps it private; we need its handlers and lifespan
+        self._lowlevel = lowlevel
+
+    async def __aenter__(self) -> ContextHarness:
+        stack = AsyncExitStack()
+        await stack.__aenter__()
+        try:
+            state = await stack.enter_async_context(self._lowlevel.lifespan(self._lowlevel))
+        except BaseException:
+            await stack.aclose()
+            raise
+        self._stack = stack
+        self._mock = MockContext(self.server, lifespan=state, capabilities=self.capabilities, recorder=self.recorder)
+        return self
+
+    async def __aexit__(self, *exc_info: Any) -> None:
+        if self._stack is not None:
+            stack, self._stack = self._stack, None
+            await stack.__aexit__(*exc_info)
+
+    @property
+    def mock(self) -> MockContext:
+        if self._mock is None:
+            raise RuntimeError("enter the ContextHarness (async with) before calling the server")
+        return self._mock
+
+    async def _handle(self, caller: Principal | None, method: str, params: Any) -> Any:
+        """Run the server's registered handler for `method`, mapping escapes as the SDK boundary does."""
+        entry = self._lowlevel.get_request_handler(method)
+        if entry is None:
+            raise MCPError(code=-32601, message="Method not found", data=method)
+        request_context = self.mock.request_context(method, _raw(method, params))
+        with acting_as(caller, self.tenant_claim):
+            try:
+                answer = await entry.handler(request_context, params)
+            except MCPError:
+                raise
+            except Exception as exc:
+                raise MCPError.from_error_data(modern_error_data(exc)) from exc
+        if isinstance(answer, ErrorData):
+            raise MCPError.from_error_data(answer)
+        return answer
+
+    async def list_tools(self, caller: Principal | None = None) -> list[Tool]:
+        return await self.server.list_tools()
+
+    async def call_tool(
+        self,
+        caller: Principal | None,
+        name: str,
+        arguments: dict[str, Any] | None = None,
+        *,
+        input_responses: InputResponses | None = None,
+        request_state: str | None = None,
+    ) -> Outcome:
+        params = CallToolRequestParams(
+            name=name, arguments=arguments, input_responses=input_responses, request_state=request_state
+        )
+        return await classify(
+            "tools/call", name, arguments, lambda: self._handle(caller, "tools/call", params), self.timeout
+        )
+
+    async def read_resource(
+        self,
+        caller: Principal | None,
+        uri: str,
+        *,
+        input_responses: InputResponses | None = None,
+        request_state: str | None = None,
+    ) -> Outcome:
+        params = ReadResourceRequestParams(uri=uri, input_responses=input_responses, request_state=request_state)
+        return await classify(
+            "resources/read", uri, None, lambda: self._handle(caller, "resources/read", params), self.timeout
+        )
+
+    async def get_prompt(
+        self,
+        caller: Principal | None,
+        name: str,
+        arguments: dict[str, str] | None = None,
+        *,
+        input_responses: InputResponses | None = None,
+        request_state: str | None = None,
+    ) -> Outcome:
+        params = GetPromptRequestParams(
+            name=name, arguments=arguments, input_responses=input_responses, request_state=request_state
+        )
+        return await classify(
+            "prompts/get", name, arguments, lambda: self._handle(caller, "prompts/get", params), self.timeout
+        )
+
+
+def _raw(method: str, params: Any) -> dict[str, Any]:
+    """The params a handler sees on `ctx.request_context.params` (cheap: no model dump on the hot path)."""
+    if method == "tools/call":
+        return {"name": params.name, "arguments": params.arguments}
+    if method == "resources/read":
+        return {"uri": params.uri}
+    return {"name": params.name, "arguments": params.arguments}

@@ -1,0 +1,180 @@
+"""The Outcome: what one call (tool, resource read, prompt) came to, on either harness.
+
+Other MCP test tools collapse every failure into "error". A client, and so a
+specification, must tell them apart, because each channel means something different
+to the model and to the user:
+
+- `ok`: a result.
+- `tool_error`: a `CallToolResult` with `is_error=True`: the tool ran (or was looked up)
+  and reports a failure *to the model*, which can read it and recover.
+- `protocol_error`: a JSON-RPC error (code, message, data): the request itself was
+  refused.
+- `input_required`: the server needs answers before it can go on (the questions, by key).
+- `transport_failure`: no answer at all: a timeout, a disconnect, a crashed server.
+
+Both harnesses build the same Outcome, so every assertion is written once against it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from mcp_types import (
+    CallToolResult,
+    CreateMessageRequest,
+    ElicitRequest,
+    GetPromptResult,
+    ListRootsRequest,
+    ReadResourceResult,
+    TextContent,
+    TextResourceContents,
+)
+
+
+class Channel(StrEnum):
+    """The five ways a call can end. The value is the word specifications use."""
+
+    OK = "ok"
+    TOOL_ERROR = "tool-error"
+    PROTOCOL_ERROR = "protocol-error"
+    INPUT_REQUIRED = "input-required"
+    TRANSPORT_FAILURE = "transport-failure"
+
+    @classmethod
+    def parse(cls, word: str) -> Channel:
+        """Accept `tool-error`, `tool_error` and `tool error` alike; name the valid words otherwise."""
+        normal = word.strip().lower().replace("_", "-").replace(" ", "-")
+        for channel in cls:
+            if channel.value == normal:
+                return channel
+        valid = ", ".join(c.value for c in cls)
+        raise ValueError(f"unknown outcome {word!r}: use one of {valid}")
+
+
+@dataclass(frozen=True)
+class ProtocolError:
+    """A JSON-RPC error as the client received it."""
+
+    code: int
+    message: str
+    data: Any = None
+
+
+@dataclass(frozen=True)
+class Question:
+    """One open input request: what the server asks and in which form.
+
+    `kind` is `elicitation`, `sampling` or `roots`; `request` is the SDK's request model
+    (an `ElicitRequest`, `CreateMessageRequest` or `ListRootsRequest`).
+    """
+
+    key: str
+    kind: str
+    request: ElicitRequest | CreateMessageRequest | ListRootsRequest
+
+    @property
+    def message(self) -> str:
+        """The text a user would see (the elicitation message, or the sampling prompt's text)."""
+        params = self.request.params
+        if isinstance(self.request, ElicitRequest):
+            return str(getattr(params, "message", ""))
+        if isinstance(self.request, CreateMessageRequest) and params is not None:
+            texts = [getattr(m.content, "text", "") for m in getattr(params, "messages", [])]
+            return "\n".join(t for t in texts if t)
+        return ""
+
+
+def question_kind(request: object) -> str:
+    """The vocabulary's name for an input request model."""
+    if isinstance(request, ElicitRequest):
+        return "elicitation"
+    if isinstance(request, CreateMessageRequest):
+        return "sampling"
+    if isinstance(request, ListRootsRequest):
+        return "roots"
+    return type(request).__name__
+
+
+Result = CallToolResult | ReadResourceResult | GetPromptResult
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one call came to. Build it with the class methods; read it with the properties."""
+
+    channel: Channel
+    method: str
+    target: str
+    arguments: dict[str, Any] | None = None
+    result: Result | None = None
+    error: ProtocolError | None = None
+    questions: dict[str, Question] = field(default_factory=dict)
+    request_state: str | None = None
+    failure: str | None = None
+    duration: float = 0.0
+    note: str | None = None
+    """Context for a reader, e.g. which tools the server offers when this one is unknown."""
+
+    @property
+    def ok(self) -> bool:
+        return self.channel is Channel.OK
+
+    @property
+    def text(self) -> str:
+        """Every text the client received for this call, joined: result text, error message, questions."""
+        parts: list[str] = []
+        if isinstance(self.result, CallToolResult):
+            parts.extend(block.text for block in self.result.content if isinstance(block, TextContent))
+        elif isinstance(self.result, ReadResourceResult):
+            parts.extend(c.text for c in self.result.contents if isinstance(c, TextResourceContents))
+        elif isinstance(self.result, GetPromptResult):
+            if self.result.description:
+                parts.append(self.result.description)
+            parts.extend(getattr(m.content, "text", "") for m in self.result.messages)
+        if self.error is not None:
+            parts.append(self.error.message)
+            if self.error.data is not None:
+                parts.append(json.dumps(self.error.data, default=str))
+        parts.extend(q.message for q in self.questions.values())
+        if self.failure:
+            parts.append(self.failure)
+        return "\n".join(parts)
+
+    @property
+    def structured(self) -> Any:
+        """The tool result's structured content (None when there is none)."""
+        if isinstance(self.result, CallToolResult):
+            return self.result.structured_content
+        return None
+
+    @property
+    def signature(self) -> tuple[Any, ...]:
+        """What "fails the same way" compares: channel, code and text."""
+        code = self.error.code if self.error else None
+        return (self.channel, code, self.text if not self.ok else None)
+
+    def describe(self) -> str:
+        """One readable paragraph for assertion messages: what was called and what came back."""
+        call = f"{self.method} {self.target!r}"
+        if self.channel is Channel.OK:
+            body = f"succeeded: {_clip(self.text)!s}"
+        elif self.channel is Channel.TOOL_ERROR:
+            body = f"failed with a tool error: {_clip(self.text)}"
+        elif self.channel is Channel.PROTOCOL_ERROR and self.error is not None:
+            data = f" data={json.dumps(self.error.data, default=str)}" if self.error.data is not None else ""
+            body = f"failed with the protocol error {self.error.code} {self.error.message!r}{data}"
+        elif self.channel is Channel.INPUT_REQUIRED:
+            asked = ", ".join(f"{q.key!r} by {q.kind}: {_clip(q.message, 80)}" for q in self.questions.values())
+            body = f"asked for input: {asked}"
+        else:
+            body = f"got no answer: {self.failure}"
+        note = f"\n  ({self.note})" if self.note else ""
+        return f"{call} {body}{note}"
+
+
+def _clip(text: str, limit: int = 300) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"

@@ -1,0 +1,107 @@
+"""Tenants and users: who makes each call, as the server's auth sees it.
+
+A multi-tenant MCP server reads the caller from the authenticated access token
+(`mcp.server.auth.middleware.auth_context.get_access_token()`), never from tool
+arguments. So a scenario's "user alice of tenant acme" becomes a real SDK
+`AccessToken` (client id, subject, scopes, and a tenant claim), installed exactly where
+the SDK's auth middleware would put it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from mcp.server.auth.middleware.auth_context import auth_context_var
+from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
+from mcp.server.auth.provider import AccessToken
+
+DEFAULT_CLIENT_ID = "mcpbdd-client"
+
+
+@dataclass(frozen=True)
+class Principal:
+    """One caller: a user of a tenant with scopes."""
+
+    user: str
+    tenant: str
+    scopes: tuple[str, ...] = ()
+    client_id: str = DEFAULT_CLIENT_ID
+
+    def access_token(self, tenant_claim: str = "tenant") -> AccessToken:
+        """The token the server's auth would have verified for this caller."""
+        return AccessToken(
+            token=f"mcpbdd:{self.tenant}:{self.user}",
+            client_id=self.client_id,
+            scopes=list(self.scopes),
+            subject=self.user,
+            claims={tenant_claim: self.tenant},
+        )
+
+    def __str__(self) -> str:
+        return f"{self.user} of tenant {self.tenant}"
+
+
+@functools.lru_cache(maxsize=256)
+def authenticated_user(principal: Principal, tenant_claim: str = "tenant") -> AuthenticatedUser:
+    """The SDK's authenticated-user object for a principal (cached: tokens are immutable)."""
+    return AuthenticatedUser(principal.access_token(tenant_claim))
+
+
+@contextlib.contextmanager
+def acting_as(principal: Principal | None, tenant_claim: str = "tenant") -> Iterator[None]:
+    """Install `principal` in the SDK's auth context for the enclosed code (None: anonymous)."""
+    user = authenticated_user(principal, tenant_claim) if principal is not None else None
+    token = auth_context_var.set(user)
+    try:
+        yield
+    finally:
+        auth_context_var.reset(token)
+
+
+@dataclass
+class Directory:
+    """The tenants and users a scenario has introduced, and who the current caller is.
+
+    `Given the tenant "acme"` makes `acme`'s default user (`acme-user`) the caller;
+    `Given the user "alice" of tenant "acme"` adds alice and makes her the caller.
+    """
+
+    users: dict[str, Principal] = field(default_factory=dict)
+    tenants: dict[str, str] = field(default_factory=dict)
+    """tenant -> its default user's name."""
+    caller: Principal | None = None
+
+    def add_tenant(self, tenant: str) -> Principal:
+        default_user = self.tenants.get(tenant) or f"{tenant}-user"
+        principal = self.users.get(default_user) or Principal(user=default_user, tenant=tenant)
+        self.users[default_user] = principal
+        self.tenants[tenant] = default_user
+        self.caller = principal
+        return principal
+
+    def add_user(self, user: str, tenant: str, scopes: tuple[str, ...] = ()) -> Principal:
+        existing = self.users.get(user)
+        if existing is not None and existing.tenant != tenant:
+            raise ValueError(f"user {user!r} already belongs to tenant {existing.tenant!r}, not {tenant!r}")
+        principal = Principal(user=user, tenant=tenant, scopes=scopes)
+        self.users[user] = principal
+        self.tenants.setdefault(tenant, user)
+        self.caller = principal
+        return principal
+
+    def user(self, name: str) -> Principal:
+        principal = self.users.get(name)
+        if principal is None:
+            known = ", ".join(sorted(self.users)) or "none yet"
+            raise KeyError(
+                f"no user {name!r} in this scenario (known: {known}); "
+                f'introduce them with: Given the user "{name}" of tenant "<tenant>"'
+            )
+        return principal
+
+    def switch_to(self, name: str) -> Principal:
+        self.caller = self.user(name)
+        return self.caller

@@ -1,0 +1,11 @@
+"""The step vocabulary. A project installs every step with one line in its `steps/` folder:
+
+    from mcpbdd.steps import *  # noqa: F403
+
+Steps only parse the phrase and delegate to the World (and `mcpbdd.expect`), so
+everything a step does is available to Python code too.
+"""
+
+from mcpbdd.steps import calls, callers, outcomes, server  # noqa: F401  (registering the steps is the point)
+
+__all__: list[str] = []

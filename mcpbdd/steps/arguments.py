@@ -1,0 +1,144 @@
+"""Reading step arguments: typed phrase parameters, JSON doc strings and tables.
+
+A specification's data is where product owners make mistakes, so every failure here
+names the feature file and line and says what was expected, and nothing is guessed
+silently.
+
+Table cells: a cell that reads as JSON is JSON (`42`, `true`, `["a"]`, `{"k": 1}`,
+`"42"`), anything else is the text as written (`Groceries`). A cell that starts like a
+JSON object or array but does not parse is an error, not a string.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import parse
+from behave import register_type
+
+
+class SpecError(AssertionError):
+    """The specification itself is malformed (bad JSON, a table with the wrong columns)."""
+
+
+@parse.with_pattern(r'[^"]*')
+def _quoted(text: str) -> str:
+    return text
+
+
+@parse.with_pattern(r"[^\"]*")
+def _name_list(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+@parse.with_pattern(r"-?\d+|[A-Za-z][A-Za-z _-]*[A-Za-z]")
+def _code_word(text: str) -> str:
+    return text
+
+
+register_type(Text=_quoted, Names=_name_list, CodeWord=_code_word)
+
+
+def current_step(context: Any) -> Any:
+    """The running behave step (the mcpbdd `before_step` hook records it; behave itself does not)."""
+    return getattr(context, "mcpbdd_step", None)
+
+
+def _filename(context: Any) -> str:
+    step = current_step(context)
+    return step.filename if step is not None else "(unknown feature file)"
+
+
+def _line(context: Any) -> int:
+    step = current_step(context)
+    return step.line if step is not None else 0
+
+
+def location(context: Any) -> str:
+    """`features/notes.feature:12` for the running step."""
+    return f"{_filename(context)}:{_line(context)}"
+
+
+def json_doc_string(context: Any) -> Any:
+    """The step's doc string as JSON, or a SpecError naming the file, line and the JSON problem."""
+    text = getattr(context, "text", None)
+    if text is None:
+        raise SpecError(f"{location(context)}: this step needs a JSON doc string (between triple quotes) below it")
+    return parse_json(text, context, what="the doc string")
+
+
+def parse_json(text: str, context: Any, *, what: str, first_line: int | None = None) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        line = (first_line if first_line is not None else _line(context) + 2) + exc.lineno - 1
+        raise SpecError(
+            f"{_filename(context)}:{line}: {what} is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})\n"
+            f"{_indent(text)}"
+        ) from None
+
+
+def cell_value(text: str, context: Any, line: int) -> Any:
+    stripped = text.strip()
+    try:
+        return json.loads(stripped)
+    except json.JSONDecodeError as exc:
+        if stripped.startswith(("{", "[")):
+            raise SpecError(
+                f"{_filename(context)}:{line}: the table cell {stripped!r} looks like JSON but is not valid: {exc.msg}"
+            ) from None
+        return text
+
+
+def table_mapping(context: Any, key_column: str, value_column: str) -> dict[str, Any]:
+    """A two-column table (`key_column | value_column`) as a dict, values read as JSON where they are."""
+    table = getattr(context, "table", None)
+    if table is None:
+        raise SpecError(f"{location(context)}: this step needs a table with the columns {key_column} | {value_column}")
+    headings = [h.strip() for h in table.headings]
+    if headings != [key_column, value_column]:
+        raise SpecError(
+            f"{location(context)}: the table's columns are {' | '.join(headings)}; "
+            f"expected exactly {key_column} | {value_column}"
+        )
+    result: dict[str, Any] = {}
+    for row in table.rows:
+        key = row[key_column].strip()
+        if key in result:
+            raise SpecError(f"{_filename(context)}:{row.line}: {key_column} {key!r} appears twice in the table")
+        result[key] = cell_value(row[value_column], context, row.line)
+    return result
+
+
+def table_column(context: Any, column: str) -> list[str]:
+    """One named column of the step's table."""
+    table = getattr(context, "table", None)
+    if table is None:
+        raise SpecError(f"{location(context)}: this step needs a table with a {column} column")
+    if column not in table.headings:
+        raise SpecError(
+            f"{location(context)}: the table has the columns {' | '.join(table.headings)}; it needs a {column} column"
+        )
+    return [row[column].strip() for row in table.rows]
+
+
+def call_arguments(context: Any) -> dict[str, Any]:
+    """A call's arguments: a JSON object doc string, or a table `argument | value`."""
+    if getattr(context, "table", None) is not None:
+        return table_mapping(context, "argument", "value")
+    value = json_doc_string(context)
+    if not isinstance(value, dict):
+        raise SpecError(f"{location(context)}: the arguments must be a JSON object, got {type(value).__name__}")
+    return value
+
+
+def inline_arguments(text: str, context: Any) -> dict[str, Any]:
+    value = parse_json(text, context, what="the inline arguments", first_line=_line(context))
+    if not isinstance(value, dict):
+        raise SpecError(f"{location(context)}: the arguments must be a JSON object, got {type(value).__name__}")
+    return value
+
+
+def _indent(text: str) -> str:
+    return "\n".join(f"    {line}" for line in text.splitlines())

@@ -1,0 +1,215 @@
+"""The World: everything one scenario knows, created fresh for it and closed after it.
+
+Principals and tenants, the harness and its sessions (owned by the scenario's owner
+task), the trace of every exchange and the outcome of the last call. Nothing mutable
+outlives the scenario, so scenarios cannot leak into each other and parallel runs share
+nothing but read-only settings.
+
+The World's methods are synchronous (a step calls them and they drive the run's loop
+for just that call); for async code use the harnesses (`ContextHarness`,
+`ClientHarness`) directly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Coroutine, Iterable
+from dataclasses import replace
+from typing import Any, TypeVar
+
+from mcp_types import Tool
+
+from mcpbdd.config import Settings
+from mcpbdd.harness.base import Harness
+from mcpbdd.harness.client import ClientHarness
+from mcpbdd.harness.context import ContextHarness
+from mcpbdd.harness.mock_context import CAPABILITIES
+from mcpbdd.outcome import Channel, Outcome
+from mcpbdd.principals import Directory, Principal
+from mcpbdd.runtime import ScenarioOwner
+from mcpbdd.targets import ServerTarget, TargetError, load_inprocess
+from mcpbdd.trace import Exchange, Trace
+
+T = TypeVar("T")
+
+HARNESSES = ("context", "client")
+
+
+class NoCallYet(AssertionError):
+    """An outcome step ran before any call was made."""
+
+
+class World:
+    """One scenario's state. Configure it (server, harness, callers), then call and inspect."""
+
+    def __init__(self, settings: Settings, owner: ScenarioOwner) -> None:
+        self.settings = settings
+        self.owner = owner
+        self.directory = Directory()
+        self.trace = Trace()
+        self.outcomes: list[Outcome] = []
+        self.server_target: str | None = settings.server
+        self.harness_kind: str = settings.harness
+        self.client_mode: str = settings.client_mode
+        self.capabilities: frozenset[str] = frozenset(settings.capabilities)
+        self._harness: Harness | None = None
+        self._tool_names: list[str] | None = None
+        self.on_exchange: Callable[[Exchange], None] | None = None
+        """Called with every exchange as it is recorded (the behave hooks attach it to the report)."""
+
+    # configuration (before the first call) ------------------------------------------------------
+
+    def _configurable(self, what: str) -> None:
+        if self._harness is not None:
+            raise RuntimeError(f"{what} must be set before the first call of the scenario (put it in a Given step)")
+
+    def use_server(self, target: str) -> None:
+        self._configurable("the server")
+        ServerTarget.parse(target)  # fail on the Given step, not on the first call
+        self.server_target = target
+
+    def use_harness(self, kind: str, mode: str | None = None) -> None:
+        self._configurable("the harness")
+        if kind not in HARNESSES:
+            raise ValueError(f"unknown harness {kind!r}: use one of {', '.join(HARNESSES)}")
+        self.harness_kind = kind
+        if mode is not None:
+            self.client_mode = mode
+
+    def declare_capabilities(self, names: Iterable[str]) -> None:
+        self._configurable("the client's capabilities")
+        chosen = frozenset(names)
+        unknown = chosen - set(CAPABILITIES)
+        if unknown:
+            raise ValueError(f"unknown client capabilities {sorted(unknown)}: use any of {', '.join(CAPABILITIES)}")
+        self.capabilities = chosen
+
+    # callers ------------------------------------------------------------------------------------
+
+    def add_tenant(self, tenant: str) -> Principal:
+        return self.directory.add_tenant(tenant)
+
+    def add_user(self, user: str, tenant: str, scopes: Iterable[str] = ()) -> Principal:
+        return self.directory.add_user(user, tenant, tuple(scopes))
+
+    def switch_caller(self, user: str) -> Principal:
+        return self.directory.switch_to(user)
+
+    @property
+    def caller(self) -> Principal | None:
+        return self.directory.caller
+
+    # the harness ----------------------------------------------------------------------------------
+
+    @property
+    def harness_name(self) -> str:
+        return f"client ({self.client_mode})" if self.harness_kind == "client" else self.harness_kind
+
+    def _build_harness(self) -> Harness:
+        if self.server_target is None:
+            raise TargetError(
+                'no MCP server to test: set server = "package.module:attr" under [tool.mcpbdd] in pyproject.toml, '
+                'or add: Given the MCP server "package.module:attr"'
+            )
+        target = ServerTarget.parse(self.server_target)
+        if target.kind != "inprocess":
+            raise TargetError(
+                f"server target {target}: servers in other processes (stdio, HTTP) are not supported yet; "
+                "point mcpbdd at an in-process MCPServer (package.module:attr)"
+            )
+        server = load_inprocess(target)
+        options: dict[str, Any] = {
+            "capabilities": self.capabilities,
+            "timeout": self.settings.timeout,
+            "tenant_claim": self.settings.tenant_claim,
+        }
+        if self.harness_kind == "client":
+            return ClientHarness(server, mode=self.client_mode, enter_in_owner=self._in_owner, **options)
+        return ContextHarness(server, **options)
+
+    async def _in_owner(self, fn: Any) -> Any:
+        return await self.owner.call_in_owner(lambda _stack: fn())
+
+    @property
+    def harness(self) -> Harness:
+        """The scenario's harness, opened (server lifespan entered) on first use."""
+        if self._harness is None:
+            harness = self._build_harness()
+            self.owner.enter(harness)
+            self._harness = harness
+        return self._harness
+
+    def run(self, coro: Coroutine[Any, Any, T]) -> T:
+        return self.owner.run(coro)
+
+    # calls ------------------------------------------------------------------------------------------
+
+    def _record(self, caller: Principal | None, outcome: Outcome) -> Outcome:
+        exchange = Exchange(self.harness_name, caller.user if caller else None, outcome)
+        self.trace.record(exchange)
+        self.outcomes.append(outcome)
+        if self.on_exchange is not None:
+            self.on_exchange(exchange)
+        return outcome
+
+    def _caller_for(self, as_user: str | None) -> Principal | None:
+        return self.directory.user(as_user) if as_user is not None else self.caller
+
+    def call_tool(self, name: str, arguments: dict[str, Any] | None = None, *, as_user: str | None = None) -> Outcome:
+        """Call a tool as the current caller (or `as_user` for this one call)."""
+        caller = self._caller_for(as_user)
+        harness = self.harness
+        outcome = self.run(harness.call_tool(caller, name, arguments))
+        if not outcome.ok and name not in self.tool_names():
+            offered = ", ".join(self.tool_names()) or "no tools"
+            outcome = replace(outcome, note=f"the server offers no tool {name!r}; it offers: {offered}")
+        return self._record(caller, outcome)
+
+    def read_resource(self, uri: str, *, as_user: str | None = None) -> Outcome:
+        caller = self._caller_for(as_user)
+        harness = self.harness
+        return self._record(caller, self.run(harness.read_resource(caller, uri)))
+
+    def get_prompt(self, name: str, arguments: dict[str, str] | None = None, *, as_user: str | None = None) -> Outcome:
+        caller = self._caller_for(as_user)
+        harness = self.harness
+        return self._record(caller, self.run(harness.get_prompt(caller, name, arguments)))
+
+    def offered_tools(self) -> list[Tool]:
+        tools = self.run(self.harness.list_tools(self.caller))
+        self._tool_names = [tool.name for tool in tools]
+        return tools
+
+    def tool_names(self) -> list[str]:
+        if self._tool_names is None:
+            self.offered_tools()
+        assert self._tool_names is not None
+        return self._tool_names
+
+    @property
+    def last(self) -> Outcome:
+        """The outcome of the last call of any kind; a clear failure when there was none."""
+        if not self.outcomes:
+            raise NoCallYet("no call has been made yet in this scenario: add a When step that calls the server")
+        return self.outcomes[-1]
+
+    def repeat_last(self, times: int) -> list[Outcome]:
+        """Make the last call again `times` times, as the same caller."""
+        last = self.last
+        exchange = self.trace.exchanges[-1]
+        as_user = exchange.caller
+        repeats: list[Outcome] = []
+        for _ in range(times):
+            if last.method == "tools/call":
+                repeats.append(self.call_tool(last.target, last.arguments, as_user=as_user))
+            elif last.method == "resources/read":
+                repeats.append(self.read_resource(last.target, as_user=as_user))
+            else:
+                repeats.append(self.get_prompt(last.target, last.arguments, as_user=as_user))
+        return repeats
+
+    def close(self) -> list[BaseException]:
+        """Exit everything the scenario opened (in its owner task); returns what failed while closing."""
+        return self.owner.close()
+
+
+__all__ = ["HARNESSES", "Channel", "NoCallYet", "World"]
