@@ -1,3 +1,3 @@
 """behave hooks for this project's own specifications: mcpbdd's, installed with one line."""
 
-from mcpbdd.behave import *  # noqa: F403
+from mcpbdd.behave import *

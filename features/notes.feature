@@ -1,20 +1,21 @@
 Feature: Team notes
-  Every member of a team keeps notes in the team's notebook. The notebook belongs to
-  the tenant: colleagues share it, other companies never see it.
+  Every member of a team keeps notes in the team's notebook, through an MCP server
+  an assistant can call. A note has a title, a body and tags; the server gives it an id
+  and remembers who wrote it.
 
   Background:
     Given the user "alice" of tenant "acme"
 
-  Scenario: The notes server offers its tools
-    Then the server offers the tools:
+  Scenario: The server offers exactly the notes tools
+    Then the server offers exactly the tools:
       | name         |
       | create_note  |
       | get_note     |
       | list_notes   |
       | delete_note  |
-    And the server offers the tool "export_notes"
+      | export_notes |
 
-  Scenario: A new note can be read back
+  Scenario: A new note can be read back by its id
     When the client calls "create_note" with:
       """
       {"title": "Groceries", "body": "Milk, eggs", "tags": ["home"]}
@@ -22,10 +23,49 @@ Feature: Team notes
     Then the call succeeds
     And the structured result contains:
       """
-      {"title": "Groceries", "author": "alice", "tags": ["home"]}
+      {"id": "n-1", "title": "Groceries", "author": "alice"}
       """
     When the client calls "get_note" with {"note_id": "n-1"}
     Then the structured result matches:
       """
-      {"id": "n-1", "title": "Groceries", "body": "Milk, eggs", "tags": ["home"], "author": "alice"}
+      {"id": "#regex n-\\d+", "title": "Groceries", "body": "Milk, eggs", "tags": ["home"], "author": "alice"}
       """
+
+  Scenario: Notes can be created from a table of arguments
+    When the client calls "create_note" with:
+      | argument | value              |
+      | title    | Sprint goals       |
+      | body     | Ship the exporter  |
+      | tags     | ["work", "q3"]     |
+    Then the call succeeds
+    And the result mentions "Sprint goals"
+
+  Scenario: Listing filters notes by tag
+    Given the user "alice" of tenant "acme"
+    When the client calls "create_note" with {"title": "Groceries", "body": "Milk", "tags": ["home"]}
+    And the client calls "create_note" with {"title": "Standup", "body": "Blocked on review", "tags": ["work"]}
+    And the client calls "list_notes" with {"tag": "work"}
+    Then the structured result matches:
+      """
+      {"notes": [{"id": "#string", "title": "Standup", "body": "Blocked on review", "tags": ["work"], "author": "alice"}],
+       "count": 1}
+      """
+
+  Scenario: A note is also a readable resource
+    When the client calls "create_note" with {"title": "Groceries", "body": "Milk, eggs"}
+    And the client reads the resource "notes://n-1"
+    Then the call succeeds
+    And the result mentions "# Groceries"
+
+  Scenario: A resource that does not exist is refused with the note's address
+    When the client reads the resource "notes://n-404"
+    Then the call fails with the protocol error InvalidParams
+    And the result mentions "notes://n-404"
+
+  Scenario: The summary prompt quotes the notes with a tag
+    When the client calls "create_note" with {"title": "Retro", "body": "Fewer meetings", "tags": ["team"]}
+    And the client gets the prompt "summarize_notes" with:
+      | argument | value |
+      | tag      | team  |
+    Then the call succeeds
+    And the result mentions "Retro: Fewer meetings"

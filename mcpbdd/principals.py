@@ -21,6 +21,10 @@ from mcp.server.auth.provider import AccessToken
 DEFAULT_CLIENT_ID = "mcpbdd-client"
 
 
+class UnknownUserError(LookupError):
+    """A specification names a user it never introduced."""
+
+
 @dataclass(frozen=True)
 class Principal:
     """One caller: a user of a tenant with scopes."""
@@ -96,7 +100,7 @@ class Directory:
         principal = self.users.get(name)
         if principal is None:
             known = ", ".join(sorted(self.users)) or "none yet"
-            raise KeyError(
+            raise UnknownUserError(
                 f"no user {name!r} in this scenario (known: {known}); "
                 f'introduce them with: Given the user "{name}" of tenant "<tenant>"'
             )

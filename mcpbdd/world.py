@@ -94,6 +94,10 @@ class World:
     def switch_caller(self, user: str) -> Principal:
         return self.directory.switch_to(user)
 
+    def sign_out(self) -> None:
+        """Make the following calls anonymous (no access token), as an unauthenticated client's."""
+        self.directory.caller = None
+
     @property
     def caller(self) -> Principal | None:
         return self.directory.caller
@@ -184,6 +188,11 @@ class World:
             self.offered_tools()
         assert self._tool_names is not None
         return self._tool_names
+
+    def outcomes_of(self, user: str) -> list[Outcome]:
+        """The outcomes of every call `user` made in this scenario."""
+        self.directory.user(user)  # an unknown name is a mistake in the specification
+        return [e.outcome for e in self.trace.exchanges if e.caller == user]
 
     @property
     def last(self) -> Outcome:

@@ -1,3 +1,3 @@
 """The mcpbdd step vocabulary, installed with one line."""
 
-from mcpbdd.steps import *  # noqa: F403
+from mcpbdd.steps import *

@@ -80,7 +80,9 @@ async def notes_lifespan(_server: MCPServer[Notebook]) -> AsyncIterator[Notebook
     yield Notebook()
 
 
-mcp: MCPServer[Notebook] = MCPServer("notes", instructions="Team notes, one notebook per tenant.", lifespan=notes_lifespan)
+mcp: MCPServer[Notebook] = MCPServer(
+    "notes", instructions="Team notes, one notebook per tenant.", lifespan=notes_lifespan
+)
 
 
 def _caller() -> tuple[str, str]:
@@ -137,9 +139,7 @@ def confirm_delete(note_id: str, ctx: Context) -> Elicit[DeleteConfirmation]:
 
 
 @mcp.tool()
-def delete_note(
-    note_id: str, ctx: Context, answer: Annotated[DeleteConfirmation, Resolve(confirm_delete)]
-) -> Deleted:
+def delete_note(note_id: str, ctx: Context, answer: Annotated[DeleteConfirmation, Resolve(confirm_delete)]) -> Deleted:
     """Delete a note of the caller's tenant once the user confirms."""
     tenant, _ = _caller()
     if not answer.confirm:

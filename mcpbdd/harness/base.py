@@ -38,7 +38,9 @@ class Harness(AbstractAsyncContextManager["Harness"], Protocol):
 
     async def read_resource(self, caller: Principal | None, uri: str) -> Outcome: ...
 
-    async def get_prompt(self, caller: Principal | None, name: str, arguments: dict[str, str] | None = None) -> Outcome: ...
+    async def get_prompt(
+        self, caller: Principal | None, name: str, arguments: dict[str, str] | None = None
+    ) -> Outcome: ...
 
 
 Call = Callable[[], Awaitable[Any]]
@@ -72,7 +74,12 @@ async def classify(
         duration = time.perf_counter() - started
         if exc.code == CONNECTION_CLOSED:
             return Outcome(
-                Channel.TRANSPORT_FAILURE, method, target, arguments, failure=f"connection closed: {exc}", duration=duration
+                Channel.TRANSPORT_FAILURE,
+                method,
+                target,
+                arguments,
+                failure=f"connection closed: {exc}",
+                duration=duration,
             )
         error = ProtocolError(exc.error.code, exc.error.message, exc.error.data)
         return Outcome(Channel.PROTOCOL_ERROR, method, target, arguments, error=error, duration=duration)
@@ -102,6 +109,4 @@ def from_answer(method: str, target: str, arguments: dict[str, Any] | None, answ
 
 def outcome_failure(method: str, target: str, arguments: dict[str, Any] | None, exc: BaseException) -> Outcome:
     """A call that could not be made at all (the server could not be started or reached)."""
-    return Outcome(
-        Channel.TRANSPORT_FAILURE, method, target, arguments, failure=f"{type(exc).__name__}: {exc}".strip()
-    )
+    return Outcome(Channel.TRANSPORT_FAILURE, method, target, arguments, failure=f"{type(exc).__name__}: {exc}".strip())

@@ -71,11 +71,18 @@ class ParkedQuestion:
 
 @dataclass
 class InFlightCall:
-    """A legacy-era call that is still running because the server is waiting for an answer."""
+    """A legacy-era call still running because the server is waiting for answers to its questions."""
 
     task: asyncio.Task[Outcome]
     caller: Principal | None
+    method: str
+    target: str
+    arguments: dict[str, Any] | None
     questions: dict[str, ParkedQuestion] = field(default_factory=dict)
+    asked: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def open_questions(self) -> dict[str, Question]:
+        return {key: parked.question for key, parked in self.questions.items() if not parked.answer.done()}
 
 
 def _shared_lifespan_view(server: Server[Any], state: Any) -> Server[Any]:
@@ -117,8 +124,7 @@ class ClientHarness:
         self._view: Server[Any] | None = None
         self._clients: dict[Principal | None, Client] = {}
         self._question_numbers: dict[str, itertools.count[int]] = {}
-        self._in_flight: InFlightCall | None = None
-        self._question_arrived = asyncio.Event()
+        self._in_flight: list[InFlightCall] = []
 
     @property
     def name_with_mode(self) -> str:
@@ -138,10 +144,10 @@ class ClientHarness:
         return self
 
     async def __aexit__(self, *exc_info: Any) -> None:
-        in_flight, self._in_flight = self._in_flight, None
-        if in_flight is not None:
-            in_flight.task.cancel()
-            await asyncio.gather(in_flight.task, return_exceptions=True)
+        in_flight, self._in_flight = self._in_flight, []
+        for call in in_flight:
+            call.task.cancel()
+        await asyncio.gather(*(call.task for call in in_flight), return_exceptions=True)
         self._clients.clear()
         if self._stack is not None:
             stack, self._stack = self._stack, None
@@ -179,13 +185,18 @@ class ClientHarness:
         number = next(self._question_numbers.setdefault(kind, itertools.count(1)))
         question = Question(key=f"{kind}-{number}", kind=kind, request=request)
         parked = ParkedQuestion(question, asyncio.get_running_loop().create_future())
-        if self._in_flight is None:
+        running = [call for call in self._in_flight if not call.task.done()]
+        if not running:
             raise RuntimeError("the server asked a question outside of any call")
-        self._in_flight.questions[question.key] = parked
-        self._question_arrived.set()
+        # A legacy request carries no link to the call it belongs to; the newest running call asked it.
+        call = running[-1]
+        call.questions[question.key] = parked
+        call.asked.set()
         return await parked.answer
 
-    async def _on_elicitation(self, context: ClientRequestContext, params: ElicitRequestParams) -> ElicitResult | ErrorData:
+    async def _on_elicitation(
+        self, context: ClientRequestContext, params: ElicitRequestParams
+    ) -> ElicitResult | ErrorData:
         return await self._park(ElicitRequest(params=params))
 
     async def _on_sampling(self, context: ClientRequestContext, params: CreateMessageRequestParams) -> Any:
@@ -195,9 +206,9 @@ class ClientHarness:
         return await self._park(ListRootsRequest())
 
     @property
-    def in_flight(self) -> InFlightCall | None:
-        """The legacy call still waiting on parked questions, if any."""
-        return self._in_flight
+    def in_flight(self) -> list[InFlightCall]:
+        """Legacy calls still waiting on parked questions, oldest first."""
+        return [call for call in self._in_flight if not call.task.done()]
 
     # calls ------------------------------------------------------------------------------------
 
@@ -212,36 +223,29 @@ class ClientHarness:
 
         if self.mode != "legacy":
             return await classify(method, target, arguments, call, self.timeout)
-        return await self._call_with_parking(caller, method, target, arguments, call)
-
-    async def _call_with_parking(
-        self, caller: Principal | None, method: str, target: str, arguments: dict[str, Any] | None, call: Any
-    ) -> Outcome:
-        """Run a legacy call as a task; return when it ends or when the server parks a question."""
-        if self._in_flight is not None:
-            raise RuntimeError(
-                f"a call is still waiting for answers to {', '.join(self._in_flight.questions)}; answer them first"
-            )
-        self._question_arrived.clear()
         task = asyncio.ensure_future(classify(method, target, arguments, call, self.timeout))
-        self._in_flight = InFlightCall(task=task, caller=caller)
-        return await self.wait_in_flight(method, target, arguments)
+        in_flight = InFlightCall(task=task, caller=caller, method=method, target=target, arguments=arguments)
+        self._in_flight.append(in_flight)
+        return await self.wait_for(in_flight)
 
-    async def wait_in_flight(self, method: str, target: str, arguments: dict[str, Any] | None) -> Outcome:
-        """Wait until the in-flight call finishes or asks a (new) question."""
-        in_flight = self._in_flight
-        assert in_flight is not None
-        waiter = asyncio.ensure_future(self._question_arrived.wait())
+    async def wait_for(self, call: InFlightCall) -> Outcome:
+        """Wait until a legacy call finishes, or asks a question: then report it as `input_required`.
+
+        The call keeps running in the background while its question is parked, as on a
+        real connection; other calls can be made meanwhile.
+        """
+        call.asked.clear()
+        waiter = asyncio.ensure_future(call.asked.wait())
         try:
-            await asyncio.wait({in_flight.task, waiter}, return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait({call.task, waiter}, return_when=asyncio.FIRST_COMPLETED)
         finally:
             waiter.cancel()
-        if in_flight.task.done():
-            self._in_flight = None
-            return in_flight.task.result()
-        self._question_arrived.clear()
-        open_questions = {k: p.question for k, p in in_flight.questions.items() if not p.answer.done()}
-        return Outcome(Channel.INPUT_REQUIRED, method, target, arguments, questions=open_questions)
+        if call.task.done():
+            self._in_flight.remove(call)
+            return call.task.result()
+        return Outcome(
+            Channel.INPUT_REQUIRED, call.method, call.target, call.arguments, questions=call.open_questions()
+        )
 
     async def list_tools(self, caller: Principal | None = None) -> list[Tool]:
         client = await self.session(caller)

@@ -11,7 +11,5 @@ def world(context: Any) -> World:
     """The World the mcpbdd hooks put on behave's context for this scenario."""
     found = getattr(context, "mcp", None)
     if not isinstance(found, World):
-        raise RuntimeError(
-            "mcpbdd's hooks are not installed: add `from mcpbdd.behave import *` to your environment.py"
-        )
+        raise RuntimeError("mcpbdd's hooks are not installed: add `from mcpbdd.behave import *` to your environment.py")
     return found

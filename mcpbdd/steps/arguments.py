@@ -11,7 +11,9 @@ JSON object or array but does not parse is an error, not a string.
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import parse
@@ -60,6 +62,16 @@ def location(context: Any) -> str:
     return f"{_filename(context)}:{_line(context)}"
 
 
+@contextlib.contextmanager
+def spec_errors(context: Any) -> Iterator[None]:
+    """Turn a mistake in the specification's words (unknown user, outcome, code) into a located SpecError."""
+    try:
+        yield
+    except (ValueError, LookupError) as exc:
+        message = exc.args[0] if exc.args else str(exc)
+        raise SpecError(f"{location(context)}: {message}") from None
+
+
 def json_doc_string(context: Any) -> Any:
     """The step's doc string as JSON, or a SpecError naming the file, line and the JSON problem."""
     text = getattr(context, "text", None)
@@ -74,8 +86,8 @@ def parse_json(text: str, context: Any, *, what: str, first_line: int | None = N
     except json.JSONDecodeError as exc:
         line = (first_line if first_line is not None else _line(context) + 2) + exc.lineno - 1
         raise SpecError(
-            f"{_filename(context)}:{line}: {what} is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})\n"
-            f"{_indent(text)}"
+            f"{_filename(context)}:{line}: {what} is not valid JSON: {exc.msg} "
+            f"(line {exc.lineno}, column {exc.colno})\n{_indent(text)}"
         ) from None
 
 

@@ -10,56 +10,78 @@ from mcpbdd import expect
 from mcpbdd.errors import parse_code
 from mcpbdd.outcome import Channel
 from mcpbdd.steps._world import world
-from mcpbdd.steps.arguments import json_doc_string
+from mcpbdd.steps.arguments import json_doc_string, spec_errors
 
 
 @then("the call succeeds")
 def call_succeeds(context: Any) -> None:
+    """Then the call succeeds"""
     expect.succeeds(world(context).last)
 
 
 @then('the result mentions "{text:Text}"')
 def result_mentions(context: Any, text: str) -> None:
+    """Then the result mentions "Groceries\""""
     expect.mentions(world(context).last, text)
 
 
 @then("the structured result contains:")
 def structured_contains(context: Any) -> None:
+    """Then the structured result contains: (JSON; only the keys given are compared)"""
     expect.structured_contains(world(context).last, json_doc_string(context))
 
 
 @then("the structured result matches:")
 def structured_matches(context: Any) -> None:
+    """Then the structured result matches: (JSON; exact, with markers like #uuid, #string, #ignore)"""
     expect.structured_matches(world(context).last, json_doc_string(context))
 
 
 @then("the call fails with a tool error")
 def fails_with_tool_error(context: Any) -> None:
+    """Then the call fails with a tool error"""
     expect.fails_with_tool_error(world(context).last)
 
 
 @then('the call fails with a tool error mentioning "{text:Text}"')
 def fails_with_tool_error_mentioning(context: Any, text: str) -> None:
+    """Then the call fails with a tool error mentioning "not found\""""
     expect.fails_with_tool_error(world(context).last, mentioning=text)
 
 
 @then("the call fails with the protocol error {code:CodeWord}")
 def fails_with_protocol_error(context: Any, code: str) -> None:
-    expect.fails_with_protocol_error(world(context).last, parse_code(code))
+    """Then the call fails with the protocol error InvalidParams"""
+    with spec_errors(context):
+        expected = parse_code(code)
+    expect.fails_with_protocol_error(world(context).last, expected)
 
 
 @then('the outcome is "{channel:Text}"')
 def outcome_is(context: Any, channel: str) -> None:
-    expect.channel_is(world(context).last, Channel.parse(channel))
+    """Then the outcome is "tool-error\""""
+    with spec_errors(context):
+        expected = Channel.parse(channel)
+    expect.channel_is(world(context).last, expected)
 
 
 @then('no response mentions "{secret:Text}"')
 def no_response_mentions(context: Any, secret: str) -> None:
+    """Then no response mentions "sk-live-\""""
     expect.nothing_mentions(world(context).outcomes, secret)
+
+
+@then('no response to "{user:Text}" mentions "{secret:Text}"')
+def no_response_to_user_mentions(context: Any, user: str, secret: str) -> None:
+    """Then no response to "erin" mentions "confidential\""""
+    with spec_errors(context):
+        outcomes = world(context).outcomes_of(user)
+    expect.nothing_mentions(outcomes, secret)
 
 
 @then("the call fails the same way {times:d} times in a row")
 def fails_the_same_way(context: Any, times: int) -> None:
+    """Then the call fails the same way 3 times in a row"""
     w = world(context)
     first = w.last
     expect.same_failure(first, w.repeat_last(times))

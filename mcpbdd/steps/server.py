@@ -8,34 +8,42 @@ from behave import given, then
 
 from mcpbdd import expect
 from mcpbdd.steps._world import world
-from mcpbdd.steps.arguments import table_column
+from mcpbdd.steps.arguments import spec_errors, table_column
 
 
 @given('the MCP server "{target:Text}"')
 def the_mcp_server(context: Any, target: str) -> None:
-    world(context).use_server(target)
+    """Given the MCP server "mcpbdd.examples.notes:mcp\""""
+    with spec_errors(context):
+        world(context).use_server(target)
 
 
 @given('the client declares the capabilities "{names:Names}"')
 def the_client_declares(context: Any, names: list[str]) -> None:
-    world(context).declare_capabilities(names)
+    """Given the client declares the capabilities "elicitation, roots\""""
+    with spec_errors(context):
+        world(context).declare_capabilities(names)
 
 
 @given("the client declares no capabilities")
 def the_client_declares_nothing(context: Any) -> None:
+    """Given the client declares no capabilities"""
     world(context).declare_capabilities(())
 
 
 @then('the server offers the tool "{name:Text}"')
 def offers_the_tool(context: Any, name: str) -> None:
+    """Then the server offers the tool "create_note\""""
     expect.offers_tools(world(context).offered_tools(), [name])
 
 
 @then("the server offers the tools:")
 def offers_the_tools(context: Any) -> None:
+    """Then the server offers the tools: (a table with a name column; at least these)"""
     expect.offers_tools(world(context).offered_tools(), table_column(context, "name"))
 
 
 @then("the server offers exactly the tools:")
 def offers_exactly_the_tools(context: Any) -> None:
+    """Then the server offers exactly the tools: (a table with a name column; all of them)"""
     expect.offers_tools(world(context).offered_tools(), table_column(context, "name"), exactly=True)

@@ -1,0 +1,41 @@
+# Two commands do all the set-up on a fresh machine (Python 3.11 and the package registries):
+#   make demo   run the bundled example server's specifications on both harnesses (Allure results in reports/)
+#   make test   lint, the project's own specifications, and the pytest suite
+# The first use creates .venv and installs the project into it; later uses reuse it
+# (and reinstall when pyproject.toml changes).
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+INSTALLED := $(VENV)/.installed
+
+.PHONY: demo test lint features pytest bench clean
+
+$(INSTALLED): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	touch $(INSTALLED)
+
+demo: $(INSTALLED)
+	$(BIN)/mcpbdd run --harness both
+
+lint: $(INSTALLED)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+features: $(INSTALLED)
+	$(BIN)/behave --format progress -D mcpbdd.harness=context
+	$(BIN)/behave --format progress -D mcpbdd.harness=client
+	$(BIN)/behave --format progress -D mcpbdd.harness=client -D mcpbdd.client_mode=legacy
+
+pytest: $(INSTALLED)
+	$(BIN)/python -m pytest -q
+
+test: lint features pytest
+
+bench: $(INSTALLED)
+	$(BIN)/python bench/bench_harness.py
+
+clean:
+	rm -rf $(VENV) reports/allure-results reports/html

@@ -1,0 +1,51 @@
+Feature: Each company sees only its own notebook
+  The notes server serves several companies (tenants). Colleagues share their
+  company's notebook; nobody ever sees another company's notes. The tenant comes from
+  the caller's sign-in, never from what the assistant sends.
+
+  Background:
+    Given the user "alice" of tenant "acme"
+    And the user "bob" of tenant "acme"
+    And the user "erin" of tenant "globex"
+
+  Scenario: Colleagues share the company notebook
+    When "alice" calls "create_note" with:
+      """
+      {"title": "Launch plan", "body": "Friday 10:00"}
+      """
+    And "bob" calls "list_notes"
+    Then the structured result contains:
+      """
+      {"count": 1, "notes": [{"title": "Launch plan", "author": "alice"}]}
+      """
+
+  Scenario: Another company's notes stay invisible
+    When "alice" calls "create_note" with {"title": "Salaries", "body": "confidential: 42k"}
+    And "erin" calls "list_notes"
+    Then the structured result contains:
+      """
+      {"count": 0, "notes": []}
+      """
+    When "erin" calls "get_note" with:
+      | argument | value |
+      | note_id  | n-1   |
+    Then the call fails with a tool error mentioning "not found"
+    When "erin" calls "export_notes" with {"format": "markdown"}
+    Then the call succeeds
+    And no response to "erin" mentions "confidential"
+
+  Scenario: The caller can be switched for the rest of the scenario
+    Given the caller is "erin"
+    When the client calls "create_note" with {"title": "Globex roadmap", "body": "Q4"}
+    Then the structured result contains:
+      """
+      {"author": "erin"}
+      """
+
+  Scenario: A tenant's default user can work without being named
+    Given the tenant "initech"
+    When the client calls "create_note" with {"title": "TPS reports", "body": "New cover sheets"}
+    Then the structured result contains:
+      """
+      {"author": "initech-user"}
+      """

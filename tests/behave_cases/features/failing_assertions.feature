@@ -1,0 +1,99 @@
+Feature: Every assertion step fails when it should, with a message that says why
+  Each scenario below is expected to FAIL; tests/test_behave_runs.py checks the message.
+
+  Background:
+    Given the user "alice" of tenant "acme"
+
+  Scenario: succeeds, but the call failed
+    When the client calls "get_note" with {"note_id": "n-9"}
+    Then the call succeeds
+
+  Scenario: mentions, but the text is elsewhere
+    When the client calls "create_note" with {"title": "Groceries", "body": "Milk"}
+    Then the result mentions "Bread"
+
+  Scenario: structured contains, but a value differs
+    When the client calls "create_note" with {"title": "Groceries", "body": "Milk"}
+    Then the structured result contains:
+      """
+      {"title": "Grocery"}
+      """
+
+  Scenario: structured matches, but a marker does not hold
+    When the client calls "create_note" with {"title": "Groceries", "body": "Milk"}
+    Then the structured result matches:
+      """
+      {"id": "#uuid", "title": "Groceries", "body": "Milk", "tags": [], "author": "alice"}
+      """
+
+  Scenario: tool error, but the call succeeded
+    When the client calls "list_notes"
+    Then the call fails with a tool error
+
+  Scenario: tool error mentioning, but it says something else
+    When the client calls "get_note" with {"note_id": "n-9"}
+    Then the call fails with a tool error mentioning "permission denied"
+
+  Scenario: protocol error, but it was a tool error
+    When the client calls "get_note" with {"note_id": "n-9"}
+    Then the call fails with the protocol error InvalidParams
+
+  Scenario: protocol error, but with another code
+    When the client calls "export_notes" with {"format": "pdf"}
+    Then the call fails with the protocol error MethodNotFound
+
+  Scenario: outcome, but another channel
+    When the client calls "export_notes" with {"format": "pdf"}
+    Then the outcome is "tool-error"
+
+  Scenario: no response mentions, but one does
+    When the client calls "create_note" with {"title": "Salaries", "body": "confidential"}
+    Then no response mentions "confidential"
+
+  Scenario: no response to a user mentions, but one to them does
+    Given the user "erin" of tenant "globex"
+    When "erin" calls "create_note" with {"title": "Globex plan", "body": "secret sauce"}
+    Then no response to "erin" mentions "secret sauce"
+
+  Scenario: fails the same way, but it succeeded
+    When the client calls "list_notes"
+    Then the call fails the same way 2 times in a row
+
+  Scenario: offers the tool, but it is not there
+    Then the server offers the tool "archive_notes"
+
+  Scenario: offers exactly the tools, but there are more
+    Then the server offers exactly the tools:
+      | name        |
+      | create_note |
+
+  Scenario: an unknown tool names the tools on offer
+    When the client calls "archive_notes"
+    Then the call succeeds
+
+  Scenario: an outcome step with no call before it
+    Then the call succeeds
+
+  Scenario: malformed JSON in a doc string
+    When the client calls "create_note" with:
+      """
+      {"title": "Groceries", "body": }
+      """
+
+  Scenario: a table with the wrong columns
+    When the client calls "create_note" with:
+      | name  | value     |
+      | title | Groceries |
+
+  Scenario: a broken JSON cell in a table
+    When the client calls "create_note" with:
+      | argument | value        |
+      | title    | Groceries    |
+      | tags     | ["home", ]   |
+
+  Scenario: an unknown outcome word
+    When the client calls "list_notes"
+    Then the outcome is "error"
+
+  Scenario: an unknown user
+    When "mallory" calls "list_notes"

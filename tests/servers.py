@@ -1,0 +1,39 @@
+"""Test-only MCP servers: behaviours the notes example must not have (hanging, crashing, progress)."""
+
+from __future__ import annotations
+
+import anyio
+from mcp.server.mcpserver import Context, MCPServer
+
+awkward = MCPServer("awkward")
+
+
+@awkward.tool()
+async def hang() -> str:
+    """Never answers: the harness's call timeout must turn this into a transport failure."""
+    await anyio.sleep_forever()
+    return "unreachable"
+
+
+@awkward.tool()
+def crash() -> str:
+    """An unexpected exception: the SDK withholds the details behind "Error executing tool"."""
+    raise RuntimeError("database password is hunter2")
+
+
+@awkward.tool()
+async def report(ctx: Context) -> str:
+    """Reports progress, which a MockContext records instead of sending."""
+    await ctx.report_progress(1, 2, "halfway")
+    return "reported"
+
+
+@awkward.tool()
+def whoami() -> dict[str, str | None]:
+    """The caller as the server's auth context sees it."""
+    from mcp.server.auth.middleware.auth_context import get_access_token
+
+    token = get_access_token()
+    if token is None:
+        return {"subject": None, "tenant": None}
+    return {"subject": token.subject, "tenant": (token.claims or {}).get("tenant")}

@@ -1,0 +1,135 @@
+"""behave runs in a subprocess (behave's main() leaks step definitions within one process).
+
+Every assertion step of the vocabulary is shown to fail when it should, with a message
+that says why; malformed specification data names the feature file and line; and a
+passing run through `mcpbdd run` writes one Allure result per scenario and harness.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CASES = ROOT / "tests" / "behave_cases"
+FEATURE = "tests/behave_cases/features/failing_assertions.feature"
+
+EXPECTED_FAILURES: dict[str, list[str]] = {
+    "succeeds, but the call failed": [
+        "Expected the call to succeed, but tools/call 'get_note' failed with a tool error",
+        "Note n-9 not found",
+    ],
+    "mentions, but the text is elsewhere": ["Expected the response to mention 'Bread'", '"title": "Groceries"'],
+    "structured contains, but a value differs": [
+        "The structured result does not contain what was expected:",
+        '$.title: expected "Grocery", got "Groceries"',
+    ],
+    "structured matches, but a marker does not hold": [
+        "The structured result does not match what was expected:",
+        '$.id: expected #uuid, got "n-1"',
+    ],
+    "tool error, but the call succeeded": ["Expected a tool error, but tools/call 'list_notes' succeeded"],
+    "tool error mentioning, but it says something else": ["Expected the tool error to mention 'permission denied'"],
+    "protocol error, but it was a tool error": [
+        "Expected the protocol error -32602 (InvalidParams), but tools/call 'get_note' failed with a tool error"
+    ],
+    "protocol error, but with another code": [
+        "Expected the protocol error -32601 (MethodNotFound), but got -32602 (InvalidParams)",
+        '"supported": ["markdown", "json"]',
+    ],
+    "outcome, but another channel": ['Expected the outcome "tool-error", but', "failed with the protocol error -32602"],
+    "no response mentions, but one does": ["1 response(s) mention 'confidential'"],
+    "no response to a user mentions, but one to them does": ["1 response(s) mention 'secret sauce'"],
+    "fails the same way, but it succeeded": ["Expected the call to have failed before repeating it"],
+    "offers the tool, but it is not there": ["missing: archive_notes", "It offers: create_note, get_note"],
+    "offers exactly the tools, but there are more": ["not expected: get_note, list_notes, delete_note, export_notes"],
+    "an unknown tool names the tools on offer": [
+        "Unknown tool: archive_notes",
+        "the server offers no tool 'archive_notes'; it offers: create_note, get_note, list_notes",
+    ],
+    "an outcome step with no call before it": ["no call has been made yet in this scenario"],
+    "malformed JSON in a doc string": [f"{FEATURE}:80: the doc string is not valid JSON: Expecting value"],
+    "a table with the wrong columns": [
+        f"{FEATURE}:84: the table's columns are name | value; expected exactly argument | value"
+    ],
+    "a broken JSON cell in a table": [f"{FEATURE}:92: the table cell '[\"home\", ]' looks like JSON but is not valid"],
+    "an unknown outcome word": [f"{FEATURE}:96: unknown outcome 'error': use one of ok, tool-error, protocol-error"],
+    "an unknown user": [f"{FEATURE}:99: no user 'mallory' in this scenario (known: alice)"],
+}
+
+
+def behave(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, "-m", "behave", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=300
+    )
+
+
+def failure_messages(report: list[dict[str, Any]]) -> dict[str, str]:
+    """Scenario name (without the harness suffix) -> the error message of its failing step."""
+    messages: dict[str, str] = {}
+    for feature in report:
+        for element in feature.get("elements", []):
+            name = element["name"].rsplit(" [", 1)[0]
+            for step in element.get("steps", []):
+                result = step.get("result", {})
+                if result.get("status") in ("failed", "error"):
+                    message = result.get("error_message", "")
+                    messages[name] = "\n".join(message) if isinstance(message, list) else message
+    return messages
+
+
+@pytest.mark.parametrize("harness", ["context", "client"])
+def test_every_assertion_step_fails_with_a_readable_message(tmp_path: Path, harness: str) -> None:
+    report_file = tmp_path / "report.json"
+    run = behave(
+        FEATURE,
+        "-D",
+        f"mcpbdd.harness={harness}",
+        "--no-capture",
+        "--format",
+        "json",
+        "--outfile",
+        str(report_file),
+    )
+    assert run.returncode == 1, run.stdout + run.stderr
+    messages = failure_messages(json.loads(report_file.read_text()))
+    assert sorted(messages) == sorted(EXPECTED_FAILURES), "every scenario of the feature must fail, and only those"
+    for scenario, fragments in EXPECTED_FAILURES.items():
+        for fragment in fragments:
+            assert fragment in messages[scenario], f"{scenario!r}: {fragment!r} not in:\n{messages[scenario]}"
+
+
+def test_a_bad_setting_stops_the_run_at_once_with_a_clear_message() -> None:
+    run = behave(FEATURE, "-D", "mcpbdd.harness=wire")
+    assert run.returncode != 0
+    assert "harness: Input should be 'context' or 'client' (from -D mcpbdd.harness=wire)" in run.stdout + run.stderr
+
+
+def test_mcpbdd_run_writes_one_allure_result_per_scenario_and_harness(tmp_path: Path) -> None:
+    results = tmp_path / "allure-results"
+    run = subprocess.run(
+        [sys.executable, "-m", "mcpbdd.cli", "run", "--harness", "both", "--results", str(results), "-f", "progress"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    outcomes = [json.loads(p.read_text()) for p in results.glob("*-result.json")]
+    names = sorted(result["name"] for result in outcomes)
+    context = [n for n in names if n.endswith("[context harness]")]
+    client = [n for n in names if n.endswith("[client harness]")]
+    assert len(context) == len(client) == len(names) // 2 > 10
+    assert [n.rsplit(" [", 1)[0] for n in context] == [n.rsplit(" [", 1)[0] for n in client]
+    assert {result["status"] for result in outcomes} == {"passed"}
+    attachments = list(results.glob("*-attachment.json"))
+    assert attachments, "each MCP exchange is attached to the step that made it"
+    exchange = json.loads(attachments[0].read_text())
+    assert {"harness", "request", "channel", "duration_ms"} <= exchange.keys()

@@ -1,0 +1,132 @@
+"""The World and its owner task: isolation between scenarios, resources across steps, cleanup."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+
+import pytest
+from mcp import Client
+
+from mcpbdd.config import Settings
+from mcpbdd.examples.notes import mcp
+from mcpbdd.outcome import Channel
+from mcpbdd.runtime import OwnerTaskDied, RunLoop
+from mcpbdd.world import NoCallYet, World
+
+NOTES = "mcpbdd.examples.notes:mcp"
+
+
+@pytest.fixture
+def run_loop() -> Iterator[RunLoop]:
+    loop = RunLoop()
+    yield loop
+    loop.close()
+
+
+@pytest.mark.parametrize("harness", ["context", "client"])
+def test_nothing_leaks_from_one_scenario_to_the_next(run_loop: RunLoop, harness: str) -> None:
+    first = World(Settings(server=NOTES, harness=harness), run_loop.owner())
+    first.add_user("alice", "acme")
+    assert first.call_tool("create_note", {"title": "Secret", "body": "x"}).ok
+    assert first.close() == []
+
+    second = World(Settings(server=NOTES, harness=harness), run_loop.owner())
+    assert second.caller is None
+    assert second.outcomes == [] and len(second.trace) == 0
+    second.add_user("alice", "acme")
+    listed = second.call_tool("list_notes", {})
+    assert listed.structured == {"notes": [], "count": 0}
+    assert second.close() == []
+
+
+def test_a_client_opened_in_one_step_serves_calls_in_later_steps_and_closes_cleanly(run_loop: RunLoop) -> None:
+    """The failure mode the owner task exists for: 'exit cancel scope in a different task'."""
+    owner = run_loop.owner()
+    client = owner.enter(Client(mcp))  # step 1 opens
+    first = owner.run(client.list_tools())  # step 2 calls
+    second = owner.run(client.list_tools())  # step 3 calls again
+    assert [t.name for t in first.tools] == [t.name for t in second.tools]
+    assert owner.close() == []  # cleanup exits in the owner task: no cancel-scope error
+
+
+def test_cleanup_exits_resources_in_reverse_order_and_reports_failures(run_loop: RunLoop) -> None:
+    events: list[str] = []
+
+    @asynccontextmanager
+    async def resource(name: str, fail: bool = False) -> AsyncIterator[str]:
+        events.append(f"enter {name}")
+        yield name
+        events.append(f"exit {name}")
+        if fail:
+            raise RuntimeError(f"{name} failed to close")
+
+    owner = run_loop.owner()
+    owner.enter(resource("lifespan", fail=True))
+    owner.enter(resource("session"))
+    errors = owner.close()
+    assert events == ["enter lifespan", "enter session", "exit session", "exit lifespan"]
+    assert [str(e) for e in errors] == ["lifespan failed to close"]
+
+
+def test_an_error_entering_a_resource_reaches_the_step_and_the_owner_survives(run_loop: RunLoop) -> None:
+    @asynccontextmanager
+    async def broken() -> AsyncIterator[None]:
+        raise ConnectionError("server refused")
+        yield
+
+    owner = run_loop.owner()
+    with pytest.raises(ConnectionError, match="server refused"):
+        owner.enter(broken())
+    assert owner.enter(Client(mcp)) is not None
+    assert owner.close() == []
+
+
+def test_a_closed_owner_refuses_new_resources(run_loop: RunLoop) -> None:
+    owner = run_loop.owner()
+    owner.close()
+    with pytest.raises((RuntimeError, OwnerTaskDied), match=r"closed|gone"):
+        owner.enter(Client(mcp))
+
+
+def test_an_outcome_step_before_any_call_says_what_is_missing(run_loop: RunLoop) -> None:
+    world = World(Settings(server=NOTES), run_loop.owner())
+    with pytest.raises(NoCallYet, match="no call has been made yet"):
+        _ = world.last
+    world.close()
+
+
+def test_calling_a_tool_the_server_lacks_names_the_tools_it_offers(run_loop: RunLoop) -> None:
+    world = World(Settings(server=NOTES), run_loop.owner())
+    outcome = world.call_tool("archive_notes", {})
+    assert outcome.channel is Channel.TOOL_ERROR
+    assert outcome.note is not None
+    assert "it offers: create_note, get_note, list_notes, delete_note, export_notes" in outcome.note
+    assert "it offers" in outcome.describe()
+    world.close()
+
+
+def test_settings_cannot_change_after_the_first_call(run_loop: RunLoop) -> None:
+    world = World(Settings(server=NOTES), run_loop.owner())
+    world.call_tool("list_notes", {})
+    with pytest.raises(RuntimeError, match="before the first call"):
+        world.declare_capabilities(["roots"])
+    world.close()
+
+
+def test_a_missing_server_target_says_how_to_configure_one(run_loop: RunLoop) -> None:
+    world = World(Settings(), run_loop.owner())
+    with pytest.raises(ValueError, match=r"\[tool.mcpbdd\]"):
+        world.call_tool("anything", {})
+    world.close()
+
+
+def test_repeating_a_call_repeats_it_as_the_same_caller(run_loop: RunLoop) -> None:
+    world = World(Settings(server=NOTES, harness="client"), run_loop.owner())
+    world.add_user("alice", "acme")
+    world.add_user("erin", "globex")
+    world.call_tool("create_note", {"title": "A", "body": "a"}, as_user="alice")
+    repeats = world.repeat_last(2)
+    assert [o.structured["author"] for o in repeats] == ["alice", "alice"]
+    assert [e.caller for e in world.trace.exchanges] == ["alice", "alice", "alice"]
+    world.close()
