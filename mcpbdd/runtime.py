@@ -122,10 +122,20 @@ class ScenarioOwner:
 
 
 class RunLoop:
-    """The one event loop of a run (a behave run or a pytest session)."""
+    """The one event loop of a run (a behave run or a pytest session).
+
+    It also keeps one task alive for the whole run and makes it anyio's *root task*.
+    The SDK runs sync tools in anyio worker threads, and anyio stops its workers when the
+    root task ends; left to itself anyio would pick the task of the current
+    `run_until_complete`, i.e. one step, and start and stop an OS thread for every step
+    that reaches a sync tool (measured: 3-5x the cost of the step). With a run-long root
+    task the worker threads are reused across steps and stopped when the run ends.
+    """
 
     def __init__(self) -> None:
         self.loop = asyncio.new_event_loop()
+        self._keeper: asyncio.Task[None] = self.loop.create_task(_sleep_forever(), name="mcpbdd-run-root")
+        self.loop.run_until_complete(_make_anyio_root(self._keeper))
 
     def owner(self) -> ScenarioOwner:
         return ScenarioOwner(self.loop)
@@ -142,3 +152,17 @@ class RunLoop:
         with contextlib.suppress(BaseException):
             self.loop.run_until_complete(self.loop.shutdown_asyncgens())
         self.loop.close()
+
+
+async def _sleep_forever() -> None:
+    await asyncio.Event().wait()
+
+
+async def _make_anyio_root(task: asyncio.Task[None]) -> None:
+    """Tell anyio which task owns its worker threads (a private RunVar; skipped if anyio changes it)."""
+    try:
+        from anyio._backends._asyncio import _root_task  # no public API sets the root task
+    except ImportError:  # pragma: no cover - depends on anyio's internals
+        return
+    with contextlib.suppress(AttributeError, LookupError, RuntimeError):
+        _root_task.set(task)

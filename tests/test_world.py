@@ -130,3 +130,27 @@ def test_repeating_a_call_repeats_it_as_the_same_caller(run_loop: RunLoop) -> No
     assert [o.structured["author"] for o in repeats] == ["alice", "alice"]
     assert [e.caller for e in world.trace.exchanges] == ["alice", "alice", "alice"]
     world.close()
+
+
+def test_sync_tools_reuse_one_worker_thread_across_steps(run_loop: RunLoop) -> None:
+    """The SDK runs sync tools in anyio worker threads; they must outlive a step, not start per step."""
+    import threading
+
+    world = World(Settings(server=NOTES), run_loop.owner())
+    world.add_user("alice", "acme")
+    world.call_tool("list_notes", {})  # the first sync call may start the worker
+    started: list[str] = []
+    original = threading.Thread.start
+
+    def counting_start(thread: threading.Thread) -> None:
+        started.append(thread.name)
+        original(thread)
+
+    threading.Thread.start = counting_start  # type: ignore[method-assign]
+    try:
+        for _ in range(20):
+            assert world.call_tool("list_notes", {}).ok
+    finally:
+        threading.Thread.start = original  # type: ignore[method-assign]
+    world.close()
+    assert started == [], f"{len(started)} threads started across 20 steps"

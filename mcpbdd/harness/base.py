@@ -7,12 +7,12 @@ gives the same verdict on both harnesses" checkable: a result, an `MCPError`, an
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol, TypeVar
 
-import anyio
 from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED, CallToolResult, InputRequiredResult, Tool
 
@@ -56,10 +56,12 @@ async def classify(
     """Run `call` under `timeout` and classify whatever happens into an Outcome.
 
     A hung call never hangs the run: it becomes a `transport_failure` naming the timeout.
+    (`asyncio.timeout`, not `anyio.fail_after`: mcpbdd runs on asyncio and it is ~3x cheaper
+    per call, which is most of the harness's own overhead.)
     """
     started = time.perf_counter()
     try:
-        with anyio.fail_after(timeout):
+        async with asyncio.timeout(timeout):
             answer = await call()
     except TimeoutError:
         return Outcome(

@@ -85,7 +85,14 @@ class RecordingDispatchContext:
     request_id: int | str | None
     transport: TransportContext = MOCK_TRANSPORT
     message_metadata: None = None
-    cancel_requested: anyio.Event = field(default_factory=anyio.Event)
+    _cancel_requested: anyio.Event | None = None
+
+    @property
+    def cancel_requested(self) -> anyio.Event:
+        """Created on first use: most handlers never look, and an Event per call is measurable."""
+        if self._cancel_requested is None:
+            self._cancel_requested = anyio.Event()
+        return self._cancel_requested
 
     @property
     def can_send_request(self) -> bool:
