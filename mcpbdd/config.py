@@ -43,6 +43,7 @@ class Settings(BaseModel):
     client_mode: Literal["auto", "legacy"] = "auto"
     timeout: float = Field(default=5.0, gt=0, le=600, description="seconds a call may take before it fails")
     tenant_claim: str = Field(default="tenant", min_length=1)
+    max_rounds: int = Field(default=10, ge=1, le=1000, description="input-required rounds before a call fails")
     capabilities: tuple[str, ...] = CAPABILITIES
 
     @field_validator("capabilities", mode="before")

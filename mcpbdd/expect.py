@@ -13,8 +13,9 @@ from typing import Any
 from mcp_types import Tool
 
 from mcpbdd import matching
+from mcpbdd.answers import required_fields
 from mcpbdd.errors import code_name
-from mcpbdd.outcome import Channel, Outcome
+from mcpbdd.outcome import Channel, Outcome, Question
 
 
 def succeeds(outcome: Outcome) -> None:
@@ -105,3 +106,28 @@ def offers_tools(tools: Sequence[Tool], names: Iterable[str], *, exactly: bool =
             f"The server's tools differ from the specification ({'; '.join(parts)}). "
             f"It offers: {', '.join(offered) or 'no tools'}"
         )
+
+
+def question_says(question: Question, text: str) -> None:
+    """The question's message (what the user sees) contains `text`, case-insensitively."""
+    if text.lower() not in question.message.lower():
+        raise AssertionError(
+            f"Expected the question {question.key!r} to say {text!r}, but it says {question.message!r}"
+        )
+
+
+def question_requires(question: Question, fields: Sequence[str]) -> None:
+    """The question's form requires exactly these fields (in any order)."""
+    if question.kind != "elicitation":
+        raise AssertionError(f"The question {question.key!r} asks by {question.kind}; only a form requires fields")
+    required = required_fields(question)
+    if sorted(required) != sorted(fields):
+        raise AssertionError(
+            f"Expected the question {question.key!r} to require the fields {', '.join(fields)}, "
+            f"but it requires {', '.join(required) or 'no fields'}"
+        )
+
+
+def took_rounds(actual: int, expected: int) -> None:
+    if actual != expected:
+        raise AssertionError(f"Expected the call to take {expected} round(s), but it took {actual}")

@@ -117,6 +117,8 @@ class Outcome:
     duration: float = 0.0
     note: str | None = None
     """Context for a reader, e.g. which tools the server offers when this one is unknown."""
+    pending: Any = field(default=None, compare=False, repr=False)
+    """The harness's handle on a call still running while its questions are open (2025-11-25 era)."""
 
     @property
     def ok(self) -> bool:

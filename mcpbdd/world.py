@@ -16,9 +16,11 @@ from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from mcp_types import Tool
+from mcp_types import InputResponse, Tool
 
+from mcpbdd.answers import check_fits
 from mcpbdd.config import Settings
+from mcpbdd.conversation import AnswerPlan, Conversation, ConversationError, RoundLimitExceeded
 from mcpbdd.harness.base import Harness
 from mcpbdd.harness.client import ClientHarness
 from mcpbdd.harness.context import ContextHarness
@@ -53,6 +55,11 @@ class World:
         self.capabilities: frozenset[str] = frozenset(settings.capabilities)
         self._harness: Harness | None = None
         self._tool_names: list[str] | None = None
+        self.plan = AnswerPlan()
+        """Answers given in advance (`Given the user will accept ...`)."""
+        self.conversation: Conversation | None = None
+        """The latest call that asked for input (it stays open across other calls until answered)."""
+        self.last_conversation: Conversation | None = None
         self.on_exchange: Callable[[Exchange], None] | None = None
         """Called with every exchange as it is recorded (the behave hooks attach it to the report)."""
 
@@ -163,20 +170,99 @@ class World:
         caller = self._caller_for(as_user)
         harness = self.harness
         outcome = self.run(harness.call_tool(caller, name, arguments))
-        if not outcome.ok and name not in self.tool_names():
+        if not outcome.ok and outcome.channel is not Channel.INPUT_REQUIRED and name not in self.tool_names():
             offered = ", ".join(self.tool_names()) or "no tools"
             outcome = replace(outcome, note=f"the server offers no tool {name!r}; it offers: {offered}")
-        return self._record(caller, outcome)
+        return self._begin(caller, outcome)
 
     def read_resource(self, uri: str, *, as_user: str | None = None) -> Outcome:
         caller = self._caller_for(as_user)
         harness = self.harness
-        return self._record(caller, self.run(harness.read_resource(caller, uri)))
+        return self._begin(caller, self.run(harness.read_resource(caller, uri)))
 
     def get_prompt(self, name: str, arguments: dict[str, str] | None = None, *, as_user: str | None = None) -> Outcome:
         caller = self._caller_for(as_user)
         harness = self.harness
-        return self._record(caller, self.run(harness.get_prompt(caller, name, arguments)))
+        return self._begin(caller, self.run(harness.get_prompt(caller, name, arguments)))
+
+    # input-required rounds ---------------------------------------------------------------------------
+
+    def _begin(self, caller: Principal | None, outcome: Outcome) -> Outcome:
+        """Record a call's first answer; if it asks for input, start its conversation."""
+        self._record(caller, outcome)
+        if outcome.channel is not Channel.INPUT_REQUIRED:
+            return outcome
+        conversation = Conversation(caller, outcome)
+        self.conversation = self.last_conversation = conversation
+        return self._answer_from_plan(conversation)
+
+    def _answer_from_plan(self, conversation: Conversation) -> Outcome:
+        """Answer what the plan can; go on while that answers a whole round."""
+        while not conversation.finished:
+            ready = False
+            for question in list(conversation.open_questions.values()):
+                planned = self.plan.answer_for(question, conversation.names_of(question))
+                if planned is not None:
+                    check_fits(question, planned)
+                    ready = conversation.give(question, planned)
+            if not ready:
+                break
+            self._go_on(conversation)
+        return conversation.latest
+
+    def _go_on(self, conversation: Conversation, request_state: str | None = None) -> None:
+        """Send the round's answers (retry, or results of parked requests) and take the next answer."""
+        if conversation.rounds >= self.settings.max_rounds:
+            raise RoundLimitExceeded(
+                f"{conversation.latest.method} {conversation.latest.target!r} is still asking after "
+                f"{conversation.rounds} rounds, the limit (max_rounds = {self.settings.max_rounds}); "
+                f"last questions: {', '.join(conversation.latest.questions)}"
+            )
+        state = request_state if request_state is not None else conversation.latest.request_state
+        outcome = self.run(self.harness.resume(conversation.caller, conversation.latest, conversation.answers, state))
+        conversation.rounds += 1
+        self._record(conversation.caller, outcome)
+        conversation.open_round(outcome)
+        if conversation.finished and self.conversation is conversation:
+            self.conversation = None
+
+    def open_conversation(self) -> Conversation:
+        if self.conversation is None:
+            last = f" (the last call {self.last.describe()})" if self.outcomes else ""
+            raise ConversationError(f"no question is open{last}")
+        return self.conversation
+
+    def question(self, name: str | None = None, kind: str | None = None) -> Any:
+        """The open question a step means (by name, or the only one open)."""
+        return self.open_conversation().find(name, kind)
+
+    def answer(self, name: str | None, response: InputResponse) -> Outcome | None:
+        """Answer one open question; when that completes the round, the call goes on and its outcome is returned."""
+        conversation = self.open_conversation()
+        question = conversation.find(name)
+        check_fits(question, response)
+        if conversation.give(question, response):
+            self._go_on(conversation)
+            return self._answer_from_plan(conversation)
+        return None
+
+    def retry_tampered(self) -> Outcome:
+        """Retry the open call with its request state altered, as an attacker would."""
+        conversation = self.open_conversation()
+        state = conversation.latest.request_state
+        if not state:
+            raise ConversationError(
+                "this call carries no request state to tamper with (a 2025-11-25 server asks mid-call instead)"
+            )
+        middle = len(state) // 2
+        tampered = state[:middle] + ("A" if state[middle] != "A" else "B") + state[middle + 1 :]
+        self._go_on(conversation, request_state=tampered)
+        return conversation.latest
+
+    @property
+    def rounds(self) -> int:
+        """How many rounds the latest call that asked for input took (1 when no call asked anything)."""
+        return self.last_conversation.rounds if self.last_conversation is not None else 1
 
     def offered_tools(self) -> list[Tool]:
         tools = self.run(self.harness.list_tools(self.caller))

@@ -22,9 +22,9 @@ from typing import Annotated
 from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError, ToolError
-from mcp.server.mcpserver.resolve import Elicit, Resolve
+from mcp.server.mcpserver.resolve import Elicit, ListRoots, Resolve, Sample
 from mcp.shared.exceptions import MCPError
-from mcp_types import INVALID_PARAMS
+from mcp_types import INVALID_PARAMS, CreateMessageResult, ListRootsResult, SamplingMessage, TextContent
 from pydantic import BaseModel, Field
 
 TENANT_CLAIM = "tenant"
@@ -162,6 +162,48 @@ def export_notes(format: str, ctx: Context) -> str:
     if format == "json":
         return NoteList(notes=notes, count=len(notes)).model_dump_json()
     return "\n\n".join(f"# {n.title}\n\n{n.body}" for n in notes)
+
+
+class TitleSuggestion(BaseModel):
+    """A title the client's model proposed for a note."""
+
+    id: str
+    suggested_title: str
+
+
+def ask_model_for_title(note_id: str, ctx: Context) -> Sample:
+    """Let the client's model (sampling) propose a title from the note's body."""
+    note = _find(ctx, note_id)
+    prompt = f"Suggest a short title for this note:\n\n{note.body}"
+    return Sample([SamplingMessage(role="user", content=TextContent(type="text", text=prompt))], max_tokens=30)
+
+
+@mcp.tool()
+def suggest_title(
+    note_id: str, ctx: Context, proposal: Annotated[CreateMessageResult, Resolve(ask_model_for_title)]
+) -> TitleSuggestion:
+    """Ask the client's model for a better title for a note (the note is not changed)."""
+    _find(ctx, note_id)
+    text = proposal.content.text if isinstance(proposal.content, TextContent) else ""
+    return TitleSuggestion(id=note_id, suggested_title=text.strip())
+
+
+class Workspace(BaseModel):
+    """The folders the client shared, where notes can be imported from."""
+
+    folders: list[str]
+
+
+def ask_for_roots() -> ListRoots:
+    """Ask the client which folders (roots) it shares."""
+    return ListRoots()
+
+
+@mcp.tool()
+def list_import_folders(roots: Annotated[ListRootsResult, Resolve(ask_for_roots)]) -> Workspace:
+    """List the folders the client shares, from which notes could be imported."""
+    _caller()
+    return Workspace(folders=[str(root.uri) for root in roots.roots])
 
 
 @mcp.resource("notes://{note_id}", mime_type="text/markdown")

@@ -14,7 +14,7 @@ from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol, TypeVar
 
 from mcp.shared.exceptions import MCPError
-from mcp_types import CONNECTION_CLOSED, CallToolResult, InputRequiredResult, Tool
+from mcp_types import CONNECTION_CLOSED, CallToolResult, InputRequiredResult, InputResponses, Tool
 
 from mcpbdd.outcome import Channel, Outcome, ProtocolError, Question, Result, question_kind
 from mcpbdd.principals import Principal
@@ -41,6 +41,24 @@ class Harness(AbstractAsyncContextManager["Harness"], Protocol):
     async def get_prompt(
         self, caller: Principal | None, name: str, arguments: dict[str, str] | None = None
     ) -> Outcome: ...
+
+    async def resume(
+        self, caller: Principal | None, outcome: Outcome, answers: InputResponses, request_state: str | None
+    ) -> Outcome:
+        """Answer an `input_required` outcome's questions and return what the call comes to next."""
+        ...
+
+
+async def retry_with_answers(
+    harness: Any, caller: Principal | None, outcome: Outcome, answers: InputResponses, request_state: str | None
+) -> Outcome:
+    """The 2026-07-28 way on: the same request again, with `input_responses` and the echoed `request_state`."""
+    options = {"input_responses": answers or None, "request_state": request_state}
+    if outcome.method == "tools/call":
+        return await harness.call_tool(caller, outcome.target, outcome.arguments, **options)
+    if outcome.method == "resources/read":
+        return await harness.read_resource(caller, outcome.target, **options)
+    return await harness.get_prompt(caller, outcome.target, outcome.arguments, **options)
 
 
 Call = Callable[[], Awaitable[Any]]

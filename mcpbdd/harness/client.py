@@ -48,7 +48,7 @@ from mcp_types import (
     Tool,
 )
 
-from mcpbdd.harness.base import DEFAULT_TIMEOUT, classify
+from mcpbdd.harness.base import DEFAULT_TIMEOUT, classify, retry_with_answers
 from mcpbdd.harness.mock_context import CAPABILITIES
 from mcpbdd.outcome import Channel, Outcome, Question, question_kind
 from mcpbdd.principals import Principal, acting_as
@@ -80,6 +80,8 @@ class InFlightCall:
     arguments: dict[str, Any] | None
     questions: dict[str, ParkedQuestion] = field(default_factory=dict)
     asked: asyncio.Event = field(default_factory=asyncio.Event)
+    numbers: dict[str, itertools.count[int]] = field(default_factory=dict)
+    """Per-kind counters: a mid-call request has no key, so it is named `elicitation-1`, ... within its call."""
 
     def open_questions(self) -> dict[str, Question]:
         return {key: parked.question for key, parked in self.questions.items() if not parked.answer.done()}
@@ -123,7 +125,6 @@ class ClientHarness:
         self._stack: AsyncExitStack | None = None
         self._view: Server[Any] | None = None
         self._clients: dict[Principal | None, Client] = {}
-        self._question_numbers: dict[str, itertools.count[int]] = {}
         self._in_flight: list[InFlightCall] = []
 
     @property
@@ -181,15 +182,15 @@ class ClientHarness:
     # mid-call questions (legacy era) ----------------------------------------------------------
 
     async def _park(self, request: ElicitRequest | CreateMessageRequest | ListRootsRequest) -> Any:
-        kind = question_kind(request)
-        number = next(self._question_numbers.setdefault(kind, itertools.count(1)))
-        question = Question(key=f"{kind}-{number}", kind=kind, request=request)
-        parked = ParkedQuestion(question, asyncio.get_running_loop().create_future())
         running = [call for call in self._in_flight if not call.task.done()]
         if not running:
             raise RuntimeError("the server asked a question outside of any call")
         # A legacy request carries no link to the call it belongs to; the newest running call asked it.
         call = running[-1]
+        kind = question_kind(request)
+        number = next(call.numbers.setdefault(kind, itertools.count(1)))
+        question = Question(key=f"{kind}-{number}", kind=kind, request=request)
+        parked = ParkedQuestion(question, asyncio.get_running_loop().create_future())
         call.questions[question.key] = parked
         call.asked.set()
         return await parked.answer
@@ -244,8 +245,27 @@ class ClientHarness:
             self._in_flight.remove(call)
             return call.task.result()
         return Outcome(
-            Channel.INPUT_REQUIRED, call.method, call.target, call.arguments, questions=call.open_questions()
+            Channel.INPUT_REQUIRED,
+            call.method,
+            call.target,
+            call.arguments,
+            questions=call.open_questions(),
+            pending=call,
         )
+
+    async def resume(
+        self, caller: Principal | None, outcome: Outcome, answers: InputResponses, request_state: str | None
+    ) -> Outcome:
+        """Answer open questions: a parked mid-call request gets its result; a modern call is retried."""
+        call = outcome.pending
+        if not isinstance(call, InFlightCall):
+            return await retry_with_answers(self, caller, outcome, answers, request_state)
+        for key, response in answers.items():
+            parked = call.questions.get(key)
+            if parked is None or parked.answer.done():
+                raise ValueError(f"the server has no open question {key!r} in this call")
+            parked.answer.set_result(response)
+        return await self.wait_for(call)
 
     async def list_tools(self, caller: Principal | None = None) -> list[Tool]:
         client = await self.session(caller)

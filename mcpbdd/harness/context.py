@@ -32,7 +32,7 @@ from mcp_types import (
     Tool,
 )
 
-from mcpbdd.harness.base import DEFAULT_TIMEOUT, classify
+from mcpbdd.harness.base import DEFAULT_TIMEOUT, classify, retry_with_answers
 from mcpbdd.harness.mock_context import CAPABILITIES, MockContext, Recorder
 from mcpbdd.outcome import Outcome
 from mcpbdd.principals import Principal, authenticated_user
@@ -154,6 +154,13 @@ class ContextHarness:
         return await classify(
             "prompts/get", name, arguments, lambda: self._handle(caller, "prompts/get", params), self.timeout
         )
+
+
+    async def resume(
+        self, caller: Principal | None, outcome: Outcome, answers: InputResponses, request_state: str | None
+    ) -> Outcome:
+        """Retry with the answers and the state, as a 2026-07-28 client does (the only era here)."""
+        return await retry_with_answers(self, caller, outcome, answers, request_state)
 
 
 def _raw(method: str, params: Any) -> dict[str, Any]:

@@ -39,7 +39,12 @@ def _code_word(text: str) -> str:
     return text
 
 
-register_type(Text=_quoted, Names=_name_list, CodeWord=_code_word)
+@parse.with_pattern(r"by elicitation|by sampling|for the roots")
+def _kind(text: str) -> str:
+    return text
+
+
+register_type(Text=_quoted, Names=_name_list, CodeWord=_code_word, Kind=_kind)
 
 
 def current_step(context: Any) -> Any:

@@ -1,34 +1,38 @@
-"""Calls: tools, resources, prompts, as the current caller or as a named user."""
+"""Calls: tools, resources, prompts, as the current caller or as a named user.
+
+Registered for every keyword: a call is the action of a When, and the set-up of a Given
+("Given the client calls \"create_note\" with ..." in a Background).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from behave import when
+from behave import step
 
 from mcpbdd.steps._world import world
 from mcpbdd.steps.arguments import call_arguments, inline_arguments, spec_errors
 
 
-@when('the client calls "{tool:Text}"')
+@step('the client calls "{tool:Text}"')
 def calls_tool(context: Any, tool: str) -> None:
     """When the client calls "list_notes\""""
     world(context).call_tool(tool, {})
 
 
-@when('the client calls "{tool:Text}" with:')
+@step('the client calls "{tool:Text}" with:')
 def calls_tool_with(context: Any, tool: str) -> None:
     """When the client calls "create_note" with: (a JSON doc string or an argument | value table)"""
     world(context).call_tool(tool, call_arguments(context))
 
 
-@when('the client calls "{tool:Text}" with {arguments}')
+@step('the client calls "{tool:Text}" with {arguments}')
 def calls_tool_with_inline(context: Any, tool: str, arguments: str) -> None:
     """When the client calls "get_note" with {"note_id": "n-1"}"""
     world(context).call_tool(tool, inline_arguments(arguments, context))
 
 
-@when('"{user:Text}" calls "{tool:Text}"')
+@step('"{user:Text}" calls "{tool:Text}"')
 def user_calls_tool(context: Any, user: str, tool: str) -> None:
     """When "bob" calls "list_notes\""""
     with spec_errors(context):
@@ -36,7 +40,7 @@ def user_calls_tool(context: Any, user: str, tool: str) -> None:
     world(context).call_tool(tool, {}, as_user=user)
 
 
-@when('"{user:Text}" calls "{tool:Text}" with:')
+@step('"{user:Text}" calls "{tool:Text}" with:')
 def user_calls_tool_with(context: Any, user: str, tool: str) -> None:
     """When "bob" calls "get_note" with: (a JSON doc string or an argument | value table)"""
     with spec_errors(context):
@@ -44,7 +48,7 @@ def user_calls_tool_with(context: Any, user: str, tool: str) -> None:
     world(context).call_tool(tool, call_arguments(context), as_user=user)
 
 
-@when('"{user:Text}" calls "{tool:Text}" with {arguments}')
+@step('"{user:Text}" calls "{tool:Text}" with {arguments}')
 def user_calls_tool_with_inline(context: Any, user: str, tool: str, arguments: str) -> None:
     """When "bob" calls "get_note" with {"note_id": "n-1"}"""
     with spec_errors(context):
@@ -52,19 +56,19 @@ def user_calls_tool_with_inline(context: Any, user: str, tool: str, arguments: s
     world(context).call_tool(tool, inline_arguments(arguments, context), as_user=user)
 
 
-@when('the client reads the resource "{uri:Text}"')
+@step('the client reads the resource "{uri:Text}"')
 def reads_resource(context: Any, uri: str) -> None:
     """When the client reads the resource "notes://n-1\""""
     world(context).read_resource(uri)
 
 
-@when('the client gets the prompt "{name:Text}"')
+@step('the client gets the prompt "{name:Text}"')
 def gets_prompt(context: Any, name: str) -> None:
     """When the client gets the prompt "daily_digest\""""
     world(context).get_prompt(name, {})
 
 
-@when('the client gets the prompt "{name:Text}" with:')
+@step('the client gets the prompt "{name:Text}" with:')
 def gets_prompt_with(context: Any, name: str) -> None:
     """When the client gets the prompt "summarize_notes" with: (an argument | value table)"""
     arguments = {key: value if isinstance(value, str) else str(value) for key, value in call_arguments(context).items()}
