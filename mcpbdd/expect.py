@@ -128,6 +128,16 @@ def question_requires(question: Question, fields: Sequence[str]) -> None:
         )
 
 
+def input_required(outcome: Outcome, kind: str | None = None) -> dict[str, Question]:
+    """The call asked for input (of `kind`, when given); returns its questions by key, for pytest users."""
+    if outcome.channel is not Channel.INPUT_REQUIRED:
+        raise AssertionError(f"Expected the server to ask for input, but {outcome.describe()}")
+    if kind is not None and not any(q.kind == kind for q in outcome.questions.values()):
+        asked = ", ".join(f"{k!r} by {q.kind}" for k, q in outcome.questions.items())
+        raise AssertionError(f"Expected a question by {kind}, but the server asks {asked}")
+    return dict(outcome.questions)
+
+
 def took_rounds(actual: int, expected: int) -> None:
     if actual != expected:
         raise AssertionError(f"Expected the call to take {expected} round(s), but it took {actual}")

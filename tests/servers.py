@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import anyio
+from mcp_types import ElicitRequest, ElicitRequestFormParams, InputRequiredResult
 from mcp.server.mcpserver import Context, MCPServer
 
 awkward = MCPServer("awkward")
@@ -37,3 +38,15 @@ def whoami() -> dict[str, str | None]:
     if token is None:
         return {"subject": None, "tenant": None}
     return {"subject": token.subject, "tenant": (token.claims or {}).get("tenant")}
+
+
+@awkward.tool()
+def interrogate(ctx: Context) -> InputRequiredResult | str:
+    """Asks again after every answer: the harness must stop at its round limit."""
+    round_number = int(ctx.request_state or "0") + 1
+    question = ElicitRequest(
+        params=ElicitRequestFormParams(
+            message=f"Question {round_number}?", requested_schema={"type": "object", "properties": {}}
+        )
+    )
+    return InputRequiredResult(input_requests={"again": question}, request_state=str(round_number))

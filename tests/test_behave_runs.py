@@ -62,6 +62,28 @@ EXPECTED_FAILURES: dict[str, list[str]] = {
     ],
     "a broken JSON cell in a table": [f"{FEATURE}:92: the table cell '[\"home\", ]' looks like JSON but is not valid"],
     "an unknown outcome word": [f"{FEATURE}:96: unknown outcome 'error': use one of ok, tool-error, protocol-error"],
+    "asks by elicitation, but the call just succeeded": [
+        "Expected the server to ask for input, but tools/call 'list_notes' succeeded"
+    ],
+    "asks for a question the server did not ask": [
+        "the server did not ask 'confirm_archive'; open questions: "
+        "'mcpbdd.examples.notes:confirm_delete' / 'confirm_delete' / 'elicitation-1' by elicitation"
+    ],
+    "asks by sampling, but it asks by elicitation": [
+        "Expected the server to ask 'elicitation-1' by sampling, but it asks by elicitation"
+    ],
+    "the question says something else": [
+        "Expected the question 'mcpbdd.examples.notes:confirm_delete' to say 'Archive', but it says "
+        "'Delete the note \"Old plan\" (n-1)? This cannot be undone.'"
+    ],
+    "the question requires other fields": ["to require the fields confirm, reason, but it requires confirm"],
+    "the model answers a form": ["asks by elicitation, so it cannot be answered by sampling"],
+    "the model is asked more than was queued": [
+        r"the server asked the model 'Suggest a short title for this note:\n\nMilk'",
+        "but no answer is queued for it",
+    ],
+    "the call took another number of rounds": ["Expected the call to take 3 round(s), but it took 2"],
+    "an answer when nothing is open": ["no question is open (the last call tools/call 'list_notes' succeeded"],
     "an unknown user": [f"{FEATURE}:99: no user 'mallory' in this scenario (known: alice)"],
 }
 

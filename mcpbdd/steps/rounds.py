@@ -24,9 +24,10 @@ def _asks(context: Any, name: str | None, kind: str | None) -> None:
     with spec_errors(context):
         if w.conversation is None:
             raise AssertionError(f"Expected the server to ask for input, but {w.last.describe()}")
-        question = w.question(name, kind)
+        # A named question is found whatever its kind, so a wrong kind is reported as such.
+        question = w.question(name, kind if name is None else None)
     if kind is not None and question.kind != kind:
-        raise AssertionError(f"Expected the server to ask {question.key!r} by {kind}, but it asks by {question.kind}")
+        raise AssertionError(f"Expected the server to ask {name!r} by {kind}, but it asks by {question.kind}")
 
 
 def _answer(context: Any, name: str | None, response: Any) -> None:

@@ -97,3 +97,51 @@ Feature: Every assertion step fails when it should, with a message that says why
 
   Scenario: an unknown user
     When "mallory" calls "list_notes"
+
+  Scenario: asks by elicitation, but the call just succeeded
+    When the client calls "list_notes"
+    Then the server asks by elicitation
+
+  Scenario: asks for a question the server did not ask
+    When the client calls "create_note" with {"title": "Old plan", "body": "x"}
+    And the client calls "delete_note" with {"note_id": "n-1"}
+    Then the server asks for "confirm_archive"
+
+  Scenario: asks by sampling, but it asks by elicitation
+    When the client calls "create_note" with {"title": "Old plan", "body": "x"}
+    And the client calls "delete_note" with {"note_id": "n-1"}
+    Then the server asks for "elicitation-1" by sampling
+
+  Scenario: the question says something else
+    When the client calls "create_note" with {"title": "Old plan", "body": "x"}
+    And the client calls "delete_note" with {"note_id": "n-1"}
+    Then the question says "Archive"
+
+  Scenario: the question requires other fields
+    When the client calls "create_note" with {"title": "Old plan", "body": "x"}
+    And the client calls "delete_note" with {"note_id": "n-1"}
+    Then the question requires the fields "confirm, reason"
+
+  Scenario: the model answers a form
+    When the client calls "create_note" with {"title": "Old plan", "body": "x"}
+    And the client calls "delete_note" with {"note_id": "n-1"}
+    And the model answers with "yes"
+
+  Scenario: the model is asked more than was queued
+    Given the model will answer "First title"
+    When the client calls "create_note" with {"title": "Old plan", "body": "Milk"}
+    And the client calls "suggest_title" with {"note_id": "n-1"}
+    And the client calls "suggest_title" with {"note_id": "n-1"}
+
+  Scenario: the call took another number of rounds
+    When the client calls "create_note" with {"title": "Old plan", "body": "x"}
+    And the client calls "delete_note" with {"note_id": "n-1"}
+    And the user accepts with:
+      """
+      {"confirm": true}
+      """
+    Then the call took 3 rounds
+
+  Scenario: an answer when nothing is open
+    When the client calls "list_notes"
+    And the user declines

@@ -1,0 +1,107 @@
+"""Conversations: naming questions, answering them on both eras, limits and mistakes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from conftest import HARNESS_KINDS, make_harness
+
+from mcpbdd import answers, expect
+from mcpbdd.config import Settings
+from mcpbdd.conversation import ConversationError, RoundLimitExceeded
+from mcpbdd.examples.notes import mcp
+from mcpbdd.outcome import Channel
+from mcpbdd.principals import Principal
+from mcpbdd.runtime import RunLoop
+from mcpbdd.world import World
+
+ALICE = Principal("alice", "acme")
+WORLD_KINDS = {"context": ("context", "auto"), "client-auto": ("client", "auto"), "client-legacy": ("client", "legacy")}
+
+
+@pytest.fixture
+def run_loop() -> Iterator[RunLoop]:
+    loop = RunLoop()
+    yield loop
+    loop.close()
+
+
+def notes_world(run_loop: RunLoop, kind: str, **settings: object) -> World:
+    harness, mode = WORLD_KINDS[kind]
+    world = World(Settings(server="mcpbdd.examples.notes:mcp", **settings), run_loop.owner())  # type: ignore[arg-type]
+    world.use_harness(harness, mode)
+    world.add_user("alice", "acme")
+    world.call_tool("create_note", {"title": "Old", "body": "Milk"})
+    return world
+
+
+@pytest.mark.parametrize("kind", HARNESS_KINDS)
+def test_a_question_answers_to_its_key_its_short_name_and_its_kind_and_order(run_loop: RunLoop, kind: str) -> None:
+    world = notes_world(run_loop, kind)
+    world.call_tool("delete_note", {"note_id": "n-1"})
+    by_order = world.question("elicitation-1")
+    assert by_order is world.question(None) is world.question(None, "elicitation")
+    if kind != "client-legacy":  # a mid-call request of the older era has no key of its own
+        assert world.question("confirm_delete") is by_order
+        assert world.question("mcpbdd.examples.notes:confirm_delete") is by_order
+    with pytest.raises(ConversationError, match="no sampling question is open"):
+        world.question(None, "sampling")
+    world.close()
+
+
+@pytest.mark.parametrize("kind", HARNESS_KINDS)
+def test_two_open_calls_are_answered_independently(run_loop: RunLoop, kind: str) -> None:
+    world = notes_world(run_loop, kind)
+    world.call_tool("delete_note", {"note_id": "n-1"})
+    assert world.call_tool("list_notes", {}).structured["count"] == 1  # the first call is still waiting
+    outcome = world.answer(None, answers.accept({"confirm": True}))
+    assert outcome is not None and outcome.structured == {"id": "n-1", "deleted": True}
+    assert world.rounds == 2
+    assert world.call_tool("list_notes", {}).structured["count"] == 0
+    world.close()
+
+
+@pytest.mark.parametrize("kind", HARNESS_KINDS)
+def test_a_wrong_kind_of_answer_is_refused_before_anything_is_sent(run_loop: RunLoop, kind: str) -> None:
+    world = notes_world(run_loop, kind)
+    world.call_tool("delete_note", {"note_id": "n-1"})
+    sent = len(world.trace)
+    with pytest.raises(ValueError, match="asks by elicitation, so it cannot be answered by roots"):
+        world.answer(None, answers.roots([("file:///tmp", None)]))
+    assert len(world.trace) == sent
+    world.close()
+
+
+@pytest.mark.parametrize("kind", ["context", "client-auto"])
+def test_a_server_that_keeps_asking_stops_at_the_round_limit(run_loop: RunLoop, kind: str) -> None:
+    harness, mode = WORLD_KINDS[kind]
+    world = World(Settings(server="servers:awkward", max_rounds=3), run_loop.owner())
+    world.use_harness(harness, mode)
+    world.call_tool("interrogate", {})
+    world.answer("again", answers.accept({}))
+    world.answer("again", answers.accept({}))
+    with pytest.raises(RoundLimitExceeded, match=r"still asking after 3 rounds, the limit \(max_rounds = 3\)"):
+        world.answer("again", answers.accept({}))
+    world.close()
+
+
+def test_tampering_needs_a_request_state_which_the_older_era_does_not_have(run_loop: RunLoop) -> None:
+    world = notes_world(run_loop, "client-legacy")
+    world.call_tool("delete_note", {"note_id": "n-1"})
+    with pytest.raises(ConversationError, match="no request state to tamper with"):
+        world.retry_tampered()
+    world.close()
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("kind", HARNESS_KINDS)
+async def test_the_python_api_drives_a_round_by_hand(kind: str) -> None:
+    async with make_harness(kind, mcp) as harness:
+        await harness.call_tool(ALICE, "create_note", {"title": "Old", "body": "Milk"})
+        first = await harness.call_tool(ALICE, "delete_note", {"note_id": "n-1"})
+        [(key, question)] = expect.input_required(first, kind="elicitation").items()
+        assert "cannot be undone" in question.message
+        final = await harness.resume(ALICE, first, {key: answers.decline()}, first.request_state)
+    assert final.channel is Channel.TOOL_ERROR
+    assert "elicitation was decline" in final.text
