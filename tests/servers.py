@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import anyio
-from mcp_types import ElicitRequest, ElicitRequestFormParams, InputRequiredResult
 from mcp.server.mcpserver import Context, MCPServer
+from mcp_types import ElicitRequest, ElicitRequestFormParams, InputRequiredResult
 
 awkward = MCPServer("awkward")
 
