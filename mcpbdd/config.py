@@ -45,8 +45,9 @@ class Settings(BaseModel):
     tenant_claim: str = Field(default="tenant", min_length=1)
     max_rounds: int = Field(default=10, ge=1, le=1000, description="input-required rounds before a call fails")
     capabilities: tuple[str, ...] = CAPABILITIES
+    secrets: tuple[str, ...] = Field(default=(), description="values never shown in reports (redacted)")
 
-    @field_validator("capabilities", mode="before")
+    @field_validator("capabilities", "secrets", mode="before")
     @classmethod
     def _split_capabilities(cls, value: Any) -> Any:
         if isinstance(value, str):
