@@ -1,0 +1,56 @@
+"""Tenant-scoped key/value storage for MCP servers, and the tools scenarios use to seed and inspect it.
+
+    service = StorageService(SQLiteProvider("state.db"), FrozenClock())
+    notes = service.tenant("acme")
+    await notes.set("notes/n-1", {"title": "Hello"}, ttl=3600)
+    page = await notes.list("notes/")
+
+See DESIGN.md, "Storage semantics", for the rules every provider keeps.
+"""
+
+from mcpbdd.storage.adapter import MISSING, JsonFileAdapter, ServiceAdapter, StorageAdapter
+from mcpbdd.storage.codec import DEFAULT_MAX_VALUE_BYTES
+from mcpbdd.storage.diff import StorageDiff, diff, same_json
+from mcpbdd.storage.errors import (
+    InvalidArgumentError,
+    InvalidCursorError,
+    InvalidKeyError,
+    RequestCancelledError,
+    StorageError,
+    UnencodableValueError,
+    ValueTooLargeError,
+)
+from mcpbdd.storage.keys import MAX_KEY_LENGTH, MAX_TENANT_LENGTH, validate_key, validate_prefix, validate_tenant
+from mcpbdd.storage.providers import InMemoryProvider, SQLiteProvider, StorageProvider
+from mcpbdd.storage.service import MAX_LIST_LIMIT, Page, StorageService, TenantStorage, Ttl
+
+__all__ = [
+    "DEFAULT_MAX_VALUE_BYTES",
+    "MAX_KEY_LENGTH",
+    "MAX_LIST_LIMIT",
+    "MAX_TENANT_LENGTH",
+    "MISSING",
+    "InMemoryProvider",
+    "InvalidArgumentError",
+    "InvalidCursorError",
+    "InvalidKeyError",
+    "JsonFileAdapter",
+    "Page",
+    "RequestCancelledError",
+    "SQLiteProvider",
+    "ServiceAdapter",
+    "StorageAdapter",
+    "StorageDiff",
+    "StorageError",
+    "StorageProvider",
+    "StorageService",
+    "TenantStorage",
+    "Ttl",
+    "UnencodableValueError",
+    "ValueTooLargeError",
+    "diff",
+    "same_json",
+    "validate_key",
+    "validate_prefix",
+    "validate_tenant",
+]
