@@ -30,7 +30,8 @@ Feature: Team notes
     When the client calls "get_note" with {"note_id": "n-1"}
     Then the structured result matches:
       """
-      {"id": "#regex n-\\d+", "title": "Groceries", "body": "Milk, eggs", "tags": ["home"], "author": "alice"}
+      {"id": "#regex n-\\d+", "title": "Groceries", "body": "Milk, eggs", "tags": ["home"], "author": "alice",
+       "created_at": "#iso-datetime"}
       """
 
   Scenario: Notes can be created from a table of arguments
@@ -49,7 +50,8 @@ Feature: Team notes
     And the client calls "list_notes" with {"tag": "work"}
     Then the structured result matches:
       """
-      {"notes": [{"id": "#string", "title": "Standup", "body": "Blocked on review", "tags": ["work"], "author": "alice"}],
+      {"notes": [{"id": "#string", "title": "Standup", "body": "Blocked on review", "tags": ["work"], "author": "alice",
+                  "created_at": "#iso-datetime"}],
        "count": 1}
       """
 

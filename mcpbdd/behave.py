@@ -81,8 +81,11 @@ def before_scenario(context: Any, scenario: Any) -> None:
 
 
 def before_step(context: Any, step: Any) -> None:
-    """Remember the running step, so errors in its data can name the feature file and line."""
+    """Remember the running step (errors in its data name the file and line); the first When snapshots storage."""
     context.mcpbdd_step = step
+    world: World | None = getattr(context, "mcp", None)
+    if world is not None:
+        world.before_step(step.step_type)
 
 
 def after_scenario(context: Any, scenario: Any) -> None:

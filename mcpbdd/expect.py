@@ -7,7 +7,8 @@ helps, what to try instead. The steps are one-line wrappers around these.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import json
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from mcp_types import Tool
@@ -16,6 +17,7 @@ from mcpbdd import matching
 from mcpbdd.answers import required_fields
 from mcpbdd.errors import code_name
 from mcpbdd.outcome import Channel, Outcome, Question
+from mcpbdd.storage import MISSING, StorageDiff
 
 
 def succeeds(outcome: Outcome) -> None:
@@ -141,3 +143,30 @@ def input_required(outcome: Outcome, kind: str | None = None) -> dict[str, Quest
 def took_rounds(actual: int, expected: int) -> None:
     if actual != expected:
         raise AssertionError(f"Expected the call to take {expected} round(s), but it took {actual}")
+
+
+def storage_holds(value: Any, expected: Any, tenant: str, key: str) -> None:
+    """The stored value equals `expected` (exact JSON, markers allowed); a missing key says so."""
+    if value is MISSING:
+        raise AssertionError(f"The storage of tenant {tenant!r} has no key {key!r}")
+    matching.assert_matches(expected, value, what=f"value of {key!r} in tenant {tenant!r}")
+
+
+def storage_lacks(value: Any, tenant: str, key: str) -> None:
+    if value is not MISSING:
+        raise AssertionError(
+            f"Expected the storage of tenant {tenant!r} to have no key {key!r}, but it holds {_json(value)}"
+        )
+
+
+def storage_unchanged(changes: Mapping[str, StorageDiff]) -> None:
+    """No tenant in `changes` has a difference; the failure shows each tenant's diff."""
+    changed = {tenant: d for tenant, d in changes.items() if d}
+    if changed:
+        parts = [f"The storage of tenant {tenant!r} changed:\n{d.render()}" for tenant, d in sorted(changed.items())]
+        raise AssertionError("\n".join(parts))
+
+
+def _json(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= 300 else text[:299] + "…"

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 from mcp_types import InputResponse, Tool
 
 from mcpbdd.answers import check_fits
+from mcpbdd.clock import FrozenClock
 from mcpbdd.config import Settings
 from mcpbdd.conversation import AnswerPlan, Conversation, ConversationError, RoundLimitExceeded
 from mcpbdd.harness.base import Harness
@@ -28,8 +29,10 @@ from mcpbdd.harness.mock_context import CAPABILITIES
 from mcpbdd.outcome import Channel, Outcome
 from mcpbdd.principals import Directory, Principal
 from mcpbdd.runtime import ScenarioOwner
+from mcpbdd.storage import InMemoryProvider, ServiceAdapter, StorageAdapter, StorageDiff, StorageService, diff
 from mcpbdd.targets import ServerTarget, TargetError, load_inprocess
 from mcpbdd.trace import Exchange, Trace
+from mcpbdd.wiring import Doubles
 
 T = TypeVar("T")
 
@@ -55,6 +58,14 @@ class World:
         self.capabilities: frozenset[str] = frozenset(settings.capabilities)
         self._harness: Harness | None = None
         self._tool_names: list[str] | None = None
+        self.clock = FrozenClock()
+        """The scenario's clock: frozen, moved only by steps; storage TTLs and the server read it."""
+        self.storage_service = StorageService(InMemoryProvider(), self.clock)
+        self.storage: StorageAdapter = ServiceAdapter(self.storage_service)
+        """What the storage steps seed and inspect (a project with foreign storage plugs its adapter here)."""
+        self.doubles = Doubles(self.storage_service, self.clock)
+        self.baseline: dict[str, dict[str, Any]] | None = None
+        """Every tenant's storage just before the first When step (what "is unchanged" compares with)."""
         self.plan = AnswerPlan()
         """Answers given in advance (`Given the user will accept ...`)."""
         self.conversation: Conversation | None = None
@@ -132,6 +143,7 @@ class World:
             "capabilities": self.capabilities,
             "timeout": self.settings.timeout,
             "tenant_claim": self.settings.tenant_claim,
+            "doubles": self.doubles,
         }
         if self.harness_kind == "client":
             return ClientHarness(server, mode=self.client_mode, enter_in_owner=self._in_owner, **options)
@@ -142,12 +154,43 @@ class World:
 
     @property
     def harness(self) -> Harness:
-        """The scenario's harness, opened (server lifespan entered) on first use."""
+        """The scenario's harness, opened (server lifespan entered, with the scenario's doubles) on first use."""
         if self._harness is None:
             harness = self._build_harness()
             self.owner.enter(harness)
             self._harness = harness
         return self._harness
+
+    # storage and clock ------------------------------------------------------------------------------
+
+    def tenants_in_play(self) -> list[str]:
+        """Tenants the scenario named or the storage holds."""
+        return sorted(set(self.storage.tenants()) | set(self.directory.tenants))
+
+    def seed_storage(self, tenant: str, groups: dict[float | None, dict[str, Any]]) -> None:
+        """Seed `tenant` with entries grouped by TTL in seconds (None: no TTL)."""
+        self.directory.tenants.setdefault(tenant, f"{tenant}-user")
+        for ttl, mapping in groups.items():
+            if ttl is None:
+                self.storage.seed(tenant, mapping)
+            elif isinstance(self.storage, ServiceAdapter):
+                self.storage.seed(tenant, mapping, ttl)
+            else:
+                raise ValueError(f"{type(self.storage).__name__} cannot seed entries with a ttl")
+
+    def take_baseline(self) -> None:
+        """Snapshot every tenant's storage (done just before the first When step)."""
+        self.baseline = {tenant: self.storage.snapshot(tenant) for tenant in self.tenants_in_play()}
+
+    def before_step(self, step_type: str) -> None:
+        """The behave hook's call: the first When takes the storage baseline."""
+        if step_type == "when" and self.baseline is None:
+            self.take_baseline()
+
+    def storage_changes(self, tenant: str) -> StorageDiff:
+        """What changed in `tenant`'s storage since the baseline (empty before the first When)."""
+        before = (self.baseline or {}).get(tenant, {}) if self.baseline is not None else self.storage.snapshot(tenant)
+        return diff(before, self.storage.snapshot(tenant))
 
     def run(self, coro: Coroutine[Any, Any, T]) -> T:
         return self.owner.run(coro)

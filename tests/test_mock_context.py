@@ -7,10 +7,13 @@ from typing import Any
 import pytest
 from servers import awkward
 
-from mcpbdd.examples.notes import Notebook, mcp
+from mcpbdd.clock import FrozenClock
+from mcpbdd.examples.notes import NotesState, mcp
 from mcpbdd.harness import ClientHarness, ContextHarness, MockContext
 from mcpbdd.outcome import Outcome
 from mcpbdd.principals import Principal, acting_as
+from mcpbdd.storage import StorageService
+from mcpbdd.wiring import Doubles
 
 pytestmark = pytest.mark.anyio
 
@@ -35,6 +38,12 @@ CALLS: list[tuple[str, str, Any]] = [
 ]
 
 
+def frozen_doubles() -> Doubles:
+    """Fresh storage on a frozen clock: both harnesses then stamp the same created_at."""
+    clock = FrozenClock()
+    return Doubles(StorageService(clock=clock), clock)
+
+
 def comparable(outcome: Outcome) -> tuple[Any, ...]:
     """What must agree between harnesses: channel, text, structured content, error code/message/data, questions."""
     error = (outcome.error.code, outcome.error.message, outcome.error.data) if outcome.error else None
@@ -57,19 +66,21 @@ async def run_calls(harness: Any) -> list[tuple[Any, ...]]:
 
 
 async def test_the_context_harness_agrees_with_the_modern_client_on_every_call() -> None:
-    through_context = await run_calls(ContextHarness(mcp))
-    through_client = await run_calls(ClientHarness(mcp, mode="auto"))
+    through_context = await run_calls(ContextHarness(mcp, doubles=frozen_doubles()))
+    through_client = await run_calls(ClientHarness(mcp, mode="auto", doubles=frozen_doubles()))
     for call, mine, theirs in zip(CALLS, through_context, through_client, strict=True):
         assert mine == theirs, f"{call}: context harness {mine} != client {theirs}"
 
 
 async def test_mock_context_is_a_real_sdk_context_usable_from_plain_python() -> None:
-    mock = MockContext(mcp, lifespan=Notebook())
+    state = NotesState(StorageService(clock=FrozenClock()), FrozenClock())
+    mock = MockContext(mcp, lifespan=state)
     with acting_as(ALICE):
         created = await mcp.call_tool("create_note", {"title": "T", "body": "B"}, mock.for_tool("create_note"))
         listed = await mcp.call_tool("list_notes", {}, mock.for_tool("list_notes"))
     assert not created.is_error
     assert listed.structured_content is not None and listed.structured_content["count"] == 1
+    assert state.storage.snapshot("acme")["notes/n-1"]["title"] == "T"
 
 
 async def test_mock_context_records_progress_instead_of_sending_it() -> None:

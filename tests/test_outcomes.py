@@ -19,7 +19,15 @@ ALICE = Principal("alice", "acme")
 async def test_a_result_is_ok_with_its_structured_content(notes_harness: Any) -> None:
     outcome = await notes_harness.call_tool(ALICE, "create_note", {"title": "Plan", "body": "Ship"})
     assert outcome.channel is Channel.OK
-    assert outcome.structured == {"id": "n-1", "title": "Plan", "body": "Ship", "tags": [], "author": "alice"}
+    assert outcome.structured == {
+        "id": "n-1",
+        "title": "Plan",
+        "body": "Ship",
+        "tags": [],
+        "author": "alice",
+        "created_at": outcome.structured["created_at"],
+    }
+    assert outcome.structured["created_at"].endswith("Z")
     assert '"title": "Plan"' in outcome.text
 
 

@@ -7,16 +7,18 @@ channel a client can act on: a domain failure ("no such note") is a tool error t
 model can read and recover from, a request the server refuses outright (an export
 format it does not support) is a JSON-RPC protocol error.
 
-State lives in the server's lifespan, so every scenario (and every production process)
-starts from an empty notebook without module globals.
+State lives in a `StorageService` built in the server's lifespan (SQLite at $NOTES_DB in
+production, memory otherwise), scoped to the caller's tenant; under mcpbdd the lifespan
+takes the scenario's storage and clock instead (`mcpbdd.wiring.scenario_doubles()`), so
+a scenario can seed it, inspect it and move time, and nothing is a module global.
 """
 
 from __future__ import annotations
 
-import itertools
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Annotated
 
 from mcp.server.auth.middleware.auth_context import get_access_token
@@ -27,6 +29,17 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, CreateMessageResult, ListRootsResult, SamplingMessage, TextContent
 from pydantic import BaseModel, Field
 
+from mcpbdd.clock import Clock, SystemClock
+from mcpbdd.storage import (
+    InMemoryProvider,
+    InvalidKeyError,
+    SQLiteProvider,
+    StorageError,
+    StorageService,
+    TenantStorage,
+)
+from mcpbdd.wiring import scenario_doubles
+
 TENANT_CLAIM = "tenant"
 """The access-token claim naming the caller's tenant."""
 
@@ -34,13 +47,14 @@ EXPORT_FORMATS = ("markdown", "json")
 
 
 class Note(BaseModel):
-    """One note as the tools return it."""
+    """One note as the tools return it (and as it is stored, under `notes/<id>`)."""
 
     id: str
     title: str
     body: str
     tags: list[str] = Field(default_factory=list)
     author: str
+    created_at: str
 
 
 class NoteList(BaseModel):
@@ -63,24 +77,30 @@ class DeleteConfirmation(BaseModel):
     confirm: bool = Field(description="Delete the note for good?")
 
 
-@dataclass
-class Notebook:
-    """Every tenant's notes, held for the lifetime of one server lifespan."""
+@dataclass(frozen=True)
+class NotesState:
+    """What the tools need, built once per lifespan: tenant-scoped storage and a clock."""
 
-    notes: dict[str, dict[str, Note]] = field(default_factory=dict)
-    ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
-
-    def of(self, tenant: str) -> dict[str, Note]:
-        return self.notes.setdefault(tenant, {})
+    storage: StorageService
+    clock: Clock
 
 
 @asynccontextmanager
-async def notes_lifespan(_server: MCPServer[Notebook]) -> AsyncIterator[Notebook]:
-    """A fresh notebook per lifespan: production process or test scenario alike."""
-    yield Notebook()
+async def notes_lifespan(_server: MCPServer[NotesState]) -> AsyncIterator[NotesState]:
+    """Production storage (SQLite at $NOTES_DB, else memory) and real time, unless a scenario provides its own."""
+    doubles = scenario_doubles()
+    if doubles is not None:
+        yield NotesState(doubles.storage, doubles.clock)
+        return
+    path = os.environ.get("NOTES_DB")
+    storage = StorageService(SQLiteProvider(path) if path else InMemoryProvider(), SystemClock())
+    try:
+        yield NotesState(storage, storage.clock)
+    finally:
+        storage.close()
 
 
-mcp: MCPServer[Notebook] = MCPServer(
+mcp: MCPServer[NotesState] = MCPServer(
     "notes", instructions="Team notes, one notebook per tenant.", lifespan=notes_lifespan
 )
 
@@ -94,62 +114,100 @@ def _caller() -> tuple[str, str]:
     return str(tenant), token.subject or token.client_id
 
 
-def _notebook(ctx: Context) -> Notebook:
+def _state(ctx: Context) -> NotesState:
     return ctx.request_context.lifespan_context
 
 
-def _find(ctx: Context, note_id: str) -> Note:
+def _notebook(ctx: Context) -> TenantStorage:
+    """The caller's tenant's storage: the only storage a tool ever touches."""
     tenant, _ = _caller()
-    note = _notebook(ctx).of(tenant).get(note_id)
-    if note is None:
+    return _state(ctx).storage.tenant(tenant)
+
+
+async def _find(ctx: Context, note_id: str) -> Note:
+    try:
+        stored = await _notebook(ctx).get(f"notes/{note_id}")
+    except InvalidKeyError:
+        stored = None
+    if stored is None:
         raise ToolError(f"Note {note_id} not found. List the notes to see which ids exist.")
-    return note
+    return Note.model_validate(stored)
+
+
+async def _next_id(notebook: TenantStorage) -> str:
+    number = int(await notebook.get("meta/next-note-number", 1))
+    await notebook.set("meta/next-note-number", number + 1)
+    return f"n-{number}"
 
 
 @mcp.tool()
-def create_note(title: str, body: str, ctx: Context, tags: list[str] | None = None) -> Note:
-    """Create a note in the caller's tenant and return it with its new id."""
-    tenant, user = _caller()
+async def create_note(
+    title: str,
+    body: str,
+    ctx: Context,
+    tags: list[str] | None = None,
+    slug: str | None = None,
+    expires_in_minutes: int | None = None,
+) -> Note:
+    """Create a note in the caller's tenant; `slug` picks its id, `expires_in_minutes` makes it temporary."""
+    _, user = _caller()
     if not title.strip():
         raise ToolError("A note needs a title.")
     notebook = _notebook(ctx)
-    note = Note(id=f"n-{next(notebook.ids)}", title=title, body=body, tags=tags or [], author=user)
-    notebook.of(tenant)[note.id] = note
+    created = _state(ctx).clock.now().isoformat().replace("+00:00", "Z")
+    try:
+        note_id = slug if slug is not None else await _next_id(notebook)
+        note = Note(id=note_id, title=title, body=body, tags=tags or [], author=user, created_at=created)
+        ttl = expires_in_minutes * 60 if expires_in_minutes else None
+        await notebook.set(f"notes/{note.id}", note.model_dump(mode="json"), ttl=ttl)
+    except StorageError as exc:
+        raise ToolError(f"The note was not saved: {exc}") from exc
     return note
 
 
 @mcp.tool()
-def get_note(note_id: str, ctx: Context) -> Note:
+async def get_note(note_id: str, ctx: Context) -> Note:
     """Return one note of the caller's tenant."""
-    return _find(ctx, note_id)
+    return await _find(ctx, note_id)
+
+
+async def _all_notes(notebook: TenantStorage) -> list[Note]:
+    notes: list[Note] = []
+    cursor: str | None = None
+    while True:
+        page = await notebook.list("notes/", cursor=cursor, limit=100)
+        notes.extend(Note.model_validate(value) for _, value in page.items)
+        cursor = page.next_cursor
+        if cursor is None:
+            return sorted(notes, key=lambda n: (n.created_at, len(n.id), n.id))
 
 
 @mcp.tool()
-def list_notes(ctx: Context, tag: str | None = None) -> NoteList:
+async def list_notes(ctx: Context, tag: str | None = None) -> NoteList:
     """List the caller's notes, oldest first, optionally only those with a tag."""
-    tenant, _ = _caller()
-    notes = [n for n in _notebook(ctx).of(tenant).values() if tag is None or tag in n.tags]
+    notes = [n for n in await _all_notes(_notebook(ctx)) if tag is None or tag in n.tags]
     return NoteList(notes=notes, count=len(notes))
 
 
-def confirm_delete(note_id: str, ctx: Context) -> Elicit[DeleteConfirmation]:
+async def confirm_delete(note_id: str, ctx: Context) -> Elicit[DeleteConfirmation]:
     """Ask the user before a note is destroyed (after checking the note exists)."""
-    note = _find(ctx, note_id)
+    note = await _find(ctx, note_id)
     return Elicit(f'Delete the note "{note.title}" ({note.id})? This cannot be undone.', DeleteConfirmation)
 
 
 @mcp.tool()
-def delete_note(note_id: str, ctx: Context, answer: Annotated[DeleteConfirmation, Resolve(confirm_delete)]) -> Deleted:
+async def delete_note(
+    note_id: str, ctx: Context, answer: Annotated[DeleteConfirmation, Resolve(confirm_delete)]
+) -> Deleted:
     """Delete a note of the caller's tenant once the user confirms."""
-    tenant, _ = _caller()
     if not answer.confirm:
         return Deleted(id=note_id, deleted=False)
-    del _notebook(ctx).of(tenant)[note_id]
+    await _notebook(ctx).delete(f"notes/{note_id}")
     return Deleted(id=note_id, deleted=True)
 
 
 @mcp.tool()
-def export_notes(format: str, ctx: Context) -> str:
+async def export_notes(format: str, ctx: Context) -> str:
     """Export every note of the caller's tenant as one document (markdown or json)."""
     if format not in EXPORT_FORMATS:
         raise MCPError(
@@ -157,8 +215,7 @@ def export_notes(format: str, ctx: Context) -> str:
             message=f"Unsupported export format {format!r}",
             data={"format": format, "supported": list(EXPORT_FORMATS)},
         )
-    tenant, _ = _caller()
-    notes = list(_notebook(ctx).of(tenant).values())
+    notes = await _all_notes(_notebook(ctx))
     if format == "json":
         return NoteList(notes=notes, count=len(notes)).model_dump_json()
     return "\n\n".join(f"# {n.title}\n\n{n.body}" for n in notes)
@@ -171,19 +228,19 @@ class TitleSuggestion(BaseModel):
     suggested_title: str
 
 
-def ask_model_for_title(note_id: str, ctx: Context) -> Sample:
+async def ask_model_for_title(note_id: str, ctx: Context) -> Sample:
     """Let the client's model (sampling) propose a title from the note's body."""
-    note = _find(ctx, note_id)
+    note = await _find(ctx, note_id)
     prompt = f"Suggest a short title for this note:\n\n{note.body}"
     return Sample([SamplingMessage(role="user", content=TextContent(type="text", text=prompt))], max_tokens=30)
 
 
 @mcp.tool()
-def suggest_title(
+async def suggest_title(
     note_id: str, ctx: Context, proposal: Annotated[CreateMessageResult, Resolve(ask_model_for_title)]
 ) -> TitleSuggestion:
     """Ask the client's model for a better title for a note (the note is not changed)."""
-    _find(ctx, note_id)
+    await _find(ctx, note_id)
     text = proposal.content.text if isinstance(proposal.content, TextContent) else ""
     return TitleSuggestion(id=note_id, suggested_title=text.strip())
 
@@ -207,19 +264,18 @@ def list_import_folders(roots: Annotated[ListRootsResult, Resolve(ask_for_roots)
 
 
 @mcp.resource("notes://{note_id}", mime_type="text/markdown")
-def note_resource(note_id: str, ctx: Context) -> str:
+async def note_resource(note_id: str, ctx: Context) -> str:
     """A note as a markdown document, addressed by its id."""
-    tenant, _ = _caller()
-    note = _notebook(ctx).of(tenant).get(note_id)
-    if note is None:
-        raise ResourceNotFoundError(f"Note {note_id} not found")
+    try:
+        note = await _find(ctx, note_id)
+    except ToolError:
+        raise ResourceNotFoundError(f"Note {note_id} not found") from None
     return f"# {note.title}\n\n{note.body}"
 
 
 @mcp.prompt()
-def summarize_notes(tag: str, ctx: Context) -> str:
+async def summarize_notes(tag: str, ctx: Context) -> str:
     """Ask the model to summarise the caller's notes with a tag."""
-    tenant, _ = _caller()
-    notes = [n for n in _notebook(ctx).of(tenant).values() if tag in n.tags]
+    notes = [n for n in await _all_notes(_notebook(ctx)) if tag in n.tags]
     listing = "\n".join(f"- {n.title}: {n.body}" for n in notes) or "(no notes)"
     return f"Summarise these notes tagged {tag!r} in three bullet points:\n{listing}"

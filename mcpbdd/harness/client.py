@@ -24,6 +24,7 @@ question by kind and order (`elicitation-1`): the same shape a modern server's
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import itertools
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
@@ -52,6 +53,7 @@ from mcpbdd.harness.base import DEFAULT_TIMEOUT, classify, retry_with_answers
 from mcpbdd.harness.mock_context import CAPABILITIES
 from mcpbdd.outcome import Channel, Outcome, Question, question_kind
 from mcpbdd.principals import Principal, acting_as
+from mcpbdd.wiring import Doubles, providing
 
 T = TypeVar("T")
 
@@ -112,6 +114,7 @@ class ClientHarness:
         capabilities: Iterable[str] = CAPABILITIES,
         timeout: float = DEFAULT_TIMEOUT,
         tenant_claim: str = "tenant",
+        doubles: Doubles | None = None,
         enter_in_owner: EnterInOwner[Any] | None = None,
     ) -> None:
         if mode not in MODES:
@@ -121,6 +124,8 @@ class ClientHarness:
         self.capabilities = frozenset(capabilities)
         self.timeout = timeout
         self.tenant_claim = tenant_claim
+        self.doubles = doubles
+        """Handed to the server's lifespan (`mcpbdd.wiring.scenario_doubles()`) while it is entered."""
         self._enter_in_owner = enter_in_owner
         self._stack: AsyncExitStack | None = None
         self._view: Server[Any] | None = None
@@ -136,7 +141,8 @@ class ClientHarness:
         await stack.__aenter__()
         lowlevel = self.server._lowlevel_server  # the SDK keeps it private; Client unwraps it the same way
         try:
-            state = await stack.enter_async_context(lowlevel.lifespan(lowlevel))
+            with providing(self.doubles) if self.doubles is not None else contextlib.nullcontext():
+                state = await stack.enter_async_context(lowlevel.lifespan(lowlevel))
         except BaseException:
             await stack.aclose()
             raise

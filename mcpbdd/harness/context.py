@@ -15,6 +15,7 @@ tamper-checked (docs: "What differs between the harnesses").
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable
 from contextlib import AsyncExitStack
 from typing import Any
@@ -36,6 +37,7 @@ from mcpbdd.harness.base import DEFAULT_TIMEOUT, classify, retry_with_answers
 from mcpbdd.harness.mock_context import CAPABILITIES, MockContext, Recorder
 from mcpbdd.outcome import Outcome
 from mcpbdd.principals import Principal, authenticated_user
+from mcpbdd.wiring import Doubles, providing
 
 
 class ContextHarness:
@@ -53,11 +55,14 @@ class ContextHarness:
         capabilities: Iterable[str] = CAPABILITIES,
         timeout: float = DEFAULT_TIMEOUT,
         tenant_claim: str = "tenant",
+        doubles: Doubles | None = None,
     ) -> None:
         self.server = server
         self.capabilities = frozenset(capabilities)
         self.timeout = timeout
         self.tenant_claim = tenant_claim
+        self.doubles = doubles
+        """Handed to the server's lifespan (`mcpbdd.wiring.scenario_doubles()`) while it is entered."""
         self.recorder = Recorder()
         self._stack: AsyncExitStack | None = None
         self._mock: MockContext | None = None
@@ -68,7 +73,8 @@ class ContextHarness:
         stack = AsyncExitStack()
         await stack.__aenter__()
         try:
-            state = await stack.enter_async_context(self._lowlevel.lifespan(self._lowlevel))
+            with providing(self.doubles) if self.doubles is not None else contextlib.nullcontext():
+                state = await stack.enter_async_context(self._lowlevel.lifespan(self._lowlevel))
         except BaseException:
             await stack.aclose()
             raise
@@ -154,7 +160,6 @@ class ContextHarness:
         return await classify(
             "prompts/get", name, arguments, lambda: self._handle(caller, "prompts/get", params), self.timeout
         )
-
 
     async def resume(
         self, caller: Principal | None, outcome: Outcome, answers: InputResponses, request_state: str | None

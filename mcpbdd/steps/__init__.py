@@ -6,7 +6,7 @@ Steps only parse the phrase and delegate to the World (and `mcpbdd.expect`), so
 everything a step does is available to Python code too.
 """
 
-# `arguments` first: it registers the parameter types (Text, Names, CodeWord, Kind) the other modules use.
-from mcpbdd.steps import arguments, callers, calls, outcomes, rounds, server  # noqa: F401  (registering is the point)
+# `arguments` first: it registers the parameter types (Text, Names, CodeWord, Kind, Unit) the other modules use.
+from mcpbdd.steps import arguments, callers, calls, outcomes, rounds, server, storage  # noqa: F401  (registering is the point)
 
 __all__: list[str] = []

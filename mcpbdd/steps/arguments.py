@@ -44,7 +44,12 @@ def _kind(text: str) -> str:
     return text
 
 
-register_type(Text=_quoted, Names=_name_list, CodeWord=_code_word, Kind=_kind)
+@parse.with_pattern(r"seconds?|minutes?|hours?|days?")
+def _unit(text: str) -> str:
+    return text
+
+
+register_type(Text=_quoted, Names=_name_list, CodeWord=_code_word, Kind=_kind, Unit=_unit)
 
 
 def current_step(context: Any) -> Any:

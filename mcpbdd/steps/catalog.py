@@ -17,6 +17,7 @@ GROUPS = {
     "mcpbdd.steps.callers": "Tenants and callers",
     "mcpbdd.steps.calls": "Calls",
     "mcpbdd.steps.outcomes": "Outcomes and error channels",
+    "mcpbdd.steps.storage": "Seeded storage and clock",
     "mcpbdd.steps.rounds": "Input-required rounds",
 }
 

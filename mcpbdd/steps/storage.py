@@ -1,0 +1,123 @@
+"""Seeded storage and the clock: what the server holds before, and what it must hold after.
+
+"Unchanged" compares with a snapshot taken just before the scenario's first When step,
+so a Given may seed freely and a Then proves that a failed call wrote nothing. A failing
+storage assertion shows the diff (added, removed, changed keys) and attaches it to the
+report.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+import allure
+from behave import given, then, when
+
+from mcpbdd import expect
+from mcpbdd.clock import parse_duration, parse_instant
+from mcpbdd.steps._world import world
+from mcpbdd.steps.arguments import SpecError, cell_value, json_doc_string, location, spec_errors
+
+
+def _seed_rows(context: Any) -> dict[float | None, dict[str, Any]]:
+    """The `key | value [| ttl]` table, grouped by TTL (seconds; a duration like `15 minutes` is fine too)."""
+    table = getattr(context, "table", None)
+    headings = [h.strip() for h in table.headings] if table is not None else []
+    if headings not in (["key", "value"], ["key", "value", "ttl"]):
+        raise SpecError(
+            f"{location(context)}: the storage table needs the columns key | value (and optionally | ttl), "
+            f"got {' | '.join(headings) or 'no table'}"
+        )
+    groups: dict[float | None, dict[str, Any]] = defaultdict(dict)
+    for row in table.rows:
+        ttl_text = row["ttl"].strip() if "ttl" in headings else ""
+        ttl: float | None = None
+        if ttl_text:
+            with spec_errors(context):
+                ttl = _seconds(ttl_text)
+        groups[ttl][row["key"].strip()] = cell_value(row["value"], context, row.line)
+    return groups
+
+
+def _seconds(text: str) -> float:
+    """A ttl cell: plain seconds (`900`) or a duration (`15 minutes`, `2h`)."""
+    try:
+        return float(text)
+    except ValueError:
+        return parse_duration(text).total_seconds()
+
+
+def _attach_diff(error: AssertionError) -> None:
+    allure.attach(str(error), name="storage diff", attachment_type=allure.attachment_type.TEXT)
+
+
+@given('the storage of tenant "{tenant:Text}" holds:')
+def storage_holds_table(context: Any, tenant: str) -> None:
+    """Given the storage of tenant "acme" holds: (a table key | value [| ttl]; values are JSON)"""
+    groups = _seed_rows(context)
+    with spec_errors(context):
+        world(context).seed_storage(tenant, groups)
+
+
+@then('the storage of tenant "{tenant:Text}" holds "{key:Text}" equal to:')
+def storage_holds_key(context: Any, tenant: str, key: str) -> None:
+    """Then the storage of tenant "acme" holds "notes/n-1" equal to: (JSON; markers like #iso-datetime allowed)"""
+    expected = json_doc_string(context)
+    with spec_errors(context):
+        value = world(context).storage.read(tenant, key)
+    expect.storage_holds(value, expected, tenant, key)
+
+
+@then('the storage of tenant "{tenant:Text}" has no key "{key:Text}"')
+def storage_has_no_key(context: Any, tenant: str, key: str) -> None:
+    """Then the storage of tenant "acme" has no key "notes/n-1\""""
+    with spec_errors(context):
+        value = world(context).storage.read(tenant, key)
+    expect.storage_lacks(value, tenant, key)
+
+
+@then('the storage of tenant "{tenant:Text}" is unchanged')
+def storage_unchanged(context: Any, tenant: str) -> None:
+    """Then the storage of tenant "acme" is unchanged  (compared with just before the first When)"""
+    with spec_errors(context):
+        changes = {tenant: world(context).storage_changes(tenant)}
+    try:
+        expect.storage_unchanged(changes)
+    except AssertionError as error:
+        _attach_diff(error)
+        raise
+
+
+@then("the storage of every other tenant is unchanged")
+def every_other_tenant_unchanged(context: Any) -> None:
+    """Then the storage of every other tenant is unchanged  (every tenant but the caller's)"""
+    w = world(context)
+    own = w.caller.tenant if w.caller is not None else None
+    changes = {tenant: w.storage_changes(tenant) for tenant in w.tenants_in_play() if tenant != own}
+    try:
+        expect.storage_unchanged(changes)
+    except AssertionError as error:
+        _attach_diff(error)
+        raise
+
+
+@given('the clock reads "{instant:Text}"')
+def clock_reads(context: Any, instant: str) -> None:
+    """Given the clock reads "2026-03-01T09:00:00Z\""""
+    with spec_errors(context):
+        world(context).clock.set(parse_instant(instant))
+
+
+@when("{amount} {unit:Unit} pass")
+def time_passes(context: Any, amount: str, unit: str) -> None:
+    """When 2 hours pass  (seconds, minutes, hours, days)"""
+    with spec_errors(context):
+        world(context).clock.advance(parse_duration(f"{amount} {unit}"))
+
+
+@when("{amount} {unit:Unit} passes")
+def time_passes_singular(context: Any, amount: str, unit: str) -> None:
+    """When 1 day passes"""
+    with spec_errors(context):
+        world(context).clock.advance(parse_duration(f"{amount} {unit}"))
