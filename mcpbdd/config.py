@@ -45,6 +45,10 @@ class Settings(BaseModel):
     tenant_claim: str = Field(default="tenant", min_length=1)
     max_rounds: int = Field(default=10, ge=1, le=1000, description="input-required rounds before a call fails")
     capabilities: tuple[str, ...] = CAPABILITIES
+    storage_adapter: str | None = Field(
+        default=None,
+        description="module:factory returning a StorageAdapter, for a server that keeps its state elsewhere",
+    )
     secrets: tuple[str, ...] = Field(default=(), description="values never shown in reports (redacted)")
 
     @field_validator("capabilities", "secrets", mode="before")

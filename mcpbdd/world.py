@@ -12,6 +12,7 @@ for just that call); for async code use the harnesses (`ContextHarness`,
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import replace
 from typing import Any, TypeVar
@@ -61,9 +62,13 @@ class World:
         self.clock = FrozenClock()
         """The scenario's clock: frozen, moved only by steps; storage TTLs and the server read it."""
         self.storage_service = StorageService(InMemoryProvider(), self.clock)
-        self.storage: StorageAdapter = ServiceAdapter(self.storage_service)
-        """What the storage steps seed and inspect (a project with foreign storage plugs its adapter here)."""
         self.doubles = Doubles(self.storage_service, self.clock)
+        self.storage: StorageAdapter = (
+            load_adapter(settings.storage_adapter, self.doubles)
+            if settings.storage_adapter
+            else ServiceAdapter(self.storage_service)
+        )
+        """What the storage steps seed and inspect (a project with foreign storage plugs its adapter here)."""
         self.baseline: dict[str, dict[str, Any]] | None = None
         """Every tenant's storage just before the first When step (what "is unchanged" compares with)."""
         self.plan = AnswerPlan()
@@ -177,6 +182,13 @@ class World:
                 self.storage.seed(tenant, mapping, ttl)
             else:
                 raise ValueError(f"{type(self.storage).__name__} cannot seed entries with a ttl")
+
+    def other_tenants(self) -> list[str]:
+        """Every tenant in play except the one that made the last call (or the current caller's)."""
+        last_caller = self.trace.exchanges[-1].caller if len(self.trace) else None
+        principal = self.directory.users.get(last_caller) if last_caller else self.caller
+        own = principal.tenant if principal is not None else None
+        return [tenant for tenant in self.tenants_in_play() if tenant != own]
 
     def take_baseline(self) -> None:
         """Snapshot every tenant's storage (done just before the first When step)."""
@@ -350,4 +362,16 @@ class World:
         return self.owner.close()
 
 
-__all__ = ["HARNESSES", "Channel", "NoCallYet", "World"]
+def load_adapter(spec: str, doubles: Doubles) -> StorageAdapter:
+    """Build the configured foreign-storage adapter: `module:factory`, called with the scenario's doubles."""
+    module_name, _, attr = spec.partition(":")
+    if not attr:
+        raise TargetError(f"storage_adapter {spec!r} is not 'package.module:factory'")
+    try:
+        factory = getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError) as exc:
+        raise TargetError(f"storage_adapter {spec!r} cannot be loaded: {exc}") from exc
+    return factory(doubles)
+
+
+__all__ = ["HARNESSES", "Channel", "NoCallYet", "World", "load_adapter"]

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import json
+import os
+from pathlib import Path
+
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import ElicitRequest, ElicitRequestFormParams, InputRequiredResult
+
+from mcpbdd.storage import JsonFileAdapter
 
 awkward = MCPServer("awkward")
 
@@ -50,3 +56,27 @@ def interrogate(ctx: Context) -> InputRequiredResult | str:
         )
     )
     return InputRequiredResult(input_requests={"again": question}, request_state=str(round_number))
+
+
+# A server that keeps its state elsewhere (a JSON file), and the adapter the storage steps use for it.
+json_notes = MCPServer("json-notes")
+JSON_STATE_ENV = "MCPBDD_TEST_JSON_STATE"
+
+
+@json_notes.tool()
+def remember(key: str, text: str) -> str:
+    """Write `text` under `key` in the caller's tenant of the JSON state file."""
+    from mcp.server.auth.middleware.auth_context import get_access_token
+
+    token = get_access_token()
+    tenant = str((token.claims or {})["tenant"]) if token else "anonymous"
+    path = Path(os.environ[JSON_STATE_ENV])
+    state = json.loads(path.read_text()) if path.exists() else {}
+    state.setdefault(tenant, {})[key] = text
+    path.write_text(json.dumps(state))
+    return "remembered"
+
+
+def json_adapter(_doubles: object) -> JsonFileAdapter:
+    """What a project's `storage_adapter = "servers:json_adapter"` points at."""
+    return JsonFileAdapter(os.environ[JSON_STATE_ENV])

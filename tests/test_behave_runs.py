@@ -84,6 +84,26 @@ EXPECTED_FAILURES: dict[str, list[str]] = {
     ],
     "the call took another number of rounds": ["Expected the call to take 3 round(s), but it took 2"],
     "an answer when nothing is open": ["no question is open (the last call tools/call 'list_notes' succeeded"],
+    "storage holds a key, but with another value": [
+        "The value of 'notes/n-1' in tenant 'acme' does not match what was expected:",
+        '$.title: expected "Grocery", got "Groceries"',
+    ],
+    "storage holds a key that was never written": ["The storage of tenant 'acme' has no key 'notes/n-1'"],
+    "storage has no key, but it has": [
+        "Expected the storage of tenant 'acme' to have no key 'notes/n-1', but it holds {\"id\": \"n-1\""
+    ],
+    "storage is unchanged, but a note was written": [
+        "The storage of tenant 'acme' changed:\n+ meta/next-note-number = 2\n+ notes/n-1 = {"
+    ],
+    "every other tenant is unchanged, but another tenant changed": [
+        "The storage of tenant 'globex' changed:",
+        '+ notes/n-1 = {"author": "erin"',
+    ],
+    "a storage table with the wrong columns": [
+        "the storage table needs the columns key | value (and optionally | ttl), got name | value"
+    ],
+    "a storage key that breaks the rules": ["'cache:v1:abc' is refused as a key", "use cache/v1/abc"],
+    "a duration nobody understands": ["2 fortnights"],
     "an unknown user": [f"{FEATURE}:99: no user 'mallory' in this scenario (known: alice)"],
 }
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 import pytest
 from mcp import Client
@@ -154,3 +155,25 @@ def test_sync_tools_reuse_one_worker_thread_across_steps(run_loop: RunLoop) -> N
         threading.Thread.start = original  # type: ignore[method-assign]
     world.close()
     assert started == [], f"{len(started)} threads started across 20 steps"
+
+
+def test_a_foreign_storage_adapter_gets_every_storage_step(
+    run_loop: RunLoop, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server keeping its state in a JSON file: seeded, read and diffed through the project's adapter."""
+    monkeypatch.setenv("MCPBDD_TEST_JSON_STATE", str(tmp_path / "state.json"))
+    world = World(Settings(server="servers:json_notes", storage_adapter="servers:json_adapter"), run_loop.owner())
+    world.add_user("alice", "acme")
+    world.seed_storage("globex", {None: {"motto": "We are globex"}})
+    world.take_baseline()
+    assert world.call_tool("remember", {"key": "todo", "text": "Ship it"}).ok
+    assert world.storage.read("acme", "todo") == "Ship it"
+    assert not world.storage_changes("globex")
+    assert world.storage_changes("acme").added == {"todo": "Ship it"}
+    assert world.other_tenants() == ["globex"]
+    world.close()
+
+
+def test_a_storage_adapter_that_cannot_be_loaded_says_so(run_loop: RunLoop) -> None:
+    with pytest.raises(ValueError, match="storage_adapter 'servers:nope' cannot be loaded"):
+        World(Settings(server=NOTES, storage_adapter="servers:nope"), run_loop.owner())

@@ -44,12 +44,18 @@ def _kind(text: str) -> str:
     return text
 
 
-@parse.with_pattern(r"seconds?|minutes?|hours?|days?")
+@parse.with_pattern(r"[A-Za-z]+")
 def _unit(text: str) -> str:
+    """Any word, so an unknown unit ("fortnights") fails with the accepted ones listed, not as undefined."""
     return text
 
 
-register_type(Text=_quoted, Names=_name_list, CodeWord=_code_word, Kind=_kind, Unit=_unit)
+@parse.with_pattern(r"\d+(?:\.\d+)?")
+def _amount(text: str) -> str:
+    return text
+
+
+register_type(Text=_quoted, Names=_name_list, CodeWord=_code_word, Kind=_kind, Unit=_unit, Amount=_amount)
 
 
 def current_step(context: Any) -> Any:

@@ -91,10 +91,9 @@ def storage_unchanged(context: Any, tenant: str) -> None:
 
 @then("the storage of every other tenant is unchanged")
 def every_other_tenant_unchanged(context: Any) -> None:
-    """Then the storage of every other tenant is unchanged  (every tenant but the caller's)"""
+    """Then the storage of every other tenant is unchanged  (every tenant but the last call's caller's)"""
     w = world(context)
-    own = w.caller.tenant if w.caller is not None else None
-    changes = {tenant: w.storage_changes(tenant) for tenant in w.tenants_in_play() if tenant != own}
+    changes = {tenant: w.storage_changes(tenant) for tenant in w.other_tenants()}
     try:
         expect.storage_unchanged(changes)
     except AssertionError as error:
@@ -109,14 +108,14 @@ def clock_reads(context: Any, instant: str) -> None:
         world(context).clock.set(parse_instant(instant))
 
 
-@when("{amount} {unit:Unit} pass")
+@when("{amount:Amount} {unit:Unit} pass")
 def time_passes(context: Any, amount: str, unit: str) -> None:
     """When 2 hours pass  (seconds, minutes, hours, days)"""
     with spec_errors(context):
         world(context).clock.advance(parse_duration(f"{amount} {unit}"))
 
 
-@when("{amount} {unit:Unit} passes")
+@when("{amount:Amount} {unit:Unit} passes")
 def time_passes_singular(context: Any, amount: str, unit: str) -> None:
     """When 1 day passes"""
     with spec_errors(context):

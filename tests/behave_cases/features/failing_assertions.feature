@@ -145,3 +145,44 @@ Feature: Every assertion step fails when it should, with a message that says why
   Scenario: an answer when nothing is open
     When the client calls "list_notes"
     And the user declines
+
+  Scenario: storage holds a key, but with another value
+    When the client calls "create_note" with {"title": "Groceries", "body": "Milk"}
+    Then the storage of tenant "acme" holds "notes/n-1" equal to:
+      """
+      {"id": "n-1", "title": "Grocery", "body": "Milk", "tags": [], "author": "alice", "created_at": "#iso-datetime"}
+      """
+
+  Scenario: storage holds a key that was never written
+    When the client calls "list_notes"
+    Then the storage of tenant "acme" holds "notes/n-1" equal to:
+      """
+      {}
+      """
+
+  Scenario: storage has no key, but it has
+    When the client calls "create_note" with {"title": "Groceries", "body": "Milk"}
+    Then the storage of tenant "acme" has no key "notes/n-1"
+
+  Scenario: storage is unchanged, but a note was written
+    When the client calls "create_note" with {"title": "Groceries", "body": "Milk"}
+    Then the storage of tenant "acme" is unchanged
+
+  Scenario: every other tenant is unchanged, but another tenant changed
+    Given the user "erin" of tenant "globex"
+    When "erin" calls "create_note" with {"title": "Roadmap", "body": "Q4"}
+    And "alice" calls "list_notes"
+    Then the storage of every other tenant is unchanged
+
+  Scenario: a storage table with the wrong columns
+    Given the storage of tenant "acme" holds:
+      | name      | value |
+      | notes/n-1 | {}    |
+
+  Scenario: a storage key that breaks the rules
+    Given the storage of tenant "acme" holds:
+      | key           | value |
+      | cache:v1:abc  | 1     |
+
+  Scenario: a duration nobody understands
+    When 2 fortnights pass
