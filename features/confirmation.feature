@@ -9,7 +9,7 @@ Feature: Deleting a note asks the user first
     When the client calls "create_note" with {"title": "Old plan", "body": "Scrapped"}
     And the client calls "delete_note" with {"note_id": "n-1"}
     Then the outcome is "input-required"
-    And the result mentions "Delete the note"
+    And the result mentions "delete the note"
     And the result mentions "Old plan"
 
   Scenario: A client that cannot ask its user is refused

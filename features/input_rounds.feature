@@ -12,7 +12,7 @@ Feature: The server asks, the user answers
   Scenario: Confirming a delete removes the note
     When the client calls "delete_note" with {"note_id": "n-1"}
     Then the server asks by elicitation
-    And the question says "Delete the note"
+    And the question says "delete the note"
     And the question says "cannot be undone"
     And the question requires the fields "confirm"
     When the user accepts with:
@@ -34,24 +34,23 @@ Feature: The server asks, the user answers
       """
       {"confirm": false}
       """
-    Then the structured result contains:
-      """
-      {"deleted": false}
-      """
+    Then the call fails with a tool error mentioning "nothing was done"
+    And the error reason is "consent_declined"
     When the client calls "get_note" with {"note_id": "n-1"}
     Then the call succeeds
 
   Scenario Outline: A user who <does> does not lose the note
     When the client calls "delete_note" with {"note_id": "n-1"}
     And the user <answer>
-    Then the call fails with a tool error mentioning "<reason>"
+    Then the call fails with a tool error
+    And the error reason is "consent_declined"
     When the client calls "get_note" with {"note_id": "n-1"}
     Then the call succeeds
 
     Examples:
-      | does                  | answer   | reason                    |
-      | declines the question | declines | elicitation was decline   |
-      | cancels the question  | cancels  | elicitation was cancel    |
+      | does                  | answer   |
+      | declines the question | declines |
+      | cancels the question  | cancels  |
 
   Scenario: The note stays while the user has not answered
     When the client calls "delete_note" with {"note_id": "n-1"}
@@ -106,7 +105,7 @@ Feature: The server asks, the user answers
   Scenario: A user who declines everything keeps every note
     Given the user will decline every question
     When the client calls "delete_note" with {"note_id": "n-1"}
-    Then the call fails with a tool error mentioning "decline"
+    Then the error reason is "consent_declined"
     And the call took 2 rounds
 
   @harness.client.auto

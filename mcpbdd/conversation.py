@@ -70,6 +70,8 @@ class Conversation:
     """question key -> every name it answers to (key, short name, kind-and-order)."""
     _numbers: dict[str, itertools.count[int]] = field(default_factory=dict)
     history: list[Outcome] = field(default_factory=list)
+    last_sent: tuple[Outcome, dict[str, InputResponse], str | None] | None = None
+    """The last answered round as sent: (its questions' outcome, the answers, the request state)."""
 
     def __post_init__(self) -> None:
         self.open_round(self.latest)

@@ -1,15 +1,41 @@
-"""JSON-RPC error codes by name, so a specification can say `InvalidParams` instead of -32602.
+"""Error contracts, and JSON-RPC error codes by name.
 
-The names come from the SDK's own constants (`mcp_types`), so a code the SDK defines is
-always nameable; specifications may also write the number, or the spaced form
-("invalid params").
+A tool declares the failures it can report: a stable machine token (`reason`), the
+channel (a tool error the model reads, or a protocol error with its JSON-RPC code),
+whether a retry can help, and a recovery hint. `fail(reason)` then builds exactly that
+failure, so what a client sees never depends on how a developer phrased an exception:
+
+    contract = ErrorContract(
+        "delete_note",
+        Failure("note_not_found", "The note does not exist.", hint="List the notes to see which ids exist."),
+        Failure("consent_declined", "The user refused.", hint="Ask the user again if they change their mind."),
+    )
+
+    @mcp.tool()
+    async def delete_note(note_id: str) -> Deleted:
+        ...
+        return contract.fail("note_not_found", f"Note {note_id} does not exist.")
+
+A tool-channel failure is a `CallToolResult` with `is_error=True` whose text leads with
+the sentence, then `Recovery: <hint>`, and whose structured content is
+`{"error": {"reason", "message", "retryable", "recovery": {"hint"}}}`; a protocol-channel
+failure raises `MCPError` whose `data` carries the same fields (the declared reason
+always wins over caller data). An undeclared reason is a bug: it becomes an internal
+error naming the declared ones.
+
+Specifications may write JSON-RPC codes as numbers (-32602) or names (`InvalidParams`,
+`invalid params`); the names come from the SDK's own constants.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from typing import Any, Literal, NoReturn
 
 import mcp_types
+from mcp.shared.exceptions import MCPError
+from mcp_types import INTERNAL_ERROR, INVALID_PARAMS, CallToolResult, TextContent
 
 _SDK_CONSTANTS = (
     "PARSE_ERROR",
@@ -30,7 +56,9 @@ def _camel(constant: str) -> str:
     return "".join(part.capitalize() for part in constant.split("_"))
 
 
-CODES: dict[str, int] = {_camel(name): getattr(mcp_types, name) for name in _SDK_CONSTANTS if hasattr(mcp_types, name)}
+CODES: dict[str, int] = {
+    _camel(name): getattr(mcp_types, name) for name in _SDK_CONSTANTS if hasattr(mcp_types, name)
+}
 """`InvalidParams` -> -32602, and so on for every code the SDK names."""
 
 _BY_NUMBER: dict[int, str] = {number: name for name, number in CODES.items()}
@@ -59,3 +87,97 @@ def code_name(code: int) -> str:
     """`-32602 (InvalidParams)` for a known code, the bare number otherwise."""
     name = _BY_NUMBER.get(code)
     return f"{code} ({name})" if name else str(code)
+
+
+# -- error contracts ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Failure:
+    """One failure a tool declares it can report."""
+
+    reason: str
+    message: str
+    channel: Literal["tool", "protocol"] = "tool"
+    code: int = INVALID_PARAMS
+    """The JSON-RPC code, for the protocol channel."""
+    retryable: bool = False
+    hint: str = ""
+    changes_state: bool = False
+    """Whether state may have changed when this failure is reported (the catalog shows it)."""
+
+    def __post_init__(self) -> None:
+        if not re.fullmatch(r"[a-z][a-z0-9_]*", self.reason):
+            raise ValueError(f"failure reason {self.reason!r} must be a snake_case token (a-z, 0-9, _)")
+        if self.channel not in ("tool", "protocol"):
+            raise ValueError(f"failure channel {self.channel!r} must be 'tool' or 'protocol'")
+
+    def payload(self, message: str) -> dict[str, Any]:
+        """The machine-readable error both channels carry."""
+        return {
+            "reason": self.reason,
+            "message": message,
+            "retryable": self.retryable,
+            "recovery": {"hint": self.hint},
+        }
+
+
+def tool_failure(failure: Failure, message: str | None = None) -> CallToolResult:
+    """The tool-channel result for `failure`: sentence, then the recovery hint, plus structured content."""
+    sentence = message or failure.message
+    text = f"{sentence}\nRecovery: {failure.hint}" if failure.hint else sentence
+    return CallToolResult(
+        content=[TextContent(type="text", text=text)],
+        structured_content={"error": failure.payload(sentence)},
+        is_error=True,
+    )
+
+
+class ErrorContract:
+    """The failures one tool declares; `fail(reason)` builds exactly one of them."""
+
+    def __init__(self, tool: str, *failures: Failure) -> None:
+        self.tool = tool
+        self.failures: dict[str, Failure] = {}
+        for failure in failures:
+            if failure.reason in self.failures:
+                raise ValueError(f"{tool}: the failure reason {failure.reason!r} is declared twice")
+            self.failures[failure.reason] = failure
+        CONTRACTS[tool] = self
+
+    def fail(self, reason: str, message: str | None = None, *, data: dict[str, Any] | None = None) -> CallToolResult:
+        """Return the declared tool-channel failure, or raise the declared protocol error.
+
+        An undeclared reason is a bug in the server: it raises an internal error naming the
+        declared reasons, rather than inventing a contract the tool never made.
+        """
+        failure = self.failures.get(reason)
+        if failure is None:
+            declared = ", ".join(sorted(self.failures)) or "none"
+            raise MCPError(
+                code=INTERNAL_ERROR,
+                message=f"{self.tool} reported the undeclared failure {reason!r} (declared: {declared})",
+            )
+        if failure.channel == "tool":
+            return tool_failure(failure, message)
+        self._raise(failure, message, data)
+
+    def _raise(self, failure: Failure, message: str | None, data: dict[str, Any] | None) -> NoReturn:
+        sentence = message or failure.message
+        payload = {**(data or {}), **failure.payload(sentence)}  # the declared fields always win
+        raise MCPError(code=failure.code, message=sentence, data=payload)
+
+
+CONTRACTS: dict[str, ErrorContract] = {}
+"""Every contract declared in this process, by tool name (what `mcpbdd catalog` reads)."""
+
+
+def reason_and_hint(structured: Any, error_data: Any) -> tuple[str | None, str | None]:
+    """The declared reason and recovery hint of a failure, from either channel (None when absent)."""
+    for source in (structured, error_data):
+        error = source.get("error", source) if isinstance(source, dict) else None
+        if isinstance(error, dict) and isinstance(error.get("reason"), str):
+            recovery = error.get("recovery")
+            hint = recovery.get("hint") if isinstance(recovery, dict) else None
+            return error["reason"], hint if isinstance(hint, str) else None
+    return None, None

@@ -15,7 +15,7 @@ from mcp_types import Tool
 
 from mcpbdd import matching
 from mcpbdd.answers import required_fields
-from mcpbdd.errors import code_name
+from mcpbdd.errors import code_name, reason_and_hint
 from mcpbdd.outcome import Channel, Outcome, Question
 from mcpbdd.storage import MISSING, StorageDiff
 
@@ -23,6 +23,11 @@ from mcpbdd.storage import MISSING, StorageDiff
 def succeeds(outcome: Outcome) -> None:
     if not outcome.ok:
         raise AssertionError(f"Expected the call to succeed, but {outcome.describe()}")
+
+
+def does_not_succeed(outcome: Outcome) -> None:
+    if outcome.ok:
+        raise AssertionError(f"Expected the call not to succeed, but {outcome.describe()}")
 
 
 def fails_with_tool_error(outcome: Outcome, mentioning: str | None = None) -> None:
@@ -40,6 +45,34 @@ def fails_with_protocol_error(outcome: Outcome, code: int) -> None:
             f"Expected the protocol error {code_name(code)}, but got {code_name(outcome.error.code)}: "
             f"{outcome.describe()}"
         )
+
+
+def _declared(outcome: Outcome) -> tuple[str | None, str | None]:
+    if outcome.ok or outcome.channel is Channel.INPUT_REQUIRED:
+        raise AssertionError(f"Expected a failure with a declared reason, but {outcome.describe()}")
+    return reason_and_hint(outcome.structured, outcome.error.data if outcome.error else None)
+
+
+def reason_is(outcome: Outcome, reason: str) -> None:
+    """The failure's declared reason (from the tool error's structured content or the protocol error's data)."""
+    actual, _ = _declared(outcome)
+    if actual is None:
+        raise AssertionError(
+            f"Expected the failure reason {reason!r}, but the failure declares none: {outcome.describe()}"
+        )
+    if actual != reason:
+        raise AssertionError(f"Expected the failure reason {reason!r}, but it is {actual!r}: {outcome.describe()}")
+
+
+def suggests(outcome: Outcome, hint: str) -> None:
+    """The failure's recovery hint contains `hint`, case-insensitively."""
+    _, actual = _declared(outcome)
+    if actual is None:
+        raise AssertionError(
+            f"Expected the failure to suggest {hint!r}, but it gives no recovery hint: {outcome.describe()}"
+        )
+    if hint.lower() not in actual.lower():
+        raise AssertionError(f"Expected the failure to suggest {hint!r}, but its recovery hint is {actual!r}")
 
 
 def channel_is(outcome: Outcome, channel: Channel) -> None:

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 from mcp_types import InputResponse, Tool
 
-from mcpbdd.answers import check_fits
+from mcpbdd.answers import accept, check_fits
 from mcpbdd.clock import FrozenClock
 from mcpbdd.config import Settings
 from mcpbdd.conversation import AnswerPlan, Conversation, ConversationError, RoundLimitExceeded
@@ -76,6 +76,8 @@ class World:
         self.conversation: Conversation | None = None
         """The latest call that asked for input (it stays open across other calls until answered)."""
         self.last_conversation: Conversation | None = None
+        self.answered_last = False
+        """Whether the last outcome answered a round (a retry or a replay) rather than a fresh call."""
         self.on_exchange: Callable[[Exchange], None] | None = None
         """Called with every exchange as it is recorded (the behave hooks attach it to the report)."""
 
@@ -220,11 +222,21 @@ class World:
     def _caller_for(self, as_user: str | None) -> Principal | None:
         return self.directory.user(as_user) if as_user is not None else self.caller
 
-    def call_tool(self, name: str, arguments: dict[str, Any] | None = None, *, as_user: str | None = None) -> Outcome:
-        """Call a tool as the current caller (or `as_user` for this one call)."""
+    def call_tool(
+        self,
+        name: str,
+        arguments: dict[str, Any] | None = None,
+        *,
+        as_user: str | None = None,
+        input_responses: dict[str, InputResponse] | None = None,
+    ) -> Outcome:
+        """Call a tool as the current caller (or `as_user`); `input_responses` pre-answers questions not yet asked."""
         caller = self._caller_for(as_user)
         harness = self.harness
-        outcome = self.run(harness.call_tool(caller, name, arguments))
+        if input_responses:
+            outcome = self.run(harness.call_tool(caller, name, arguments, input_responses=input_responses))
+        else:
+            outcome = self.run(harness.call_tool(caller, name, arguments))
         if not outcome.ok and outcome.channel is not Channel.INPUT_REQUIRED and name not in self.tool_names():
             offered = ", ".join(self.tool_names()) or "no tools"
             outcome = replace(outcome, note=f"the server offers no tool {name!r}; it offers: {offered}")
@@ -244,6 +256,7 @@ class World:
 
     def _begin(self, caller: Principal | None, outcome: Outcome) -> Outcome:
         """Record a call's first answer; if it asks for input, start its conversation."""
+        self.answered_last = False
         self._record(caller, outcome)
         if outcome.channel is not Channel.INPUT_REQUIRED:
             return outcome
@@ -274,7 +287,9 @@ class World:
                 f"last questions: {', '.join(conversation.latest.questions)}"
             )
         state = request_state if request_state is not None else conversation.latest.request_state
+        conversation.last_sent = (conversation.latest, dict(conversation.answers), state)
         outcome = self.run(self.harness.resume(conversation.caller, conversation.latest, conversation.answers, state))
+        self.answered_last = True
         conversation.rounds += 1
         self._record(conversation.caller, outcome)
         conversation.open_round(outcome)
@@ -313,6 +328,33 @@ class World:
         tampered = state[:middle] + ("A" if state[middle] != "A" else "B") + state[middle + 1 :]
         self._go_on(conversation, request_state=tampered)
         return conversation.latest
+
+    def replay(self, as_user: str | None = None) -> Outcome:
+        """Send the last answered round again, as its caller or as `as_user` (a replay attack, in effect).
+
+        When no round was answered yet but a question is open, this sends a forged consent
+        (`accept` with `confirm: true`) against the open question's state, as someone who
+        saw the question but was never asked would.
+        """
+        conversation = self.last_conversation
+        if conversation is None:
+            raise ConversationError("there is no consented call to replay: no call has asked for input yet")
+        if conversation.last_sent is not None:
+            questions, answers, state = conversation.last_sent
+        elif not conversation.finished:
+            questions, state = conversation.latest, conversation.latest.request_state
+            answers = {key: accept({"confirm": True}) for key in questions.questions}
+        else:
+            raise ConversationError("there is no answered round to replay")
+        if questions.pending is not None or not state:
+            raise ConversationError(
+                "replaying needs a request state, which only the 2026-07-28 era has (a 2025-11-25 server asks mid-call)"
+            )
+        caller = self._caller_for(as_user) if as_user is not None else conversation.caller
+        outcome = self.run(self.harness.resume(caller, questions, answers, state))
+        self._begin(caller, outcome)
+        self.answered_last = True
+        return outcome
 
     @property
     def rounds(self) -> int:

@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Annotated
 
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.resolve import Elicit, Resolve
 from mcp_types import ElicitRequest, ElicitRequestFormParams, InputRequiredResult
+from pydantic import BaseModel
 
 from mcpbdd.storage import JsonFileAdapter
 
@@ -80,3 +83,23 @@ def remember(key: str, text: str) -> str:
 def json_adapter(_doubles: object) -> JsonFileAdapter:
     """What a project's `storage_adapter = "servers:json_adapter"` points at."""
     return JsonFileAdapter(os.environ[JSON_STATE_ENV])
+
+
+class Go(BaseModel):
+    go: bool
+
+
+def ask_to_go() -> Elicit[Go]:
+    return Elicit("Go ahead?", Go)
+
+
+RUNS: list[str] = []
+"""How often `launch` ran (a test resets it): the SDK's sealed state alone lets a replay run it again."""
+
+
+@awkward.tool()
+def launch(answer: Annotated[Go, Resolve(ask_to_go)]) -> str:
+    """A destructive-looking tool guarded only by a Resolve(...) confirmation, no consent record."""
+    if answer.go:
+        RUNS.append("launched")
+    return f"launched {len(RUNS)} time(s)"

@@ -66,15 +66,14 @@ EXPECTED_FAILURES: dict[str, list[str]] = {
         "Expected the server to ask for input, but tools/call 'list_notes' succeeded"
     ],
     "asks for a question the server did not ask": [
-        "the server did not ask 'confirm_archive'; open questions: "
-        "'mcpbdd.examples.notes:confirm_delete' / 'confirm_delete' / 'elicitation-1' by elicitation"
+        "the server did not ask 'confirm_archive'; open questions: 'confirm' / 'elicitation-1' by elicitation"
     ],
     "asks by sampling, but it asks by elicitation": [
         "Expected the server to ask 'elicitation-1' by sampling, but it asks by elicitation"
     ],
     "the question says something else": [
-        "Expected the question 'mcpbdd.examples.notes:confirm_delete' to say 'Archive', but it says "
-        "'Delete the note \"Old plan\" (n-1)? This cannot be undone.'"
+        "Expected the question 'confirm' to say 'Archive', but it says "
+        "'Allow the assistant to delete the note \"Old plan\" (n-1)? This cannot be undone.'"
     ],
     "the question requires other fields": ["to require the fields confirm, reason, but it requires confirm"],
     "the model answers a form": ["asks by elicitation, so it cannot be answered by sampling"],
@@ -104,6 +103,25 @@ EXPECTED_FAILURES: dict[str, list[str]] = {
     ],
     "a storage key that breaks the rules": ["'cache:v1:abc' is refused as a key", "use cache/v1/abc"],
     "a duration nobody understands": ["2 fortnights"],
+    "asks for consent, but the call just succeeded": [
+        "Expected the server to ask for consent, but tools/call 'list_notes' succeeded"
+    ],
+    "asks for consent to something else": [
+        "to say 'archive the note', but it says 'Allow the assistant to delete the note \"Old plan\" (n-1)?"
+    ],
+    "asks for consent again, but nothing was answered yet": [
+        "Expected the server to ask again after an answer, but no answer was sent before"
+    ],
+    "the error reason is another one": ["Expected the failure reason 'consent_declined', but it is 'note_not_found'"],
+    "the error reason of a failure that declares none": [
+        "Expected the failure reason 'title_missing', but the failure declares none"
+    ],
+    "the error suggests something else": [
+        "Expected the failure to suggest 'try again later', but its recovery hint is "
+        "'List the notes to see which ids exist.'"
+    ],
+    "does not succeed, but it did": ["Expected the call not to succeed, but tools/call 'list_notes' succeeded"],
+    "a replay with nothing to replay": ["there is no consented call to replay: no call has asked for input yet"],
     "an unknown user": [f"{FEATURE}:99: no user 'mallory' in this scenario (known: alice)"],
 }
 

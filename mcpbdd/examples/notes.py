@@ -24,12 +24,21 @@ from typing import Annotated
 from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError, ToolError
-from mcp.server.mcpserver.resolve import Elicit, ListRoots, Resolve, Sample
+from mcp.server.mcpserver.resolve import ListRoots, Resolve, Sample
 from mcp.shared.exceptions import MCPError
-from mcp_types import INVALID_PARAMS, CreateMessageResult, ListRootsResult, SamplingMessage, TextContent
+from mcp_types import (
+    INVALID_PARAMS,
+    CreateMessageResult,
+    InputRequiredResult,
+    ListRootsResult,
+    SamplingMessage,
+    TextContent,
+)
 from pydantic import BaseModel, Field
 
 from mcpbdd.clock import Clock, SystemClock
+from mcpbdd.consent import DECLINED, ConsentGate
+from mcpbdd.errors import ErrorContract, Failure
 from mcpbdd.storage import (
     InMemoryProvider,
     InvalidKeyError,
@@ -69,12 +78,6 @@ class Deleted(BaseModel):
 
     id: str
     deleted: bool
-
-
-class DeleteConfirmation(BaseModel):
-    """The question a delete asks before it destroys anything."""
-
-    confirm: bool = Field(description="Delete the note for good?")
 
 
 @dataclass(frozen=True)
@@ -124,13 +127,20 @@ def _notebook(ctx: Context) -> TenantStorage:
     return _state(ctx).storage.tenant(tenant)
 
 
+class NoteNotFound(ToolError):
+    """A note id the caller's tenant does not have."""
+
+
+NOTE_NOT_FOUND = Failure("note_not_found", "The note does not exist.", hint="List the notes to see which ids exist.")
+
+
 async def _find(ctx: Context, note_id: str) -> Note:
     try:
         stored = await _notebook(ctx).get(f"notes/{note_id}")
     except InvalidKeyError:
         stored = None
     if stored is None:
-        raise ToolError(f"Note {note_id} not found. List the notes to see which ids exist.")
+        raise NoteNotFound(f"Note {note_id} not found. List the notes to see which ids exist.")
     return Note.model_validate(stored)
 
 
@@ -165,10 +175,16 @@ async def create_note(
     return note
 
 
+GET_NOTE = ErrorContract("get_note", NOTE_NOT_FOUND)
+
+
 @mcp.tool()
 async def get_note(note_id: str, ctx: Context) -> Note:
     """Return one note of the caller's tenant."""
-    return await _find(ctx, note_id)
+    try:
+        return await _find(ctx, note_id)
+    except NoteNotFound:
+        return GET_NOTE.fail("note_not_found", f"Note {note_id} not found.")  # type: ignore[return-value]
 
 
 async def _all_notes(notebook: TenantStorage) -> list[Note]:
@@ -189,20 +205,28 @@ async def list_notes(ctx: Context, tag: str | None = None) -> NoteList:
     return NoteList(notes=notes, count=len(notes))
 
 
-async def confirm_delete(note_id: str, ctx: Context) -> Elicit[DeleteConfirmation]:
-    """Ask the user before a note is destroyed (after checking the note exists)."""
-    note = await _find(ctx, note_id)
-    return Elicit(f'Delete the note "{note.title}" ({note.id})? This cannot be undone.', DeleteConfirmation)
+DELETE_NOTE = ErrorContract("delete_note", NOTE_NOT_FOUND, DECLINED)
+DELETE_CONSENT = ConsentGate("delete the note")
 
 
 @mcp.tool()
-async def delete_note(
-    note_id: str, ctx: Context, answer: Annotated[DeleteConfirmation, Resolve(confirm_delete)]
-) -> Deleted:
-    """Delete a note of the caller's tenant once the user confirms."""
-    if not answer.confirm:
-        return Deleted(id=note_id, deleted=False)
-    await _notebook(ctx).delete(f"notes/{note_id}")
+async def delete_note(note_id: str, ctx: Context) -> Deleted | InputRequiredResult:
+    """Delete a note of the caller's tenant, after the user consents (each consent deletes once)."""
+    try:
+        note = await _find(ctx, note_id)
+    except NoteNotFound:
+        return DELETE_NOTE.fail("note_not_found", f"Note {note_id} not found.")  # type: ignore[return-value]
+    notebook, clock = _notebook(ctx), _state(ctx).clock
+    decision = await DELETE_CONSENT.check(
+        ctx, notebook, clock, target=f'"{note.title}" ({note.id})', arguments={"note_id": note_id}
+    )
+    if not decision.granted:
+        return decision.response  # type: ignore[return-value]  # the question, or the refusal
+    _, user = _caller()
+    await notebook.delete(f"notes/{note_id}")
+    audit = await notebook.get("audit/deletions", [])
+    audit.append({"note": note_id, "by": user, "at": clock.now().isoformat().replace("+00:00", "Z")})
+    await notebook.set("audit/deletions", audit)
     return Deleted(id=note_id, deleted=True)
 
 

@@ -7,6 +7,16 @@ everything a step does is available to Python code too.
 """
 
 # `arguments` first: it registers the parameter types (Text, Names, CodeWord, Kind, Unit) the other modules use.
-from mcpbdd.steps import arguments, callers, calls, outcomes, rounds, server, storage  # noqa: F401  (registering is the point)
+from mcpbdd.steps import (  # noqa: F401  (registering the steps is the point)
+    arguments,
+    callers,
+    calls,
+    consent,
+    contracts,
+    outcomes,
+    rounds,
+    server,
+    storage,
+)
 
 __all__: list[str] = []

@@ -55,7 +55,15 @@ def _amount(text: str) -> str:
     return text
 
 
-register_type(Text=_quoted, Names=_name_list, CodeWord=_code_word, Kind=_kind, Unit=_unit, Amount=_amount)
+@parse.with_pattern(r"\{.*\}")
+def _json_object(text: str) -> str:
+    """Inline JSON arguments: from the first `{` to the last `}`, so a phrase may not follow them."""
+    return text
+
+
+register_type(
+    Text=_quoted, Names=_name_list, CodeWord=_code_word, Kind=_kind, Unit=_unit, Amount=_amount, JsonObject=_json_object
+)
 
 
 def current_step(context: Any) -> Any:

@@ -26,7 +26,7 @@ def calls_tool_with(context: Any, tool: str) -> None:
     world(context).call_tool(tool, call_arguments(context))
 
 
-@step('the client calls "{tool:Text}" with {arguments}')
+@step('the client calls "{tool:Text}" with {arguments:JsonObject}')
 def calls_tool_with_inline(context: Any, tool: str, arguments: str) -> None:
     """When the client calls "get_note" with {"note_id": "n-1"}"""
     world(context).call_tool(tool, inline_arguments(arguments, context))
@@ -48,7 +48,7 @@ def user_calls_tool_with(context: Any, user: str, tool: str) -> None:
     world(context).call_tool(tool, call_arguments(context), as_user=user)
 
 
-@step('"{user:Text}" calls "{tool:Text}" with {arguments}')
+@step('"{user:Text}" calls "{tool:Text}" with {arguments:JsonObject}')
 def user_calls_tool_with_inline(context: Any, user: str, tool: str, arguments: str) -> None:
     """When "bob" calls "get_note" with {"note_id": "n-1"}"""
     with spec_errors(context):

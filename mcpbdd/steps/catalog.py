@@ -19,6 +19,8 @@ GROUPS = {
     "mcpbdd.steps.outcomes": "Outcomes and error channels",
     "mcpbdd.steps.storage": "Seeded storage and clock",
     "mcpbdd.steps.rounds": "Input-required rounds",
+    "mcpbdd.steps.consent": "Consent gates",
+    "mcpbdd.steps.contracts": "Contracts",
 }
 
 NOTES = """

@@ -19,6 +19,12 @@ def call_succeeds(context: Any) -> None:
     expect.succeeds(world(context).last)
 
 
+@then("the call does not succeed")
+def call_does_not_succeed(context: Any) -> None:
+    """Then the call does not succeed  (any outcome but ok: an error, a question, no answer)"""
+    expect.does_not_succeed(world(context).last)
+
+
 @then('the result mentions "{text:Text}"')
 def result_mentions(context: Any, text: str) -> None:
     """Then the result mentions "Groceries\""""
@@ -55,6 +61,18 @@ def fails_with_protocol_error(context: Any, code: str) -> None:
     with spec_errors(context):
         expected = parse_code(code)
     expect.fails_with_protocol_error(world(context).last, expected)
+
+
+@then('the error reason is "{reason:Text}"')
+def error_reason_is(context: Any, reason: str) -> None:
+    """Then the error reason is "note_not_found"  (either channel: structured tool error or protocol error data)"""
+    expect.reason_is(world(context).last, reason)
+
+
+@then('the error suggests "{hint:Text}"')
+def error_suggests(context: Any, hint: str) -> None:
+    """Then the error suggests "List the notes\""""
+    expect.suggests(world(context).last, hint)
 
 
 @then('the outcome is "{channel:Text}"')

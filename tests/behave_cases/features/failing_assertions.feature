@@ -186,3 +186,37 @@ Feature: Every assertion step fails when it should, with a message that says why
 
   Scenario: a duration nobody understands
     When 2 fortnights pass
+
+  Scenario: asks for consent, but the call just succeeded
+    When the client calls "list_notes"
+    Then the server asks for consent
+
+  Scenario: asks for consent to something else
+    When the client calls "create_note" with {"title": "Old plan", "body": "x"}
+    And the client calls "delete_note" with {"note_id": "n-1"}
+    Then the server asks for consent to "archive the note"
+
+  Scenario: asks for consent again, but nothing was answered yet
+    When the client calls "create_note" with {"title": "Old plan", "body": "x"}
+    And the client calls "delete_note" with {"note_id": "n-1"}
+    Then the server asks for consent again
+
+  Scenario: the error reason is another one
+    When the client calls "get_note" with {"note_id": "n-404"}
+    Then the error reason is "consent_declined"
+
+  Scenario: the error reason of a failure that declares none
+    When the client calls "create_note" with {"title": " ", "body": "x"}
+    Then the error reason is "title_missing"
+
+  Scenario: the error suggests something else
+    When the client calls "get_note" with {"note_id": "n-404"}
+    Then the error suggests "try again later"
+
+  Scenario: does not succeed, but it did
+    When the client calls "list_notes"
+    Then the call does not succeed
+
+  Scenario: a replay with nothing to replay
+    When the client calls "list_notes"
+    And the client replays the consented call

@@ -1,0 +1,82 @@
+"""Consent gates: the server asks before a destructive operation, and each consent works once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from behave import then, when
+
+from mcpbdd import answers, expect
+from mcpbdd.steps._world import world
+from mcpbdd.steps.arguments import inline_arguments, spec_errors
+
+CONSENT_KEY = "confirm"
+
+
+def _consent_question(context: Any) -> Any:
+    w = world(context)
+    if w.conversation is None:
+        raise AssertionError(f"Expected the server to ask for consent, but {w.last.describe()}")
+    with spec_errors(context):
+        open_keys = w.conversation.open_questions
+        name = CONSENT_KEY if CONSENT_KEY in open_keys else None  # a mid-call question (older era) has no key
+        question = w.question(name, "elicitation")
+    expect.question_requires(question, [CONSENT_KEY])
+    return question
+
+
+@then("the server asks for consent")
+def asks_for_consent(context: Any) -> None:
+    """Then the server asks for consent"""
+    _consent_question(context)
+
+
+@then('the server asks for consent to "{operation:Text}"')
+def asks_for_consent_to(context: Any, operation: str) -> None:
+    """Then the server asks for consent to "delete the note\""""
+    expect.question_says(_consent_question(context), operation)
+
+
+@then("the server asks for consent again")
+def asks_for_consent_again(context: Any) -> None:
+    """Then the server asks for consent again  (after an answer or a replay: nothing was done)"""
+    if not world(context).answered_last:
+        raise AssertionError("Expected the server to ask again after an answer, but no answer was sent before")
+    _consent_question(context)
+
+
+@when("the user gives consent")
+def gives_consent(context: Any) -> None:
+    """When the user gives consent"""
+    question = _consent_question(context)
+    with spec_errors(context):
+        world(context).answer(question.key, answers.accept({CONSENT_KEY: True}))
+
+
+@when("the user refuses consent")
+def refuses_consent(context: Any) -> None:
+    """When the user refuses consent"""
+    question = _consent_question(context)
+    with spec_errors(context):
+        world(context).answer(question.key, answers.decline())
+
+
+@when("the client replays the consented call")
+def replays(context: Any) -> None:
+    """When the client replays the consented call  (the last answered round, sent again)"""
+    with spec_errors(context):
+        world(context).replay()
+
+
+@when('"{user:Text}" replays the consented call')
+def user_replays(context: Any, user: str) -> None:
+    """When "bob" replays the consented call  (someone else sends the consent round)"""
+    with spec_errors(context):
+        world(context).replay(as_user=user)
+
+
+@when('the client calls "{tool:Text}" with {arguments:JsonObject} and consent given in advance')
+def calls_with_consent_in_advance(context: Any, tool: str, arguments: str) -> None:
+    """When the client calls "delete_note" with {"note_id": "n-1"} and consent given in advance"""
+    consent = {CONSENT_KEY: answers.accept({CONSENT_KEY: True})}
+    world(context).call_tool(tool, inline_arguments(arguments, context), input_responses=consent)
