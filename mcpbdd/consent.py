@@ -91,7 +91,7 @@ class Decision:
 def _schema(operation: str) -> dict[str, Any]:
     return {
         "type": "object",
-        "properties": {CONSENT_KEY: {"type": "boolean", "description": f"Allow {operation}?"}},
+        "properties": {CONSENT_KEY: {"type": "boolean", "description": f"Allow the assistant to {operation}?"}},
         "required": [CONSENT_KEY],
     }
 

@@ -9,7 +9,9 @@ production nothing is set and it returns None, so the lifespan builds the real o
         doubles = scenario_doubles()
         storage = doubles.storage if doubles else StorageService(SQLiteProvider("notes.db"))
         clock = doubles.clock if doubles else SystemClock()
-        yield AppState(storage, clock)
+        http = httpx.AsyncClient(transport=doubles.upstream.transport()) if doubles else httpx.AsyncClient()
+        async with http:
+            yield AppState(storage, clock, http)
 
 A context variable rather than a global: several scenarios (and worlds in a pytest
 session) never see each other's doubles, and nothing leaks outside the lifespan entry.
@@ -24,6 +26,7 @@ from dataclasses import dataclass
 
 from mcpbdd.clock import Clock
 from mcpbdd.storage import StorageService
+from mcpbdd.upstream import Upstream
 
 
 @dataclass(frozen=True)
@@ -32,6 +35,8 @@ class Doubles:
 
     storage: StorageService
     clock: Clock
+    upstream: Upstream | None = None
+    """The route table for the server's outbound HTTP: build clients with `upstream.transport()`."""
 
 
 _current: ContextVar[Doubles | None] = ContextVar("mcpbdd_scenario_doubles", default=None)

@@ -33,6 +33,7 @@ from mcpbdd.runtime import ScenarioOwner
 from mcpbdd.storage import InMemoryProvider, ServiceAdapter, StorageAdapter, StorageDiff, StorageService, diff
 from mcpbdd.targets import ServerTarget, TargetError, load_inprocess
 from mcpbdd.trace import Exchange, Trace
+from mcpbdd.upstream import Upstream
 from mcpbdd.wiring import Doubles
 
 T = TypeVar("T")
@@ -62,7 +63,9 @@ class World:
         self.clock = FrozenClock()
         """The scenario's clock: frozen, moved only by steps; storage TTLs and the server read it."""
         self.storage_service = StorageService(InMemoryProvider(), self.clock)
-        self.doubles = Doubles(self.storage_service, self.clock)
+        self.upstream = Upstream()
+        """The route table answering the server's outbound HTTP (`Given the upstream ... answers ...`)."""
+        self.doubles = Doubles(self.storage_service, self.clock, self.upstream)
         self.storage: StorageAdapter = (
             load_adapter(settings.storage_adapter, self.doubles)
             if settings.storage_adapter

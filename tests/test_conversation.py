@@ -39,14 +39,14 @@ def notes_world(run_loop: RunLoop, kind: str, **settings: object) -> World:
 @pytest.mark.parametrize("kind", HARNESS_KINDS)
 def test_a_question_answers_to_its_key_its_short_name_and_its_kind_and_order(run_loop: RunLoop, kind: str) -> None:
     world = notes_world(run_loop, kind)
-    world.call_tool("delete_note", {"note_id": "n-1"})
-    by_order = world.question("elicitation-1")
-    assert by_order is world.question(None) is world.question(None, "elicitation")
+    world.call_tool("suggest_title", {"note_id": "n-1"})
+    by_order = world.question("sampling-1")
+    assert by_order is world.question(None) is world.question(None, "sampling")
     if kind != "client-legacy":  # a mid-call request of the older era has no key of its own
-        assert world.question("confirm_delete") is by_order
-        assert world.question("mcpbdd.examples.notes:confirm_delete") is by_order
-    with pytest.raises(ConversationError, match="no sampling question is open"):
-        world.question(None, "sampling")
+        assert world.question("ask_model_for_title") is by_order
+        assert world.question("mcpbdd.examples.notes:ask_model_for_title") is by_order
+    with pytest.raises(ConversationError, match="no elicitation question is open"):
+        world.question(None, "elicitation")
     world.close()
 
 
@@ -104,4 +104,4 @@ async def test_the_python_api_drives_a_round_by_hand(kind: str) -> None:
         assert "cannot be undone" in question.message
         final = await harness.resume(ALICE, first, {key: answers.decline()}, first.request_state)
     assert final.channel is Channel.TOOL_ERROR
-    assert "elicitation was decline" in final.text
+    expect.reason_is(final, "consent_declined")

@@ -68,7 +68,7 @@ async def test_a_question_is_input_required_with_the_question(notes_harness: Any
     assert outcome.channel is Channel.INPUT_REQUIRED
     [question] = outcome.questions.values()
     assert question.kind == "elicitation"
-    assert question.message.startswith('Delete the note "Old" (n-1)?')
+    assert question.message.startswith('Allow the assistant to delete the note "Old" (n-1)?')
 
 
 async def test_a_prompt_renders(notes_harness: Any) -> None:
