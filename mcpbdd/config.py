@@ -5,7 +5,7 @@ message naming the setting, where it came from, and what is accepted, instead of
 surfacing as a confusing failure in the middle of a scenario.
 
     [tool.mcpbdd]
-    server = "mypackage.server:mcp"   # or "stdio: python -m mypackage" or a URL
+    server = "mypackage.server:mcp"   # or "stdio: python -m mypackage" or "http://127.0.0.1:8000/mcp"
     harness = "context"               # or "client"
     client_mode = "auto"              # or "legacy" (initialize handshake, 2025-11-25)
     timeout = 5.0                     # seconds per call
@@ -17,6 +17,7 @@ surfacing as a confusing failure in the middle of a scenario.
 
 from __future__ import annotations
 
+import json
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -45,11 +46,31 @@ class Settings(BaseModel):
     tenant_claim: str = Field(default="tenant", min_length=1)
     max_rounds: int = Field(default=10, ge=1, le=1000, description="input-required rounds before a call fails")
     capabilities: tuple[str, ...] = CAPABILITIES
+    env: dict[str, str] = Field(
+        default_factory=dict,
+        description="environment of a stdio server; {user}, {tenant}, {scopes} are the caller's at start-up",
+    )
+    cwd: str | None = Field(default=None, description="working directory of a stdio server")
+    start_timeout: float = Field(default=20.0, gt=0, le=600, description="seconds a server may take to answer first")
+    tokens: dict[str, str] = Field(
+        default_factory=dict, description="bearer token per user over HTTP (default: mcpbdd test tokens)"
+    )
     storage_adapter: str | None = Field(
         default=None,
         description="module:factory returning a StorageAdapter, for a server that keeps its state elsewhere",
     )
     secrets: tuple[str, ...] = Field(default=(), description="values never shown in reports (redacted)")
+
+    @field_validator("env", "tokens", mode="before")
+    @classmethod
+    def _json_mapping(cls, value: Any) -> Any:
+        """From `-D mcpbdd.env={"NOTES_USER": "{user}"}` a mapping arrives as JSON text."""
+        if isinstance(value, str):
+            try:
+                return json.loads(value)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"expected a JSON object, e.g. {{\"NAME\": \"value\"}} ({exc.msg})") from None
+        return value
 
     @field_validator("capabilities", "secrets", mode="before")
     @classmethod

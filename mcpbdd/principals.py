@@ -34,10 +34,16 @@ class Principal:
     scopes: tuple[str, ...] = ()
     client_id: str = DEFAULT_CLIENT_ID
 
+    @property
+    def token(self) -> str:
+        """The test bearer token for this caller: `mcpbdd:<tenant>:<user>[:<scope>,...]` (see mcpbdd.auth)."""
+        base = f"mcpbdd:{self.tenant}:{self.user}"
+        return f"{base}:{','.join(self.scopes)}" if self.scopes else base
+
     def access_token(self, tenant_claim: str = "tenant") -> AccessToken:
         """The token the server's auth would have verified for this caller."""
         return AccessToken(
-            token=f"mcpbdd:{self.tenant}:{self.user}",
+            token=self.token,
             client_id=self.client_id,
             scopes=list(self.scopes),
             subject=self.user,

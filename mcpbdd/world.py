@@ -25,6 +25,7 @@ from mcpbdd.config import Settings
 from mcpbdd.conversation import AnswerPlan, Conversation, ConversationError, RoundLimitExceeded
 from mcpbdd.harness.base import Harness
 from mcpbdd.harness.client import ClientHarness
+from mcpbdd.harness.connectors import Connector, Http, Stdio
 from mcpbdd.harness.context import ContextHarness
 from mcpbdd.harness.mock_context import CAPABILITIES
 from mcpbdd.outcome import Channel, Outcome
@@ -144,9 +145,19 @@ class World:
             )
         target = ServerTarget.parse(self.server_target)
         if target.kind != "inprocess":
-            raise TargetError(
-                f"server target {target}: servers in other processes (stdio, HTTP) are not supported yet; "
-                "point mcpbdd at an in-process MCPServer (package.module:attr)"
+            if self.harness_kind != "client":
+                raise TargetError(
+                    f"server target {target}: the context harness calls an in-process server's handlers; "
+                    "a server in another process needs the client harness (-D mcpbdd.harness=client)"
+                )
+            return ClientHarness(
+                self._connector(target),
+                mode=self.client_mode,
+                capabilities=self.capabilities,
+                timeout=self.settings.timeout,
+                tenant_claim=self.settings.tenant_claim,
+                enter_in_owner=self._in_owner,
+                start_timeout=self.settings.start_timeout,
             )
         server = load_inprocess(target)
         options: dict[str, Any] = {
@@ -156,8 +167,20 @@ class World:
             "doubles": self.doubles,
         }
         if self.harness_kind == "client":
+            options["start_timeout"] = self.settings.start_timeout
+        if self.harness_kind == "client":
             return ClientHarness(server, mode=self.client_mode, enter_in_owner=self._in_owner, **options)
         return ContextHarness(server, **options)
+
+    def _connector(self, target: ServerTarget) -> Connector:
+        if target.kind == "stdio":
+            return Stdio(target.spec, env=self.settings.env, cwd=self.settings.cwd)
+        return Http(target.spec, tokens=self.settings.tokens)
+
+    def server_stderr(self) -> str:
+        """What a server process wrote to stderr in this scenario ('' in-process or before it started)."""
+        harness = self._harness
+        return harness.server_stderr() if isinstance(harness, ClientHarness) else ""
 
     async def _in_owner(self, fn: Any) -> Any:
         return await self.owner.call_in_owner(lambda _stack: fn())

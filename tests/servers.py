@@ -103,3 +103,16 @@ def launch(answer: Annotated[Go, Resolve(ask_to_go)]) -> str:
     if answer.go:
         RUNS.append("launched")
     return f"launched {len(RUNS)} time(s)"
+
+
+@awkward.tool()
+def die() -> str:
+    """Crashes the whole server process mid-call, as a segfault or an OOM kill would."""
+    import sys
+
+    print("fatal: the index is corrupt, giving up", file=sys.stderr, flush=True)
+    os._exit(3)
+
+
+if __name__ == "__main__":
+    awkward.run("stdio")

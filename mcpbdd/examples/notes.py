@@ -109,10 +109,19 @@ mcp: MCPServer[NotesState] = MCPServer(
 
 
 def _caller() -> tuple[str, str]:
-    """The caller's (tenant, user), from the access token the transport authenticated."""
+    """The caller's (tenant, user): from the access token the transport authenticated.
+
+    Over stdio there is no token: a stdio server serves one local user, named by the
+    environment that started it (`NOTES_TENANT`, `NOTES_USER`).
+    """
     token = get_access_token()
-    tenant = (token.claims or {}).get(TENANT_CLAIM) if token else None
-    if token is None or not tenant:
+    if token is None:
+        tenant, user = os.environ.get("NOTES_TENANT"), os.environ.get("NOTES_USER")
+        if tenant and user:
+            return tenant, user
+        raise ToolError("Sign in first: notes belong to a tenant and this call carries no tenant.")
+    tenant = (token.claims or {}).get(TENANT_CLAIM)
+    if not tenant:
         raise ToolError("Sign in first: notes belong to a tenant and this call carries no tenant.")
     return str(tenant), token.subject or token.client_id
 
@@ -303,3 +312,32 @@ async def summarize_notes(tag: str, ctx: Context) -> str:
     notes = [n for n in await _all_notes(_notebook(ctx)) if tag in n.tags]
     listing = "\n".join(f"- {n.title}: {n.body}" for n in notes) or "(no notes)"
     return f"Summarise these notes tagged {tag!r} in three bullet points:\n{listing}"
+
+
+def main(argv: list[str] | None = None) -> None:
+    """`python -m mcpbdd.examples.notes` serves stdio; `--http 127.0.0.1:8000` serves Streamable HTTP.
+
+    Over HTTP the server accepts mcpbdd's test tokens (`mcpbdd.auth.TestTokenVerifier`): this
+    entry point is the example's *test* configuration, never a production one.
+    """
+    import argparse
+
+    import anyio
+    import uvicorn
+
+    from mcpbdd.auth import mount_test_auth
+
+    parser = argparse.ArgumentParser(prog="python -m mcpbdd.examples.notes")
+    parser.add_argument("--http", metavar="HOST:PORT", help="serve Streamable HTTP at /mcp instead of stdio")
+    args = parser.parse_args(argv)
+    if not args.http:
+        mcp.run("stdio")
+        return
+    host, _, port = args.http.rpartition(":")
+    app = mount_test_auth(mcp.streamable_http_app(host=host or "127.0.0.1"))
+    config = uvicorn.Config(app, host=host or "127.0.0.1", port=int(port), log_level="warning")
+    anyio.run(uvicorn.Server(config).serve)
+
+
+if __name__ == "__main__":
+    main()

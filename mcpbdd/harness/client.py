@@ -24,17 +24,14 @@ question by kind and order (`elicitation-1`): the same shape a modern server's
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import copy
 import itertools
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
-from contextlib import AsyncExitStack, asynccontextmanager
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable, Iterable
+from contextlib import AsyncExitStack
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from mcp import Client
 from mcp.client.session import ClientRequestContext
-from mcp.server import Server
 from mcp.server.mcpserver import MCPServer
 from mcp_types import (
     CreateMessageRequest,
@@ -50,10 +47,11 @@ from mcp_types import (
 )
 
 from mcpbdd.harness.base import DEFAULT_TIMEOUT, classify, retry_with_answers
+from mcpbdd.harness.connectors import Connector, InProcess
 from mcpbdd.harness.mock_context import CAPABILITIES
 from mcpbdd.outcome import Channel, Outcome, Question, question_kind
 from mcpbdd.principals import Principal, acting_as
-from mcpbdd.wiring import Doubles, providing
+from mcpbdd.wiring import Doubles
 
 T = TypeVar("T")
 
@@ -89,26 +87,14 @@ class InFlightCall:
         return {key: parked.question for key, parked in self.questions.items() if not parked.answer.done()}
 
 
-def _shared_lifespan_view(server: Server[Any], state: Any) -> Server[Any]:
-    """A shallow view of `server` whose lifespan yields the scenario's already-entered state."""
-
-    @asynccontextmanager
-    async def shared(_server: Server[Any]) -> AsyncIterator[Any]:
-        yield state
-
-    view = copy.copy(server)
-    view.lifespan = shared
-    return view
-
-
 class ClientHarness:
-    """Drives a real `mcp.Client` (one per caller) against an in-process `MCPServer`."""
+    """Drives a real `mcp.Client` (one per caller): in-process, over stdio, or over HTTP (see `connectors`)."""
 
     name = "client"
 
     def __init__(
         self,
-        server: MCPServer[Any],
+        server: MCPServer[Any] | Connector,
         *,
         mode: str = "auto",
         capabilities: Iterable[str] = CAPABILITIES,
@@ -116,10 +102,11 @@ class ClientHarness:
         tenant_claim: str = "tenant",
         doubles: Doubles | None = None,
         enter_in_owner: EnterInOwner[Any] | None = None,
+        start_timeout: float = 20.0,
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"client mode {mode!r}: use one of {', '.join(MODES)}")
-        self.server = server
+        self.connector: Connector = InProcess(server, doubles) if isinstance(server, MCPServer) else server
         self.mode = mode
         self.capabilities = frozenset(capabilities)
         self.timeout = timeout
@@ -127,8 +114,8 @@ class ClientHarness:
         self.doubles = doubles
         """Handed to the server's lifespan (`mcpbdd.wiring.scenario_doubles()`) while it is entered."""
         self._enter_in_owner = enter_in_owner
+        self.start_timeout = start_timeout
         self._stack: AsyncExitStack | None = None
-        self._view: Server[Any] | None = None
         self._clients: dict[Principal | None, Client] = {}
         self._in_flight: list[InFlightCall] = []
 
@@ -139,14 +126,11 @@ class ClientHarness:
     async def __aenter__(self) -> ClientHarness:
         stack = AsyncExitStack()
         await stack.__aenter__()
-        lowlevel = self.server._lowlevel_server  # the SDK keeps it private; Client unwraps it the same way
         try:
-            with providing(self.doubles) if self.doubles is not None else contextlib.nullcontext():
-                state = await stack.enter_async_context(lowlevel.lifespan(lowlevel))
+            await self.connector.start(stack)
         except BaseException:
             await stack.aclose()
             raise
-        self._view = _shared_lifespan_view(lowlevel, state)
         self._stack = stack
         return self
 
@@ -164,6 +148,15 @@ class ClientHarness:
 
     async def session(self, caller: Principal | None) -> Client:
         """The caller's own connected Client, opened on first use (in the owner task)."""
+        if self.connector.shared_session and self._clients:
+            client = next(iter(self._clients.values()))
+            started_as = next(iter(self._clients))
+            if caller != started_as:
+                raise ValueError(
+                    f"a server over {self.connector.kind} carries no caller identity: it was started as "
+                    f"{started_as or 'nobody'}, so a scenario over {self.connector.kind} has one caller, not {caller}"
+                )
+            return client
         client = self._clients.get(caller)
         if client is None:
             opener = self._open_session(caller)
@@ -172,7 +165,7 @@ class ClientHarness:
         return client
 
     async def _open_session(self, caller: Principal | None) -> Client:
-        if self._stack is None or self._view is None:
+        if self._stack is None:
             raise RuntimeError("enter the ClientHarness (async with) before calling the server")
         callbacks: dict[str, Any] = {}
         if "elicitation" in self.capabilities:
@@ -181,9 +174,17 @@ class ClientHarness:
             callbacks["sampling_callback"] = self._on_sampling
         if "roots" in self.capabilities:
             callbacks["list_roots_callback"] = self._on_list_roots
-        client = Client(self._view, mode=self.mode, cache=None, **callbacks)
+        client = Client(self.connector.target(caller), mode=self.mode, cache=None, **callbacks)
         with acting_as(caller, self.tenant_claim):
-            return await self._stack.enter_async_context(client)
+            try:
+                async with asyncio.timeout(self.start_timeout):
+                    return await self._stack.enter_async_context(client)
+            except TimeoutError:
+                why = self.connector.diagnose()
+                raise ConnectionError(
+                    f"the server did not answer within {self.start_timeout:g} s of starting"
+                    + (f"; {why}" if why else "")
+                ) from None
 
     # mid-call questions (legacy era) ----------------------------------------------------------
 
@@ -229,7 +230,7 @@ class ClientHarness:
                 return await send(client)
 
         if self.mode != "legacy":
-            return await classify(method, target, arguments, call, self.timeout)
+            return self._diagnosed(await classify(method, target, arguments, call, self.timeout))
         task = asyncio.ensure_future(classify(method, target, arguments, call, self.timeout))
         in_flight = InFlightCall(task=task, caller=caller, method=method, target=target, arguments=arguments)
         self._in_flight.append(in_flight)
@@ -249,7 +250,7 @@ class ClientHarness:
             waiter.cancel()
         if call.task.done():
             self._in_flight.remove(call)
-            return call.task.result()
+            return self._diagnosed(call.task.result())
         return Outcome(
             Channel.INPUT_REQUIRED,
             call.method,
@@ -272,6 +273,17 @@ class ClientHarness:
                 raise ValueError(f"the server has no open question {key!r} in this call")
             parked.answer.set_result(response)
         return await self.wait_for(call)
+
+    def _diagnosed(self, outcome: Outcome) -> Outcome:
+        """A transport failure says what became of the server, when the connector knows (exit code, stderr)."""
+        if outcome.channel is not Channel.TRANSPORT_FAILURE:
+            return outcome
+        why = self.connector.diagnose()
+        return replace(outcome, failure=f"{outcome.failure}; {why}") if why else outcome
+
+    def server_stderr(self) -> str:
+        """What the server process wrote to stderr (empty in-process)."""
+        return self.connector.stderr()
 
     async def list_tools(self, caller: Principal | None = None) -> list[Tool]:
         client = await self.session(caller)

@@ -1,0 +1,236 @@
+"""How the client harness reaches a server: in-process, a process over stdio, or a URL over HTTP.
+
+Each connector is entered once per scenario by the scenario's owner task (so every
+process it starts is also stopped by that task, whatever happens), then hands the
+harness what to give `mcp.Client` for each caller.
+
+- In-process: the server's lifespan is entered once and shared by every caller's session.
+- stdio: one server process per scenario, started on the first call and stopped (process
+  group and all, by the SDK's `stdio_client`) when the scenario ends. stdio carries no
+  caller identity, so the caller at start-up is handed to the process through environment
+  variables the project maps (`env = {NOTES_USER = "{user}"}`), and one scenario has one
+  caller. The server's stderr is kept (the report attaches it on failure) and a server that
+  dies is reported with its exit code and the end of its stderr.
+- HTTP: a session per caller, each with its caller's bearer token (configured per user, or
+  mcpbdd's test token that `mcpbdd.auth.TestTokenVerifier` accepts).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import os
+import shlex
+import sys
+import tempfile
+from collections.abc import AsyncIterator, Mapping
+from contextlib import AsyncExitStack, asynccontextmanager
+from pathlib import Path
+from typing import Any, Protocol
+
+import httpx2
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.server import Server
+from mcp.server.mcpserver import MCPServer
+
+from mcpbdd.principals import Principal
+from mcpbdd.wiring import Doubles, providing
+
+STDERR_TAIL_LINES = 20
+
+
+class Connector(Protocol):
+    """A way to reach a server, entered once per scenario."""
+
+    kind: str
+    shared_session: bool
+    """True when every caller shares one session (stdio: one connection, no identity)."""
+
+    async def start(self, stack: AsyncExitStack) -> None:
+        """Enter whatever the scenario needs once (a lifespan); called in the owner task."""
+
+    def target(self, caller: Principal | None) -> Any:
+        """What to pass to `mcp.Client(...)` for this caller (a fresh transport each time)."""
+
+    def diagnose(self) -> str | None:
+        """Why the server stopped answering, if it is known (exit code, end of stderr)."""
+
+    def stderr(self) -> str:
+        """Everything the server wrote to stderr so far ('' when it is not a process)."""
+
+
+class InProcess:
+    """An `MCPServer` in this process; its lifespan entered once and shared by every caller's session."""
+
+    kind = "inprocess"
+    shared_session = False
+
+    def __init__(self, server: MCPServer[Any], doubles: Doubles | None = None) -> None:
+        self.server = server
+        self.doubles = doubles
+        self._view: Server[Any] | None = None
+
+    async def start(self, stack: AsyncExitStack) -> None:
+        lowlevel = self.server._lowlevel_server  # the SDK keeps it private; Client unwraps it the same way
+        with providing(self.doubles) if self.doubles is not None else contextlib.nullcontext():
+            state = await stack.enter_async_context(lowlevel.lifespan(lowlevel))
+        self._view = _shared_lifespan_view(lowlevel, state)
+
+    def target(self, caller: Principal | None) -> Any:
+        if self._view is None:
+            raise RuntimeError("the in-process server's lifespan has not been entered")
+        return self._view
+
+    def diagnose(self) -> str | None:
+        return None
+
+    def stderr(self) -> str:
+        return ""
+
+
+def _shared_lifespan_view(server: Server[Any], state: Any) -> Server[Any]:
+    """A shallow view of `server` whose lifespan yields the scenario's already-entered state."""
+
+    @asynccontextmanager
+    async def shared(_server: Server[Any]) -> AsyncIterator[Any]:
+        yield state
+
+    view = copy.copy(server)
+    view.lifespan = shared
+    return view
+
+
+_STATUS_WRAPPER = 'status="$1"; shift; "$@"; code=$?; echo "$code" > "$status"; exit "$code"'
+"""Runs the server as a child of `sh` so its exit code is written down when it dies (pipes are inherited)."""
+
+
+class Stdio:
+    """A server process started over stdio for the scenario (and stopped with it)."""
+
+    kind = "stdio"
+    shared_session = True
+
+    def __init__(
+        self,
+        command: str,
+        *,
+        env: Mapping[str, str] | None = None,
+        cwd: str | None = None,
+        extra_env: Mapping[str, str] | None = None,
+    ) -> None:
+        self.argv = shlex.split(command)
+        if not self.argv:
+            raise ValueError("the stdio command is empty")
+        self.env_template = dict(env or {})
+        self.extra_env = dict(extra_env or {})
+        self.cwd = cwd
+        self._folder: tempfile.TemporaryDirectory[str] | None = None
+        self._stderr_file: Any = None
+        self.started_as: Principal | None = None
+        self._started = False
+
+    async def start(self, stack: AsyncExitStack) -> None:
+        self._folder = tempfile.TemporaryDirectory(prefix="mcpbdd-stdio-")
+        stack.callback(self._folder.cleanup)
+        self._stderr_file = open(Path(self._folder.name) / "stderr.log", "w+", encoding="utf-8")  # noqa: SIM115
+        stack.callback(self._stderr_file.close)
+
+    @property
+    def _status_path(self) -> Path:
+        assert self._folder is not None
+        return Path(self._folder.name) / "exit-code"
+
+    def environment(self, caller: Principal | None) -> dict[str, str]:
+        """The process environment: configured values, with `{user}`, `{tenant}`, `{scopes}` of the caller filled in."""
+        fields = {
+            "user": caller.user if caller else "",
+            "tenant": caller.tenant if caller else "",
+            "scopes": ",".join(caller.scopes) if caller else "",
+        }
+        env = {name: value.format(**fields) for name, value in self.env_template.items()}
+        return {**env, **self.extra_env}
+
+    def target(self, caller: Principal | None) -> Any:
+        if self._stderr_file is None:
+            raise RuntimeError("the stdio connector has not been started")
+        if self._started:
+            raise RuntimeError("a stdio server is started once per scenario")
+        self._started = True
+        self.started_as = caller
+        params = StdioServerParameters(
+            command="sh",
+            args=["-c", _STATUS_WRAPPER, "mcpbdd-stdio", str(self._status_path), *self.argv],
+            env={**os.environ, **self.environment(caller)},
+            cwd=self.cwd,
+        )
+        return stdio_client(params, errlog=self._stderr_file)
+
+    def exit_code(self) -> int | None:
+        try:
+            return int(self._status_path.read_text().strip())
+        except (OSError, ValueError):
+            return None
+
+    def stderr(self) -> str:
+        if self._stderr_file is None or self._stderr_file.closed:
+            return ""
+        self._stderr_file.flush()
+        return Path(self._stderr_file.name).read_text(encoding="utf-8", errors="replace")
+
+    def diagnose(self) -> str | None:
+        code = self.exit_code()
+        tail = "\n".join(self.stderr().splitlines()[-STDERR_TAIL_LINES:])
+        parts = []
+        if code is not None:
+            parts.append(f"the server process exited with code {code}")
+        if tail:
+            parts.append(f"the end of its stderr:\n{tail}")
+        return "; ".join(parts) or None
+
+
+class Http:
+    """A Streamable HTTP server at a URL; a session per caller, each with its bearer token."""
+
+    kind = "http"
+    shared_session = False
+
+    def __init__(self, url: str, *, tokens: Mapping[str, str] | None = None, timeout: float = 30.0) -> None:
+        self.url = url
+        self.tokens = dict(tokens or {})
+        self.timeout = timeout
+
+    async def start(self, stack: AsyncExitStack) -> None:
+        self._stack = stack
+
+    def token_for(self, caller: Principal | None) -> str | None:
+        if caller is None:
+            return None
+        return self.tokens.get(caller.user, caller.token)
+
+    def target(self, caller: Principal | None) -> Any:
+        token = self.token_for(caller)
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        client = httpx2.AsyncClient(headers=headers, timeout=self.timeout)
+        return _closing(streamable_http_client(self.url, http_client=client), client)
+
+    def diagnose(self) -> str | None:
+        return None
+
+    def stderr(self) -> str:
+        return ""
+
+
+@asynccontextmanager
+async def _closing(transport: Any, client: httpx2.AsyncClient) -> AsyncIterator[Any]:
+    """The SDK's HTTP transport, then close the httpx client we gave it (it does not own it)."""
+    try:
+        async with transport as streams:
+            yield streams
+    finally:
+        await client.aclose()
+
+
+def python_command(module: str, *args: str) -> str:
+    """`stdio: <this interpreter> -m module ...`, for tests and examples that must use the same Python."""
+    return shlex.join([sys.executable, "-m", module, *args])

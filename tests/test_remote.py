@@ -1,0 +1,223 @@
+"""Servers in other processes: stdio and Streamable HTTP, crashes, start-up failures, and no orphans."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import TESTS
+
+from mcpbdd.auth import TestTokenVerifier
+from mcpbdd.harness import ClientHarness
+from mcpbdd.harness.connectors import Http, Stdio, python_command
+from mcpbdd.outcome import Channel
+from mcpbdd.principals import Principal
+
+ROOT = TESTS.parent
+ALICE = Principal("alice", "acme", ("notes:write",))
+NOTES_ENV = {"NOTES_TENANT": "{tenant}", "NOTES_USER": "{user}"}
+
+
+def processes_marked(marker: str) -> list[int]:
+    """Live processes whose environment carries `marker` (the servers a test started)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            environ = (entry / "environ").read_bytes()
+            status = (entry / "status").read_text()
+        except OSError:
+            continue
+        if f"MCPBDD_TEST_MARKER={marker}".encode() in environ and "State:\tZ" not in status:
+            found.append(int(entry.name))
+    return found
+
+
+def awkward_stdio(marker: str) -> Stdio:
+    return Stdio(python_command("servers"), cwd=str(TESTS), extra_env={"MCPBDD_TEST_MARKER": marker})
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+async def test_a_server_that_dies_mid_call_reports_its_exit_code_and_stderr(mode: str) -> None:
+    marker = uuid.uuid4().hex
+    async with ClientHarness(awkward_stdio(marker), mode=mode, timeout=10) as harness:
+        alive = await harness.call_tool(None, "whoami", {})
+        assert alive.ok and processes_marked(marker)
+        dead = await harness.call_tool(None, "die", {})
+    assert dead.channel is Channel.TRANSPORT_FAILURE
+    assert "the server process exited with code 3" in (dead.failure or "")
+    assert "fatal: the index is corrupt, giving up" in (dead.failure or "")
+    assert processes_marked(marker) == []
+
+
+@pytest.mark.anyio
+async def test_a_hung_call_times_out_and_the_process_is_reaped() -> None:
+    marker = uuid.uuid4().hex
+    async with ClientHarness(awkward_stdio(marker), timeout=0.5) as harness:
+        hung = await harness.call_tool(None, "hang", {})
+        assert processes_marked(marker)
+    assert hung.channel is Channel.TRANSPORT_FAILURE and "0.5 s" in (hung.failure or "")
+    assert processes_marked(marker) == []
+
+
+@pytest.mark.anyio
+async def test_a_server_that_never_answers_fails_the_start_naming_the_timeout() -> None:
+    marker = uuid.uuid4().hex
+    silent = Stdio(
+        python_command("servers").replace("-m servers", "-c 'import time; time.sleep(60)'"),
+        extra_env={"MCPBDD_TEST_MARKER": marker},
+    )
+    async with ClientHarness(silent, start_timeout=1.0) as harness:
+        with pytest.raises(ConnectionError, match=r"did not answer within 1 s of starting"):
+            await harness.call_tool(None, "anything", {})
+    assert processes_marked(marker) == []
+
+
+@pytest.mark.anyio
+async def test_stdio_carries_one_caller_and_says_so() -> None:
+    stdio = Stdio(python_command("mcpbdd.examples.notes"), env=NOTES_ENV)
+    async with ClientHarness(stdio) as harness:
+        created = await harness.call_tool(ALICE, "create_note", {"title": "Plan", "body": "Ship"})
+        assert created.structured["author"] == "alice"
+        with pytest.raises(ValueError, match="carries no caller identity: it was started as alice of tenant acme"):
+            await harness.call_tool(Principal("erin", "globex"), "list_notes", {})
+
+
+@pytest.mark.anyio
+async def test_the_test_token_verifier_reads_tenant_user_and_scopes() -> None:
+    token = await TestTokenVerifier().verify_token(ALICE.token)
+    assert token is not None
+    assert (token.subject, token.claims, token.scopes) == ("alice", {"tenant": "acme"}, ["notes:write"])
+    assert await TestTokenVerifier().verify_token("Bearer-of-nothing") is None
+    assert await TestTokenVerifier().verify_token("mcpbdd:only-a-tenant") is None
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def notes_over_http() -> Iterator[str]:
+    """The example server in its own process, serving Streamable HTTP on loopback with test auth."""
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mcpbdd.examples.notes", "--http", f"127.0.0.1:{port}"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        with socket.socket() as sock:
+            if sock.connect_ex(("127.0.0.1", port)) == 0:
+                break
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+async def test_over_http_each_caller_carries_its_own_token(notes_over_http: str, mode: str) -> None:
+    erin = Principal(f"erin-{mode}", f"globex-{mode}")
+    async with ClientHarness(Http(notes_over_http), mode=mode) as harness:
+        mine = await harness.call_tool(erin, "create_note", {"title": "Roadmap", "body": "Q4"})
+        theirs = await harness.call_tool(Principal("bob", f"initech-{mode}"), "list_notes", {})
+        nobody = await harness.call_tool(None, "list_notes", {})
+    assert mine.structured["author"] == f"erin-{mode}"
+    assert theirs.structured == {"notes": [], "count": 0}
+    assert nobody.channel is Channel.TOOL_ERROR and "Sign in first" in nobody.text
+
+
+def run_behave(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{TESTS}"}
+    return subprocess.run(
+        [sys.executable, "-m", "behave", "--format", "progress", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+def test_the_error_matrix_holds_over_stdio(mode: str) -> None:
+    run = run_behave(
+        "features/error_channels.feature",
+        "-D",
+        "mcpbdd.harness=client",
+        "-D",
+        f"mcpbdd.client_mode={mode}",
+        "-D",
+        f"mcpbdd.server=stdio: {python_command('mcpbdd.examples.notes')}",
+        "-D",
+        f"mcpbdd.env={json.dumps(NOTES_ENV)}",
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "0 failed" in run.stdout
+
+
+def test_the_error_matrix_holds_over_http(notes_over_http: str) -> None:
+    run = run_behave(
+        "features/error_channels.feature", "-D", "mcpbdd.harness=client", "-D", f"mcpbdd.server={notes_over_http}"
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "0 failed" in run.stdout
+
+
+def test_an_interrupted_run_leaves_no_server_behind(tmp_path: Path) -> None:
+    """SIGINT while a stdio server is mid-call: behave stops, the owner task exits, the process group dies."""
+    marker = uuid.uuid4().hex
+    feature = tmp_path / "features" / "hang.feature"
+    feature.parent.mkdir()
+    (tmp_path / "features" / "steps").mkdir()
+    (tmp_path / "features" / "steps" / "steps.py").write_text("from mcpbdd.steps import *  # noqa: F403\n")
+    (tmp_path / "features" / "environment.py").write_text("from mcpbdd.behave import *  # noqa: F403\n")
+    feature.write_text('Feature: hang\n  Scenario: a call that never ends\n    When the client calls "hang"\n')
+    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{TESTS}", "MCPBDD_TEST_MARKER": marker}
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "behave",
+            str(tmp_path / "features"),
+            "-D",
+            "mcpbdd.harness=client",
+            "-D",
+            "mcpbdd.timeout=60",
+            "-D",
+            f"mcpbdd.server=stdio: {python_command('servers')}",
+            "-D",
+            f"mcpbdd.cwd={TESTS}",
+        ],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    deadline = time.monotonic() + 30
+    while len(processes_marked(marker)) < 3 and time.monotonic() < deadline:  # behave, sh, the server
+        time.sleep(0.1)
+    servers = [pid for pid in processes_marked(marker) if pid != process.pid]
+    assert servers, "the stdio server never started"
+    process.send_signal(signal.SIGINT)
+    process.communicate(timeout=60)
+    time.sleep(0.5)
+    assert processes_marked(marker) == []
