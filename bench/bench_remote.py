@@ -137,9 +137,8 @@ def main() -> int:
         server.terminate()
         server.wait()
     starts = [run_loop.loop.run_until_complete(start_up_once(command)) for _ in range(3 if args.quick else 5)]
-    print(
-        f"\nstdio server start-up to first answer (spawn + handshake + one call): median {statistics.median(starts):.2f} s"
-    )
+    median = statistics.median(starts)
+    print(f"\nstdio server start-up to first answer (spawn + handshake + one call): median {median:.2f} s")
     run_loop.close()
     return 0
 
