@@ -67,3 +67,16 @@ Feature: What the notes server keeps, per company, over time
       """
       {"created_at": "2026-03-01T09:30:00Z"}
       """
+
+  Scenario: Deleting what an empty list never showed fails cleanly and changes nothing
+    When "alice" calls "list_notes"
+    Then the structured result contains:
+      """
+      {"count": 0, "notes": []}
+      """
+    When "alice" calls "delete_note" with {"note_id": "n-1"}
+    Then the call fails with a tool error
+    And the error reason is "note_not_found"
+    And the error suggests "List the notes"
+    And the storage of tenant "acme" is unchanged
+    And the storage of every other tenant is unchanged
