@@ -45,6 +45,7 @@ from mcp_types import (
     ListRootsResult,
     Tool,
 )
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from mcpbdd.harness.base import DEFAULT_TIMEOUT, classify, retry_with_answers
 from mcpbdd.harness.connectors import Connector, InProcess
@@ -229,8 +230,9 @@ class ClientHarness:
             with acting_as(caller, self.tenant_claim):
                 return await send(client)
 
-        if self.mode != "legacy":
+        if client.protocol_version in MODERN_PROTOCOL_VERSIONS:  # questions come back as results: nothing to park
             return self._diagnosed(await classify(method, target, arguments, call, self.timeout))
+        # A handshake-era connection (mode "legacy", or "auto" that fell back): questions arrive mid-call.
         task = asyncio.ensure_future(classify(method, target, arguments, call, self.timeout))
         in_flight = InFlightCall(task=task, caller=caller, method=method, target=target, arguments=arguments)
         self._in_flight.append(in_flight)
