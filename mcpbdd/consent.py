@@ -184,3 +184,18 @@ class ConsentGate:
         if outcome.action == "accept" and outcome.data.confirm is True:
             return Decision(granted=True)
         return Decision(granted=False, response=tool_failure(DECLINED))
+
+
+async def carry_record(source: TenantStorage, target: TenantStorage, request_state: str | None) -> None:
+    """Copy round one's consent record into round two's storage, for tests with separate mock contexts.
+
+    Two `MockContext`s built by hand each have their own storage; the record the gate wrote
+    while asking lives in the first. Carry it over (with its remaining TTL unknown, so with the
+    gate's default TTL) before calling round two. A harness shares one storage and needs none of this.
+    """
+    if not request_state or not request_state.startswith(RECORD_PREFIX):
+        raise ValueError(f"{request_state!r} is not a consent record key (round one's request state)")
+    record = await source.get(request_state)
+    if record is None:
+        raise ValueError(f"round one's storage has no consent record {request_state!r} (expired or redeemed?)")
+    await target.set(request_state, record, ttl=ConsentGate.ttl)

@@ -150,3 +150,31 @@ async def test_a_client_without_elicitation_cannot_consent(kind: str) -> None:
         outcome = await harness.call_tool(ALICE, "delete_note", {"note_id": "n-1"}, input_responses=yes())
     expect.fails_with_protocol_error(outcome, -32021)
     assert not deleted(d) and records(d) == []
+
+
+async def test_a_record_can_be_carried_between_hand_built_mock_contexts() -> None:
+    """Each hand-built MockContext has its own storage: carry_record moves round one's record to round two's."""
+    from mcpbdd.consent import carry_record
+    from mcpbdd.examples.notes import NotesState
+    from mcpbdd.harness import MockContext
+    from mcpbdd.principals import acting_as
+
+    first_storage, second_storage = doubles().storage, doubles().storage
+    clock = FrozenClock()
+    round_one = MockContext(mcp, lifespan=NotesState(first_storage, clock))
+    round_two = MockContext(mcp, lifespan=NotesState(second_storage, clock))
+    with acting_as(ALICE):
+        asked = await mcp.call_tool(
+            "delete_note", {"note_id": "n-1"}, round_one.for_tool("delete_note", {"note_id": "n-1"})
+        )
+        state = asked.request_state
+        await carry_record(first_storage.tenant("acme"), second_storage.tenant("acme"), state)
+        done = await mcp.call_tool(
+            "delete_note",
+            {"note_id": "n-1"},
+            round_two.for_tool("delete_note", {"note_id": "n-1"}, input_responses=yes(), request_state=state),
+        )
+    assert not done.is_error
+    assert "notes/n-1" not in second_storage.snapshot("acme")
+    with pytest.raises(ValueError, match="no consent record"):
+        await carry_record(first_storage.tenant("acme"), second_storage.tenant("acme"), "consent/never")
