@@ -16,6 +16,7 @@ Feature: Team notes
       | export_notes        |
       | suggest_title       |
       | list_import_folders |
+      | import_note         |
 
   Scenario: A new note can be read back by its id
     When the client calls "create_note" with:

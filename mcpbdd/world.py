@@ -243,6 +243,7 @@ class World:
         self.outcomes.append(outcome)
         if self.on_exchange is not None:
             self.on_exchange(exchange)
+        self.upstream.check()  # an outbound request no route matched fails the step that made the call
         return outcome
 
     def _caller_for(self, as_user: str | None) -> Principal | None:

@@ -11,16 +11,23 @@ State lives in a `StorageService` built in the server's lifespan (SQLite at $NOT
 production, memory otherwise), scoped to the caller's tenant; under mcpbdd the lifespan
 takes the scenario's storage and clock instead (`mcpbdd.wiring.scenario_doubles()`), so
 a scenario can seed it, inspect it and move time, and nothing is a module global.
+
+`import_note` reads a document from the team's document service (https://docs.example.com,
+or $NOTES_DOCS_URL) with an `httpx.AsyncClient` built in the lifespan too: a real client in
+production, one over the scenario's upstream doubles under mcpbdd (`doubles.upstream.transport()`),
+so a scenario decides what the service answers, or that it is down, slow or unreachable.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Annotated
 
+import httpx
 from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError, ToolError
@@ -28,13 +35,14 @@ from mcp.server.mcpserver.resolve import ListRoots, Resolve, Sample
 from mcp.shared.exceptions import MCPError
 from mcp_types import (
     INVALID_PARAMS,
+    CallToolResult,
     CreateMessageResult,
     InputRequiredResult,
     ListRootsResult,
     SamplingMessage,
     TextContent,
 )
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from mcpbdd.clock import Clock, SystemClock
 from mcpbdd.consent import DECLINED, ConsentGate
@@ -47,12 +55,16 @@ from mcpbdd.storage import (
     StorageService,
     TenantStorage,
 )
+from mcpbdd.upstream import Upstream, upstream_base
 from mcpbdd.wiring import scenario_doubles
 
 TENANT_CLAIM = "tenant"
 """The access-token claim naming the caller's tenant."""
 
 EXPORT_FORMATS = ("markdown", "json")
+
+DOCS_URL = "https://docs.example.com"
+"""The team's document service, where `import_note` reads documents ($NOTES_DOCS_URL overrides it)."""
 
 
 class Note(BaseModel):
@@ -82,10 +94,18 @@ class Deleted(BaseModel):
 
 @dataclass(frozen=True)
 class NotesState:
-    """What the tools need, built once per lifespan: tenant-scoped storage and a clock."""
+    """What the tools need, built once per lifespan: tenant-scoped storage, a clock, the document service."""
 
     storage: StorageService
     clock: Clock
+    docs: httpx.AsyncClient | None = None
+    """The document service's client (None: no document service, every import is refused)."""
+
+
+def _docs_client(transport: httpx.AsyncBaseTransport | None = None) -> httpx.AsyncClient:
+    """The document service's client; in another process under mcpbdd, `upstream_base` points it at the loopback."""
+    base = upstream_base(os.environ.get("NOTES_DOCS_URL", DOCS_URL))
+    return httpx.AsyncClient(base_url=base, transport=transport, timeout=10.0, headers={"accept": "application/json"})
 
 
 @asynccontextmanager
@@ -93,12 +113,15 @@ async def notes_lifespan(_server: MCPServer[NotesState]) -> AsyncIterator[NotesS
     """Production storage (SQLite at $NOTES_DB, else memory) and real time, unless a scenario provides its own."""
     doubles = scenario_doubles()
     if doubles is not None:
-        yield NotesState(doubles.storage, doubles.clock)
+        upstream = doubles.upstream or Upstream()  # no routes: every import is refused, never the network
+        async with _docs_client(upstream.transport()) as docs:
+            yield NotesState(doubles.storage, doubles.clock, docs)
         return
     path = os.environ.get("NOTES_DB")
     storage = StorageService(SQLiteProvider(path) if path else InMemoryProvider(), SystemClock())
     try:
-        yield NotesState(storage, storage.clock)
+        async with _docs_client() as docs:
+            yield NotesState(storage, storage.clock, docs)
     finally:
         storage.close()
 
@@ -294,6 +317,82 @@ def list_import_folders(roots: Annotated[ListRootsResult, Resolve(ask_for_roots)
     """List the folders the client shares, from which notes could be imported."""
     _caller()
     return Workspace(folders=[str(root.uri) for root in roots.roots])
+
+
+class Document(BaseModel):
+    """A document as the document service returns it (`GET /documents/<id>`)."""
+
+    title: str = Field(min_length=1)
+    body: str
+    tags: list[str] = Field(default_factory=list)
+
+
+DOCUMENT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+IMPORT_NOTE = ErrorContract(
+    "import_note",
+    Failure(
+        "upstream_unavailable",
+        "The document service is not answering.",
+        retryable=True,
+        hint="Try again in a minute: the document service is down or slow, and no note was created.",
+    ),
+    Failure(
+        "document_not_found",
+        "The document service has no such document.",
+        hint="Check the document id in the document service.",
+    ),
+    Failure(
+        "document_unreadable",
+        "The document cannot be imported as a note.",
+        hint="Import a document that has a title and a body, or create the note with create_note.",
+    ),
+)
+
+
+async def _fetch_document(docs: httpx.AsyncClient | None, document_id: str) -> Document | CallToolResult:
+    """The document, or the declared failure that says why it cannot be had."""
+    if docs is None:
+        return IMPORT_NOTE.fail("upstream_unavailable", "No document service is configured.")
+    try:
+        response = await docs.get(f"/documents/{document_id}")
+    except httpx.TimeoutException:
+        return IMPORT_NOTE.fail("upstream_unavailable", "The document service did not answer in time.")
+    except httpx.TransportError:
+        return IMPORT_NOTE.fail("upstream_unavailable", "The document service cannot be reached.")
+    status = response.status_code
+    if status == 404:
+        return IMPORT_NOTE.fail("document_not_found", f"Document {document_id} not found in the document service.")
+    if status >= 500 or status == 429:
+        return IMPORT_NOTE.fail("upstream_unavailable", f"The document service failed (HTTP {status}).")
+    if not response.is_success:
+        return IMPORT_NOTE.fail("document_unreadable", f"The document service refused {document_id} (HTTP {status}).")
+    try:
+        return Document.model_validate_json(response.content)
+    except ValidationError:
+        return IMPORT_NOTE.fail("document_unreadable", f"Document {document_id} has no title or body.")
+
+
+@mcp.tool()
+async def import_note(document_id: str, ctx: Context) -> Note:
+    """Import a document from the team's document service as a new note (the caller becomes its author)."""
+    _, user = _caller()
+    if not DOCUMENT_ID.fullmatch(document_id):
+        return IMPORT_NOTE.fail("document_not_found", f"{document_id!r} is not a document id.")  # type: ignore[return-value]
+    document = await _fetch_document(_state(ctx).docs, document_id)
+    if isinstance(document, CallToolResult):
+        return document  # type: ignore[return-value]  # the declared failure; nothing was written
+    notebook = _notebook(ctx)
+    created = _state(ctx).clock.now().isoformat().replace("+00:00", "Z")
+    try:
+        note_id = await _next_id(notebook)
+        note = Note(
+            id=note_id, title=document.title, body=document.body, tags=document.tags, author=user, created_at=created
+        )
+        await notebook.set(f"notes/{note.id}", note.model_dump(mode="json"))
+    except StorageError as exc:
+        raise ToolError(f"The note was not saved: {exc}") from exc
+    return note
 
 
 @mcp.resource("notes://{note_id}", mime_type="text/markdown")

@@ -17,6 +17,7 @@ from mcpbdd.steps import (  # noqa: F401  (registering the steps is the point)
     rounds,
     server,
     storage,
+    upstream,
 )
 
 __all__: list[str] = []

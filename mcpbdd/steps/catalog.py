@@ -20,6 +20,7 @@ GROUPS = {
     "mcpbdd.steps.storage": "Seeded storage and clock",
     "mcpbdd.steps.rounds": "Input-required rounds",
     "mcpbdd.steps.consent": "Consent gates",
+    "mcpbdd.steps.upstream": "Upstream services",
     "mcpbdd.steps.contracts": "Contracts",
 }
 

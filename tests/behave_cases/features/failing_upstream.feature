@@ -1,0 +1,67 @@
+Feature: Every upstream step fails when it should, with a message that says why
+  Each scenario below is expected to FAIL, against the bundled notes server's import_note
+  (which reads https://docs.example.com); tests/test_behave_upstream.py checks the messages.
+
+  Background:
+    Given the user "alice" of tenant "acme"
+
+  Scenario: a request no route matches
+    Given the upstream "https://docs.example.com" answers GET "/documents/d-1" with status 200 and:
+      """
+      {"title": "Plan", "body": "Ship it"}
+      """
+    And the upstream "https://docs.example.com.evil" answers GET "/documents/d-2" with status 200 and:
+      """
+      {"title": "Trap", "body": "Another origin"}
+      """
+    When the client calls "import_note" with {"document_id": "d-2"}
+    Then the call succeeds
+
+  Scenario: a request when no route is declared
+    When the client calls "import_note" with {"document_id": "d-1"}
+    Then the call succeeds
+
+  Scenario: a once route that was used up
+    Given the upstream "https://docs.example.com" answers GET "/documents/d-1" once with status 200 and:
+      """
+      {"title": "Plan", "body": "Ship it"}
+      """
+    When the client calls "import_note" with {"document_id": "d-1"}
+    And the client calls "import_note" with {"document_id": "d-1"}
+    Then the call succeeds
+
+  Scenario: received a number of times, but another number
+    Given the upstream "https://docs.example.com" fails GET "/documents/d-1" with status 503
+    When the client calls "import_note" with {"document_id": "d-1"}
+    Then the upstream "https://docs.example.com" received GET "/documents/d-1" 3 times
+
+  Scenario: received a request, but it never came
+    Given the upstream "https://docs.example.com" fails GET "/documents/d-1" with status 503
+    When the client calls "list_notes"
+    Then the upstream "https://docs.example.com" received GET "/documents/d-1" 1 time
+
+  Scenario: received no request, but one came
+    Given the upstream "https://docs.example.com" fails GET "/documents/d-1" with status 503
+    When the client calls "import_note" with {"document_id": "d-1"}
+    Then the upstream "https://docs.example.com" received no request
+
+  Scenario: an upstream that is not an origin
+    Given the upstream "https://docs.example.com/v1" fails GET "/documents/d-1" with status 503
+
+  Scenario: an upstream without a scheme
+    Given the upstream "docs.example.com" is unreachable
+
+  Scenario: an unknown HTTP method
+    Given the upstream "https://docs.example.com" fails FETCH "/documents/d-1" with status 503
+
+  Scenario: a failure with a success status
+    Given the upstream "https://docs.example.com" fails GET "/documents/d-1" with status 200
+
+  Scenario: a path without its leading slash
+    Given the upstream "https://docs.example.com" times out on GET "documents/d-1"
+
+  Scenario: an answer that is not JSON
+    Given the upstream "https://docs.example.com" answers GET "/documents/d-1" with status 200 and:
+      """
+      {"title": "Plan",
+      """
