@@ -1,0 +1,25 @@
+"""Contracts: results against the advertised output schema, and calls generated from the input schema."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from behave import then
+
+from mcpbdd import contract, generated
+from mcpbdd.steps._world import world
+from mcpbdd.steps.arguments import SpecError, location
+
+
+@then('every result of "{tool:Text}" matches its output schema')
+def every_result_matches_output_schema(context: Any, tool: str) -> None:
+    """Then every result of "create_note" matches its output schema"""
+    contract.check_results_match_output_schema(world(context), tool)
+
+
+@then('"{tool:Text}" survives {count:d} generated calls')
+def survives_generated_calls(context: Any, tool: str, count: int) -> None:
+    """Then "create_note" survives 100 generated calls  (no crash, hang, or leaked stack, path or secret)"""
+    if count < 1:
+        raise SpecError(f"{location(context)}: the number of generated calls must be at least 1, got {count}")
+    generated.check_generated_calls_in_world(world(context), tool, count).assert_ok()
