@@ -59,6 +59,7 @@ class Settings(BaseModel):
         default=None,
         description="module:factory returning a StorageAdapter, for a server that keeps its state elsewhere",
     )
+    seed: int | None = Field(default=None, description="seed of generated calls (default: derived from the tool name)")
     secrets: tuple[str, ...] = Field(default=(), description="values never shown in reports (redacted)")
 
     @field_validator("env", "tokens", mode="before")

@@ -43,7 +43,7 @@ from mcp_types import INVALID_PARAMS, CallToolResult, TextContent, Tool
 from referencing import Registry
 from referencing.exceptions import Unresolvable
 
-from mcpbdd.harness.base import Harness
+from mcpbdd.harness.base import CLIENT_REFUSED, Harness
 from mcpbdd.outcome import Channel, Outcome
 from mcpbdd.principals import Principal
 
@@ -337,10 +337,10 @@ async def run_tool_contract(
         else:
             report.checks.append(Check(ARGUMENTS, CheckStatus.PASSED))
 
-    try:
-        outcome = await harness.call_tool(caller, tool, arguments)
-    except Exception as exc:  # the SDK client refuses an answer it cannot accept (e.g. a broken output schema)
-        report.client_error = _clip(f"{type(exc).__name__}: {exc}", 600)
+    outcome = await harness.call_tool(caller, tool, arguments)
+    if outcome.failure and outcome.failure.startswith(CLIENT_REFUSED):
+        # the SDK client refused an answer it cannot accept (e.g. structured content breaking the output schema)
+        report.client_error = _clip(outcome.failure[len(CLIENT_REFUSED) :], 600)
         _checks_after_client_refusal(report, advertised, arguments_ok)
         return report
     report.outcome = outcome

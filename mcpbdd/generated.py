@@ -65,7 +65,7 @@ from typing import Any, Literal
 from jsonschema.exceptions import SchemaError
 
 from mcpbdd import contract
-from mcpbdd.harness.base import Harness
+from mcpbdd.harness.base import CLIENT_REFUSED, Harness
 from mcpbdd.outcome import Channel, Outcome
 from mcpbdd.principals import Principal
 
@@ -452,9 +452,10 @@ class _Runner:
         started = time.perf_counter()
         try:
             if self.timeout is None:
-                return await self.harness.call_tool(self.caller, self.tool, arguments)
-            async with asyncio.timeout(self.timeout):
-                return await self.harness.call_tool(self.caller, self.tool, arguments)
+                outcome: Outcome = await self.harness.call_tool(self.caller, self.tool, arguments)
+            else:
+                async with asyncio.timeout(self.timeout):
+                    outcome = await self.harness.call_tool(self.caller, self.tool, arguments)
         except TimeoutError:
             return Outcome(
                 Channel.TRANSPORT_FAILURE,
@@ -464,9 +465,14 @@ class _Runner:
                 failure=f"{_TIMEOUT_PREFIX} the generated-call timeout of {self.timeout:g} s",
                 duration=time.perf_counter() - started,
             )
-        except Exception as exc:  # the SDK client raises when it cannot accept the answer
+        except Exception as exc:  # a harness that lets the SDK client's refusal escape
             self.last_client_error = f"the client refused the answer: {type(exc).__name__}: {_clip(str(exc), 400)}"
             return None
+        if outcome.failure and outcome.failure.startswith(CLIENT_REFUSED):
+            refusal = outcome.failure[len(CLIENT_REFUSED) :]
+            self.last_client_error = f"the client refused the answer: {_clip(refusal, 400)}"
+            return None
+        return outcome
 
     async def attempt(self, arguments: dict[str, Any]) -> tuple[Outcome | None, dict[str, str]]:
         before = await self._snapshot() if self.snapshot is not None else None

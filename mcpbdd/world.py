@@ -194,6 +194,23 @@ class World:
             self._harness = harness
         return self._harness
 
+    # contracts ---------------------------------------------------------------------------------------
+
+    def check_output_schema(self, tool: str) -> None:
+        """Every ok result of `tool` in this scenario matches the output schema the server advertises."""
+        from mcpbdd import contract
+
+        contract.check_results_match_output_schema(self, tool)
+
+    def generated_calls(self, tool: str, n: int) -> Any:
+        """`n` generated and adversarial calls of `tool`: no crash, leak, hang, or storage change from a refusal."""
+        from mcpbdd import generated
+
+        def snapshot() -> dict[str, dict[str, Any]]:
+            return {tenant: self.storage.snapshot(tenant) for tenant in self.tenants_in_play()}
+
+        return generated.check_generated_calls_in_world(self, tool, n, seed=self.settings.seed, snapshot=snapshot)
+
     # storage and clock ------------------------------------------------------------------------------
 
     def tenants_in_play(self) -> list[str]:

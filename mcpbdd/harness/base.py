@@ -15,6 +15,7 @@ from typing import Any, Protocol, TypeVar
 
 from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED, CallToolResult, InputRequiredResult, InputResponses, Tool
+from pydantic import ValidationError
 
 from mcpbdd.outcome import Channel, Outcome, ProtocolError, Question, Result, question_kind
 from mcpbdd.principals import Principal
@@ -22,6 +23,8 @@ from mcpbdd.principals import Principal
 T = TypeVar("T")
 
 DEFAULT_TIMEOUT = 5.0
+CLIENT_REFUSED = "the client refused the server's answer: "
+"""How a transport failure starts when the SDK client raised on an answer it cannot accept."""
 
 
 class Harness(AbstractAsyncContextManager["Harness"], Protocol):
@@ -88,6 +91,17 @@ async def classify(
             target,
             arguments,
             failure=f"no answer within the call timeout of {timeout:g} s",
+            duration=time.perf_counter() - started,
+        )
+    except (RuntimeError, ValidationError) as exc:
+        # The SDK client refused what the server sent (e.g. structured content that breaks the
+        # advertised output schema): no usable answer reached the caller.
+        return Outcome(
+            Channel.TRANSPORT_FAILURE,
+            method,
+            target,
+            arguments,
+            failure=f"{CLIENT_REFUSED}{type(exc).__name__}: {exc}",
             duration=time.perf_counter() - started,
         )
     except MCPError as exc:

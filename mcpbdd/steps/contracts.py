@@ -6,7 +6,6 @@ from typing import Any
 
 from behave import then
 
-from mcpbdd import contract, generated
 from mcpbdd.steps._world import world
 from mcpbdd.steps.arguments import SpecError, location
 
@@ -14,7 +13,7 @@ from mcpbdd.steps.arguments import SpecError, location
 @then('every result of "{tool:Text}" matches its output schema')
 def every_result_matches_output_schema(context: Any, tool: str) -> None:
     """Then every result of "create_note" matches its output schema"""
-    contract.check_results_match_output_schema(world(context), tool)
+    world(context).check_output_schema(tool)
 
 
 @then('"{tool:Text}" survives {count:d} generated calls')
@@ -22,4 +21,4 @@ def survives_generated_calls(context: Any, tool: str, count: int) -> None:
     """Then "create_note" survives 100 generated calls  (no crash, hang, or leaked stack, path or secret)"""
     if count < 1:
         raise SpecError(f"{location(context)}: the number of generated calls must be at least 1, got {count}")
-    generated.check_generated_calls_in_world(world(context), tool, count).assert_ok()
+    world(context).generated_calls(tool, count).assert_ok()
