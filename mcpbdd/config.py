@@ -55,6 +55,10 @@ class Settings(BaseModel):
     tokens: dict[str, str] = Field(
         default_factory=dict, description="bearer token per user over HTTP (default: mcpbdd test tokens)"
     )
+    upstreams: tuple[str, ...] = Field(
+        default=(),
+        description="upstream bases always served to a stdio server over loopback, besides those a scenario names",
+    )
     storage_adapter: str | None = Field(
         default=None,
         description="module:factory returning a StorageAdapter, for a server that keeps its state elsewhere",
@@ -70,10 +74,10 @@ class Settings(BaseModel):
             try:
                 return json.loads(value)
             except json.JSONDecodeError as exc:
-                raise ValueError(f"expected a JSON object, e.g. {{\"NAME\": \"value\"}} ({exc.msg})") from None
+                raise ValueError(f'expected a JSON object, e.g. {{"NAME": "value"}} ({exc.msg})') from None
         return value
 
-    @field_validator("capabilities", "secrets", mode="before")
+    @field_validator("capabilities", "secrets", "upstreams", mode="before")
     @classmethod
     def _split_capabilities(cls, value: Any) -> Any:
         if isinstance(value, str):

@@ -174,7 +174,13 @@ class World:
 
     def _connector(self, target: ServerTarget) -> Connector:
         if target.kind == "stdio":
-            return Stdio(target.spec, env=self.settings.env, cwd=self.settings.cwd)
+            return Stdio(
+                target.spec,
+                env=self.settings.env,
+                cwd=self.settings.cwd,
+                upstream=self.upstream,
+                upstream_bases=self.settings.upstreams,
+            )
         return Http(target.spec, tokens=self.settings.tokens)
 
     def server_stderr(self) -> str:

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from conftest import TESTS
 
+from mcpbdd import expect
 from mcpbdd.auth import TestTokenVerifier
 from mcpbdd.harness import ClientHarness
 from mcpbdd.harness.connectors import Http, Stdio, python_command
@@ -221,3 +222,20 @@ def test_an_interrupted_run_leaves_no_server_behind(tmp_path: Path) -> None:
     process.communicate(timeout=60)
     time.sleep(0.5)
     assert processes_marked(marker) == []
+
+
+@pytest.mark.anyio
+async def test_a_stdio_server_reaches_the_scenarios_upstream_over_loopback() -> None:
+    """The route table a scenario declares answers a server in another process, over real HTTP on 127.0.0.1."""
+    from mcpbdd.upstream import Upstream
+
+    upstream = Upstream()
+    upstream.answer("https://docs.example.com", "GET", "/documents/d-1", 200, {"title": "Brief", "body": "Ship it"})
+    upstream.time_out("https://docs.example.com", "GET", "/documents/d-2")
+    stdio = Stdio(python_command("mcpbdd.examples.notes"), env=NOTES_ENV, upstream=upstream)
+    async with ClientHarness(stdio, timeout=10) as harness:
+        imported = await harness.call_tool(ALICE, "import_note", {"document_id": "d-1"})
+        slow = await harness.call_tool(ALICE, "import_note", {"document_id": "d-2"})
+    assert imported.ok and imported.structured["title"] == "Brief"
+    expect.reason_is(slow, "upstream_unavailable")
+    assert upstream.received("https://docs.example.com", "GET", "/documents/d-1") == 1

@@ -105,7 +105,10 @@ class NotesState:
 def _docs_client(transport: httpx.AsyncBaseTransport | None = None) -> httpx.AsyncClient:
     """The document service's client; in another process under mcpbdd, `upstream_base` points it at the loopback."""
     base = upstream_base(os.environ.get("NOTES_DOCS_URL", DOCS_URL))
-    return httpx.AsyncClient(base_url=base, transport=transport, timeout=10.0, headers={"accept": "application/json"})
+    # Shorter than a client's patience, so a slow document service becomes a tool error the model can read.
+    timeout = float(os.environ.get("NOTES_DOCS_TIMEOUT", "3"))
+    headers = {"accept": "application/json"}
+    return httpx.AsyncClient(base_url=base, transport=transport, timeout=timeout, headers=headers)
 
 
 @asynccontextmanager

@@ -23,7 +23,7 @@ import os
 import shlex
 import sys
 import tempfile
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Iterable, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any, Protocol
@@ -35,6 +35,7 @@ from mcp.server import Server
 from mcp.server.mcpserver import MCPServer
 
 from mcpbdd.principals import Principal
+from mcpbdd.upstream import LoopbackServer, Upstream
 from mcpbdd.wiring import Doubles, providing
 
 STDERR_TAIL_LINES = 20
@@ -118,8 +119,14 @@ class Stdio:
         env: Mapping[str, str] | None = None,
         cwd: str | None = None,
         extra_env: Mapping[str, str] | None = None,
+        upstream: Upstream | None = None,
+        upstream_bases: Iterable[str] = (),
     ) -> None:
         self.argv = shlex.split(command)
+        self.upstream = upstream
+        """The scenario's route table, served to the process over loopback HTTP (`MCPBDD_UPSTREAM_<HOST>`)."""
+        self.upstream_bases = tuple(upstream_bases)
+        self._loopback: LoopbackServer | None = None
         if not self.argv:
             raise ValueError("the stdio command is empty")
         self.env_template = dict(env or {})
@@ -135,6 +142,9 @@ class Stdio:
         stack.callback(self._folder.cleanup)
         self._stderr_file = open(Path(self._folder.name) / "stderr.log", "w+", encoding="utf-8")  # noqa: SIM115
         stack.callback(self._stderr_file.close)
+        if self.upstream is not None:
+            self._loopback = LoopbackServer(self.upstream, self.upstream_bases)
+            stack.callback(self._loopback.stop)  # registered first, so it stops after the process
 
     @property
     def _status_path(self) -> Path:
@@ -158,10 +168,11 @@ class Stdio:
             raise RuntimeError("a stdio server is started once per scenario")
         self._started = True
         self.started_as = caller
+        upstream_env = self._loopback.start().environment() if self._loopback is not None else {}
         params = StdioServerParameters(
             command="sh",
             args=["-c", _STATUS_WRAPPER, "mcpbdd-stdio", str(self._status_path), *self.argv],
-            env={**os.environ, **self.environment(caller)},
+            env={**os.environ, **upstream_env, **self.environment(caller)},
             cwd=self.cwd,
         )
         return stdio_client(params, errlog=self._stderr_file)
