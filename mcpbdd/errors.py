@@ -56,9 +56,7 @@ def _camel(constant: str) -> str:
     return "".join(part.capitalize() for part in constant.split("_"))
 
 
-CODES: dict[str, int] = {
-    _camel(name): getattr(mcp_types, name) for name in _SDK_CONSTANTS if hasattr(mcp_types, name)
-}
+CODES: dict[str, int] = {_camel(name): getattr(mcp_types, name) for name in _SDK_CONSTANTS if hasattr(mcp_types, name)}
 """`InvalidParams` -> -32602, and so on for every code the SDK names."""
 
 _BY_NUMBER: dict[int, str] = {number: name for name, number in CODES.items()}
