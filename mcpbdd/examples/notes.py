@@ -25,7 +25,7 @@ import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Any
 
 import httpx
 from mcp.server.auth.middleware.auth_context import get_access_token
@@ -179,10 +179,27 @@ async def _find(ctx: Context, note_id: str) -> Note:
     return Note.model_validate(stored)
 
 
-async def _next_id(notebook: TenantStorage) -> str:
-    number = int(await notebook.get("meta/next-note-number", 1))
-    await notebook.set("meta/next-note-number", number + 1)
-    return f"n-{number}"
+MAX_EXPIRY_MINUTES = 525_600
+NOTE_COUNTER = "meta/next-note-number"
+
+
+async def _save_new_note(ctx: Context, fields: dict[str, Any], *, slug: str | None, ttl: int | None = None) -> Note:
+    """Store a new note under its slug or the next `n-<number>`; a note the storage refuses changes nothing.
+
+    The counter moves only after the note is stored, so a refused note (a key the storage
+    rules refuse, a value too large) leaves the tenant's storage exactly as it was.
+    """
+    notebook = _notebook(ctx)
+    number = None if slug is not None else int(await notebook.get(NOTE_COUNTER, 1))
+    created = _state(ctx).clock.now().isoformat().replace("+00:00", "Z")
+    note = Note(id=slug if slug is not None else f"n-{number}", created_at=created, **fields)
+    try:
+        await notebook.set(f"notes/{note.id}", note.model_dump(mode="json"), ttl=ttl)
+    except StorageError as exc:
+        raise ToolError(f"The note was not saved: {exc}") from exc
+    if number is not None:
+        await notebook.set(NOTE_COUNTER, number + 1)
+    return note
 
 
 @mcp.tool()
@@ -198,16 +215,13 @@ async def create_note(
     _, user = _caller()
     if not title.strip():
         raise ToolError("A note needs a title.")
-    notebook = _notebook(ctx)
-    created = _state(ctx).clock.now().isoformat().replace("+00:00", "Z")
-    try:
-        note_id = slug if slug is not None else await _next_id(notebook)
-        note = Note(id=note_id, title=title, body=body, tags=tags or [], author=user, created_at=created)
-        ttl = expires_in_minutes * 60 if expires_in_minutes else None
-        await notebook.set(f"notes/{note.id}", note.model_dump(mode="json"), ttl=ttl)
-    except StorageError as exc:
-        raise ToolError(f"The note was not saved: {exc}") from exc
-    return note
+    if slug is not None and not slug.strip():
+        raise ToolError("A slug, when given, cannot be empty: leave it out to get an id like n-7.")
+    if expires_in_minutes is not None and not 0 < expires_in_minutes <= MAX_EXPIRY_MINUTES:
+        raise ToolError(f"expires_in_minutes must be between 1 and {MAX_EXPIRY_MINUTES} (a year).")
+    ttl = expires_in_minutes * 60 if expires_in_minutes else None
+    fields = {"title": title, "body": body, "tags": tags or [], "author": user}
+    return await _save_new_note(ctx, fields, slug=slug, ttl=ttl)
 
 
 GET_NOTE = ErrorContract("get_note", NOTE_NOT_FOUND)
@@ -385,17 +399,8 @@ async def import_note(document_id: str, ctx: Context) -> Note:
     document = await _fetch_document(_state(ctx).docs, document_id)
     if isinstance(document, CallToolResult):
         return document  # type: ignore[return-value]  # the declared failure; nothing was written
-    notebook = _notebook(ctx)
-    created = _state(ctx).clock.now().isoformat().replace("+00:00", "Z")
-    try:
-        note_id = await _next_id(notebook)
-        note = Note(
-            id=note_id, title=document.title, body=document.body, tags=document.tags, author=user, created_at=created
-        )
-        await notebook.set(f"notes/{note.id}", note.model_dump(mode="json"))
-    except StorageError as exc:
-        raise ToolError(f"The note was not saved: {exc}") from exc
-    return note
+    fields = {"title": document.title, "body": document.body, "tags": document.tags, "author": user}
+    return await _save_new_note(ctx, fields, slug=None)
 
 
 @mcp.resource("notes://{note_id}", mime_type="text/markdown")
