@@ -26,6 +26,8 @@ from mcpbdd.world import HARNESSES, World
 __all__ = ["after_all", "after_scenario", "before_all", "before_feature", "before_scenario", "before_step"]
 
 HARNESS_TAG = "harness."
+MODERN_ERA_TAG = "era.modern"
+"""A scenario about what only the 2026-07-28 protocol has (request state, replays): skipped on a legacy pass."""
 
 
 def _settings(context: Any) -> Settings:
@@ -54,10 +56,11 @@ def harness_from_tags(tags: Any, settings: Settings) -> tuple[str, str]:
 
 
 def before_all(context: Any) -> None:
-    _settings(context)
+    report.use_secrets(_settings(context).secrets)
     context.mcpbdd_loop = RunLoop()
-    # The SDK logs every tool failure at INFO; scenarios provoke failures on purpose.
+    # The SDK logs every tool failure at INFO; scenarios provoke failures on purpose. httpx logs every request.
     logging.getLogger("mcp").setLevel(logging.WARNING)
+    logging.getLogger("httpx").setLevel(logging.WARNING)
 
 
 def before_feature(context: Any, feature: Any) -> None:
@@ -75,8 +78,15 @@ def before_scenario(context: Any, scenario: Any) -> None:
     loop: RunLoop = context.mcpbdd_loop
     world = World(settings, loop.owner())
     kind, mode = harness_from_tags(scenario.effective_tags, settings)
+    if kind == "client" and mode == "legacy" and MODERN_ERA_TAG in scenario.effective_tags:
+        world.close()
+        scenario.skip("needs the 2026-07-28 protocol (a request state to replay); this pass speaks 2025-11-25")
+        return
     world.use_harness(kind, mode)
-    world.on_exchange = report.attach_exchange
+    scenario_report = report.ScenarioReport(world, settings.secrets)
+    scenario_report.start(kind, mode)
+    world.on_exchange = scenario_report.on_exchange
+    context.mcpbdd_report = scenario_report
     context.mcp = world
 
 
@@ -92,9 +102,14 @@ def after_scenario(context: Any, scenario: Any) -> None:
     world: World | None = getattr(context, "mcp", None)
     if world is None:
         return
-    if scenario.status == "failed" and len(world.trace):
-        report.attach_trace(world.trace)
-    errors = world.close()
+    scenario_report: report.ScenarioReport | None = getattr(context, "mcpbdd_report", None)
+    try:
+        if scenario_report is not None:
+            scenario_report.finish(scenario)
+        if scenario.status == "failed" and world.server_stderr():
+            report.attach_stderr(world.server_stderr())
+    finally:
+        errors = world.close()
     for error in errors:
         print(f"mcpbdd: closing the scenario {scenario.name!r} failed: {error!r}", file=sys.stderr)
 

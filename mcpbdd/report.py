@@ -1,30 +1,298 @@
-"""Allure attachments: each MCP exchange on the step that made it, the whole trace on a failure.
+"""What a reviewer sees in the Allure report: attachments, labels and parameters of a scenario.
 
-`allure.attach` is a no-op unless an Allure listener is running (the allure-behave
-formatter), so the hooks call these unconditionally and a plain `behave` run pays
-almost nothing.
+Each function attaches to whatever Allure is running at the moment of the call: the
+running step if there is one (an exchange goes on the step that made it), otherwise the
+scenario. `allure.attach` is a no-op when no Allure formatter runs, so the hooks call
+these unconditionally and a plain `behave` run pays next to nothing.
+
+Every attachment is redacted: each function takes `secrets`, and falls back to the
+secrets the hooks configured for the run (`use_secrets`, called from `before_all` with
+`secrets` under `[tool.mcpbdd]`). mcpbdd's own formatter redacts every file it writes a
+second time, so an attachment made by other code is covered too.
+
+Attachments available to any code (steps, hooks, a project's own `environment.py`):
+
+- `attach_exchange(exchange)`: one request and its answer (pretty JSON, duration, caller).
+- `attach_round(...)`, `attach_rounds(...)`: input-required rounds (question, answer, round).
+- `attach_trace(trace)`: every exchange of a scenario, in order.
+- `attach_storage_diff(diff, tenant=...)`: what an assertion found changed in storage
+  (a `mcpbdd.storage.StorageDiff` or its rendered text).
+- `attach_upstream_requests(requests)`: what the server sent to its upstream doubles.
+- `attach_stderr(text)`: a server process's stderr (for stdio servers, on a failure).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 import allure
+from pydantic import BaseModel
 
+from mcpbdd.redact import Redactor
 from mcpbdd.trace import Exchange, Trace
 
+__all__ = [
+    "ScenarioReport",
+    "attach_exchange",
+    "attach_json",
+    "attach_round",
+    "attach_rounds",
+    "attach_stderr",
+    "attach_storage_diff",
+    "attach_text",
+    "attach_trace",
+    "attach_upstream_requests",
+    "use_secrets",
+]
 
-def attach_exchange(exchange: Exchange) -> None:
-    """One request and its answer (pretty JSON, with duration), attached to the running step."""
+_configured = Redactor()
+
+
+def use_secrets(secrets: Iterable[str]) -> None:
+    """The run's secrets, redacted from every attachment made without explicit `secrets` (read-only config)."""
+    global _configured
+    _configured = Redactor(secrets)
+
+
+def _redactor(secrets: Iterable[str] | None) -> Redactor:
+    return _configured if secrets is None else Redactor(secrets)
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False, default=_default)
+
+
+def _default(value: Any) -> Any:
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json", by_alias=True, exclude_none=True)
+    return str(value)
+
+
+def attach_text(text: str, name: str, *, secrets: Iterable[str] | None = None) -> None:
+    """Plain text, redacted."""
+    allure.attach(_redactor(secrets).redact(text), name=name, attachment_type=allure.attachment_type.TEXT)
+
+
+def attach_json(value: Any, name: str, *, kind: str | None = None, secrets: Iterable[str] | None = None) -> None:
+    """Any JSON-able value (pydantic models included), pretty-printed and redacted.
+
+    `kind` names the file `<uuid>-attachment.<kind>.json` (Allure still shows it as JSON), so
+    tools reading the results folder tell exchanges (`.json`) from rounds, traces and upstream
+    requests (`.round.json`, `.rounds.json`, `.trace.json`, `.upstream.json`) by name alone.
+    """
+    body = _redactor(secrets).redact(_json(value))
+    if kind is None:
+        allure.attach(body, name=name, attachment_type=allure.attachment_type.JSON)
+    else:
+        allure.attach(body, name=name, attachment_type="application/json", extension=f"{kind}.json")
+
+
+def exchange_title(exchange: Exchange) -> str:
+    """`tools/call get_note → tool-error · alice · 1.2 ms`: what a reviewer scans in the step tree."""
     outcome = exchange.outcome
-    name = f"{outcome.method} {outcome.target} -> {outcome.channel.value}"
-    allure.attach(
-        json.dumps(exchange.to_json(), indent=2, ensure_ascii=False, default=str),
-        name=name,
-        attachment_type=allure.attachment_type.JSON,
+    code = f" {outcome.error.code}" if outcome.error is not None else ""
+    who = exchange.caller or "anonymous"
+    return (
+        f"{outcome.method} {outcome.target} → {outcome.channel.value}{code} · {who} · {outcome.duration * 1000:.1f} ms"
     )
 
 
-def attach_trace(trace: Trace) -> None:
-    """Every exchange of a failed scenario, in order, attached to the scenario."""
-    allure.attach(trace.render(), name="MCP trace (all exchanges)", attachment_type=allure.attachment_type.JSON)
+def attach_exchange(exchange: Exchange, *, secrets: Iterable[str] | None = None) -> None:
+    """One request and its answer (result, error or questions), with harness, caller and duration."""
+    attach_json(exchange.to_json(), exchange_title(exchange), secrets=secrets)
+
+
+def attach_trace(trace: Trace, *, secrets: Iterable[str] | None = None) -> None:
+    """Every exchange of a scenario, in order (attached to a failed scenario)."""
+    body = _redactor(secrets).redact(trace.render())
+    name = f"MCP trace ({len(trace)} exchanges)"
+    allure.attach(body, name=name, attachment_type="application/json", extension="trace.json")
+
+
+def attach_storage_diff(diff: Any, *, tenant: str | None = None, secrets: Iterable[str] | None = None) -> None:
+    """What changed in a tenant's storage (a `StorageDiff` or its text): `+ key = value`, `- key`, `~ key: a -> b`.
+
+    Call it from a storage assertion (on the step) or after a failed scenario.
+    """
+    text = diff.render() if hasattr(diff, "render") else str(diff)
+    attach_text(text, f"storage changes of tenant {tenant}" if tenant else "storage changes", secrets=secrets)
+
+
+def attach_upstream_requests(requests: Sequence[Any] | str, *, secrets: Iterable[str] | None = None) -> None:
+    """The requests the server sent to its upstream doubles (a list of JSON-able records, or text), in order."""
+    if isinstance(requests, str):
+        attach_text(requests, "upstream requests", secrets=secrets)
+    else:
+        attach_json(list(requests), f"upstream requests ({len(requests)})", kind="upstream", secrets=secrets)
+
+
+def attach_stderr(text: str, *, name: str = "server stderr", secrets: Iterable[str] | None = None) -> None:
+    """A server process's standard error (attach it when a scenario against a stdio server fails)."""
+    attach_text(text or "(empty)", name, secrets=secrets)
+
+
+# input-required rounds -------------------------------------------------------------------------------
+
+
+@dataclass
+class Round:
+    """One round of a call that asked for input: what was asked and what was answered."""
+
+    number: int
+    questions: dict[str, Any]
+    """question key -> the Question (key, kind, message, request)."""
+    answers: dict[str, Any] = field(default_factory=dict)
+    """question key -> the InputResponse sent (empty while unanswered, or for a tampered retry)."""
+
+    def to_json(self, names: Mapping[str, list[str]]) -> dict[str, Any]:
+        asked = []
+        for key, question in self.questions.items():
+            entry: dict[str, Any] = {"question": key, "kind": question.kind}
+            if names.get(key, [key]) != [key]:
+                entry["also named"] = [n for n in names[key] if n != key]
+            if question.message:
+                entry["message"] = question.message
+            requested = getattr(question.request.params, "requested_schema", None)
+            if requested is not None:
+                entry["fields"] = requested if isinstance(requested, dict) else _default(requested)
+            answer = self.answers.get(key)
+            entry["answer"] = _default(answer) if answer is not None else "(not answered)"
+            asked.append(entry)
+        return {"round": self.number, "questions": asked}
+
+
+def attach_round(
+    call: str, round_: Round, names: Mapping[str, list[str]], *, secrets: Iterable[str] | None = None
+) -> None:
+    """The answers to one round, on the step that gave them (the call then goes on to the next round)."""
+    keys = ", ".join(f"{names.get(k, [k])[-1]} {_verb(round_.answers.get(k))}" for k in round_.questions)
+    body = {"call": call, **round_.to_json(names)}
+    attach_json(body, f"input round {round_.number}: {keys}", kind="round", secrets=secrets)
+
+
+def _verb(answer: Any) -> str:
+    """`→ accept`, `→ decline`, `→ answered` (sampling, roots), `unanswered`: the round at a glance."""
+    if answer is None:
+        return "unanswered"
+    return f"→ {getattr(answer, 'action', None) or 'answered'}"
+
+
+def attach_rounds(call: str, rounds: Sequence[Round], names: Mapping[str, list[str]], final: str, **kw: Any) -> None:
+    """A whole conversation: every round's questions and answers, and how the call ended."""
+    body = {"call": call, "rounds": [r.to_json(names) for r in rounds], "ended": final}
+    attach_json(body, f"input rounds of {call} ({len(rounds)} asked)", kind="rounds", secrets=kw.get("secrets"))
+
+
+# one scenario --------------------------------------------------------------------------------------
+
+
+class ScenarioReport:
+    """Everything one scenario reports: exchanges, rounds, and on failure the trace and storage changes.
+
+    The behave hooks create one per scenario (`before_scenario`) and finish it
+    (`after_scenario`); the World calls `on_exchange` for every exchange it records.
+    """
+
+    def __init__(self, world: Any, secrets: Iterable[str] | None = None) -> None:
+        self.world = world
+        self.redactor = _redactor(secrets)
+        self.secrets = self.redactor.secrets
+        self._rounds_seen: dict[int, int] = {}
+        self._conversations: list[Any] = []
+        self._rounds: dict[int, list[Round]] = {}
+        self._upstream_seen = 0
+
+    def start(self, kind: str, mode: str) -> None:
+        """The harness as an Allure parameter and label (filterable; two harnesses are two tests)."""
+        harness = "client, legacy" if (kind, mode) == ("client", "legacy") else kind
+        allure.dynamic.parameter("harness", harness)
+        allure.dynamic.label("harness", harness)
+
+    def on_exchange(self, exchange: Exchange) -> None:
+        """Called by the World for each exchange: attach it, and the answers that led to it if it is a new round.
+
+        The World calls this after counting the new round and before opening it, so the
+        open conversation still holds the answers it just sent.
+        """
+        conversation = getattr(self.world, "conversation", None)
+        if conversation is not None:
+            key = id(conversation)
+            if key not in self._rounds_seen:
+                self._conversations.append(conversation)
+            if conversation.rounds > self._rounds_seen.get(key, 1):
+                round_ = Round(conversation.rounds - 1, dict(conversation.latest.questions), dict(conversation.answers))
+                self._rounds.setdefault(key, []).append(round_)
+                attach_round(_call(conversation.latest), round_, conversation.names, secrets=self.secrets)
+            self._rounds_seen[key] = conversation.rounds
+        attach_exchange(exchange, secrets=self.secrets)
+        self._attach_new_upstream_requests()
+
+    def _upstream_requests(self) -> list[Any]:
+        return list(getattr(getattr(self.world, "upstream", None), "requests", None) or [])
+
+    def _attach_new_upstream_requests(self) -> None:
+        """What the server sent upstream while making this call, on the same step."""
+        requests = self._upstream_requests()
+        new, self._upstream_seen = requests[self._upstream_seen :], len(requests)
+        if new:
+            attach_upstream_requests([_record(r) for r in new], secrets=self.secrets)
+
+    def finish(self, scenario: Any) -> None:
+        """At the end of the scenario: labels from what it did; rounds; if it failed: the trace, every upstream
+        request and what changed in storage."""
+        world = self.world
+        tools = sorted({e.outcome.target for e in world.trace.exchanges if e.outcome.method == "tools/call"})
+        tenants = sorted(getattr(getattr(world, "directory", None), "tenants", {}) or {})
+        if tools:
+            allure.dynamic.label("tool", *tools)
+        if tenants:
+            allure.dynamic.label("tenant", *tenants)
+        self._attach_conversations()
+        status = scenario.status
+        if not (status.has_failed() if hasattr(status, "has_failed") else status == "failed"):
+            return
+        if len(world.trace):
+            attach_trace(world.trace, secrets=self.secrets)
+        requests = self._upstream_requests()
+        if requests:
+            attach_upstream_requests([_record(r) for r in requests], secrets=self.secrets)
+        self._attach_storage_changes()
+
+    def _attach_conversations(self) -> None:
+        for extra in (getattr(self.world, "last_conversation", None), getattr(self.world, "conversation", None)):
+            if extra is not None and id(extra) not in self._rounds_seen:
+                self._rounds_seen[id(extra)] = extra.rounds
+                self._conversations.append(extra)
+        for conversation in self._conversations:
+            answered = self._rounds.get(id(conversation), [])
+            rounds = list(answered)
+            if not conversation.finished:
+                rounds.append(Round(conversation.rounds, dict(conversation.latest.questions)))
+            final = conversation.latest.describe() if conversation.finished else "still waiting for answers"
+            attach_rounds(_call(conversation.latest), rounds, conversation.names, final, secrets=self.secrets)
+
+    def _attach_storage_changes(self) -> None:
+        changes = getattr(self.world, "storage_changes", None)
+        tenants = getattr(self.world, "tenants_in_play", None)
+        if changes is None or tenants is None or getattr(self.world, "baseline", None) is None:
+            return
+        for tenant in tenants():
+            try:
+                diff = changes(tenant)
+            except Exception:  # a report must never hide the scenario's own failure
+                continue
+            if diff:
+                attach_storage_diff(diff, tenant=tenant, secrets=self.secrets)
+
+
+def _record(request: Any) -> Any:
+    """An upstream request as JSON (`UpstreamRequest.to_json`), or as it is."""
+    to_json = getattr(request, "to_json", None)
+    return to_json() if callable(to_json) else request
+
+
+def _call(outcome: Any) -> str:
+    return f"{outcome.method} {outcome.target}"

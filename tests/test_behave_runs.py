@@ -191,7 +191,7 @@ def test_mcpbdd_run_writes_one_allure_result_per_scenario_and_harness(tmp_path: 
     assert len(context) > 10
     assert context <= client, "every scenario the context pass ran, the client pass ran too"
     assert {result["status"] for result in outcomes} == {"passed"}
-    attachments = list(results.glob("*-attachment.json"))
-    assert attachments, "each MCP exchange is attached to the step that made it"
-    exchange = json.loads(attachments[0].read_text())
-    assert {"harness", "request", "channel", "duration_ms"} <= exchange.keys()
+    exchanges = [json.loads(p.read_text()) for p in results.glob("*-attachment.json")]
+    exchanges = [e for e in exchanges if isinstance(e, dict) and "request" in e]
+    assert exchanges, "each MCP exchange is attached to the step that made it"
+    assert all({"harness", "request", "channel", "duration_ms"} <= e.keys() for e in exchanges)

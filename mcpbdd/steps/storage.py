@@ -11,10 +11,9 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-import allure
 from behave import given, then, when
 
-from mcpbdd import expect
+from mcpbdd import expect, report
 from mcpbdd.clock import parse_duration, parse_instant
 from mcpbdd.steps._world import world
 from mcpbdd.steps.arguments import SpecError, cell_value, json_doc_string, location, spec_errors
@@ -49,7 +48,8 @@ def _seconds(text: str) -> float:
 
 
 def _attach_diff(error: AssertionError) -> None:
-    allure.attach(str(error), name="storage diff", attachment_type=allure.attachment_type.TEXT)
+    """The failing diff, on the step that asserted it (redacted like every attachment)."""
+    report.attach_text(str(error), "storage changes")
 
 
 @given('the storage of tenant "{tenant:Text}" holds:')

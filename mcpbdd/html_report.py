@@ -1,0 +1,144 @@
+"""`mcpbdd report`: Allure results -> one self-contained HTML file that opens from `file://`.
+
+Rendered by Allure 3 (the npm package `allure`, Node >= 20) with its "awesome" plugin in
+single-file mode: a multi-file Allure report loads its data with `fetch`, which browsers
+refuse on `file://`, so a reviewer could not just open it from a CI artifact.
+
+Allure is installed on first use into a cache (`~/.cache/mcpbdd/allure/<version>`, or
+under `$MCPBDD_CACHE`, or `$XDG_CACHE_HOME`), pinned to one version, and reused: later
+renders need no network. The install goes to a temporary folder that is renamed into
+place, so an interrupted install never leaves a half-installed cache and two concurrent
+first uses do not corrupt each other. Without Node the command says so, and how to fix it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+__all__ = ["ALLURE_VERSION", "NodeMissing", "RenderError", "allure_cli", "cache_root", "render"]
+
+ALLURE_VERSION = "3.18.0"
+"""The Allure 3 release the report is rendered with (pinned: a report must not change with npm's mood)."""
+
+
+NODE_MAJOR = 20
+"""Allure 3's minimum Node.js major version."""
+HIDDEN_LABELS = ("host", "thread", "language", "framework")
+"""Labels the timeline uses but a reviewer does not need to read on every test."""
+
+
+class NodeMissing(RuntimeError):
+    """Node.js (and npm) are needed to render the HTML report, and are not installed."""
+
+
+class RenderError(RuntimeError):
+    """Installing or running Allure failed; the message carries its output."""
+
+
+def cache_root() -> Path:
+    """Where Allure is installed: `$MCPBDD_CACHE`, else `$XDG_CACHE_HOME/mcpbdd`, else `~/.cache/mcpbdd`."""
+    explicit = os.environ.get("MCPBDD_CACHE")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME")
+    return (Path(base) if base else Path.home() / ".cache") / "mcpbdd"
+
+
+def _node() -> tuple[str, str]:
+    node, npm = shutil.which("node"), shutil.which("npm")
+    if node is None or npm is None:
+        raise NodeMissing(
+            f"the HTML report is rendered by Allure 3, which needs Node.js >= {NODE_MAJOR} and npm, and "
+            f"{'node' if node is None else 'npm'} is not on PATH. Install Node.js (https://nodejs.org, or your "
+            "package manager: apt-get install nodejs npm), then run `mcpbdd report` again. "
+            "The Allure results themselves are complete without it."
+        )
+    version = subprocess.run([node, "--version"], capture_output=True, text=True).stdout.strip()
+    major = re.match(r"v(\d+)\.", version)
+    if major is None or int(major.group(1)) < NODE_MAJOR:
+        raise NodeMissing(
+            f"the HTML report is rendered by Allure 3, which needs Node.js >= {NODE_MAJOR}, and {node} is "
+            f"{version or 'of an unknown version'}. Install a newer Node.js (https://nodejs.org), then run "
+            "`mcpbdd report` again. The Allure results themselves are complete without it."
+        )
+    return node, npm
+
+
+def allure_cli(*, version: str = ALLURE_VERSION, quiet: bool = False) -> list[str]:
+    """The command that runs Allure 3, installing it into the cache first if needed."""
+    node, npm = _node()
+    home = cache_root() / "allure" / version
+    entry = home / "node_modules" / "allure" / "cli.js"
+    if not entry.is_file():
+        if home.exists():  # a cache someone emptied by hand: install afresh
+            shutil.rmtree(home, ignore_errors=True)
+        home.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{version}-", dir=home.parent))
+        staging.chmod(0o755)  # mkdtemp makes it private; a shared CI cache must stay readable
+        if not quiet:
+            print(f"mcpbdd: installing Allure {version} into {home} (once; later reports work offline)", flush=True)
+        (staging / "package.json").write_text(json.dumps({"name": "mcpbdd-allure", "private": True}))
+        install = [npm, "install", "--no-audit", "--no-fund", "--loglevel=error", f"allure@{version}"]
+        done = subprocess.run(install, cwd=staging, capture_output=True, text=True)
+        if done.returncode != 0:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise RenderError(f"npm could not install allure@{version}:\n{done.stdout}{done.stderr}")
+        try:
+            staging.rename(home)
+        except OSError:  # another process installed it meanwhile: use theirs
+            shutil.rmtree(staging, ignore_errors=True)
+        if not entry.is_file():
+            raise RenderError(f"npm installed allure@{version}, but {entry} is missing")
+    return [node, str(entry)]
+
+
+def render(results: Sequence[Path], output: Path, *, name: str = "mcpbdd report", quiet: bool = False) -> Path:
+    """Render the results folders (several: CI shards, merged) into `output/index.html`; returns that path."""
+    missing = [str(folder) for folder in results if not folder.is_dir()]
+    if missing:
+        raise FileNotFoundError(f"no Allure results folder at {', '.join(missing)} (run `mcpbdd run` first)")
+    empty = [str(folder) for folder in results if not any(folder.glob("*-result.json"))]
+    if len(empty) == len(results):
+        raise FileNotFoundError(f"no test results in {', '.join(empty)} (run `mcpbdd run` first)")
+    command = allure_cli(quiet=quiet)
+    output = output.resolve()
+    if output.exists():
+        shutil.rmtree(output)
+    options = {"singleFile": True, "reportName": name, "stepTreeExpansion": "expand_failed_only"}
+    config = {
+        "name": name,
+        "output": str(output),
+        "hideLabels": list(HIDDEN_LABELS),
+        "plugins": {"awesome": {"options": options}},
+    }
+    with tempfile.TemporaryDirectory(prefix="mcpbdd-allure-") as scratch:
+        rc = Path(scratch) / "allurerc.json"
+        rc.write_text(json.dumps(config))
+        folders = [str(folder.resolve()) for folder in results]
+        done = subprocess.run(
+            [*command, "generate", "--config", str(rc), *folders], cwd=scratch, capture_output=True, text=True
+        )
+    page = output / "index.html"
+    if done.returncode != 0 or not page.is_file():
+        raise RenderError(f"Allure could not render the report (exit {done.returncode}):\n{done.stdout}{done.stderr}")
+    page.write_text(without_analytics(page.read_text(encoding="utf-8")), encoding="utf-8")
+    return page
+
+
+ANALYTICS = re.compile(
+    r"\s*<script async src=\"https://www\.googletagmanager\.com/gtag/js[^\"]*\"></script>\s*<script>.*?</script>",
+    re.DOTALL,
+)
+
+
+def without_analytics(html: str) -> str:
+    """The page without Allure's Google Analytics tag (on unconditionally in 3.18): a test report opened from
+    a CI artifact or a laptop must not report to a third party, and makes no network request at all."""
+    return ANALYTICS.sub("", html, count=1)

@@ -1,0 +1,162 @@
+"""Progress of a run: scenarios done / total and failures so far, on a terminal only.
+
+Two halves, because `mcpbdd run` runs behave in child processes:
+
+- `ProgressFormatter`, a behave formatter in each child, appends one character per
+  finished scenario to its own file (`.` passed, `F` failed, `S` skipped): a write and a
+  flush, nothing else, so it costs a child nothing measurable.
+- `ProgressLine`, in the parent, sums those files and keeps one status line at the
+  bottom of the terminal, redrawn under the children's output, from the moment the run
+  has taken a few seconds. On anything that is not a terminal, or when `CI` is set (CI
+  logs keep every byte), it draws nothing at all.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, TextIO
+
+from behave.formatter.base import Formatter
+
+__all__ = ["EventFiles", "ProgressFormatter", "ProgressLine", "wants_progress"]
+
+PASSED, FAILED, SKIPPED = ".", "F", "S"
+DELAY = float(os.environ.get("MCPBDD_PROGRESS_DELAY", "2"))
+"""Seconds before the line first appears (`MCPBDD_PROGRESS_DELAY`): a short run prints nothing extra."""
+
+
+class ProgressFormatter(Formatter):
+    """`--format mcpbdd.progress:ProgressFormatter --outfile FILE`: one character per finished scenario."""
+
+    name = "mcpbdd.progress"
+    description = "one character per finished scenario (for mcpbdd run's progress line)"
+
+    def __init__(self, stream_opener: Any, config: Any) -> None:
+        super().__init__(stream_opener, config)
+        self.stream = self.open()
+        self.current: Any = None
+
+    def _finish_current(self) -> None:
+        scenario, self.current = self.current, None
+        if scenario is None:
+            return
+        status = scenario.status
+        if status.has_failed():
+            mark = FAILED
+        elif status.is_passed():
+            mark = PASSED
+        else:
+            mark = SKIPPED
+        self.stream.write(mark)
+        self.stream.flush()
+
+    def scenario(self, scenario: Any) -> None:
+        # behave has no "scenario finished" callback: the next scenario, or the end of the file, says so.
+        self._finish_current()
+        self.current = scenario
+
+    def eof(self) -> None:
+        self._finish_current()
+
+    def close(self) -> None:
+        self._finish_current()
+        super().close()
+
+
+def wants_progress(stream: TextIO | None = None, environ: dict[str, str] | None = None) -> bool:
+    """A terminal, and not CI: `CI` set to anything but `false`/`0`/empty means a CI log."""
+    stream = stream if stream is not None else sys.stderr
+    environ = environ if environ is not None else dict(os.environ)
+    ci = environ.get("CI", "").strip().lower()
+    if ci and ci not in ("0", "false", "no"):
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+class EventFiles:
+    """The children's progress files, read incrementally."""
+
+    def __init__(self, paths: Iterable[Path] = ()) -> None:
+        self.paths = list(paths)
+        self._offsets: dict[Path, int] = {}
+        self.passed = self.failed = self.skipped = 0
+
+    def add(self, path: Path) -> None:
+        self.paths.append(path)
+
+    def poll(self) -> None:
+        for path in self.paths:
+            try:
+                with open(path, "rb") as handle:
+                    handle.seek(self._offsets.get(path, 0))
+                    data = handle.read()
+            except FileNotFoundError:
+                continue
+            self._offsets[path] = self._offsets.get(path, 0) + len(data)
+            self.passed += data.count(b".")
+            self.failed += data.count(b"F")
+            self.skipped += data.count(b"S")
+
+    @property
+    def done(self) -> int:
+        return self.passed + self.failed + self.skipped
+
+
+class ProgressLine:
+    """One status line at the bottom of a terminal, with the children's output printed above it."""
+
+    def __init__(self, total: int, *, enabled: bool, stream: TextIO | None = None, delay: float | None = None) -> None:
+        self.total = total
+        self.enabled = enabled
+        self.stream = stream if stream is not None else sys.stderr
+        self.delay = DELAY if delay is None else delay
+        self.started = time.monotonic()
+        self.lock = threading.Lock()
+        self.shown = False
+        self.text = ""
+
+    def _clear(self) -> None:
+        if self.shown:
+            self.stream.write("\r\x1b[2K")
+
+    def update(self, done: int, failed: int) -> None:
+        """Redraw the line (from the polling loop)."""
+        if not self.enabled or time.monotonic() - self.started < self.delay:
+            return
+        elapsed = time.monotonic() - self.started
+        failures = f", {failed} failed" if failed else ""
+        text = f"mcpbdd: {done}/{self.total} scenarios{failures} · {elapsed:.0f} s"
+        if text == self.text and self.shown:
+            return
+        with self.lock:
+            self._clear()
+            self.stream.write(text)
+            self.stream.flush()
+            self.shown = True
+            self.text = text
+
+    def write(self, text: str, out: TextIO | None = None) -> None:
+        """Print output above the line: clear it, write, draw it again."""
+        out = out if out is not None else sys.stdout
+        with self.lock:
+            if self.shown:
+                self._clear()
+                self.stream.flush()
+            out.write(text)
+            out.flush()
+            if self.shown:
+                self.stream.write(self.text)
+                self.stream.flush()
+
+    def close(self) -> None:
+        with self.lock:
+            if self.shown:
+                self._clear()
+                self.stream.flush()
+                self.shown = False

@@ -1,0 +1,249 @@
+"""mcpbdd's Allure formatter: each fix shown against plain allure-behave 2.16.2, then what a reviewer sees.
+
+Every behave run is a subprocess (behave's main() leaks step definitions within one
+process). The `plain` cases use no mcpbdd hooks, so the two formatters see exactly the
+same run; each fix is a test parametrised over both, and the allure-behave half is a
+strict xfail: it must fail there, or the fix is no longer needed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PLAIN = "tests/allure_cases/plain/features"
+MCP = "tests/allure_cases/mcp/features"
+OURS = "mcpbdd.allure:AllureFormatter"
+ALLURE_BEHAVE = "allure_behave.formatter:AllureFormatter"
+SECRET = "s3cr3t-token"
+
+FORMATTERS = [
+    pytest.param(OURS, id="mcpbdd"),
+    pytest.param(ALLURE_BEHAVE, id="allure-behave", marks=pytest.mark.xfail(strict=True, reason="the bug we fix")),
+]
+
+
+@dataclass
+class Results:
+    """One behave run's Allure results folder, read."""
+
+    folder: Path
+    returncode: int
+    output: str
+
+    @property
+    def tests(self) -> list[dict[str, Any]]:
+        return [json.loads(p.read_text(encoding="utf-8")) for p in sorted(self.folder.glob("*-result.json"))]
+
+    def test(self, fragment: str) -> dict[str, Any]:
+        found = [t for t in self.tests if fragment in t["name"]]
+        assert len(found) == 1, f"{fragment!r}: {[t['name'] for t in self.tests]}\n{self.output}"
+        return found[0]
+
+    def attachment(self, item: dict[str, Any], name_start: str) -> str:
+        found = [a for a in item.get("attachments", []) if a["name"].startswith(name_start)]
+        assert found, f"no attachment {name_start!r} on {item['name']!r}: {[a['name'] for a in item['attachments']]}"
+        return (self.folder / found[0]["source"]).read_text(encoding="utf-8")
+
+
+def behave(folder: Path, formatter: str, *args: str) -> Results:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-m", "behave", "--format", formatter, "--outfile", str(folder), *args]
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    return Results(folder, done.returncode, done.stdout + done.stderr)
+
+
+def labels(test: dict[str, Any], name: str) -> list[str]:
+    return sorted(label["value"] for label in test["labels"] if label["name"] == name)
+
+
+# the fixes ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("formatter", FORMATTERS)
+def test_scenarios_inside_rules_are_reported(tmp_path: Path, formatter: str) -> None:
+    run = behave(tmp_path, formatter, f"{PLAIN}/rules.feature")
+    names = sorted(t["name"] for t in run.tests)
+    assert len(names) == 5, names
+    inside = run.test("inside the first rule, with a table")
+    assert inside["status"] == "passed"
+    assert inside["titlePath"][-2:] == ["Scenarios inside rules", "the first rule"]
+    assert labels(inside, "story") == ["the first rule"]
+    assert labels(run.test("an outline inside a rule, two"), "story") == ["Custom story"]
+    assert [a["name"] for a in inside["steps"][1]["attachments"]] == ["table"]
+
+
+@pytest.mark.parametrize("formatter", FORMATTERS)
+def test_a_table_inside_a_rule_does_not_crash_the_formatter(tmp_path: Path, formatter: str) -> None:
+    run = behave(tmp_path, formatter, f"{PLAIN}/rules.feature", "--name", "with a table")
+    assert run.returncode == 0, run.output
+    assert "Traceback" not in run.output
+
+
+@pytest.mark.parametrize("formatter", FORMATTERS)
+def test_dynamic_title_severity_label_tag_and_parameter_are_honoured(tmp_path: Path, formatter: str) -> None:
+    run = behave(tmp_path, formatter, f"{PLAIN}/dynamic.feature")
+    test = run.tests[0]
+    assert test["name"] == "A title set at run time"
+    assert labels(test, "severity") == ["critical"]  # replaces the default "normal", not added to it
+    assert labels(test, "owner") == ["team-notes"]
+    assert "dynamic-tag" in labels(test, "tag")
+    assert test["parameters"] == [{"name": "harness", "value": "context"}]
+
+
+@pytest.mark.parametrize("formatter", FORMATTERS)
+def test_a_failing_before_feature_reports_its_scenarios_as_broken(tmp_path: Path, formatter: str) -> None:
+    run = behave(tmp_path, formatter, f"{PLAIN}/before_feature_fails.feature", f"{PLAIN}/dynamic.feature")
+    first = run.test("first scenario that never runs")
+    in_rule = run.test("second scenario that never runs")
+    for test in (first, in_rule):
+        assert test["status"] == "broken"
+        assert (
+            "HOOK-ERROR in before_feature: RuntimeError: the feature's set-up exploded"
+            in (test["statusDetails"]["message"])
+        )
+        assert [s["status"] for s in test["steps"]] == ["skipped"]
+    assert run.test("A title set at run time")["status"] == "passed"  # the next feature is unaffected
+
+
+@pytest.mark.parametrize("formatter", FORMATTERS)
+def test_a_failing_before_scenario_is_broken_with_its_reason(tmp_path: Path, formatter: str) -> None:
+    run = behave(tmp_path, formatter, f"{PLAIN}/before_scenario_fails.feature")
+    broken = run.test("the set-up of this scenario fails")
+    assert broken["status"] == "broken"
+    assert "the scenario's set-up exploded" in broken["statusDetails"]["message"]
+    assert run.test("the next scenario still runs")["status"] == "passed"
+
+
+@pytest.mark.parametrize("formatter", FORMATTERS)
+def test_tags_become_labels(tmp_path: Path, formatter: str) -> None:
+    run = behave(tmp_path, formatter, f"{PLAIN}/tags.feature")
+    tagged = run.test("tags become labels")
+    assert labels(tagged, "tool") == ["create_note", "get_note"]
+    assert labels(tagged, "tenant") == ["acme"]  # a feature tag applies to every scenario
+    assert labels(tagged, "epic") == ["Team notes"]
+    assert labels(tagged, "owner") == ["alice"]
+    assert labels(tagged, "severity") == ["critical"]
+    assert [link["url"] for link in tagged["links"]] == ["NOTES-7"]
+    assert labels(run.test("allure's own severity tags"), "severity") == ["blocker"]
+
+
+@pytest.mark.parametrize("formatter", FORMATTERS)
+def test_configured_secrets_appear_in_no_file(tmp_path: Path, formatter: str) -> None:
+    run = behave(tmp_path, formatter, f"{PLAIN}/secrets.feature", "-D", f"mcpbdd.secrets={SECRET}")
+    assert run.tests, run.output
+    leaking = [p.name for p in tmp_path.iterdir() if SECRET in p.read_text(encoding="utf-8")]
+    assert leaking == [], "step names, attachments and the failure message all mention the secret"
+    test = run.tests[0]
+    assert test["statusDetails"]["message"].startswith("AssertionError: the response leaked «redacted»")
+    assert json.loads(run.attachment(test["steps"][1], "json answer")) == {"token": "«redacted»"}
+
+
+# what a reviewer sees -------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def reviewer(tmp_path_factory: pytest.TempPathFactory) -> Results:
+    """The failing reviewer scenarios on both harnesses, through `mcpbdd run`, with a configured secret."""
+    folder = tmp_path_factory.mktemp("reviewer")
+    results, junit = folder / "results", folder / "junit"
+    command = [sys.executable, "-m", "mcpbdd.cli", "run", "--harness", "both", "--results", str(results)]
+    command += ["--junit", str(junit), "-f", "progress", "-D", f"mcpbdd.secrets={SECRET}", MCP]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    return Results(results, done.returncode, done.stdout + done.stderr)
+
+
+def _step(test: dict[str, Any], start: str) -> dict[str, Any]:
+    found = [s for s in test["steps"] if s["name"].startswith(start)]
+    assert found, f"no step {start!r} in {[s['name'] for s in test['steps']]}"
+    return found[0]
+
+
+def test_every_reviewer_scenario_fails_on_both_harnesses(reviewer: Results) -> None:
+    assert reviewer.returncode == 1, reviewer.output
+    assert len(reviewer.tests) == 8
+    assert {t["status"] for t in reviewer.tests} == {"failed"}
+    harnesses = sorted(p["value"] for t in reviewer.tests for p in t["parameters"])
+    assert harnesses == ["client"] * 4 + ["context"] * 4
+    assert len({t["historyId"] for t in reviewer.tests}) == 8, "two harnesses are two tests, not retries"
+
+
+def test_an_exchange_is_attached_to_the_step_that_made_it(reviewer: Results) -> None:
+    test = reviewer.test("a failed assertion about a call [context harness]")
+    step = _step(test, "When the client calls")
+    exchange = json.loads(reviewer.attachment(step, "tools/call create_note → ok · alice · "))
+    assert exchange["request"] == {
+        "method": "tools/call",
+        "target": "create_note",
+        "arguments": {"title": "Groceries", "body": "Milk and «redacted»"},
+    }
+    assert exchange["channel"] == "ok" and exchange["duration_ms"] > 0
+    assert exchange["result"]["structuredContent"]["title"] == "Groceries"
+    trace = json.loads(reviewer.attachment(test, "MCP trace (1 exchanges)"))
+    assert trace == [exchange]
+    assert labels(test, "tool") == ["create_note", "notes"]  # what it called, and its @tool tag
+    assert labels(test, "tenant") == ["acme"]
+    assert labels(test, "harness") == ["context"]
+
+
+def test_input_rounds_show_question_answer_and_round_number(reviewer: Results) -> None:
+    for harness in ("context", "client"):
+        test = reviewer.test(f"a conversation that took fewer rounds than expected [{harness} harness]")
+        step = _step(test, "And the user accepts with:")
+        answered = json.loads(reviewer.attachment(step, "input round 1: elicitation-1 → accept"))
+        assert answered["call"] == "tools/call delete_note" and answered["round"] == 1
+        (question,) = answered["questions"]
+        assert question["kind"] == "elicitation"
+        assert "Old plan" in question["message"]
+        assert question["fields"]["required"] == ["confirm"]
+        assert question["answer"] == {"action": "accept", "content": {"confirm": True}}
+        assert [a["name"].split(" · ")[0] for a in step["attachments"][1:]] == [
+            "input round 1: elicitation-1 → accept",
+            "tools/call delete_note → ok",
+        ]
+        summary = json.loads(reviewer.attachment(test, "input rounds of tools/call delete_note"))
+        assert [r["round"] for r in summary["rounds"]] == [1]
+        assert summary["ended"].startswith("tools/call 'delete_note' succeeded")
+
+
+def test_a_failed_scenario_shows_what_changed_in_storage(reviewer: Results) -> None:
+    test = reviewer.test("storage that changed when it should not have [client harness]")
+    diff = reviewer.attachment(test, "storage changes of tenant acme")
+    assert "+ notes/n-1 = {" in diff.splitlines()[1]
+    assert '"title": "Launch plan"' in diff
+
+
+def test_upstream_requests_are_attached_to_the_call_that_made_them(reviewer: Results) -> None:
+    test = reviewer.test("an import whose document service answered something else [context harness]")
+    step = _step(test, "When the client calls")
+    names = [a["name"] for a in step["attachments"]]
+    assert names[0].startswith("tools/call import_note → ok") and names[1] == "upstream requests (1)"
+    (request,) = json.loads(reviewer.attachment(step, "upstream requests"))
+    assert (request["method"], request["url"], request["answer"]) == (
+        "GET",
+        "https://docs.example.com/documents/d-42",
+        "200",
+    )
+    assert json.loads(reviewer.attachment(test, "upstream requests (1)")) == [request]  # again on the failure
+
+
+def test_the_secret_is_redacted_from_every_exchange_and_result(reviewer: Results) -> None:
+    files = list(reviewer.folder.iterdir())
+    assert len(files) > 20
+    assert [p.name for p in files if SECRET in p.read_text(encoding="utf-8")] == []
+
+
+def test_junit_xml_is_written_per_harness(reviewer: Results) -> None:
+    junit = reviewer.folder.parent / "junit"
+    for harness in ("context", "client"):
+        (report,) = (junit / harness).glob("TESTS-*.xml")
+        text = report.read_text(encoding="utf-8")
+        assert 'tests="4"' in text and 'failures="4"' in text, text[:400]
