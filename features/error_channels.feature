@@ -24,12 +24,15 @@ Feature: Every failure reaches the client on the channel it can act on
   Scenario: A refused export names the formats the server supports
     When the client calls "export_notes" with {"format": "docx"}
     Then the call fails with the protocol error -32602
+    And the error reason is "export_format_unsupported"
+    And the error suggests "markdown or json"
     And the result mentions "markdown"
     And the call fails the same way 3 times in a row
 
   Scenario: A domain failure is a tool error the assistant can read
     When the client calls "get_note" with {"note_id": "n-7"}
     Then the call fails with a tool error mentioning "List the notes"
+    And the error reason is "note_not_found"
 
   Scenario: Nobody signed in means no notebook, every time
     Given nobody is signed in

@@ -102,6 +102,12 @@ def _parser() -> argparse.ArgumentParser:
     report.add_argument("results", nargs="*", type=Path, help=f"results folders (default: {DEFAULT_RESULTS})")
     report.add_argument("--output", "-o", type=Path, default=DEFAULT_HTML, help=f"report folder ({DEFAULT_HTML})")
     report.add_argument("--name", default="mcpbdd report", help="the report's title")
+    catalog = commands.add_parser(
+        "catalog",
+        help="the error catalog: each tool's declared failures and the scenarios that specify them (Markdown)",
+    )
+    catalog.add_argument("--server", help="package.module:attr (default: server under [tool.mcpbdd])")
+    catalog.add_argument("features", nargs="?", type=Path, default=Path("features"), help="the feature files")
     steps = commands.add_parser("steps", help="list the step vocabulary, grouped, with an example of each")
     steps.add_argument("--markdown", action="store_true", help="print Markdown (for a wiki or the README)")
     init = commands.add_parser(
@@ -316,6 +322,23 @@ def report(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def print_catalog(args: argparse.Namespace) -> int:
+    """`mcpbdd catalog`: the server's error contracts joined with the scenarios that specify them."""
+    from mcpbdd.catalog import catalog
+    from mcpbdd.config import load_settings
+
+    server = args.server or load_settings({}).server
+    if not server:
+        print("mcpbdd catalog: no server: pass --server package.module:attr or set server under [tool.mcpbdd]")
+        return EXIT_USAGE
+    try:
+        print(catalog(server, args.features))
+    except ValueError as exc:
+        print(f"mcpbdd catalog: {exc}")
+        return EXIT_USAGE
+    return EXIT_OK
+
+
 def list_steps(markdown: bool) -> int:
     """Print the vocabulary: every step mcpbdd registers, grouped by concern, with its example."""
     from mcpbdd import vocabulary
@@ -353,6 +376,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run(args, passthrough)
         if passthrough:
             parser.error(f"unrecognized arguments: {' '.join(passthrough)}")
+        if args.command == "catalog":
+            return print_catalog(args)
         if args.command == "report":
             return report(args)
         if args.command == "init":

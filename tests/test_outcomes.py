@@ -52,7 +52,8 @@ async def test_an_mcp_error_is_the_protocol_channel_with_code_message_and_data(n
     assert outcome.channel is Channel.PROTOCOL_ERROR
     assert outcome.error is not None
     assert (outcome.error.code, outcome.error.message) == (-32602, "Unsupported export format 'pdf'")
-    assert outcome.error.data == {"format": "pdf", "supported": ["markdown", "json"]}
+    assert outcome.error.data["format"] == "pdf" and outcome.error.data["supported"] == ["markdown", "json"]
+    assert outcome.error.data["reason"] == "export_format_unsupported"  # the declared contract, on the protocol channel
 
 
 async def test_a_missing_resource_is_invalid_params_with_its_uri(notes_harness: Any) -> None:

@@ -32,7 +32,6 @@ from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError, ToolError
 from mcp.server.mcpserver.resolve import ListRoots, Resolve, Sample
-from mcp.shared.exceptions import MCPError
 from mcp_types import (
     INVALID_PARAMS,
     CallToolResult,
@@ -279,13 +278,25 @@ async def delete_note(note_id: str, ctx: Context) -> Deleted | InputRequiredResu
     return Deleted(id=note_id, deleted=True)
 
 
+EXPORT_NOTES = ErrorContract(
+    "export_notes",
+    Failure(
+        "export_format_unsupported",
+        "The export format is not supported.",
+        channel="protocol",
+        code=INVALID_PARAMS,
+        hint="Export as markdown or json.",
+    ),
+)
+
+
 @mcp.tool()
 async def export_notes(format: str, ctx: Context) -> str:
     """Export every note of the caller's tenant as one document (markdown or json)."""
     if format not in EXPORT_FORMATS:
-        raise MCPError(
-            code=INVALID_PARAMS,
-            message=f"Unsupported export format {format!r}",
+        EXPORT_NOTES.fail(
+            "export_format_unsupported",
+            f"Unsupported export format {format!r}",
             data={"format": format, "supported": list(EXPORT_FORMATS)},
         )
     notes = await _all_notes(_notebook(ctx))

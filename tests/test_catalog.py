@@ -1,0 +1,41 @@
+"""`mcpbdd catalog`: declared failures per tool, joined with the scenarios that specify them."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from mcpbdd.catalog import catalog
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTES = "mcpbdd.examples.notes:mcp"
+
+
+def test_each_declared_failure_is_listed_with_its_channel_and_the_scenarios_that_specify_it() -> None:
+    text = catalog(NOTES, ROOT / "features")
+    assert "## `export_notes`" in text
+    assert (
+        "| `export_format_unsupported` | protocol error -32602 (InvalidParams) | no | Export as markdown or json."
+        in text
+    )
+    assert "features/consent.feature:26 Without consent nothing is deleted" in text
+    assert "## Tools without an error contract" in text and "`create_note`" in text
+
+
+def test_a_failure_no_scenario_specifies_is_shown_as_a_gap(tmp_path: Path) -> None:
+    (tmp_path / "empty.feature").write_text("Feature: nothing yet\n  Scenario: no errors\n    Then the call succeeds\n")
+    text = catalog(NOTES, tmp_path)
+    assert (
+        "| `note_not_found` | tool error | no | List the notes to see which ids exist. | unchanged | **no scenario** |"
+        in text
+    )
+
+
+def test_the_command_prints_markdown_and_refuses_a_missing_server(tmp_path: Path) -> None:
+    ok = subprocess.run([sys.executable, "-m", "mcpbdd.cli", "catalog"], cwd=ROOT, capture_output=True, text=True)
+    assert ok.returncode == 0 and ok.stdout.startswith("# Error catalog")
+    missing = subprocess.run(
+        [sys.executable, "-m", "mcpbdd.cli", "catalog"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert missing.returncode == 2 and "no server" in missing.stdout
