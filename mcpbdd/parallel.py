@@ -1,7 +1,7 @@
 """Splitting a run over processes (`--jobs N`) and over CI machines (`--shard I/N`), by feature file.
 
 Why our own split and not BehaveX (measured in `bench/bench_parallel.py`, recorded in
-`bench/RESULTS_reports.md`): BehaveX is maintained and splits by feature too, but it
+`BENCHMARKS.md`): BehaveX is maintained and splits by feature too, but it
 cannot run a behave formatter during the run (its `--formatter` post-processes its JSON
 report), so every Allure attachment a step makes is lost; it was slower than our split on
 both benchmark suites, has no shards (a deterministic subset per CI machine), empties its
