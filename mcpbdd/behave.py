@@ -21,9 +21,17 @@ from typing import Any
 from mcpbdd import report
 from mcpbdd.config import Settings, load_settings
 from mcpbdd.runtime import RunLoop
-from mcpbdd.world import HARNESSES, World
+from mcpbdd.world import HARNESSES, SharedServers, World
 
-__all__ = ["after_all", "after_scenario", "before_all", "before_feature", "before_scenario", "before_step"]
+__all__ = [
+    "after_all",
+    "after_feature",
+    "after_scenario",
+    "before_all",
+    "before_feature",
+    "before_scenario",
+    "before_step",
+]
 
 HARNESS_TAG = "harness."
 MODERN_ERA_TAG = "era.modern"
@@ -71,12 +79,24 @@ def before_feature(context: Any, feature: Any) -> None:
         label = "client harness, legacy" if (kind, mode) == ("client", "legacy") else f"{kind} harness"
         if not scenario.name.endswith(f"[{label}]"):
             scenario.name = f"{scenario.name} [{label}]"
+    if settings.reuse_server == "feature":
+        loop: RunLoop = context.mcpbdd_loop
+        context.mcpbdd_shared = SharedServers(loop.owner())
+
+
+def after_feature(context: Any, feature: Any) -> None:
+    """Stop the servers a feature shared between its scenarios (with `reuse_server = "feature"`)."""
+    shared: SharedServers | None = getattr(context, "mcpbdd_shared", None)
+    if shared is not None:
+        for error in shared.close():
+            print(f"mcpbdd: stopping the servers of the feature {feature.name!r} failed: {error!r}", file=sys.stderr)
+        context.mcpbdd_shared = None
 
 
 def before_scenario(context: Any, scenario: Any) -> None:
     settings = _settings(context)
     loop: RunLoop = context.mcpbdd_loop
-    world = World(settings, loop.owner())
+    world = World(settings, loop.owner(), shared=getattr(context, "mcpbdd_shared", None))
     kind, mode = harness_from_tags(scenario.effective_tags, settings)
     if kind == "client" and mode == "legacy" and MODERN_ERA_TAG in scenario.effective_tags:
         world.close()

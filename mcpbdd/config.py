@@ -55,6 +55,10 @@ class Settings(BaseModel):
     tokens: dict[str, str] = Field(
         default_factory=dict, description="bearer token per user over HTTP (default: mcpbdd test tokens)"
     )
+    reuse_server: Literal["scenario", "feature"] = Field(
+        default="scenario",
+        description="start a stdio server (or open HTTP sessions) once per scenario, or once per feature",
+    )
     upstreams: tuple[str, ...] = Field(
         default=(),
         description="upstream bases always served to a stdio server over loopback, besides those a scenario names",

@@ -46,12 +46,31 @@ class NoCallYet(AssertionError):
     """An outcome step ran before any call was made."""
 
 
+class SharedServers:
+    """Servers in other processes kept for a whole feature (`reuse_server = "feature"`), owned by one task.
+
+    Start-up dominates some suites (a Python server takes ~1 s to start). With reuse, the first
+    scenario of a feature starts the server and the rest of the feature talks to the same process
+    and session; isolating their state is then the server's business (its own tools, or the
+    storage adapter), not mcpbdd's. The feature's owner task stops them when the feature ends.
+    """
+
+    def __init__(self, owner: ScenarioOwner) -> None:
+        self.owner = owner
+        self.harnesses: dict[tuple[Any, ...], Harness] = {}
+
+    def close(self) -> list[BaseException]:
+        self.harnesses.clear()
+        return self.owner.close()
+
+
 class World:
     """One scenario's state. Configure it (server, harness, callers), then call and inspect."""
 
-    def __init__(self, settings: Settings, owner: ScenarioOwner) -> None:
+    def __init__(self, settings: Settings, owner: ScenarioOwner, *, shared: SharedServers | None = None) -> None:
         self.settings = settings
         self.owner = owner
+        self.shared = shared
         self.directory = Directory()
         self.trace = Trace()
         self.outcomes: list[Outcome] = []
@@ -195,8 +214,18 @@ class World:
     def harness(self) -> Harness:
         """The scenario's harness, opened (server lifespan entered, with the scenario's doubles) on first use."""
         if self._harness is None:
+            key = (self.server_target, self.harness_kind, self.client_mode, self.capabilities)
+            reusable = self.shared is not None and ServerTarget.parse(self.server_target or "-:-").kind != "inprocess"
+            if reusable and key in self.shared.harnesses:  # type: ignore[union-attr]
+                self._harness = self.shared.harnesses[key]  # type: ignore[union-attr]
+                return self._harness
             harness = self._build_harness()
-            self.owner.enter(harness)
+            owner = self.shared.owner if reusable else self.owner  # type: ignore[union-attr]
+            if reusable:
+                harness._enter_in_owner = lambda fn: owner.call_in_owner(lambda _stack: fn())  # type: ignore[attr-defined]
+            self.run(owner.enter_async(harness))
+            if reusable:
+                self.shared.harnesses[key] = harness  # type: ignore[union-attr]
             self._harness = harness
         return self._harness
 

@@ -115,4 +115,7 @@ def die() -> str:
 
 
 if __name__ == "__main__":
+    if "MCPBDD_TEST_PIDFILE" in os.environ:  # lets a test count how many server processes a run started
+        with open(os.environ["MCPBDD_TEST_PIDFILE"], "a") as pids:
+            pids.write(f"{os.getpid()}\n")
     awkward.run("stdio")

@@ -239,3 +239,40 @@ async def test_a_stdio_server_reaches_the_scenarios_upstream_over_loopback() -> 
     assert imported.ok and imported.structured["title"] == "Brief"
     expect.reason_is(slow, "upstream_unavailable")
     assert upstream.received("https://docs.example.com", "GET", "/documents/d-1") == 1
+
+
+@pytest.mark.parametrize(("reuse", "started"), [("scenario", 3), ("feature", 1)])
+def test_a_feature_can_share_one_server_process_between_its_scenarios(tmp_path: Path, reuse: str, started: int) -> None:
+    pidfile = tmp_path / "pids"
+    features = tmp_path / "features"
+    (features / "steps").mkdir(parents=True)
+    (features / "steps" / "steps.py").write_text("from mcpbdd.steps import *  # noqa: F403\n")
+    (features / "environment.py").write_text("from mcpbdd.behave import *  # noqa: F403\n")
+    scenario = '  Scenario: asking who I am {n}\n    When the client calls "whoami"\n    Then the call succeeds\n'
+    (features / "reuse.feature").write_text("Feature: reuse\n" + "".join(scenario.format(n=n) for n in range(3)))
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "behave",
+            str(features),
+            "--format",
+            "progress",
+            "-D",
+            "mcpbdd.harness=client",
+            "-D",
+            f"mcpbdd.reuse_server={reuse}",
+            "-D",
+            f"mcpbdd.server=stdio: {python_command('servers')}",
+            "-D",
+            f"mcpbdd.cwd={TESTS}",
+        ],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{TESTS}", "MCPBDD_TEST_PIDFILE": str(pidfile)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "3 scenarios passed" in run.stdout
+    assert len(pidfile.read_text().split()) == started
