@@ -9,14 +9,11 @@ violation, the shrunk input of a crash, what leaked, the tools on offer.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 import weak_server
+from expected_failures import assert_each_scenario_fails_with
 
 ROOT = Path(__file__).resolve().parent.parent
 FEATURE = "tests/behave_cases/features/failing_contracts.feature"
@@ -81,46 +78,8 @@ EXPECTED_FAILURES: dict[str, list[str]] = {
 }
 
 
-def behave(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests")])}
-    return subprocess.run(
-        [sys.executable, "-m", "behave", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
-    )
-
-
-def failure_messages(report: list[dict[str, Any]]) -> dict[str, str]:
-    """Scenario name (without the harness suffix) -> the error message of its failing step."""
-    messages: dict[str, str] = {}
-    for feature in report:
-        for element in feature.get("elements", []):
-            name = element["name"].rsplit(" [", 1)[0]
-            for step in element.get("steps", []):
-                result = step.get("result", {})
-                if result.get("status") in ("failed", "error"):
-                    message = result.get("error_message", "")
-                    messages[name] = "\n".join(message) if isinstance(message, list) else message
-    return messages
-
-
 @pytest.mark.parametrize("harness", ["context", "client"])
 def test_every_contract_step_fails_with_a_readable_message(tmp_path: Path, harness: str) -> None:
-    report_file = tmp_path / "report.json"
-    run = behave(
-        FEATURE,
-        "-D",
-        f"mcpbdd.harness={harness}",
-        "-D",
-        f"mcpbdd.secrets={weak_server.API_KEY}",
-        "--no-capture",
-        "--format",
-        "json",
-        "--outfile",
-        str(report_file),
-    )
-    assert run.returncode == 1, run.stdout + run.stderr
-    messages = failure_messages(json.loads(report_file.read_text()))
-    assert sorted(messages) == sorted(EXPECTED_FAILURES), "every scenario of the feature must fail, and only those"
-    for scenario, fragments in EXPECTED_FAILURES.items():
-        for fragment in fragments:
-            assert fragment in messages[scenario], f"{scenario!r}: {fragment!r} not in:\n{messages[scenario]}"
+    options = ["-D", f"mcpbdd.harness={harness}", "-D", f"mcpbdd.secrets={weak_server.API_KEY}"]
+    messages = assert_each_scenario_fails_with(FEATURE, EXPECTED_FAILURES, options, tmp_path / "report.json")
     assert weak_server.API_KEY not in json.dumps(messages), "a report of a leaked secret must not repeat it"

@@ -8,15 +8,13 @@ passing run through `mcpbdd run` writes one Allure result per scenario and harne
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
+from expected_failures import ROOT, assert_each_scenario_fails_with, behave
 
-ROOT = Path(__file__).resolve().parent.parent
 CASES = ROOT / "tests" / "behave_cases"
 FEATURE = "tests/behave_cases/features/failing_assertions.feature"
 
@@ -126,46 +124,11 @@ EXPECTED_FAILURES: dict[str, list[str]] = {
 }
 
 
-def behave(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run(
-        [sys.executable, "-m", "behave", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=300
-    )
-
-
-def failure_messages(report: list[dict[str, Any]]) -> dict[str, str]:
-    """Scenario name (without the harness suffix) -> the error message of its failing step."""
-    messages: dict[str, str] = {}
-    for feature in report:
-        for element in feature.get("elements", []):
-            name = element["name"].rsplit(" [", 1)[0]
-            for step in element.get("steps", []):
-                result = step.get("result", {})
-                if result.get("status") in ("failed", "error"):
-                    message = result.get("error_message", "")
-                    messages[name] = "\n".join(message) if isinstance(message, list) else message
-    return messages
-
-
 @pytest.mark.parametrize("harness", ["context", "client"])
 def test_every_assertion_step_fails_with_a_readable_message(tmp_path: Path, harness: str) -> None:
-    report_file = tmp_path / "report.json"
-    run = behave(
-        FEATURE,
-        "-D",
-        f"mcpbdd.harness={harness}",
-        "--no-capture",
-        "--format",
-        "json",
-        "--outfile",
-        str(report_file),
+    assert_each_scenario_fails_with(
+        FEATURE, EXPECTED_FAILURES, ["-D", f"mcpbdd.harness={harness}"], tmp_path / "report.json"
     )
-    assert run.returncode == 1, run.stdout + run.stderr
-    messages = failure_messages(json.loads(report_file.read_text()))
-    assert sorted(messages) == sorted(EXPECTED_FAILURES), "every scenario of the feature must fail, and only those"
-    for scenario, fragments in EXPECTED_FAILURES.items():
-        for fragment in fragments:
-            assert fragment in messages[scenario], f"{scenario!r}: {fragment!r} not in:\n{messages[scenario]}"
 
 
 def test_a_bad_setting_stops_the_run_at_once_with_a_clear_message() -> None:

@@ -6,11 +6,10 @@ with the JSON formatter and compare each scenario's failure message with the exp
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-from test_behave_runs import behave, failure_messages
+from expected_failures import assert_each_scenario_fails_with
 
 FEATURE = "tests/behave_cases/features/failing_upstream.feature"
 
@@ -67,22 +66,15 @@ EXPECTED_FAILURES: dict[str, list[str]] = {
     ids=["context", "client", "client-legacy"],
 )
 def test_every_upstream_step_fails_with_a_readable_message(tmp_path: Path, options: list[str]) -> None:
-    report_file = tmp_path / "report.json"
     if "mcpbdd.client_mode=legacy" in options:
         options = ["-D", "mcpbdd.harness=client", *options]
-    run = behave(FEATURE, *options, "--no-capture", "--format", "json", "--outfile", str(report_file))
-    assert run.returncode == 1, run.stdout + run.stderr
-    messages = failure_messages(json.loads(report_file.read_text()))
-    assert sorted(messages) == sorted(EXPECTED_FAILURES), "every scenario of the feature must fail, and only those"
-    for scenario, fragments in EXPECTED_FAILURES.items():
-        for fragment in fragments:
-            assert fragment in messages[scenario], f"{scenario!r}: {fragment!r} not in:\n{messages[scenario]}"
+    assert_each_scenario_fails_with(FEATURE, EXPECTED_FAILURES, options, tmp_path / "report.json")
 
 
 def test_the_upstream_steps_are_listed_in_their_own_group() -> None:
-    from mcpbdd.steps import catalog
+    from mcpbdd import vocabulary
 
-    entries = catalog.grouped()["Upstream services"]
+    entries = vocabulary.vocabulary()["Upstream services"]
     phrases = [entry.phrase for entry in entries]
     assert 'the upstream "{base}" answers {method} "{path}" with status {code} and:' in phrases
     assert 'the upstream "{base}" received no request' in phrases

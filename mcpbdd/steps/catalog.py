@@ -1,16 +1,10 @@
-"""The vocabulary as data: every registered mcpbdd step, grouped by concern, with its example.
+"""The vocabulary's group titles and notes; `mcpbdd.vocabulary` reads the phrases from behave's registry.
 
-Read from behave's own step registry, so the listing `mcpbdd steps` prints can never
-drift from the steps that actually exist. Each step function's docstring opens with a
-concrete example line; that is what is shown.
+Each step function's docstring opens with a concrete example line; `mcpbdd steps` shows
+it, so the listing can never drift from the steps that actually exist.
 """
 
 from __future__ import annotations
-
-import re
-from dataclasses import dataclass
-
-from behave.step_registry import registry
 
 GROUPS = {
     "mcpbdd.steps.server": "Server and harness",
@@ -32,35 +26,3 @@ NOTES = """
     Error codes: a number (-32602) or a name (InvalidParams, MethodNotFound, InternalError, ...).
     Outcomes: ok, tool-error, protocol-error, input-required, transport-failure.
 """
-
-
-@dataclass(frozen=True)
-class Entry:
-    keyword: str
-    phrase: str
-    example: str
-    group: str
-
-
-def _phrase(pattern: str) -> str:
-    """`the tenant "{tenant:Text}"` -> `the tenant "{tenant}"`."""
-    return re.sub(r"\{(\w+):\w+\}", r"{\1}", pattern)
-
-
-def entries() -> list[Entry]:
-    found: list[Entry] = []
-    for step_type, matchers in registry.steps.items():
-        for matcher in matchers:
-            module = matcher.func.__module__
-            if module not in GROUPS:
-                continue
-            doc = (matcher.func.__doc__ or "").strip().splitlines()
-            found.append(Entry(step_type.capitalize(), _phrase(matcher.pattern), doc[0] if doc else "", GROUPS[module]))
-    return found
-
-
-def grouped() -> dict[str, list[Entry]]:
-    groups: dict[str, list[Entry]] = {title: [] for title in GROUPS.values()}
-    for entry in entries():
-        groups[entry.group].append(entry)
-    return {title: items for title, items in groups.items() if items}

@@ -1,0 +1,54 @@
+"""Running a feature that is meant to fail, in a behave subprocess, and checking each scenario's message.
+
+behave's `main()` leaks step definitions when called twice in one process, so every run is a
+subprocess. Each scenario of such a feature must fail, and its failing step's message must
+contain the expected fragments: that is how every assertion step is shown to fail when it should.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def behave(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    """behave in a subprocess, with the repository and tests/ (the test-only servers) importable."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests")])}
+    return subprocess.run(
+        [sys.executable, "-m", "behave", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=300
+    )
+
+
+def failure_messages(report: list[dict[str, Any]]) -> dict[str, str]:
+    """Scenario name (without the harness suffix) -> the error message of its failing step."""
+    messages: dict[str, str] = {}
+    for feature in report:
+        for element in feature.get("elements", []):
+            name = element["name"].rsplit(" [", 1)[0]
+            for step in element.get("steps", []):
+                result = step.get("result", {})
+                if result.get("status") in ("failed", "error"):
+                    message = result.get("error_message", "")
+                    messages[name] = "\n".join(message) if isinstance(message, list) else message
+    return messages
+
+
+def assert_each_scenario_fails_with(
+    feature: str, expected: Mapping[str, Sequence[str]], options: Sequence[str], report_file: Path
+) -> dict[str, str]:
+    """Run `feature`; every scenario must fail (only those named), each message holding its fragments."""
+    run = behave(feature, *options, "--no-capture", "--format", "json", "--outfile", str(report_file))
+    assert run.returncode == 1, run.stdout + run.stderr
+    messages = failure_messages(json.loads(report_file.read_text()))
+    assert sorted(messages) == sorted(expected), "every scenario of the feature must fail, and only those"
+    for scenario, fragments in expected.items():
+        for fragment in fragments:
+            assert fragment in messages[scenario], f"{scenario!r}: {fragment!r} not in:\n{messages[scenario]}"
+    return messages
