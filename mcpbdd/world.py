@@ -316,9 +316,11 @@ class World:
             outcome = self.run(harness.call_tool(caller, name, arguments, input_responses=input_responses))
         else:
             outcome = self.run(harness.call_tool(caller, name, arguments))
-        if not outcome.ok and outcome.channel is not Channel.INPUT_REQUIRED and name not in self.tool_names():
-            offered = ", ".join(self.tool_names()) or "no tools"
-            outcome = replace(outcome, note=f"the server offers no tool {name!r}; it offers: {offered}")
+        if outcome.channel in (Channel.TOOL_ERROR, Channel.PROTOCOL_ERROR):  # the server answered: ask what it offers
+            offered_names = self.tool_names()
+            if name not in offered_names:
+                offered = ", ".join(offered_names) or "no tools"
+                outcome = replace(outcome, note=f"the server offers no tool {name!r}; it offers: {offered}")
         return self._begin(caller, outcome)
 
     def read_resource(self, uri: str, *, as_user: str | None = None) -> Outcome:

@@ -122,7 +122,8 @@ class Stdio:
         upstream: Upstream | None = None,
         upstream_bases: Iterable[str] = (),
     ) -> None:
-        self.argv = shlex.split(command)
+        # `{python}` is this interpreter, so a specification can start a Python server in the same environment.
+        self.argv = [sys.executable if part == "{python}" else part for part in shlex.split(command)]
         self.upstream = upstream
         """The scenario's route table, served to the process over loopback HTTP (`MCPBDD_UPSTREAM_<HOST>`)."""
         self.upstream_bases = tuple(upstream_bases)
