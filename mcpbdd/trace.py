@@ -64,9 +64,6 @@ class Trace:
     def record(self, exchange: Exchange) -> None:
         self.exchanges.append(exchange)
 
-    def since(self, index: int) -> list[Exchange]:
-        return self.exchanges[index:]
-
     def __len__(self) -> int:
         return len(self.exchanges)
 

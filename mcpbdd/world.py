@@ -25,7 +25,7 @@ from mcpbdd.config import Settings
 from mcpbdd.conversation import AnswerPlan, Conversation, ConversationError, RoundLimitExceeded
 from mcpbdd.harness.base import Harness
 from mcpbdd.harness.client import ClientHarness
-from mcpbdd.harness.connectors import Connector, Http, Stdio
+from mcpbdd.harness.connectors import Connector, Http, InProcess, Stdio
 from mcpbdd.harness.context import ContextHarness
 from mcpbdd.harness.mock_context import CAPABILITIES
 from mcpbdd.outcome import Channel, Outcome
@@ -156,40 +156,36 @@ class World:
     def harness_name(self) -> str:
         return f"client ({self.client_mode})" if self.harness_kind == "client" else self.harness_kind
 
-    def _build_harness(self) -> Harness:
+    def _target(self) -> ServerTarget:
         if self.server_target is None:
             raise TargetError(
                 'no MCP server to test: set server = "package.module:attr" under [tool.mcpbdd] in pyproject.toml, '
                 'or add: Given the MCP server "package.module:attr"'
             )
-        target = ServerTarget.parse(self.server_target)
-        if target.kind != "inprocess":
-            if self.harness_kind != "client":
+        return ServerTarget.parse(self.server_target)
+
+    def _build_harness(self, target: ServerTarget, owner: ScenarioOwner) -> Harness:
+        """The configured harness for `target`, opening its sessions in `owner`'s task."""
+        common: dict[str, Any] = {
+            "capabilities": self.capabilities,
+            "timeout": self.settings.timeout,
+            "tenant_claim": self.settings.tenant_claim,
+        }
+        if self.harness_kind == "context":
+            if target.kind != "inprocess":
                 raise TargetError(
                     f"server target {target}: the context harness calls an in-process server's handlers; "
                     "a server in another process needs the client harness (-D mcpbdd.harness=client)"
                 )
-            return ClientHarness(
-                self._connector(target),
-                mode=self.client_mode,
-                capabilities=self.capabilities,
-                timeout=self.settings.timeout,
-                tenant_claim=self.settings.tenant_claim,
-                enter_in_owner=self._in_owner,
-                start_timeout=self.settings.start_timeout,
-            )
-        server = load_inprocess(target)
-        options: dict[str, Any] = {
-            "capabilities": self.capabilities,
-            "timeout": self.settings.timeout,
-            "tenant_claim": self.settings.tenant_claim,
-            "doubles": self.doubles,
-        }
-        if self.harness_kind == "client":
-            options["start_timeout"] = self.settings.start_timeout
-        if self.harness_kind == "client":
-            return ClientHarness(server, mode=self.client_mode, enter_in_owner=self._in_owner, **options)
-        return ContextHarness(server, **options)
+            return ContextHarness(load_inprocess(target), doubles=self.doubles, **common)
+        connector = InProcess(load_inprocess(target), self.doubles) if target.kind == "inprocess" else None
+        return ClientHarness(
+            connector or self._connector(target),
+            mode=self.client_mode,
+            enter_in_owner=lambda fn: owner.call_in_owner(lambda _stack: fn()),
+            start_timeout=self.settings.start_timeout,
+            **common,
+        )
 
     def _connector(self, target: ServerTarget) -> Connector:
         if target.kind == "stdio":
@@ -207,25 +203,25 @@ class World:
         harness = self._harness
         return harness.server_stderr() if isinstance(harness, ClientHarness) else ""
 
-    async def _in_owner(self, fn: Any) -> Any:
-        return await self.owner.call_in_owner(lambda _stack: fn())
-
     @property
     def harness(self) -> Harness:
-        """The scenario's harness, opened (server lifespan entered, with the scenario's doubles) on first use."""
+        """The scenario's harness, opened (server lifespan entered, with the scenario's doubles) on first use.
+
+        With `reuse_server = "feature"` a server in another process is opened in the feature's
+        owner task and shared by the feature's scenarios; otherwise the scenario's owner owns it.
+        """
         if self._harness is None:
+            target = self._target()
+            shared = self.shared if target.kind != "inprocess" else None
             key = (self.server_target, self.harness_kind, self.client_mode, self.capabilities)
-            reusable = self.shared is not None and ServerTarget.parse(self.server_target or "-:-").kind != "inprocess"
-            if reusable and key in self.shared.harnesses:  # type: ignore[union-attr]
-                self._harness = self.shared.harnesses[key]  # type: ignore[union-attr]
+            if shared is not None and key in shared.harnesses:
+                self._harness = shared.harnesses[key]
                 return self._harness
-            harness = self._build_harness()
-            owner = self.shared.owner if reusable else self.owner  # type: ignore[union-attr]
-            if reusable:
-                harness._enter_in_owner = lambda fn: owner.call_in_owner(lambda _stack: fn())  # type: ignore[attr-defined]
+            owner = shared.owner if shared is not None else self.owner
+            harness = self._build_harness(target, owner)
             self.run(owner.enter_async(harness))
-            if reusable:
-                self.shared.harnesses[key] = harness  # type: ignore[union-attr]
+            if shared is not None:
+                shared.harnesses[key] = harness
             self._harness = harness
         return self._harness
 

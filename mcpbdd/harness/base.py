@@ -139,8 +139,3 @@ def from_answer(method: str, target: str, arguments: dict[str, Any] | None, answ
     channel = Channel.TOOL_ERROR if isinstance(answer, CallToolResult) and answer.is_error else Channel.OK
     result: Result = answer
     return Outcome(channel, method, target, arguments, result=result, duration=duration)
-
-
-def outcome_failure(method: str, target: str, arguments: dict[str, Any] | None, exc: BaseException) -> Outcome:
-    """A call that could not be made at all (the server could not be started or reached)."""
-    return Outcome(Channel.TRANSPORT_FAILURE, method, target, arguments, failure=f"{type(exc).__name__}: {exc}".strip())

@@ -120,10 +120,6 @@ class ClientHarness:
         self._clients: dict[Principal | None, Client] = {}
         self._in_flight: list[InFlightCall] = []
 
-    @property
-    def name_with_mode(self) -> str:
-        return f"client ({self.mode})"
-
     async def __aenter__(self) -> ClientHarness:
         stack = AsyncExitStack()
         await stack.__aenter__()

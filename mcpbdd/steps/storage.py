@@ -109,14 +109,8 @@ def clock_reads(context: Any, instant: str) -> None:
 
 
 @when("{amount:Amount} {unit:Unit} pass")
-def time_passes(context: Any, amount: str, unit: str) -> None:
-    """When 2 hours pass  (seconds, minutes, hours, days)"""
-    with spec_errors(context):
-        world(context).clock.advance(parse_duration(f"{amount} {unit}"))
-
-
 @when("{amount:Amount} {unit:Unit} passes")
-def time_passes_singular(context: Any, amount: str, unit: str) -> None:
-    """When 1 day passes"""
+def time_passes(context: Any, amount: str, unit: str) -> None:
+    """When 2 hours pass  (or: When 1 day passes; seconds, minutes, hours, days)"""
     with spec_errors(context):
         world(context).clock.advance(parse_duration(f"{amount} {unit}"))
