@@ -10,7 +10,7 @@ hits every variant alike:
 
   none           `--format null`: no Allure at all (the baseline);
   allure-behave  allure-behave 2.16.2's formatter;
-  mcpbdd         `mcpbdd.allure:AllureFormatter`;
+  mcpbdd         `mcpbdd.reporting.allure_formatter:AllureFormatter`;
   mcpbdd+secrets the same with three configured secrets (every file is redacted).
 
 Each run is timed inside behave, from `before_all` to `after_all` (the suite's
@@ -66,10 +66,10 @@ def after_all(context):
 VARIANTS: dict[str, list[str]] = {
     "none": ["--format", "null"],
     "allure-behave": ["--format", "allure_behave.formatter:AllureFormatter", "--outfile", "{out}"],
-    "mcpbdd": ["--format", "mcpbdd.allure:AllureFormatter", "--outfile", "{out}"],
+    "mcpbdd": ["--format", "mcpbdd.reporting.allure_formatter:AllureFormatter", "--outfile", "{out}"],
     "mcpbdd+secrets": [
         "--format",
-        "mcpbdd.allure:AllureFormatter",
+        "mcpbdd.reporting.allure_formatter:AllureFormatter",
         "--outfile",
         "{out}",
         "-D",

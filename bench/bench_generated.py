@@ -39,7 +39,7 @@ from typing import Any
 
 from mcp.server.mcpserver import MCPServer
 
-from mcpbdd.generated import Rules, _Runner, check_generated_calls, plan_inputs, server_paths
+from mcpbdd.checks.generated import Rules, _Runner, check_generated_calls, plan_inputs, server_paths
 from mcpbdd.harness.client import ClientHarness
 from mcpbdd.harness.context import ContextHarness
 

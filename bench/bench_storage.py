@@ -30,7 +30,7 @@ import anyio
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from mcpbdd.clock import FrozenClock
+from mcpbdd.kit.clock import FrozenClock
 from mcpbdd.storage import InMemoryProvider, SQLiteProvider, StorageService, diff
 
 RECORD = {"title": "Quarterly plan", "body": "Ship the storage layer, then the steps.", "tags": ["plan", "q3"], "n": 17}

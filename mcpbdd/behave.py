@@ -18,8 +18,8 @@ import logging
 import sys
 from typing import Any
 
-from mcpbdd import report
 from mcpbdd.config import Settings, load_settings
+from mcpbdd.reporting import attachments as report
 from mcpbdd.runtime import RunLoop
 from mcpbdd.world import HARNESSES, SharedServers, World
 

@@ -15,7 +15,7 @@ from mcp_types import Tool
 
 from mcpbdd import matching
 from mcpbdd.answers import required_fields
-from mcpbdd.errors import code_name, reason_and_hint
+from mcpbdd.kit.errors import code_name, reason_and_hint
 from mcpbdd.outcome import Channel, Outcome, Question
 from mcpbdd.storage import MISSING, StorageDiff
 

@@ -36,7 +36,7 @@ class Principal:
 
     @property
     def token(self) -> str:
-        """The test bearer token for this caller: `mcpbdd:<tenant>:<user>[:<scope>,...]` (see mcpbdd.auth)."""
+        """The test bearer token for this caller: `mcpbdd:<tenant>:<user>[:<scope>,...]` (see mcpbdd.kit.auth)."""
         base = f"mcpbdd:{self.tenant}:{self.user}"
         return f"{base}:{','.join(self.scopes)}" if self.scopes else base
 

@@ -20,7 +20,6 @@ from typing import Any, TypeVar
 from mcp_types import InputResponse, Tool
 
 from mcpbdd.answers import accept, check_fits
-from mcpbdd.clock import FrozenClock
 from mcpbdd.config import Settings
 from mcpbdd.conversation import AnswerPlan, Conversation, ConversationError, RoundLimitExceeded
 from mcpbdd.harness.base import Harness
@@ -28,6 +27,8 @@ from mcpbdd.harness.client import ClientHarness
 from mcpbdd.harness.connectors import Connector, Http, InProcess, Stdio
 from mcpbdd.harness.context import ContextHarness
 from mcpbdd.harness.mock_context import CAPABILITIES
+from mcpbdd.kit.clock import FrozenClock
+from mcpbdd.kit.doubles import Doubles
 from mcpbdd.outcome import Channel, Outcome
 from mcpbdd.principals import Directory, Principal
 from mcpbdd.runtime import ScenarioOwner
@@ -35,7 +36,6 @@ from mcpbdd.storage import InMemoryProvider, ServiceAdapter, StorageAdapter, Sto
 from mcpbdd.targets import ServerTarget, TargetError, load_inprocess
 from mcpbdd.trace import Exchange, Trace
 from mcpbdd.upstream import Upstream
-from mcpbdd.wiring import Doubles
 
 T = TypeVar("T")
 
@@ -229,13 +229,13 @@ class World:
 
     def check_output_schema(self, tool: str) -> None:
         """Every ok result of `tool` in this scenario matches the output schema the server advertises."""
-        from mcpbdd import contract
+        from mcpbdd.checks import output_schema as contract
 
         contract.check_results_match_output_schema(self, tool)
 
     def generated_calls(self, tool: str, n: int) -> Any:
         """`n` generated and adversarial calls of `tool`: no crash, leak, hang, or storage change from a refusal."""
-        from mcpbdd import generated
+        from mcpbdd.checks import generated
 
         def snapshot() -> dict[str, dict[str, Any]]:
             return {tenant: self.storage.snapshot(tenant) for tenant in self.tenants_in_play()}

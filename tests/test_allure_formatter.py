@@ -21,7 +21,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PLAIN = "tests/allure_cases/plain/features"
 MCP = "tests/allure_cases/mcp/features"
-OURS = "mcpbdd.allure:AllureFormatter"
+OURS = "mcpbdd.reporting.allure_formatter:AllureFormatter"
 ALLURE_BEHAVE = "allure_behave.formatter:AllureFormatter"
 SECRET = "s3cr3t-token"
 
@@ -155,7 +155,7 @@ def reviewer(tmp_path_factory: pytest.TempPathFactory) -> Results:
     """The failing reviewer scenarios on both harnesses, through `mcpbdd run`, with a configured secret."""
     folder = tmp_path_factory.mktemp("reviewer")
     results, junit = folder / "results", folder / "junit"
-    command = [sys.executable, "-m", "mcpbdd.cli", "run", "--harness", "both", "--results", str(results)]
+    command = [sys.executable, "-m", "mcpbdd.cli.main", "run", "--harness", "both", "--results", str(results)]
     command += ["--junit", str(junit), "-f", "progress", "-D", f"mcpbdd.secrets={SECRET}", MCP]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
     return Results(results, done.returncode, done.stdout + done.stderr)

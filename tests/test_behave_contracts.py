@@ -47,7 +47,7 @@ EXPECTED_FAILURES: dict[str, list[str]] = {
         "a traceback ('p failed: Traceback (most recent call last): File \"/",
         'input (generated from the input schema): {"key": ""}',
         "found nothing smaller that fails this way",
-        "Reproduce: await mcpbdd.generated.check_generated_calls(harness, 'lookup', 20, seed=",
+        "Reproduce: await mcpbdd.checks.generated.check_generated_calls(harness, 'lookup', 20, seed=",
     ],
     "survives, but it crashes on a long string": [
         "'shout' did not survive 40 generated calls",

@@ -140,7 +140,18 @@ def test_a_bad_setting_stops_the_run_at_once_with_a_clear_message() -> None:
 def test_mcpbdd_run_writes_one_allure_result_per_scenario_and_harness(tmp_path: Path) -> None:
     results = tmp_path / "allure-results"
     run = subprocess.run(
-        [sys.executable, "-m", "mcpbdd.cli", "run", "--harness", "both", "--results", str(results), "-f", "progress"],
+        [
+            sys.executable,
+            "-m",
+            "mcpbdd.cli.main",
+            "run",
+            "--harness",
+            "both",
+            "--results",
+            str(results),
+            "-f",
+            "progress",
+        ],
         cwd=ROOT,
         capture_output=True,
         text=True,

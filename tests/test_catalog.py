@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from mcpbdd.catalog import catalog
+from mcpbdd.checks.error_catalog import catalog
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTES = "mcpbdd.examples.notes:mcp"
@@ -33,9 +33,9 @@ def test_a_failure_no_scenario_specifies_is_shown_as_a_gap(tmp_path: Path) -> No
 
 
 def test_the_command_prints_markdown_and_refuses_a_missing_server(tmp_path: Path) -> None:
-    ok = subprocess.run([sys.executable, "-m", "mcpbdd.cli", "catalog"], cwd=ROOT, capture_output=True, text=True)
+    ok = subprocess.run([sys.executable, "-m", "mcpbdd.cli.main", "catalog"], cwd=ROOT, capture_output=True, text=True)
     assert ok.returncode == 0 and ok.stdout.startswith("# Error catalog")
     missing = subprocess.run(
-        [sys.executable, "-m", "mcpbdd.cli", "catalog"], cwd=tmp_path, capture_output=True, text=True
+        [sys.executable, "-m", "mcpbdd.cli.main", "catalog"], cwd=tmp_path, capture_output=True, text=True
     )
     assert missing.returncode == 2 and "no server" in missing.stdout

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from mcpbdd.parallel import plan_run
-from mcpbdd.progress import wants_progress
+from mcpbdd.cli.plan import plan_run
+from mcpbdd.cli.progress import wants_progress
 
 ROOT = Path(__file__).resolve().parent.parent
 FAILING = "tests/behave_cases/features/failing_assertions.feature"
@@ -24,7 +24,7 @@ FAILING = "tests/behave_cases/features/failing_assertions.feature"
 
 def mcpbdd(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "mcpbdd.cli", *args],
+        [sys.executable, "-m", "mcpbdd.cli.main", *args],
         cwd=cwd,
         env={**os.environ, **(env or {})},
         capture_output=True,
@@ -103,7 +103,7 @@ def _under_a_terminal(args: list[str], env: dict[str, str]) -> str:
     """Run `mcpbdd` with a pseudo-terminal as stdout and stderr, as a developer's shell would."""
     controller, terminal = pty.openpty()
     process = subprocess.Popen(
-        [sys.executable, "-m", "mcpbdd.cli", *args],
+        [sys.executable, "-m", "mcpbdd.cli.main", *args],
         cwd=ROOT,
         stdin=subprocess.DEVNULL,
         stdout=terminal,
@@ -252,10 +252,10 @@ def _no_network_available() -> bool:
 
 @pytest.mark.skipif(shutil.which("node") is None or not _no_network_available(), reason="needs Node.js and unshare")
 def test_report_renders_offline_once_allure_is_cached(results: Path, tmp_path: Path) -> None:
-    from mcpbdd.html_report import allure_cli
+    from mcpbdd.reporting.html import allure_cli
 
     allure_cli()  # the one online moment: installs into the cache if it is cold
-    offline = ["unshare", "-rn", sys.executable, "-m", "mcpbdd.cli", "report", str(results), "-o", str(tmp_path)]
+    offline = ["unshare", "-rn", sys.executable, "-m", "mcpbdd.cli.main", "report", str(results), "-o", str(tmp_path)]
     run = subprocess.run(offline, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout + run.stderr
     assert (tmp_path / "index.html").is_file()

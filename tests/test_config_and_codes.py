@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from mcpbdd.config import ConfigError, load_settings
-from mcpbdd.errors import code_name, parse_code
+from mcpbdd.kit.errors import code_name, parse_code
 from mcpbdd.outcome import Channel
 from mcpbdd.targets import ServerTarget, TargetError, load_inprocess
 

@@ -9,13 +9,13 @@ from conftest import make_harness
 from servers import RUNS, awkward
 
 from mcpbdd import answers, expect
-from mcpbdd.clock import FrozenClock
-from mcpbdd.consent import CONSENT_KEY, RECORD_PREFIX
 from mcpbdd.examples.notes import mcp
+from mcpbdd.kit.clock import FrozenClock
+from mcpbdd.kit.consent import CONSENT_KEY, RECORD_PREFIX
+from mcpbdd.kit.doubles import Doubles
 from mcpbdd.outcome import Channel, Outcome
 from mcpbdd.principals import Principal
 from mcpbdd.storage import StorageService
-from mcpbdd.wiring import Doubles
 
 pytestmark = pytest.mark.anyio
 
@@ -154,9 +154,9 @@ async def test_a_client_without_elicitation_cannot_consent(kind: str) -> None:
 
 async def test_a_record_can_be_carried_between_hand_built_mock_contexts() -> None:
     """Each hand-built MockContext has its own storage: carry_record moves round one's record to round two's."""
-    from mcpbdd.consent import carry_record
     from mcpbdd.examples.notes import NotesState
     from mcpbdd.harness import MockContext
+    from mcpbdd.kit.consent import carry_record
     from mcpbdd.principals import acting_as
 
     first_storage, second_storage = doubles().storage, doubles().storage

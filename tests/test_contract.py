@@ -13,9 +13,8 @@ import pytest
 import weak_server
 from conftest import HARNESS_KINDS, make_harness
 
-from mcpbdd import contract
-from mcpbdd.config import Settings
-from mcpbdd.contract import (
+from mcpbdd.checks import output_schema as contract
+from mcpbdd.checks.output_schema import (
     ACCEPTED,
     ARGUMENTS,
     INPUT_SCHEMA,
@@ -25,6 +24,7 @@ from mcpbdd.contract import (
     check_results_match_output_schema,
     run_tool_contract,
 )
+from mcpbdd.config import Settings
 from mcpbdd.principals import Principal
 from mcpbdd.runtime import RunLoop
 from mcpbdd.world import World

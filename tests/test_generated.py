@@ -17,9 +17,8 @@ from conftest import HARNESS_KINDS, make_harness
 from hypothesis import HealthCheck, given, settings
 from mcp_types import CallToolResult, TextContent
 
-from mcpbdd import contract
-from mcpbdd.config import Settings
-from mcpbdd.generated import (
+from mcpbdd.checks import output_schema as contract
+from mcpbdd.checks.generated import (
     CRASH,
     HANG,
     LEAK,
@@ -39,6 +38,7 @@ from mcpbdd.generated import (
     schema_strategy,
     server_paths,
 )
+from mcpbdd.config import Settings
 from mcpbdd.outcome import Channel, Outcome, ProtocolError
 from mcpbdd.principals import Principal
 from mcpbdd.runtime import RunLoop

@@ -7,13 +7,13 @@ from typing import Any
 import pytest
 from servers import awkward
 
-from mcpbdd.clock import FrozenClock
 from mcpbdd.examples.notes import NotesState, mcp
 from mcpbdd.harness import ClientHarness, ContextHarness, MockContext
+from mcpbdd.kit.clock import FrozenClock
+from mcpbdd.kit.doubles import Doubles
 from mcpbdd.outcome import Outcome
 from mcpbdd.principals import Principal, acting_as
 from mcpbdd.storage import StorageService
-from mcpbdd.wiring import Doubles
 
 pytestmark = pytest.mark.anyio
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from mcpbdd.parallel import Unit, balance, parse_shard, plan_run, shard_of, split_passthrough
+from mcpbdd.cli.plan import Unit, balance, parse_shard, plan_run, shard_of, split_passthrough
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -72,7 +72,7 @@ def test_a_bad_shard_is_refused() -> None:
 
 
 def _run(results: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-m", "mcpbdd.cli", "run", "--harness", "both", "--results", str(results)]
+    command = [sys.executable, "-m", "mcpbdd.cli.main", "run", "--harness", "both", "--results", str(results)]
     command += ["--junit", str(results.parent / f"{results.name}-junit"), "-f", "progress", *args]
     return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
 

@@ -17,9 +17,9 @@ import pytest
 from conftest import TESTS
 
 from mcpbdd import expect
-from mcpbdd.auth import TestTokenVerifier
 from mcpbdd.harness import ClientHarness
 from mcpbdd.harness.connectors import Http, Stdio, python_command
+from mcpbdd.kit.auth import TestTokenVerifier
 from mcpbdd.outcome import Channel
 from mcpbdd.principals import Principal
 

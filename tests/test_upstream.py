@@ -16,24 +16,16 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from mcpbdd.clock import FrozenClock
 from mcpbdd.config import Settings
 from mcpbdd.examples.notes import mcp, notes_lifespan
 from mcpbdd.harness import ContextHarness
+from mcpbdd.kit.clock import FrozenClock
+from mcpbdd.kit.doubles import Doubles, providing
+from mcpbdd.kit.upstream import ENV_ALL, env_var, origin_of, upstream_base
 from mcpbdd.principals import Principal
 from mcpbdd.runtime import RunLoop
 from mcpbdd.storage import InMemoryProvider, StorageService
-from mcpbdd.upstream import (
-    ENV_ALL,
-    NO_BODY,
-    LoopbackServer,
-    UnmatchedUpstreamRequest,
-    Upstream,
-    env_var,
-    origin_of,
-    upstream_base,
-)
-from mcpbdd.wiring import Doubles, providing
+from mcpbdd.upstream import NO_BODY, LoopbackServer, UnmatchedUpstreamRequest, Upstream
 from mcpbdd.world import World
 
 API = "https://api.example"

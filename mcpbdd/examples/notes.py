@@ -9,7 +9,7 @@ format it does not support) is a JSON-RPC protocol error.
 
 State lives in a `StorageService` built in the server's lifespan (SQLite at $NOTES_DB in
 production, memory otherwise), scoped to the caller's tenant; under mcpbdd the lifespan
-takes the scenario's storage and clock instead (`mcpbdd.wiring.scenario_doubles()`), so
+takes the scenario's storage and clock instead (`mcpbdd.kit.doubles.scenario_doubles()`), so
 a scenario can seed it, inspect it and move time, and nothing is a module global.
 
 `import_note` reads a document from the team's document service (https://docs.example.com,
@@ -43,9 +43,11 @@ from mcp_types import (
 )
 from pydantic import BaseModel, Field, ValidationError
 
-from mcpbdd.clock import Clock, SystemClock
-from mcpbdd.consent import DECLINED, ConsentGate
-from mcpbdd.errors import ErrorContract, Failure
+from mcpbdd.kit.clock import Clock, SystemClock
+from mcpbdd.kit.consent import DECLINED, ConsentGate
+from mcpbdd.kit.doubles import scenario_doubles
+from mcpbdd.kit.errors import ErrorContract, Failure
+from mcpbdd.kit.upstream import upstream_base
 from mcpbdd.storage import (
     InMemoryProvider,
     InvalidKeyError,
@@ -54,8 +56,7 @@ from mcpbdd.storage import (
     StorageService,
     TenantStorage,
 )
-from mcpbdd.upstream import Upstream, upstream_base
-from mcpbdd.wiring import scenario_doubles
+from mcpbdd.upstream import Upstream
 
 TENANT_CLAIM = "tenant"
 """The access-token claim naming the caller's tenant."""
@@ -435,7 +436,7 @@ async def summarize_notes(tag: str, ctx: Context) -> str:
 def main(argv: list[str] | None = None) -> None:
     """`python -m mcpbdd.examples.notes` serves stdio; `--http 127.0.0.1:8000` serves Streamable HTTP.
 
-    Over HTTP the server accepts mcpbdd's test tokens (`mcpbdd.auth.TestTokenVerifier`): this
+    Over HTTP the server accepts mcpbdd's test tokens (`mcpbdd.kit.auth.TestTokenVerifier`): this
     entry point is the example's *test* configuration, never a production one.
     """
     import argparse
@@ -443,7 +444,7 @@ def main(argv: list[str] | None = None) -> None:
     import anyio
     import uvicorn
 
-    from mcpbdd.auth import mount_test_auth
+    from mcpbdd.kit.auth import mount_test_auth
 
     parser = argparse.ArgumentParser(prog="python -m mcpbdd.examples.notes")
     parser.add_argument("--http", metavar="HOST:PORT", help="serve Streamable HTTP at /mcp instead of stdio")

@@ -50,9 +50,9 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from mcpbdd.harness.base import DEFAULT_TIMEOUT, classify, retry_with_answers
 from mcpbdd.harness.connectors import Connector, InProcess
 from mcpbdd.harness.mock_context import CAPABILITIES
+from mcpbdd.kit.doubles import Doubles
 from mcpbdd.outcome import Channel, Outcome, Question, question_kind
 from mcpbdd.principals import Principal, acting_as
-from mcpbdd.wiring import Doubles
 
 T = TypeVar("T")
 
@@ -113,7 +113,7 @@ class ClientHarness:
         self.timeout = timeout
         self.tenant_claim = tenant_claim
         self.doubles = doubles
-        """Handed to the server's lifespan (`mcpbdd.wiring.scenario_doubles()`) while it is entered."""
+        """Handed to the server's lifespan (`mcpbdd.kit.doubles.scenario_doubles()`) while it is entered."""
         self._enter_in_owner = enter_in_owner
         self.start_timeout = start_timeout
         self._stack: AsyncExitStack | None = None

@@ -12,7 +12,7 @@ harness what to give `mcp.Client` for each caller.
   caller. The server's stderr is kept (the report attaches it on failure) and a server that
   dies is reported with its exit code and the end of its stderr.
 - HTTP: a session per caller, each with its caller's bearer token (configured per user, or
-  mcpbdd's test token that `mcpbdd.auth.TestTokenVerifier` accepts).
+  mcpbdd's test token that `mcpbdd.kit.auth.TestTokenVerifier` accepts).
 """
 
 from __future__ import annotations
@@ -34,9 +34,9 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.server import Server
 from mcp.server.mcpserver import MCPServer
 
+from mcpbdd.kit.doubles import Doubles, providing
 from mcpbdd.principals import Principal
 from mcpbdd.upstream import LoopbackServer, Upstream
-from mcpbdd.wiring import Doubles, providing
 
 STDERR_TAIL_LINES = 20
 

@@ -35,9 +35,9 @@ from mcp_types import (
 
 from mcpbdd.harness.base import DEFAULT_TIMEOUT, classify, retry_with_answers
 from mcpbdd.harness.mock_context import CAPABILITIES, MockContext, Recorder
+from mcpbdd.kit.doubles import Doubles, providing
 from mcpbdd.outcome import Outcome
 from mcpbdd.principals import Principal, authenticated_user
-from mcpbdd.wiring import Doubles, providing
 
 
 class ContextHarness:
@@ -62,7 +62,7 @@ class ContextHarness:
         self.timeout = timeout
         self.tenant_claim = tenant_claim
         self.doubles = doubles
-        """Handed to the server's lifespan (`mcpbdd.wiring.scenario_doubles()`) while it is entered."""
+        """Handed to the server's lifespan (`mcpbdd.kit.doubles.scenario_doubles()`) while it is entered."""
         self.recorder = Recorder()
         self._stack: AsyncExitStack | None = None
         self._mock: MockContext | None = None

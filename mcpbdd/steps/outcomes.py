@@ -7,7 +7,7 @@ from typing import Any
 from behave import then
 
 from mcpbdd import expect
-from mcpbdd.errors import parse_code
+from mcpbdd.kit.errors import parse_code
 from mcpbdd.outcome import Channel
 from mcpbdd.steps._world import world
 from mcpbdd.steps.arguments import json_doc_string, spec_errors

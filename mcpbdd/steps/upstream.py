@@ -13,7 +13,7 @@ from typing import Any
 import parse
 from behave import given, register_type, then
 
-from mcpbdd import report
+from mcpbdd.reporting import attachments as report
 from mcpbdd.steps._world import world
 from mcpbdd.steps.arguments import json_doc_string, spec_errors
 

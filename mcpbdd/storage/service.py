@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from mcpbdd.clock import Clock, FrozenClock, SystemClock
+from mcpbdd.kit.clock import Clock, FrozenClock, SystemClock
 from mcpbdd.storage.codec import DEFAULT_MAX_VALUE_BYTES, decode, encode
 from mcpbdd.storage.errors import InvalidArgumentError, InvalidCursorError, RequestCancelledError, StorageError
 from mcpbdd.storage.keys import validate_key, validate_prefix, validate_tenant

@@ -1,1 +1,1 @@
-"""pytest tests of mcpbdd.storage and mcpbdd.clock (a package, so its conftest does not shadow tests/conftest.py)."""
+"""Tests of mcpbdd.storage and mcpbdd.kit.clock (a package, so its conftest does not shadow tests/conftest.py)."""

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from mcpbdd.clock import FrozenClock
+from mcpbdd.kit.clock import FrozenClock
 from mcpbdd.storage import InMemoryProvider, SQLiteProvider, StorageProvider, StorageService, TenantStorage
 
 SECRET = b"storage-test-secret"

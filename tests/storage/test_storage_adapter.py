@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from mcpbdd.clock import FrozenClock
+from mcpbdd.kit.clock import FrozenClock
 from mcpbdd.storage import (
     MISSING,
     InvalidKeyError,

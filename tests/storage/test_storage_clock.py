@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from mcpbdd.clock import DEFAULT_FROZEN_START, Clock, FrozenClock, SystemClock, parse_duration, parse_instant
+from mcpbdd.kit.clock import DEFAULT_FROZEN_START, Clock, FrozenClock, SystemClock, parse_duration, parse_instant
 
 
 @pytest.mark.parametrize(

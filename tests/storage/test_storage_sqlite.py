@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from mcpbdd.clock import FrozenClock
+from mcpbdd.kit.clock import FrozenClock
 from mcpbdd.storage import SQLiteProvider, StorageService
 
 pytestmark = pytest.mark.anyio

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
-from mcpbdd.clock import FrozenClock
+from mcpbdd.kit.clock import FrozenClock
 from mcpbdd.storage import InMemoryProvider, InvalidKeyError, SQLiteProvider, StorageService, TenantStorage
 
 TENANTS = st.sampled_from(["acme", "globex", "initech"])

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from mcpbdd.clock import FrozenClock
+from mcpbdd.kit.clock import FrozenClock
 from mcpbdd.storage import (
     InvalidArgumentError,
     InvalidCursorError,

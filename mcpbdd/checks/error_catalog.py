@@ -15,7 +15,7 @@ from typing import Any
 
 from behave.parser import parse_file
 
-from mcpbdd.errors import CONTRACTS, ErrorContract, code_name
+from mcpbdd.kit.errors import CONTRACTS, ErrorContract, code_name
 from mcpbdd.targets import ServerTarget, load_inprocess
 
 _REASON_STEP = re.compile(r'the error reason is "([^"]+)"')

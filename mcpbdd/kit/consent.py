@@ -58,8 +58,8 @@ from mcp_types import (
 from mcp_types.version import is_version_at_least
 from pydantic import BaseModel, Field
 
-from mcpbdd.clock import Clock
-from mcpbdd.errors import Failure, tool_failure
+from mcpbdd.kit.clock import Clock
+from mcpbdd.kit.errors import Failure, tool_failure
 from mcpbdd.storage import StorageError, TenantStorage
 
 CONSENT_KEY = "confirm"

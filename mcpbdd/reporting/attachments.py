@@ -31,7 +31,7 @@ from typing import Any
 import allure
 from pydantic import BaseModel
 
-from mcpbdd.redact import Redactor
+from mcpbdd.reporting.redaction import Redactor
 from mcpbdd.trace import Exchange, Trace
 
 __all__ = [

@@ -23,10 +23,13 @@ import contextlib
 from collections.abc import Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from mcpbdd.clock import Clock
+from mcpbdd.kit.clock import Clock
 from mcpbdd.storage import StorageService
-from mcpbdd.upstream import Upstream
+
+if TYPE_CHECKING:  # the route table is test-side; a production server never builds one
+    from mcpbdd.upstream import Upstream
 
 
 @dataclass(frozen=True)

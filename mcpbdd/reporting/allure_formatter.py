@@ -1,6 +1,6 @@
 """mcpbdd's Allure formatter for behave: allure-behave 2.16.2, with what it gets wrong fixed.
 
-    behave --format mcpbdd.allure:AllureFormatter --outfile reports/allure-results
+    behave --format mcpbdd.reporting.allure_formatter:AllureFormatter --outfile reports/allure-results
 
 `mcpbdd run` uses it by default. It is a subclass of allure-behave's formatter and
 listener, not a rewrite: allure-behave already does the hard, stable part (the Allure
@@ -60,8 +60,8 @@ from allure_commons.utils import format_traceback, md5, now, uuid4
 from behave.formatter.base import Formatter
 from behave.model import Feature, Rule, ScenarioOutline
 
-from mcpbdd.redact import Redactor
-from mcpbdd.workers import JOB_ENV
+from mcpbdd.cli.workers import JOB_ENV
+from mcpbdd.reporting.redaction import Redactor
 
 __all__ = ["AllureFormatter", "McpbddListener", "RedactingFileLogger", "tag_labels"]
 
@@ -354,9 +354,9 @@ def _plain(item: Any) -> Any:
 
 
 class AllureFormatter(_AllureBehaveFormatter):
-    """`--format mcpbdd.allure:AllureFormatter --outfile <results dir>`."""
+    """`--format mcpbdd.reporting.allure_formatter:AllureFormatter --outfile <results dir>`."""
 
-    name = "mcpbdd.allure"
+    name = "mcpbdd.reporting.allure_formatter"
     description = "Allure results (allure-behave, with rules, dynamic metadata, hook failures and redaction fixed)"
 
     def __init__(self, stream_opener: Any, config: Any) -> None:

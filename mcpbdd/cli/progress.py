@@ -31,9 +31,9 @@ DELAY = float(os.environ.get("MCPBDD_PROGRESS_DELAY", "2"))
 
 
 class ProgressFormatter(Formatter):
-    """`--format mcpbdd.progress:ProgressFormatter --outfile FILE`: one character per finished scenario."""
+    """`--format mcpbdd.cli.progress:ProgressFormatter --outfile FILE`: one character per finished scenario."""
 
-    name = "mcpbdd.progress"
+    name = "mcpbdd.cli.progress"
     description = "one character per finished scenario (for mcpbdd run's progress line)"
 
     def __init__(self, stream_opener: Any, config: Any) -> None:

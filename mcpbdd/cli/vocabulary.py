@@ -4,7 +4,7 @@ Every phrase comes from behave's step registry and every example from the first 
 its function's docstring (`When the client calls "get_note" with {"note_id": "n-1"}`,
 optionally followed by a note in parentheses), so the listing cannot drift from the
 steps that exist. Groups are the concerns of `mcpbdd.steps.*`: the titles in
-`mcpbdd.steps.catalog.GROUPS`, and for a module not listed there (a concern added
+`mcpbdd.steps.groups.GROUPS`, and for a module not listed there (a concern added
 later) the start of its docstring, e.g. "Consent gates: ..." -> "Consent gates".
 """
 
@@ -59,9 +59,9 @@ def vocabulary() -> dict[str, list[Phrase]]:
     importlib.import_module(STEPS_PACKAGE)  # registers every step
     from behave.step_registry import registry
 
-    from mcpbdd.steps import catalog
+    from mcpbdd.steps.groups import GROUPS
 
-    known = dict(catalog.GROUPS)
+    known = dict(GROUPS)
     groups: dict[str, list[Phrase]] = {title: [] for title in known.values()}  # the catalog's order first
     for step_type, matchers in registry.steps.items():
         for matcher in matchers:
@@ -78,9 +78,9 @@ def vocabulary() -> dict[str, list[Phrase]]:
 
 
 def _notes() -> str:
-    from mcpbdd.steps import catalog
+    from mcpbdd.steps.groups import NOTES
 
-    return inspect.cleandoc(catalog.NOTES)
+    return inspect.cleandoc(NOTES)
 
 
 def text() -> str:

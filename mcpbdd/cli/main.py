@@ -9,7 +9,7 @@
 `run` is a thin wrapper over behave: mcpbdd's Allure formatter (results under
 `reports/allure-results`), JUnit XML for CI (`reports/junit`), behave's readable console
 output (`pretty` unless a format is given), the same specifications once per harness,
-`--jobs` processes on one machine and `--shard` for CI machines (see `mcpbdd.parallel`),
+`--jobs` processes on one machine and `--shard` for CI machines (see `mcpbdd.cli.plan`),
 and a progress line on a terminal. Each behave run is its own process, because behave's
 `main()` leaks step definitions when called twice in one process.
 
@@ -30,17 +30,17 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from mcpbdd.parallel import Plan, PlanError, Unit, balance, parse_shard, plan_run, shard_of
-from mcpbdd.progress import EventFiles, ProgressLine, wants_progress
-from mcpbdd.workers import JOB_ENV, Worker, run_workers
+from mcpbdd.cli.plan import Plan, PlanError, Unit, balance, parse_shard, plan_run, shard_of
+from mcpbdd.cli.progress import EventFiles, ProgressLine, wants_progress
+from mcpbdd.cli.workers import JOB_ENV, Worker, run_workers
 
 HARNESSES = ("context", "client")  # the World's harness kinds (mcpbdd.world.HARNESSES), without importing the SDK
 DEFAULT_RESULTS = Path("reports") / "allure-results"
 DEFAULT_JUNIT = Path("reports") / "junit"
 DEFAULT_HTML = Path("reports") / "html"
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
-FORMATTER = "mcpbdd.allure:AllureFormatter"
-PROGRESS = "mcpbdd.progress:ProgressFormatter"
+FORMATTER = "mcpbdd.reporting.allure_formatter:AllureFormatter"
+PROGRESS = "mcpbdd.cli.progress:ProgressFormatter"
 STARTUP_ERRORS = ("ConfigError:", "ParserError:", "HOOK-ERROR in before_all", "InvalidFilenameError:")
 """Lines behave prints (and then exits 1) when a run could not start: that is a usage error, not a failure."""
 
@@ -306,7 +306,7 @@ def _summary(args: argparse.Namespace, events: EventFiles, worst: int, elapsed: 
 
 
 def report(args: argparse.Namespace) -> int:
-    from mcpbdd import html_report
+    from mcpbdd.reporting import html as html_report
 
     results = args.results or [DEFAULT_RESULTS]
     try:
@@ -324,7 +324,7 @@ def report(args: argparse.Namespace) -> int:
 
 def print_catalog(args: argparse.Namespace) -> int:
     """`mcpbdd catalog`: the server's error contracts joined with the scenarios that specify them."""
-    from mcpbdd.catalog import catalog
+    from mcpbdd.checks.error_catalog import catalog
     from mcpbdd.config import load_settings
 
     server = args.server or load_settings({}).server
@@ -341,14 +341,14 @@ def print_catalog(args: argparse.Namespace) -> int:
 
 def list_steps(markdown: bool) -> int:
     """Print the vocabulary: every step mcpbdd registers, grouped by concern, with its example."""
-    from mcpbdd import vocabulary
+    from mcpbdd.cli import vocabulary
 
     sys.stdout.write(vocabulary.markdown() if markdown else vocabulary.text())
     return EXIT_OK
 
 
 def init(args: argparse.Namespace) -> int:
-    from mcpbdd.scaffold import InitError, scaffold
+    from mcpbdd.cli.scaffold import InitError, scaffold
 
     try:
         done = scaffold(args.directory, args.server, harness=args.harness)

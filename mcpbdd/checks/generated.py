@@ -64,7 +64,7 @@ from typing import Any, Literal
 
 from jsonschema.exceptions import SchemaError
 
-from mcpbdd import contract
+from mcpbdd.checks import output_schema as contract
 from mcpbdd.harness.base import CLIENT_REFUSED, Harness
 from mcpbdd.outcome import Channel, Outcome
 from mcpbdd.principals import Principal
@@ -213,8 +213,8 @@ class GeneratedReport:
         lines.extend(f"Note: {note}" for note in self.notes)
         if not self.ok:
             lines.append(
-                f"Reproduce: await mcpbdd.generated.check_generated_calls(harness, {self.tool!r}, {self.planned}, "
-                f"seed={self.seed})"
+                "Reproduce: await mcpbdd.checks.generated.check_generated_calls("
+                f"harness, {self.tool!r}, {self.planned}, seed={self.seed})"
             )
         return "\n".join(lines)
 

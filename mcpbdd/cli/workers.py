@@ -42,8 +42,8 @@ PREIMPORT = (
     "behave.formatter.pretty",
     "behave.formatter.progress",
     "behave.reporter.junit",
-    "mcpbdd.allure",
-    "mcpbdd.progress",
+    "mcpbdd.reporting.allure_formatter",
+    "mcpbdd.cli.progress",
     "mcpbdd.behave",
 )
 """What a forked worker inherits already imported: everything heavy that registers no step."""

@@ -1,0 +1,1 @@
+"""The `mcpbdd` command (`mcpbdd.cli.main`): run planning, workers, progress, scaffolding, the step list."""

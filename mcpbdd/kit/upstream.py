@@ -1,0 +1,85 @@
+"""Where a server sends its outbound HTTP: its production URL, or the scenario's loopback double.
+
+What a production server imports from mcpbdd's upstream doubles, and nothing more:
+`upstream_base("https://docs.example.com")` is that URL itself in production and the
+scenario's loopback server (`mcpbdd.upstream.LoopbackServer`) when mcpbdd started the
+server in another process and named the double in its environment:
+
+    https://docs.example.com       -> MCPBDD_UPSTREAM_DOCS_EXAMPLE_COM=http://127.0.0.1:41234
+    http://localhost:8080          -> MCPBDD_UPSTREAM_LOCALHOST_8080=http://127.0.0.1:41235
+    every origin, as one JSON map  -> MCPBDD_UPSTREAMS={"https://docs.example.com": "http://127.0.0.1:41234", ...}
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+
+import httpx
+
+__all__ = ["ENV_ALL", "ENV_PREFIX", "env_var", "origin_of", "origin_of_url", "upstream_base"]
+
+ENV_PREFIX = "MCPBDD_UPSTREAM_"
+"""`MCPBDD_UPSTREAM_<HOST>[_<PORT>]`: one variable per upstream origin, holding its loopback URL."""
+ENV_ALL = "MCPBDD_UPSTREAMS"
+"""Every upstream origin and its loopback URL, as one JSON object."""
+
+
+def origin_of_url(url: httpx.URL) -> str:
+    """`https://docs.example.com`, `http://localhost:8080`: scheme, host and port (default ports left out)."""
+    scheme, port = url.scheme.lower(), url.port
+    host = url.raw_host.decode("ascii").lower()
+    host = f"[{host}]" if ":" in host else host
+    default = {"http": 80, "https": 443}.get(scheme)
+    return f"{scheme}://{host}" + (f":{port}" if port is not None and port != default else "")
+
+
+def origin_of(base: str) -> str:
+    """The normalised origin of an upstream named in a scenario, or a ValueError saying what is wrong with it."""
+    example = "like https://api.example.com or http://localhost:8080"
+    try:
+        url = httpx.URL(base.strip())
+    except (httpx.InvalidURL, TypeError) as exc:
+        raise ValueError(f"the upstream {base!r} is not a URL ({exc}): write its origin, {example}") from None
+    if url.scheme not in ("http", "https") or not url.host:
+        raise ValueError(f"the upstream {base!r} must be an http:// or https:// origin, {example}")
+    if url.userinfo or url.path not in ("", "/") or url.query or url.fragment:
+        raise ValueError(
+            f"the upstream {base!r} must be an origin only (scheme, host, port), {example}; "
+            "put the path in the route instead"
+        )
+    return origin_of_url(url)
+
+
+def env_var(base: str) -> str:
+    """The environment variable carrying an upstream's loopback URL: `MCPBDD_UPSTREAM_DOCS_EXAMPLE_COM`.
+
+    The host, upper-cased, every run of other characters turned into one `_`, then the port
+    when it is not the scheme's default (`http://localhost:8080` -> `MCPBDD_UPSTREAM_LOCALHOST_8080`).
+    The scheme is not part of the name: `http://` and `https://` of one host in one scenario
+    is refused by the loopback server as ambiguous.
+    """
+    origin = origin_of(base)
+    url = httpx.URL(origin)
+    name = re.sub(r"[^A-Z0-9]+", "_", url.raw_host.decode("ascii").upper()).strip("_")
+    port = origin.rsplit(":", 1)[1] if re.search(r":\d+$", origin) else ""
+    return f"{ENV_PREFIX}{name}" + (f"_{port}" if port else "")
+
+
+def upstream_base(base: str, environ: Mapping[str, str] | None = None) -> str:
+    """The URL a server should call for the upstream `base`: its loopback URL under mcpbdd, `base` otherwise.
+
+    For servers that run in another process during a scenario:
+    `httpx.AsyncClient(base_url=upstream_base("https://docs.example.com"))`. A base with a
+    path keeps it (`https://docs.example.com/api` -> `http://127.0.0.1:41234/api`).
+    """
+    env = os.environ if environ is None else environ
+    url = httpx.URL(base)
+    if url.scheme not in ("http", "https") or not url.host:
+        return base
+    loopback = env.get(env_var(origin_of_url(url)))
+    if not loopback:
+        return base
+    path = url.raw_path.decode("ascii")
+    return loopback.rstrip("/") + ("" if path == "/" and not base.endswith("/") else path)
