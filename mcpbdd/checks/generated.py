@@ -64,7 +64,19 @@ from typing import Any, Literal
 
 from jsonschema.exceptions import SchemaError
 
-from mcpbdd.checks import output_schema as contract
+from mcpbdd.checks._text import clip
+from mcpbdd.checks.output_schema import find_tool
+from mcpbdd.checks.schema import (
+    accepts,
+    defs_of,
+    flatten_all_of,
+    implied_type,
+    merge,
+    minimal,
+    resolve_ref,
+    schema_problems,
+    validator,
+)
 from mcpbdd.harness.base import CLIENT_REFUSED, Harness
 from mcpbdd.outcome import Channel, Outcome
 from mcpbdd.principals import Principal
@@ -196,12 +208,12 @@ class GeneratedReport:
                 lines.append(f"    shrunk to (in {shrunk.calls} calls): {render_input(shrunk.arguments)}")
                 if shrunk.detail != first.detail:
                     lines.append(f"      which {shrunk.detail}")
-                lines.append(f"    answer: {_clip(shrunk.answer, 400)}")
+                lines.append(f"    answer: {clip(shrunk.answer, 400)}")
             else:
                 if shrunk is not None:
                     tries = f"{shrunk.calls} call{'s' if shrunk.calls != 1 else ''}"
                     lines.append(f"    shrinking ({tries}) found nothing smaller that fails this way")
-                lines.append(f"    answer: {_clip(first.answer, 400)}")
+                lines.append(f"    answer: {clip(first.answer, 400)}")
             others = sorted(calls[1:], key=lambda call: not call.source.startswith("adversarial"))
             if others:
                 also = "; ".join(f"{render_input(call.arguments, 80)} ({call.source})" for call in others[:2])
@@ -261,7 +273,7 @@ async def check_generated_calls(
     started = time.perf_counter()
     chosen_seed = default_seed(tool) if seed is None else seed
     report = GeneratedReport(tool, chosen_seed, planned=n)
-    advertised = contract.find_tool(await harness.list_tools(caller), tool)
+    advertised = find_tool(await harness.list_tools(caller), tool)
     schema: Any = advertised.input_schema
     plan, notes = plan_inputs(schema, n, chosen_seed, generator)
     report.notes.extend(notes)
@@ -466,11 +478,11 @@ class _Runner:
                 duration=time.perf_counter() - started,
             )
         except Exception as exc:  # a harness that lets the SDK client's refusal escape
-            self.last_client_error = f"the client refused the answer: {type(exc).__name__}: {_clip(str(exc), 400)}"
+            self.last_client_error = f"the client refused the answer: {type(exc).__name__}: {clip(str(exc), 400)}"
             return None
         if outcome.failure and outcome.failure.startswith(CLIENT_REFUSED):
             refusal = outcome.failure[len(CLIENT_REFUSED) :]
-            self.last_client_error = f"the client refused the answer: {_clip(refusal, 400)}"
+            self.last_client_error = f"the client refused the answer: {clip(refusal, 400)}"
             return None
         return outcome
 
@@ -485,7 +497,7 @@ class _Runner:
             if after != before:
                 found[MUTATION] = (
                     f"the call was rejected ({outcome.channel.value}) but the state changed: "
-                    f"before {_clip(repr(before), 150)}, after {_clip(repr(after), 150)}"
+                    f"before {clip(repr(before), 150)}, after {clip(repr(after), 150)}"
                 )
         return outcome, found
 
@@ -710,11 +722,11 @@ def _closed(schema: Any) -> Any:
 
 
 def _error(exc: BaseException) -> str:
-    return f"{type(exc).__name__}: {_clip(str(exc), 200)}" if str(exc) else repr(exc)
+    return f"{type(exc).__name__}: {clip(str(exc), 200)}" if str(exc) else repr(exc)
 
 
 def _validity(schema: Any, notes: list[str]) -> Callable[[Any], bool] | None:
-    problems = contract.schema_problems(schema)
+    problems = schema_problems(schema)
     if problems:
         notes.append(
             "the input schema is not valid JSON Schema (" + "; ".join(str(p) for p in problems[:3]) + "): "
@@ -722,7 +734,7 @@ def _validity(schema: Any, notes: list[str]) -> Callable[[Any], bool] | None:
         )
         return None
     try:
-        return contract.validator(schema).is_valid
+        return validator(schema).is_valid
     except SchemaError:
         return None
 
@@ -744,7 +756,7 @@ def _hypothesis_jsonschema_problem() -> str | None:
         except Exception as exc:
             _HJ_PROBLEM.append(
                 f"{_version('hypothesis-jsonschema')} does not work with hypothesis {_version('hypothesis')} "
-                f"({type(exc).__name__}: {_clip(str(exc), 100)}; 0.23.1 needs hypothesis < 6.170.10)"
+                f"({type(exc).__name__}: {clip(str(exc), 100)}; 0.23.1 needs hypothesis < 6.170.10)"
             )
     return _HJ_PROBLEM[0]
 
@@ -843,11 +855,11 @@ def adversarial_inputs(schema: Any) -> list[tuple[str, dict[str, Any]]]:
     properties = schema.get("properties", {}) if isinstance(schema, Mapping) else {}
     properties = properties if isinstance(properties, Mapping) else {}
     required = schema.get("required", []) if isinstance(schema, Mapping) else []
-    base = _minimal(schema)
+    base = minimal(schema)
     if not isinstance(base, dict):
         base = {}
     names = list(properties) or ["value"]
-    string_names = [name for name in properties if _accepts(properties[name], schema, "string")] or names
+    string_names = [name for name in properties if accepts(properties[name], schema, "string")] or names
 
     groups: list[list[tuple[str, dict[str, Any]]]] = []
     long_values = ADVERSARIAL_STRINGS[:2]
@@ -902,16 +914,16 @@ def _extremes(properties: Mapping[str, Any], root: Any, base: dict[str, Any]) ->
     """Values of the right type at its edges: huge and tiny numbers, an empty string, a 10,000-item array."""
     found: list[tuple[str, dict[str, Any]]] = []
     for name, prop in properties.items():
-        if _accepts(prop, root, "integer"):
+        if accepts(prop, root, "integer"):
             found += [(f"adversarial: 2^63 in $.{name}", {**base, name: 2**63})]
             found += [(f"adversarial: -2^63-1 in $.{name}", {**base, name: -(2**63) - 1})]
             found += [(f"adversarial: 10^30 in $.{name}", {**base, name: 10**30})]
-        if _accepts(prop, root, "number"):
+        if accepts(prop, root, "number"):
             found += [(f"adversarial: 1e308 in $.{name}", {**base, name: 1e308})]
             found += [(f"adversarial: 5e-324 in $.{name}", {**base, name: 5e-324})]
-        if _accepts(prop, root, "string"):
+        if accepts(prop, root, "string"):
             found += [(f"adversarial: an empty string in $.{name}", {**base, name: ""})]
-        if _accepts(prop, root, "array"):
+        if accepts(prop, root, "array"):
             found += [(f"adversarial: a 10,000-item array in $.{name}", {**base, name: [""] * LONG})]
     return found
 
@@ -927,107 +939,9 @@ def _schema_allows(prop: Any, root: Any, value: Any) -> bool:
     if prop is None:
         return False
     try:
-        return contract.validator({**_defs_of(root), **prop} if isinstance(prop, Mapping) else prop).is_valid(value)
+        return validator({**defs_of(root), **prop} if isinstance(prop, Mapping) else prop).is_valid(value)
     except Exception:
         return False
-
-
-def _defs_of(root: Any) -> dict[str, Any]:
-    if not isinstance(root, Mapping):
-        return {}
-    return {key: root[key] for key in ("$defs", "definitions") if key in root}
-
-
-def _accepts(prop: Any, root: Any, kind: str) -> bool:
-    """Whether a property schema allows values of a JSON type (looking through $ref and anyOf/oneOf)."""
-    prop = _deref(prop, root)
-    if not isinstance(prop, Mapping):
-        return prop is True
-    types = prop.get("type")
-    if types == kind:
-        return True
-    if isinstance(types, list) and kind in types:
-        return True
-    options = list(prop.get("anyOf", [])) + list(prop.get("oneOf", []))
-    if any(_accepts(option, root, kind) for option in options):
-        return True
-    return types is None and not options and not any(k in prop for k in ("enum", "const", "$ref"))
-
-
-def _deref(schema: Any, root: Any, depth: int = 0) -> Any:
-    while isinstance(schema, Mapping) and "$ref" in schema and depth < 10:
-        target = _resolve_ref(root, schema["$ref"])
-        if target is None:
-            return schema
-        schema = {**target, **{k: v for k, v in schema.items() if k != "$ref"}}
-        depth += 1
-    return schema
-
-
-def _resolve_ref(root: Any, ref: Any) -> Any:
-    """A `#/...` JSON pointer inside the root schema (None for anything else)."""
-    if not isinstance(ref, str) or not ref.startswith("#"):
-        return None
-    node = root
-    for raw in ref[1:].split("/")[1:] if ref != "#" else []:
-        part = raw.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, Mapping) and part in node:
-            node = node[part]
-        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
-            node = node[int(part)]
-        else:
-            return None
-    return node
-
-
-def _minimal(schema: Any, root: Any = None, depth: int = 0) -> Any:
-    """A small valid instance: required keys only, the first enum value, the lower bound, "a" for strings."""
-    root = schema if root is None else root
-    schema = _deref(schema, root)
-    if depth > 12 or not isinstance(schema, Mapping):
-        return None
-    if "const" in schema:
-        return schema["const"]
-    if schema.get("enum"):
-        return schema["enum"][0]
-    if "default" in schema:
-        return schema["default"]
-    for key in ("anyOf", "oneOf"):
-        options = schema.get(key)
-        if options:
-            non_null = [o for o in options if not (isinstance(o, Mapping) and o.get("type") == "null")]
-            return _minimal((non_null or options)[0], root, depth + 1)
-    if schema.get("allOf"):
-        merged: dict[str, Any] = {k: v for k, v in schema.items() if k != "allOf"}
-        for part in schema["allOf"]:
-            part = _deref(part, root)
-            if isinstance(part, Mapping):
-                merged.update(part)
-        return _minimal(merged, root, depth + 1)
-    kind = schema.get("type")
-    if isinstance(kind, list):
-        kind = next((k for k in kind if k != "null"), kind[0] if kind else None)
-    if kind == "object" or (kind is None and "properties" in schema):
-        properties = schema.get("properties", {})
-        return {
-            name: _minimal(properties.get(name, {}), root, depth + 1)
-            for name in schema.get("required", [])
-            if isinstance(name, str)
-        }
-    if kind == "array":
-        items = schema.get("items")
-        minimum = int(schema.get("minItems", 0))
-        return [_minimal(items, root, depth + 1) for _ in range(minimum)] if isinstance(items, Mapping) else []
-    if kind == "string":
-        return "a" * max(1, int(schema.get("minLength", 1)))
-    if kind in ("integer", "number"):
-        low = schema.get("minimum", schema.get("exclusiveMinimum"))
-        if isinstance(low, int | float) and not isinstance(low, bool):
-            return int(low) + 1 if kind == "integer" else low + 1
-        return 1
-    if kind == "boolean":
-        return True
-    return None
 
 
 # the builtin strategy ------------------------------------------------------------------------
@@ -1072,7 +986,7 @@ def _strategy(schema: Any, root: Any, depth: int) -> Any:
     if "$ref" in schema:
         if depth >= _MAX_REF_DEPTH:
             return st.nothing()
-        target = _resolve_ref(root, schema["$ref"])
+        target = resolve_ref(root, schema["$ref"])
         if not isinstance(target, Mapping):
             return _any_json()
         return _strategy({**target, **{k: v for k, v in schema.items() if k != "$ref"}}, root, depth + 1)
@@ -1085,45 +999,16 @@ def _strategy(schema: Any, root: Any, depth: int) -> Any:
         options = schema.get(key)
         if isinstance(options, list) and options:
             rest = {k: v for k, v in schema.items() if k != key}
-            return st.one_of([_strategy(_merge(rest, option), root, depth) for option in options])
+            return st.one_of([_strategy(merge(rest, option), root, depth) for option in options])
     if isinstance(schema.get("allOf"), list):
-        merged: dict[str, Any] = {k: v for k, v in schema.items() if k != "allOf"}
-        for part in schema["allOf"]:
-            merged = _merge(merged, _deref(part, root))
-        return _strategy(merged, root, depth)
+        return _strategy(flatten_all_of(schema, root), root, depth)
     kind = schema.get("type")
     if isinstance(kind, list):
         return st.one_of([_strategy({**schema, "type": k}, root, depth) for k in kind]) if kind else _any_json()
     if kind is None:
-        kind = _implied_type(schema)
+        kind = implied_type(schema)
     builder = _BUILDERS.get(kind) if isinstance(kind, str) else None
     return builder(schema, root, depth) if builder is not None else _any_json()
-
-
-def _merge(base: Mapping[str, Any], extra: Any) -> dict[str, Any]:
-    if not isinstance(extra, Mapping):
-        return dict(base)
-    merged = dict(base)
-    for key, value in extra.items():
-        if key == "properties" and isinstance(merged.get(key), Mapping) and isinstance(value, Mapping):
-            merged[key] = {**merged[key], **value}
-        elif key == "required" and isinstance(merged.get(key), list) and isinstance(value, list):
-            merged[key] = list(dict.fromkeys([*merged[key], *value]))
-        else:
-            merged[key] = value
-    return merged
-
-
-def _implied_type(schema: Mapping[str, Any]) -> str | None:
-    if any(k in schema for k in ("properties", "required", "additionalProperties")):
-        return "object"
-    if any(k in schema for k in ("items", "prefixItems", "minItems", "maxItems")):
-        return "array"
-    if any(k in schema for k in ("minLength", "maxLength", "pattern", "format")):
-        return "string"
-    if any(k in schema for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")):
-        return "number"
-    return None
 
 
 def _string(schema: Mapping[str, Any], root: Any, depth: int) -> Any:
@@ -1347,8 +1232,3 @@ def _excerpt(text: str, match: re.Match[str], width: int = 60) -> str:
 def _mask(secret: str) -> str:
     shown = secret[:3] if len(secret) > 8 else ""
     return f"{shown}… {len(secret)} characters"
-
-
-def _clip(text: str, limit: int = 300) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
