@@ -26,7 +26,6 @@ from mcpbdd.checks.generated import (
     MUTATION,
     REFUSED,
     Rules,
-    _hypothesis_jsonschema_problem,
     adversarial_inputs,
     check_generated_calls,
     check_generated_calls_in_world,
@@ -38,6 +37,7 @@ from mcpbdd.checks.generated import (
     schema_strategy,
     server_paths,
 )
+from mcpbdd.checks.generated.inputs import _hypothesis_jsonschema_problem
 from mcpbdd.config import Settings
 from mcpbdd.outcome import Channel, Outcome, ProtocolError
 from mcpbdd.principals import Principal
