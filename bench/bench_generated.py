@@ -39,7 +39,7 @@ from typing import Any
 
 from mcp.server.mcpserver import MCPServer
 
-from mcpbdd.checks.generated import Rules, _Runner, check_generated_calls, plan_inputs, server_paths
+from mcpbdd.checks.generated import CallRunner, Rules, check_generated_calls, plan_inputs, server_paths
 from mcpbdd.harness.client import ClientHarness
 from mcpbdd.harness.context import ContextHarness
 
@@ -91,7 +91,7 @@ async def main(calls: int, reps: int) -> None:
             schema = tools[tool].input_schema
             prepared, _ = plan_inputs(schema, calls, 1)
             rules = Rules(tool, (), server_paths(context))
-            runner = _Runner(context, None, tool, None, None, rules)
+            runner = CallRunner(context, None, tool, None, None, rules)
 
             async def raw(n: int, tool: str = tool) -> float:
                 t0 = time.perf_counter()

@@ -13,7 +13,7 @@ import pytest
 import weak_server
 from conftest import HARNESS_KINDS, make_harness
 
-from mcpbdd.checks import output_schema as contract
+from mcpbdd.checks import schema as json_schema
 from mcpbdd.checks.output_schema import (
     ACCEPTED,
     ARGUMENTS,
@@ -49,12 +49,12 @@ def run_loop() -> Iterator[RunLoop]:
 
 
 def test_an_invalid_schema_is_named_with_the_path_of_each_problem() -> None:
-    problems = contract.schema_problems({"type": "object", "properties": {"count": {"type": "integr"}}})
+    problems = json_schema.schema_problems({"type": "object", "properties": {"count": {"type": "integr"}}})
     assert [str(p) for p in problems] == [
         "$.properties.count.type: 'integr' is not valid under any of the given schemas"
     ]
-    assert contract.schema_problems({"type": "object"}) == []
-    assert [str(p) for p in contract.schema_problems(["not", "a", "schema"])] == [
+    assert json_schema.schema_problems({"type": "object"}) == []
+    assert [str(p) for p in json_schema.schema_problems(["not", "a", "schema"])] == [
         "$: a schema is a JSON object or a boolean, got an array"
     ]
 
@@ -69,13 +69,13 @@ def test_violations_name_the_json_path_of_each_one_in_order() -> None:
         "required": ["notes"],
         "$defs": {"Note": {"type": "object", "properties": {"title": {"type": "string"}}, "required": ["title"]}},
     }
-    found = contract.violations(schema, {"notes": [{"title": "ok"}, {"title": 3}, {}], "odd key": "x"})
+    found = json_schema.violations(schema, {"notes": [{"title": "ok"}, {"title": 3}, {}], "odd key": "x"})
     assert [str(v) for v in found] == [
         "$.notes[1].title: 3 is not of type 'string'",
         "$.notes[2]: 'title' is a required property",
         "$['odd key']: 'x' is not of type 'integer'",
     ]
-    assert contract.violations(schema, {"notes": []}) == []
+    assert json_schema.violations(schema, {"notes": []}) == []
 
 
 def test_the_dialect_a_schema_names_is_honoured() -> None:
@@ -85,8 +85,8 @@ def test_the_dialect_a_schema_names_is_honoured() -> None:
         "maximum": 5,
         "exclusiveMaximum": True,
     }
-    assert [v.keyword for v in contract.violations(draft4, 5)] == ["maximum"]
-    assert contract.schema_problems(draft4) == []
+    assert [v.keyword for v in json_schema.violations(draft4, 5)] == ["maximum"]
+    assert json_schema.schema_problems(draft4) == []
 
 
 # run_tool_contract ------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from conftest import HARNESS_KINDS, make_harness
 from hypothesis import HealthCheck, given, settings
 from mcp_types import CallToolResult, TextContent
 
-from mcpbdd.checks import output_schema as contract
+from mcpbdd.checks import schema as json_schema
 from mcpbdd.checks.generated import (
     CRASH,
     HANG,
@@ -26,7 +26,6 @@ from mcpbdd.checks.generated import (
     MUTATION,
     REFUSED,
     Rules,
-    _hypothesis_jsonschema_problem,
     adversarial_inputs,
     check_generated_calls,
     check_generated_calls_in_world,
@@ -38,6 +37,7 @@ from mcpbdd.checks.generated import (
     schema_strategy,
     server_paths,
 )
+from mcpbdd.checks.generated.inputs import _hypothesis_jsonschema_problem
 from mcpbdd.config import Settings
 from mcpbdd.outcome import Channel, Outcome, ProtocolError
 from mcpbdd.principals import Principal
@@ -323,7 +323,7 @@ def test_the_builtin_strategy_generates_valid_inputs_for_the_usual_keywords() ->
         "additionalProperties": False,
         "$defs": {"User": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}},
     }
-    valid = contract.validator(schema)
+    valid = json_schema.validator(schema)
 
     @settings(max_examples=60, database=None, deadline=None, suppress_health_check=list(HealthCheck))
     @given(schema_strategy(schema))
@@ -338,7 +338,7 @@ def test_hypothesis_jsonschema_is_used_when_it_works_and_named_when_it_does_not(
     if problem is None:
         values, notes = generate_inputs(TEXT_SCHEMA, 20, 3, "hypothesis-jsonschema")
         assert values and notes == []
-        assert all(contract.validator(TEXT_SCHEMA).is_valid(value) for value in values)
+        assert all(json_schema.validator(TEXT_SCHEMA).is_valid(value) for value in values)
     else:
         with pytest.raises(RuntimeError, match="hypothesis-jsonschema is not usable"):
             generate_inputs(TEXT_SCHEMA, 20, 3, "hypothesis-jsonschema")

@@ -14,9 +14,9 @@ code drifted from its schemas breaks that trust silently, so mcpbdd checks both 
   the server does not refuse them with a schema error, the structured content matches the
   output schema and the result carries text content.
 
-Validation is the `jsonschema` library's, the same one the SDK's client uses, with the
-dialect the schema names in `$schema` and JSON Schema 2020-12 (MCP's default) otherwise.
-As in the SDK's client, `format` is an annotation, not an assertion.
+Validation is `mcpbdd.checks.schema`'s: the `jsonschema` library, the same one the SDK's
+client uses, with the dialect the schema names in `$schema` and JSON Schema 2020-12 (MCP's
+default) otherwise. As in the SDK's client, `format` is an annotation, not an assertion.
 
 Where the violations come from: an `MCPServer` tool validates its return value with pydantic
 before it answers, so a violation means the advertised schema says more than pydantic checks
@@ -35,14 +35,11 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import SchemaError, ValidationError
-from jsonschema.protocols import Validator
-from jsonschema.validators import validator_for
 from mcp_types import INVALID_PARAMS, CallToolResult, TextContent, Tool
-from referencing import Registry
 from referencing.exceptions import Unresolvable
 
+from mcpbdd.checks._text import clip
+from mcpbdd.checks.schema import SchemaViolation, schema_problems, violations
 from mcpbdd.harness.base import CLIENT_REFUSED, Harness
 from mcpbdd.outcome import Channel, Outcome
 from mcpbdd.principals import Principal
@@ -51,79 +48,17 @@ __all__ = [
     "Check",
     "CheckStatus",
     "ContractReport",
-    "SchemaViolation",
     "check_results_match_output_schema",
     "find_tool",
     "is_schema_rejection",
     "result_violations",
     "run_tool_contract",
-    "schema_problems",
-    "validator",
-    "violations",
 ]
 
-_MESSAGE_WIDTH = 200
 _VALIDATION_FAILURE = re.compile(r"\d+ validation errors? for ")
 
 
-# --------------------------------------------------------------------------- JSON Schema
-
-
-@dataclass(frozen=True)
-class SchemaViolation:
-    """One place where a document breaks a schema: `$.notes[0].title: 3 is not of type 'string'`."""
-
-    path: str
-    message: str
-    keyword: str
-
-    def __str__(self) -> str:
-        return f"{self.path}: {self.message}"
-
-
-def _dialect(schema: Mapping[str, Any] | bool) -> type[Validator]:
-    """The validator class for the dialect the schema names, JSON Schema 2020-12 (MCP's default) if none."""
-    return validator_for(schema, default=Draft202012Validator)  # type: ignore[arg-type]
-
-
-def schema_problems(schema: Any) -> list[SchemaViolation]:
-    """Why `schema` is not a valid JSON Schema (its own dialect's metaschema decides); `[]` when it is.
-
-    Each problem names where in the schema it is (`$.properties.count.type`).
-    """
-    if not isinstance(schema, Mapping | bool):
-        return [SchemaViolation("$", f"a schema is a JSON object or a boolean, got {_kind(schema)}", "type")]
-    cls = _dialect(schema)
-    found = sorted(cls(cls.META_SCHEMA).iter_errors(schema), key=lambda e: (list(e.absolute_path), e.message))
-    return [_violation(error) for error in found]
-
-
-def validator(schema: Mapping[str, Any] | bool) -> Validator:
-    """A compiled validator for a schema already known to be valid (`$ref`s resolve inside the document only).
-
-    The empty registry is what the SDK's client uses too: a schema that points outside itself
-    cannot be checked the same way by every client, so it does not resolve here either.
-    """
-    return _dialect(schema)(schema, registry=Registry())
-
-
-def violations(schema: Mapping[str, Any] | bool, instance: Any) -> list[SchemaViolation]:
-    """Every way `instance` breaks `schema`, ordered by JSON path; `[]` when it conforms.
-
-    Raises `SchemaError` when the schema itself is invalid (check `schema_problems` first)
-    and `referencing.exceptions.Unresolvable` when one of its `$ref`s points outside it.
-    """
-    found = validator(schema).iter_errors(instance)
-    ordered = sorted(found, key=lambda e: (_path_key(e), e.message))
-    return [_violation(error) for error in ordered]
-
-
-def _path_key(error: ValidationError) -> list[str]:
-    return [str(part) for part in error.absolute_path]
-
-
-def _violation(error: ValidationError | SchemaError) -> SchemaViolation:
-    return SchemaViolation(error.json_path, _clip(error.message), str(error.validator))
+# --------------------------------------------------------------------------- describing violations
 
 
 def _describe_violations(found: Sequence[SchemaViolation], indent: str = "    ", limit: int = 20) -> str:
@@ -340,7 +275,7 @@ async def run_tool_contract(
     outcome = await harness.call_tool(caller, tool, arguments)
     if outcome.failure and outcome.failure.startswith(CLIENT_REFUSED):
         # the SDK client refused an answer it cannot accept (e.g. structured content breaking the output schema)
-        report.client_error = _clip(outcome.failure[len(CLIENT_REFUSED) :], 600)
+        report.client_error = clip(outcome.failure[len(CLIENT_REFUSED) :], 600)
         _checks_after_client_refusal(report, advertised, arguments_ok)
         return report
     report.outcome = outcome
@@ -415,24 +350,5 @@ def _text_check(outcome: Outcome) -> Check:
 # --------------------------------------------------------------------------- helpers
 
 
-def _kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    return type(value).__name__
-
-
-def _clip(text: str, limit: int = _MESSAGE_WIDTH) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
-
-
 def _compact(value: Any, limit: int = 300) -> str:
-    return _clip(json.dumps(value, ensure_ascii=False, default=str), limit)
+    return clip(json.dumps(value, ensure_ascii=False, default=str), limit)

@@ -1,0 +1,119 @@
+"""The entry points of generated calls: plan the inputs, make and judge every call, shrink what failed.
+
+`check_generated_calls` is the Python API (either harness); `check_generated_calls_in_world`
+is the synchronous form the step `Then "{tool}" survives {n} generated calls` uses.
+"""
+
+from __future__ import annotations
+
+import time
+import zlib
+from collections.abc import Iterable
+from typing import Any
+
+from mcpbdd.checks.generated.calls import CallRunner, Snapshot
+from mcpbdd.checks.generated.inputs import Generator, plan_inputs
+from mcpbdd.checks.generated.report import FailedCall, GeneratedReport
+from mcpbdd.checks.generated.shrinking import shrink
+from mcpbdd.checks.generated.verdicts import HANG, Rules, leak_paths
+from mcpbdd.checks.output_schema import find_tool
+from mcpbdd.harness.base import Harness
+from mcpbdd.principals import Principal
+
+__all__ = ["MAX_HANGS", "check_generated_calls", "check_generated_calls_in_world", "default_seed"]
+
+MAX_HANGS = 3
+"""After this many hung calls the remaining ones are skipped: each would wait for the whole timeout."""
+
+
+def default_seed(tool: str) -> int:
+    """The stable seed of a tool: the same on every run and machine (CRC-32 of its name)."""
+    return zlib.crc32(tool.encode("utf-8"))
+
+
+async def check_generated_calls(
+    harness: Harness,
+    tool: str,
+    n: int,
+    *,
+    caller: Principal | None = None,
+    secrets: Iterable[str] = (),
+    seed: int | None = None,
+    timeout: float | None = None,
+    snapshot: Snapshot | None = None,
+    paths: Iterable[str] | None = None,
+    generator: Generator = "auto",
+) -> GeneratedReport:
+    """Call `tool` `n` times with generated and adversarial inputs and judge every answer (see the package doc).
+
+    `caller` makes the calls (None: anonymous). `secrets` must appear in no answer. `seed`
+    makes the run reproducible (default: `default_seed(tool)`). `timeout` bounds each call
+    (default: the harness's own). `snapshot`, if given, is called (and awaited if it returns
+    an awaitable) before and after every call; a rejected call (tool or protocol error) must
+    leave it unchanged. `paths` are the server paths that must not leak (default:
+    `server_paths(harness)`). `generator` picks the schema generator: hypothesis-jsonschema
+    with a fallback (`auto`), only hypothesis-jsonschema, or only mcpbdd's own (`builtin`).
+    Raises AssertionError if the server offers no such tool; never for a verdict (read the report).
+    """
+    if n < 1:
+        raise ValueError(f"the number of generated calls must be at least 1, got {n}")
+    started = time.perf_counter()
+    chosen_seed = default_seed(tool) if seed is None else seed
+    report = GeneratedReport(tool, chosen_seed, planned=n)
+    advertised = find_tool(await harness.list_tools(caller), tool)
+    schema: Any = advertised.input_schema
+    plan, notes = plan_inputs(schema, n, chosen_seed, generator)
+    report.notes.extend(notes)
+    rules = Rules(tool, tuple(s for s in secrets if s), leak_paths(harness, paths))
+    runner = CallRunner(harness, caller, tool, timeout, snapshot, rules)
+    for source, arguments in plan:
+        if len(report.failures.get(HANG, ())) >= MAX_HANGS:
+            report.notes.append(
+                f"stopped after {MAX_HANGS} hung calls: {len(plan) - report.calls} call(s) were not made"
+            )
+            break
+        outcome, found = await runner.attempt(arguments)
+        report.calls += 1
+        report.channels[outcome.channel.value if outcome is not None else "client-refused"] += 1
+        report.sources[source.split(":", 1)[0]] += 1
+        answer = rules.redact(outcome.describe() if outcome is not None else runner.last_client_error)
+        report.failed_calls += bool(found)
+        for kind, detail in found.items():
+            report.failures.setdefault(kind, []).append(
+                FailedCall(kind, rules.redact(detail), arguments, source, answer)
+            )
+    for kind, calls in report.failures.items():
+        if kind == HANG:
+            report.notes.append("hanging inputs are not shrunk: every try would wait for the whole timeout")
+            continue
+        report.shrunk[kind] = await shrink(runner, calls[0])
+    report.duration = time.perf_counter() - started
+    return report
+
+
+def check_generated_calls_in_world(
+    world: Any,
+    tool: str,
+    n: int,
+    *,
+    secrets: Iterable[str] | None = None,
+    seed: int | None = None,
+    timeout: float | None = None,
+    snapshot: Snapshot | None = None,
+) -> GeneratedReport:
+    """The synchronous form the step uses: `check_generated_calls` on the scenario's harness, as its caller.
+
+    `world` is a `mcpbdd.world.World`; `secrets` default to the configured ones (`secrets`
+    under `[tool.mcpbdd]`, or `-D mcpbdd.secrets=...`). The calls are not recorded in the
+    scenario's trace.
+    """
+    if secrets is None:
+        secrets = getattr(world.settings, "secrets", ())
+    names = world.tool_names()
+    if tool not in names:
+        raise AssertionError(f"The server offers no tool {tool!r}; it offers: {', '.join(names) or 'no tools'}")
+    coro = check_generated_calls(
+        world.harness, tool, n, caller=world.caller, secrets=secrets, seed=seed, timeout=timeout, snapshot=snapshot
+    )
+    report: GeneratedReport = world.run(coro)
+    return report
