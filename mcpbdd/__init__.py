@@ -52,7 +52,36 @@ _WHERE: dict[str, str] = {
     "matching": "mcpbdd.matching",
 }
 
-__all__ = ["__version__", *_WHERE]
+__all__ = [
+    "__version__",
+    "Call",
+    "Channel",
+    "ClientHarness",
+    "ContextHarness",
+    "Doubles",
+    "FrozenClock",
+    "Harness",
+    "Http",
+    "InProcess",
+    "MockContext",
+    "NoCallYet",
+    "Outcome",
+    "Principal",
+    "ProtocolError",
+    "Question",
+    "RunLoop",
+    "Settings",
+    "Stdio",
+    "StorageService",
+    "SystemClock",
+    "Upstream",
+    "World",
+    "acting_as",
+    "answers",
+    "expect",
+    "matching",
+    "scenario_doubles",
+]
 
 if TYPE_CHECKING:  # what type checkers and editors see; at run time `__getattr__` loads on first use
     from mcpbdd import answers, expect, matching
