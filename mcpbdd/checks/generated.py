@@ -64,6 +64,8 @@ from typing import Any, Literal
 
 from jsonschema.exceptions import SchemaError
 
+from mcpbdd._sdk import registered_tools
+from mcpbdd._text import clip as _clip
 from mcpbdd.checks import output_schema as contract
 from mcpbdd.harness.base import CLIENT_REFUSED, Harness
 from mcpbdd.outcome import Channel, Outcome
@@ -1263,9 +1265,7 @@ def server_paths(harness: Harness) -> list[str]:
     """
     found: set[str] = set()
     server = getattr(harness, "server", None) or getattr(getattr(harness, "connector", None), "server", None)
-    manager = getattr(server, "_tool_manager", None)  # the SDK keeps its tool registry private
-    tools = manager.list_tools() if manager is not None and hasattr(manager, "list_tools") else []
-    for tool in tools:
+    for tool in registered_tools(server):
         fn = inspect.unwrap(getattr(tool, "fn", None) or (lambda: None))
         module = sys.modules.get(getattr(fn, "__module__", "") or "")
         filename = getattr(module, "__file__", None)
@@ -1297,7 +1297,7 @@ def _leak_paths(harness: Harness, paths: Iterable[str] | None) -> list[str]:
 def render_input(value: Any, limit: int = 400) -> str:
     """An input as compact JSON a reader can take in: long strings and deep nesting summarised."""
     text = _render(value, 0)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return _clip(text, limit, flat=False)
 
 
 def _render(value: Any, depth: int) -> str:
@@ -1347,8 +1347,3 @@ def _excerpt(text: str, match: re.Match[str], width: int = 60) -> str:
 def _mask(secret: str) -> str:
     shown = secret[:3] if len(secret) > 8 else ""
     return f"{shown}… {len(secret)} characters"
-
-
-def _clip(text: str, limit: int = 300) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"

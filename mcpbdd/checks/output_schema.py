@@ -43,6 +43,7 @@ from mcp_types import INVALID_PARAMS, CallToolResult, TextContent, Tool
 from referencing import Registry
 from referencing.exceptions import Unresolvable
 
+from mcpbdd._text import clip
 from mcpbdd.harness.base import CLIENT_REFUSED, Harness
 from mcpbdd.outcome import Channel, Outcome
 from mcpbdd.principals import Principal
@@ -123,7 +124,7 @@ def _path_key(error: ValidationError) -> list[str]:
 
 
 def _violation(error: ValidationError | SchemaError) -> SchemaViolation:
-    return SchemaViolation(error.json_path, _clip(error.message), str(error.validator))
+    return SchemaViolation(error.json_path, clip(error.message, _MESSAGE_WIDTH), str(error.validator))
 
 
 def _describe_violations(found: Sequence[SchemaViolation], indent: str = "    ", limit: int = 20) -> str:
@@ -340,7 +341,7 @@ async def run_tool_contract(
     outcome = await harness.call_tool(caller, tool, arguments)
     if outcome.failure and outcome.failure.startswith(CLIENT_REFUSED):
         # the SDK client refused an answer it cannot accept (e.g. structured content breaking the output schema)
-        report.client_error = _clip(outcome.failure[len(CLIENT_REFUSED) :], 600)
+        report.client_error = clip(outcome.failure[len(CLIENT_REFUSED) :], 600)
         _checks_after_client_refusal(report, advertised, arguments_ok)
         return report
     report.outcome = outcome
@@ -429,10 +430,5 @@ def _kind(value: Any) -> str:
     return type(value).__name__
 
 
-def _clip(text: str, limit: int = _MESSAGE_WIDTH) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
-
-
 def _compact(value: Any, limit: int = 300) -> str:
-    return _clip(json.dumps(value, ensure_ascii=False, default=str), limit)
+    return clip(json.dumps(value, ensure_ascii=False, default=str), limit)
