@@ -28,6 +28,7 @@ demo: $(INSTALLED)
 lint: $(INSTALLED)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-logo
 
 features: $(INSTALLED)
 	$(BIN)/behave --format progress -D mcpbdd.harness=context

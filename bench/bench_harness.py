@@ -60,6 +60,7 @@ from mcp.server.context import ServerRequestContext
 from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import CallToolResult
 
+from mcpbdd._sdk import lowlevel_server, subscription_bus
 from mcpbdd.config import Settings
 from mcpbdd.examples.notes import mcp as notes_server
 from mcpbdd.harness.client import ClientHarness
@@ -213,7 +214,7 @@ def _auth_user(caller: Principal | None) -> AuthenticatedUser | None:
 
 @asynccontextmanager
 async def _lifespan(server: MCPServer[Any]) -> AsyncIterator[Any]:
-    lowlevel = server._lowlevel_server
+    lowlevel = lowlevel_server(server)
     async with lowlevel.lifespan(lowlevel) as state:
         yield state
 
@@ -238,7 +239,7 @@ def build_variants(case: Case, run_loop: RunLoop, closers: list[Callable[[], Any
         if request_context is None:
             return await server.call_tool(tool, arguments)
         # What call_tool(context=None) does for echo, with the one request context built above.
-        context = Context(request_context=request_context, mcp_server=server, subscriptions=server._subscriptions)
+        context = Context(request_context=request_context, mcp_server=server, subscriptions=subscription_bus(server))
         token = auth_context_var.set(user)
         try:
             return await server.call_tool(tool, arguments, context)

@@ -19,9 +19,10 @@ import sys
 from typing import Any
 
 from mcpbdd.config import Settings, load_settings
+from mcpbdd.kinds import ClientMode, HarnessKind, client_mode, harness_kind, harness_label, parse_harness_tag
 from mcpbdd.reporting import attachments as report
 from mcpbdd.runtime import RunLoop
-from mcpbdd.world import HARNESSES, SharedServers, World
+from mcpbdd.world import SharedServers, World
 
 __all__ = [
     "after_all",
@@ -33,7 +34,6 @@ __all__ = [
     "before_step",
 ]
 
-HARNESS_TAG = "harness."
 MODERN_ERA_TAG = "era.modern"
 """A scenario about what only the 2026-07-28 protocol has (request state, replays): skipped on a legacy pass."""
 
@@ -46,20 +46,13 @@ def _settings(context: Any) -> Settings:
     return settings
 
 
-def harness_from_tags(tags: Any, settings: Settings) -> tuple[str, str]:
+def harness_from_tags(tags: Any, settings: Settings) -> tuple[HarnessKind, ClientMode]:
     """`@harness.context`, `@harness.client` or `@harness.client.legacy` override the configured harness."""
-    kind, mode = settings.harness, settings.client_mode
+    kind, mode = harness_kind(settings.harness), client_mode(settings.client_mode)
     for tag in tags:
-        if not tag.startswith(HARNESS_TAG):
-            continue
-        parts = tag[len(HARNESS_TAG) :].split(".")
-        if parts[0] not in HARNESSES or len(parts) > 2 or (len(parts) == 2 and parts[1] not in ("auto", "legacy")):
-            raise ValueError(
-                f"unknown harness tag @{tag}: use @harness.context, @harness.client or @harness.client.legacy"
-            )
-        kind = parts[0]
-        if len(parts) == 2:
-            mode = parts[1]
+        pinned = parse_harness_tag(tag)
+        if pinned is not None:
+            kind, mode = pinned[0], pinned[1] or mode
     return kind, mode
 
 
@@ -76,7 +69,7 @@ def before_feature(context: Any, feature: Any) -> None:
     settings = _settings(context)
     for scenario in feature.walk_scenarios():
         kind, mode = harness_from_tags(scenario.effective_tags, settings)
-        label = "client harness, legacy" if (kind, mode) == ("client", "legacy") else f"{kind} harness"
+        label = harness_label(kind, mode, noun="harness")
         if not scenario.name.endswith(f"[{label}]"):
             scenario.name = f"{scenario.name} [{label}]"
     if settings.reuse_server == "feature":
@@ -98,7 +91,7 @@ def before_scenario(context: Any, scenario: Any) -> None:
     loop: RunLoop = context.mcpbdd_loop
     world = World(settings, loop.owner(), shared=getattr(context, "mcpbdd_shared", None))
     kind, mode = harness_from_tags(scenario.effective_tags, settings)
-    if kind == "client" and mode == "legacy" and MODERN_ERA_TAG in scenario.effective_tags:
+    if kind is HarnessKind.CLIENT and mode is ClientMode.LEGACY and MODERN_ERA_TAG in scenario.effective_tags:
         world.close()
         scenario.skip("needs the 2026-07-28 protocol (a request state to replay); this pass speaks 2025-11-25")
         return

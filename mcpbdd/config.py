@@ -25,7 +25,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from mcpbdd.harness.mock_context import CAPABILITIES
+from mcpbdd.kinds import CAPABILITIES, Capability, ClientMode, HarnessKind, check_capabilities
 
 USERDATA_PREFIX = "mcpbdd."
 
@@ -40,8 +40,8 @@ class Settings(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     server: str | None = Field(default=None, description="the server under test: module:attr, stdio: <cmd>, or a URL")
-    harness: Literal["context", "client"] = "context"
-    client_mode: Literal["auto", "legacy"] = "auto"
+    harness: HarnessKind = HarnessKind.CONTEXT
+    client_mode: ClientMode = ClientMode.AUTO
     timeout: float = Field(default=5.0, gt=0, le=600, description="seconds a call may take before it fails")
     tenant_claim: str = Field(default="tenant", min_length=1)
     max_rounds: int = Field(default=10, ge=1, le=1000, description="input-required rounds before a call fails")
@@ -90,11 +90,8 @@ class Settings(BaseModel):
 
     @field_validator("capabilities")
     @classmethod
-    def _known_capabilities(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        unknown = [name for name in value if name not in CAPABILITIES]
-        if unknown:
-            raise ValueError(f"unknown capabilities {unknown}; use any of {', '.join(CAPABILITIES)}")
-        return value
+    def _known_capabilities(cls, value: tuple[str, ...]) -> tuple[Capability, ...]:
+        return check_capabilities(value)
 
 
 def find_pyproject(start: Path) -> Path | None:

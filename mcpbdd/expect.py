@@ -14,6 +14,7 @@ from typing import Any
 from mcp_types import Tool
 
 from mcpbdd import matching
+from mcpbdd._text import clip
 from mcpbdd.answers import required_fields
 from mcpbdd.kit.errors import code_name, reason_and_hint
 from mcpbdd.outcome import Channel, Outcome, Question
@@ -202,4 +203,4 @@ def storage_unchanged(changes: Mapping[str, StorageDiff]) -> None:
 
 def _json(value: Any) -> str:
     text = json.dumps(value, ensure_ascii=False, default=str)
-    return text if len(text) <= 300 else text[:299] + "…"
+    return clip(text, 300, flat=False)

@@ -37,6 +37,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
 
+from mcpbdd._text import MISSING, clip
+
 __all__ = [
     "MARKERS",
     "MISSING",
@@ -49,23 +51,6 @@ __all__ = [
     "render",
 ]
 
-
-class _Missing:
-    """Type of :data:`MISSING`: stands for "no value at all", which JSON ``null`` cannot."""
-
-    _instance: _Missing | None = None
-
-    def __new__(cls) -> _Missing:
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
-
-    def __repr__(self) -> str:
-        return "<missing>"
-
-
-MISSING: Final = _Missing()
-"""The ``actual`` of a mismatch for an absent key or item, and the ``expected`` of an unexpected one."""
 
 MARKERS: Final[tuple[str, ...]] = (
     "#string",
@@ -335,11 +320,7 @@ def _show_expected(expected: Any) -> str:
 
 
 def _compact(value: Any) -> str:
-    return _truncate(json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=repr), _VALUE_WIDTH)
-
-
-def _truncate(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
+    return clip(json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=repr), _VALUE_WIDTH, flat=False)
 
 
 def _kind(value: Any) -> str:
@@ -369,4 +350,4 @@ def _assert(found: list[Mismatch], actual: Any, headline: str, what: str) -> Non
     if not found:
         return
     shown = json.dumps(actual, ensure_ascii=False, indent=2, default=repr)
-    raise AssertionError(f"{headline}\n{render(found)}\n\nThe actual {what}:\n{_truncate(shown, _ACTUAL_WIDTH)}")
+    raise AssertionError(f"{headline}\n{render(found)}\n\nThe actual {what}:\n{clip(shown, _ACTUAL_WIDTH, flat=False)}")

@@ -33,6 +33,8 @@ from mcp_types import (
     TextResourceContents,
 )
 
+from mcpbdd._text import clip
+
 
 class Channel(StrEnum):
     """The five ways a call can end. The value is the word specifications use."""
@@ -162,21 +164,16 @@ class Outcome:
         """One readable paragraph for assertion messages: what was called and what came back."""
         call = f"{self.method} {self.target!r}"
         if self.channel is Channel.OK:
-            body = f"succeeded: {_clip(self.text)!s}"
+            body = f"succeeded: {clip(self.text)!s}"
         elif self.channel is Channel.TOOL_ERROR:
-            body = f"failed with a tool error: {_clip(self.text)}"
+            body = f"failed with a tool error: {clip(self.text)}"
         elif self.channel is Channel.PROTOCOL_ERROR and self.error is not None:
             data = f" data={json.dumps(self.error.data, default=str)}" if self.error.data is not None else ""
             body = f"failed with the protocol error {self.error.code} {self.error.message!r}{data}"
         elif self.channel is Channel.INPUT_REQUIRED:
-            asked = ", ".join(f"{q.key!r} by {q.kind}: {_clip(q.message, 80)}" for q in self.questions.values())
+            asked = ", ".join(f"{q.key!r} by {q.kind}: {clip(q.message, 80)}" for q in self.questions.values())
             body = f"asked for input: {asked}"
         else:
             body = f"got no answer: {self.failure}"
         note = f"\n  ({self.note})" if self.note else ""
         return f"{call} {body}{note}"
-
-
-def _clip(text: str, limit: int = 300) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"

@@ -19,6 +19,8 @@ from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.auth.provider import AccessToken
 
 DEFAULT_CLIENT_ID = "mcpbdd-client"
+TOKEN_PREFIX = "mcpbdd:"
+"""How every test bearer token starts (`mcpbdd.kit.auth.TestTokenVerifier` accepts only these)."""
 
 
 class UnknownUserError(LookupError):
@@ -37,7 +39,7 @@ class Principal:
     @property
     def token(self) -> str:
         """The test bearer token for this caller: `mcpbdd:<tenant>:<user>[:<scope>,...]` (see mcpbdd.kit.auth)."""
-        base = f"mcpbdd:{self.tenant}:{self.user}"
+        base = f"{TOKEN_PREFIX}{self.tenant}:{self.user}"
         return f"{base}:{','.join(self.scopes)}" if self.scopes else base
 
     def access_token(self, tenant_claim: str = "tenant") -> AccessToken:

@@ -22,6 +22,8 @@ from collections.abc import Awaitable, Callable, Coroutine
 from contextlib import AbstractAsyncContextManager, AsyncExitStack
 from typing import Any, TypeVar
 
+from mcpbdd._sdk import set_anyio_root_task
+
 T = TypeVar("T")
 
 _CLOSE = object()
@@ -159,10 +161,5 @@ async def _sleep_forever() -> None:
 
 
 async def _make_anyio_root(task: asyncio.Task[None]) -> None:
-    """Tell anyio which task owns its worker threads (a private RunVar; skipped if anyio changes it)."""
-    try:
-        from anyio._backends._asyncio import _root_task  # no public API sets the root task
-    except ImportError:  # pragma: no cover - depends on anyio's internals
-        return
-    with contextlib.suppress(AttributeError, LookupError, RuntimeError):
-        _root_task.set(task)
+    """Tell anyio which task owns its worker threads (see `mcpbdd._sdk.set_anyio_root_task`)."""
+    await set_anyio_root_task(task)

@@ -26,8 +26,9 @@ from mcpbdd.harness.base import Harness
 from mcpbdd.harness.client import ClientHarness
 from mcpbdd.harness.connectors import Connector, Http, InProcess, Stdio
 from mcpbdd.harness.context import ContextHarness
-from mcpbdd.harness.mock_context import CAPABILITIES
+from mcpbdd.kinds import ClientMode, HarnessKind, check_capabilities, client_mode, harness_kind
 from mcpbdd.kit.clock import FrozenClock
+from mcpbdd.kit.consent import CONSENT_KEY
 from mcpbdd.kit.doubles import Doubles
 from mcpbdd.outcome import Channel, Outcome
 from mcpbdd.principals import Directory, Principal
@@ -38,8 +39,6 @@ from mcpbdd.trace import Exchange, Trace
 from mcpbdd.upstream import Upstream
 
 T = TypeVar("T")
-
-HARNESSES = ("context", "client")
 
 
 class NoCallYet(AssertionError):
@@ -75,9 +74,9 @@ class World:
         self.trace = Trace()
         self.outcomes: list[Outcome] = []
         self.server_target: str | None = settings.server
-        self.harness_kind: str = settings.harness
-        self.client_mode: str = settings.client_mode
-        self.capabilities: frozenset[str] = frozenset(settings.capabilities)
+        self.harness_kind = harness_kind(settings.harness)
+        self.client_mode = client_mode(settings.client_mode)
+        self.capabilities: frozenset[str] = frozenset(check_capabilities(settings.capabilities))
         self._harness: Harness | None = None
         self._tool_names: list[str] | None = None
         self.clock = FrozenClock()
@@ -115,21 +114,15 @@ class World:
         ServerTarget.parse(target)  # fail on the Given step, not on the first call
         self.server_target = target
 
-    def use_harness(self, kind: str, mode: str | None = None) -> None:
+    def use_harness(self, kind: HarnessKind | str, mode: ClientMode | str | None = None) -> None:
         self._configurable("the harness")
-        if kind not in HARNESSES:
-            raise ValueError(f"unknown harness {kind!r}: use one of {', '.join(HARNESSES)}")
-        self.harness_kind = kind
+        self.harness_kind = harness_kind(kind)
         if mode is not None:
-            self.client_mode = mode
+            self.client_mode = client_mode(mode)
 
     def declare_capabilities(self, names: Iterable[str]) -> None:
         self._configurable("the client's capabilities")
-        chosen = frozenset(names)
-        unknown = chosen - set(CAPABILITIES)
-        if unknown:
-            raise ValueError(f"unknown client capabilities {sorted(unknown)}: use any of {', '.join(CAPABILITIES)}")
-        self.capabilities = chosen
+        self.capabilities = frozenset(check_capabilities(names))
 
     # callers ------------------------------------------------------------------------------------
 
@@ -154,7 +147,7 @@ class World:
 
     @property
     def harness_name(self) -> str:
-        return f"client ({self.client_mode})" if self.harness_kind == "client" else self.harness_kind
+        return f"client ({self.client_mode})" if self.harness_kind is HarnessKind.CLIENT else str(self.harness_kind)
 
     def _target(self) -> ServerTarget:
         if self.server_target is None:
@@ -171,7 +164,7 @@ class World:
             "timeout": self.settings.timeout,
             "tenant_claim": self.settings.tenant_claim,
         }
-        if self.harness_kind == "context":
+        if self.harness_kind is HarnessKind.CONTEXT:
             if target.kind != "inprocess":
                 raise TargetError(
                     f"server target {target}: the context harness calls an in-process server's handlers; "
@@ -420,7 +413,7 @@ class World:
             questions, answers, state = conversation.last_sent
         elif not conversation.finished:
             questions, state = conversation.latest, conversation.latest.request_state
-            answers = {key: accept({"confirm": True}) for key in questions.questions}
+            answers = {key: accept({CONSENT_KEY: True}) for key in questions.questions}
         else:
             raise ConversationError("there is no answered round to replay")
         if questions.pending is not None or not state:
@@ -493,4 +486,4 @@ def load_adapter(spec: str, doubles: Doubles) -> StorageAdapter:
     return factory(doubles)
 
 
-__all__ = ["HARNESSES", "Channel", "NoCallYet", "World", "load_adapter"]
+__all__ = ["Channel", "NoCallYet", "World", "load_adapter"]

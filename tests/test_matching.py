@@ -502,7 +502,7 @@ def test_mismatch_is_frozen() -> None:
     mismatch = Mismatch("$", 1, 2, "r")
     with pytest.raises(AttributeError):
         mismatch.path = "$.x"  # type: ignore[misc]
-    assert repr(MISSING) == "<missing>"
+    assert repr(MISSING) == "MISSING"
 
 
 # --------------------------------------------------------------------------- properties

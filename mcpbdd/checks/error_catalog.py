@@ -15,6 +15,7 @@ from typing import Any
 
 from behave.parser import parse_file
 
+from mcpbdd._sdk import registered_tools
 from mcpbdd.kit.errors import CONTRACTS, ErrorContract, code_name
 from mcpbdd.targets import ServerTarget, load_inprocess
 
@@ -79,7 +80,7 @@ def render(contracts: list[ErrorContract], specified: Specified, undeclared_tool
 def catalog(server: str, features: Path) -> str:
     """Load the in-process server (which declares its contracts on import) and render its catalog."""
     mcp: Any = load_inprocess(ServerTarget.parse(server))
-    tools = sorted(tool.name for tool in mcp._tool_manager.list_tools())  # the registry the server itself lists
+    tools = sorted(tool.name for tool in registered_tools(mcp))  # the registry the server itself lists
     contracts = [CONTRACTS[name] for name in tools if name in CONTRACTS]
     undeclared = [name for name in tools if name not in CONTRACTS]
     return render(contracts, specifications(features, set(tools)), undeclared)

@@ -38,7 +38,7 @@ from typing import Any
 from mcp_types import INVALID_PARAMS, CallToolResult, TextContent, Tool
 from referencing.exceptions import Unresolvable
 
-from mcpbdd.checks._text import clip
+from mcpbdd._text import clip
 from mcpbdd.checks.schema import SchemaViolation, schema_problems, violations
 from mcpbdd.harness.base import CLIENT_REFUSED, Harness
 from mcpbdd.outcome import Channel, Outcome

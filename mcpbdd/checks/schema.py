@@ -24,7 +24,7 @@ from jsonschema.protocols import Validator
 from jsonschema.validators import validator_for
 from referencing import Registry
 
-from mcpbdd.checks._text import clip
+from mcpbdd._text import clip
 
 __all__ = [
     "SchemaViolation",

@@ -33,8 +33,8 @@ from typing import TextIO
 from mcpbdd.cli.plan import Plan, PlanError, Unit, balance, parse_shard, plan_run, shard_of
 from mcpbdd.cli.progress import EventFiles, ProgressLine, wants_progress
 from mcpbdd.cli.workers import JOB_ENV, Worker, run_workers
+from mcpbdd.kinds import HarnessKind, harness_tags
 
-HARNESSES = ("context", "client")  # the World's harness kinds (mcpbdd.world.HARNESSES), without importing the SDK
 DEFAULT_RESULTS = Path("reports") / "allure-results"
 DEFAULT_JUNIT = Path("reports") / "junit"
 DEFAULT_HTML = Path("reports") / "html"
@@ -45,14 +45,15 @@ STARTUP_ERRORS = ("ConfigError:", "ParserError:", "HOOK-ERROR in before_all", "I
 """Lines behave prints (and then exits 1) when a run could not start: that is a usage error, not a failure."""
 
 
-def _harnesses(text: str) -> list[str]:
+def _harnesses(text: str) -> list[HarnessKind]:
     if text.strip() == "both":
-        return list(HARNESSES)
+        return list(HarnessKind)
     chosen = [part.strip() for part in text.split(",") if part.strip()]
-    unknown = [name for name in chosen if name not in HARNESSES]
+    unknown = [name for name in chosen if name not in list(HarnessKind)]
     if unknown or not chosen:
-        raise argparse.ArgumentTypeError(f"unknown harness {', '.join(unknown) or text!r}: use context, client or both")
-    return list(dict.fromkeys(chosen))
+        known = ", ".join(HarnessKind)
+        raise argparse.ArgumentTypeError(f"unknown harness {', '.join(unknown) or text!r}: use {known} or both")
+    return [HarnessKind(name) for name in dict.fromkeys(chosen)]
 
 
 def _jobs(text: str) -> int:
@@ -116,7 +117,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     init.add_argument("--server", required=True, help="the server under test: package.module:attr")
     init.add_argument("directory", nargs="?", type=Path, default=Path("."), help="the project folder (default: .)")
-    init.add_argument("--harness", choices=HARNESSES, default="context", help="the default harness to configure")
+    init.add_argument(
+        "--harness", choices=list(HarnessKind), default=HarnessKind.CONTEXT, help="the default harness to configure"
+    )
     return parser
 
 
@@ -165,8 +168,8 @@ def behave_args(
 
 
 PINNED_TO_OTHERS = {
-    "context": "not @harness.client and not @harness.client.auto and not @harness.client.legacy",
-    "client": "not @harness.context",
+    kind: " and ".join(f"not @{tag}" for other in HarnessKind if other is not kind for tag in harness_tags(other))
+    for kind in HarnessKind
 }
 """In a run over several harnesses, each pass leaves out the scenarios a tag pins to another harness:
 that harness's own pass runs them, so no scenario is reported twice."""

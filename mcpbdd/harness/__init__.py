@@ -3,6 +3,7 @@
 from mcpbdd.harness.base import DEFAULT_TIMEOUT, Harness
 from mcpbdd.harness.client import ClientHarness
 from mcpbdd.harness.context import ContextHarness
-from mcpbdd.harness.mock_context import CAPABILITIES, MockContext, Recorder
+from mcpbdd.harness.mock_context import MockContext, Recorder
+from mcpbdd.kinds import CAPABILITIES
 
 __all__ = ["CAPABILITIES", "DEFAULT_TIMEOUT", "ClientHarness", "ContextHarness", "Harness", "MockContext", "Recorder"]

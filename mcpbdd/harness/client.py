@@ -49,7 +49,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from mcpbdd.harness.base import DEFAULT_TIMEOUT, classify, retry_with_answers
 from mcpbdd.harness.connectors import Connector, InProcess
-from mcpbdd.harness.mock_context import CAPABILITIES
+from mcpbdd.kinds import CAPABILITIES, Capability, ClientMode, check_capabilities, client_mode
 from mcpbdd.kit.doubles import Doubles
 from mcpbdd.outcome import Channel, Outcome, Question, question_kind
 from mcpbdd.principals import Principal, acting_as
@@ -58,8 +58,6 @@ T = TypeVar("T")
 
 EnterInOwner = Callable[[Callable[[], Awaitable[T]]], Awaitable[T]]
 """Runs a coroutine function inside the task that owns the scenario's resources."""
-
-MODES = ("auto", "legacy")
 
 
 @dataclass
@@ -97,7 +95,7 @@ class ClientHarness:
         self,
         server: MCPServer[Any] | Connector,
         *,
-        mode: str = "auto",
+        mode: ClientMode | str = ClientMode.AUTO,
         capabilities: Iterable[str] = CAPABILITIES,
         timeout: float = DEFAULT_TIMEOUT,
         tenant_claim: str = "tenant",
@@ -105,11 +103,9 @@ class ClientHarness:
         enter_in_owner: EnterInOwner[Any] | None = None,
         start_timeout: float = 20.0,
     ) -> None:
-        if mode not in MODES:
-            raise ValueError(f"client mode {mode!r}: use one of {', '.join(MODES)}")
         self.connector: Connector = InProcess(server, doubles) if isinstance(server, MCPServer) else server
-        self.mode = mode
-        self.capabilities = frozenset(capabilities)
+        self.mode = client_mode(mode)
+        self.capabilities = frozenset(check_capabilities(capabilities))
         self.timeout = timeout
         self.tenant_claim = tenant_claim
         self.doubles = doubles
@@ -165,11 +161,11 @@ class ClientHarness:
         if self._stack is None:
             raise RuntimeError("enter the ClientHarness (async with) before calling the server")
         callbacks: dict[str, Any] = {}
-        if "elicitation" in self.capabilities:
+        if Capability.ELICITATION in self.capabilities:
             callbacks["elicitation_callback"] = self._on_elicitation
-        if "sampling" in self.capabilities:
+        if Capability.SAMPLING in self.capabilities:
             callbacks["sampling_callback"] = self._on_sampling
-        if "roots" in self.capabilities:
+        if Capability.ROOTS in self.capabilities:
             callbacks["list_roots_callback"] = self._on_list_roots
         client = Client(self.connector.target(caller), mode=self.mode, cache=None, **callbacks)
         with acting_as(caller, self.tenant_claim):

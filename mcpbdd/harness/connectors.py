@@ -34,6 +34,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.server import Server
 from mcp.server.mcpserver import MCPServer
 
+from mcpbdd._sdk import lowlevel_server
 from mcpbdd.kit.doubles import Doubles, providing
 from mcpbdd.principals import Principal
 from mcpbdd.upstream import LoopbackServer, Upstream
@@ -73,7 +74,7 @@ class InProcess:
         self._view: Server[Any] | None = None
 
     async def start(self, stack: AsyncExitStack) -> None:
-        lowlevel = self.server._lowlevel_server  # the SDK keeps it private; Client unwraps it the same way
+        lowlevel = lowlevel_server(self.server)
         with providing(self.doubles) if self.doubles is not None else contextlib.nullcontext():
             state = await stack.enter_async_context(lowlevel.lifespan(lowlevel))
         self._view = _shared_lifespan_view(lowlevel, state)

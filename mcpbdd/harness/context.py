@@ -33,8 +33,10 @@ from mcp_types import (
     Tool,
 )
 
+from mcpbdd._sdk import lowlevel_server
 from mcpbdd.harness.base import DEFAULT_TIMEOUT, classify, retry_with_answers
-from mcpbdd.harness.mock_context import CAPABILITIES, MockContext, Recorder
+from mcpbdd.harness.mock_context import MockContext, Recorder
+from mcpbdd.kinds import CAPABILITIES
 from mcpbdd.kit.doubles import Doubles, providing
 from mcpbdd.outcome import Outcome
 from mcpbdd.principals import Principal, authenticated_user
@@ -66,7 +68,7 @@ class ContextHarness:
         self.recorder = Recorder()
         self._stack: AsyncExitStack | None = None
         self._mock: MockContext | None = None
-        lowlevel = server._lowlevel_server  # the SDK keeps it private; we need its handlers and lifespan
+        lowlevel = lowlevel_server(server)
         self._lowlevel = lowlevel
 
     async def __aenter__(self) -> ContextHarness:

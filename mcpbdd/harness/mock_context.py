@@ -44,8 +44,8 @@ from mcp_types import (
 )
 from mcp_types.version import LATEST_MODERN_VERSION
 
-CAPABILITIES = ("elicitation", "sampling", "roots")
-"""The client capabilities a scenario can declare by name."""
+from mcpbdd._sdk import subscription_bus
+from mcpbdd.kinds import CAPABILITIES, Capability, check_capabilities
 
 MOCK_TRANSPORT = TransportContext(kind="mcpbdd-mock", can_send_request=False)
 
@@ -54,14 +54,13 @@ _request_ids = itertools.count(1)
 
 def client_capabilities(names: Iterable[str]) -> ClientCapabilities:
     """The SDK's `ClientCapabilities` for capability names (`elicitation`, `sampling`, `roots`)."""
-    chosen = set(names)
-    unknown = chosen - set(CAPABILITIES)
-    if unknown:
-        raise ValueError(f"unknown client capabilities {sorted(unknown)}: use any of {', '.join(CAPABILITIES)}")
+    chosen = set(check_capabilities(names))
     return ClientCapabilities(
-        elicitation=ElicitationCapability(form=FormElicitationCapability()) if "elicitation" in chosen else None,
-        sampling=SamplingCapability() if "sampling" in chosen else None,
-        roots=RootsCapability(list_changed=True) if "roots" in chosen else None,
+        elicitation=ElicitationCapability(form=FormElicitationCapability())
+        if Capability.ELICITATION in chosen
+        else None,
+        sampling=SamplingCapability() if Capability.SAMPLING in chosen else None,
+        roots=RootsCapability(list_changed=True) if Capability.ROOTS in chosen else None,
     )
 
 
@@ -165,7 +164,7 @@ class MockContext:
             request_context=self.request_context(method, _wire_params(params)),
             mcp_server=self.server,
             input_params=params,
-            subscriptions=self.server._subscriptions,  # the server's own bus, as _handle_call_tool passes it
+            subscriptions=subscription_bus(self.server),  # the server's own bus, as _handle_call_tool passes it
         )
 
     def for_tool(

@@ -55,7 +55,7 @@ from mcp_types import (
     ElicitResult,
     InputRequiredResult,
 )
-from mcp_types.version import is_version_at_least
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS, is_version_at_least
 from pydantic import BaseModel, Field
 
 from mcpbdd.kit.clock import Clock
@@ -71,7 +71,8 @@ DECLINED = Failure(
     "The user did not give consent, so nothing was done.",
     hint="Ask the user again only if they change their mind.",
 )
-_MODERN = "2026-07-28"
+_FIRST_MODERN = MODERN_PROTOCOL_VERSIONS[0]
+"""The first protocol version without mid-call requests: from it on, a question is an `InputRequiredResult`."""
 
 
 class Confirmation(BaseModel):
@@ -123,7 +124,7 @@ class ConsentGate:
     ) -> Decision:
         """Decide this round: ask, refuse, or grant (granting redeems the stored consent)."""
         self._require_elicitation(ctx)
-        if not is_version_at_least(ctx.request_context.protocol_version, _MODERN):
+        if not is_version_at_least(ctx.request_context.protocol_version, _FIRST_MODERN):
             return await self._ask_mid_call(ctx, target)
         binding = {
             "caller": _caller(),

@@ -31,6 +31,7 @@ from typing import Any
 import allure
 from pydantic import BaseModel
 
+from mcpbdd.kinds import harness_label
 from mcpbdd.reporting.redaction import Redactor
 from mcpbdd.trace import Exchange, Trace
 
@@ -207,7 +208,7 @@ class ScenarioReport:
 
     def start(self, kind: str, mode: str) -> None:
         """The harness as an Allure parameter and label (filterable; two harnesses are two tests)."""
-        harness = "client, legacy" if (kind, mode) == ("client", "legacy") else kind
+        harness = harness_label(kind, mode)
         allure.dynamic.parameter("harness", harness)
         allure.dynamic.label("harness", harness)
 

@@ -7,10 +7,9 @@ from typing import Any
 from behave import then, when
 
 from mcpbdd import answers, expect
+from mcpbdd.kit.consent import CONSENT_KEY
 from mcpbdd.steps._world import world
 from mcpbdd.steps.arguments import inline_arguments, spec_errors
-
-CONSENT_KEY = "confirm"
 
 
 def _consent_question(context: Any) -> Any:

@@ -14,36 +14,13 @@ import os
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Final, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
+from mcpbdd._text import MISSING
 from mcpbdd.storage.keys import validate_key, validate_tenant
 from mcpbdd.storage.service import StorageService, Ttl
 
 __all__ = ["MISSING", "JsonFileAdapter", "ServiceAdapter", "StorageAdapter"]
-
-
-class _Missing:
-    """The type of `MISSING`: 'no such key', distinct from a stored JSON null."""
-
-    _instance: _Missing | None = None
-
-    def __new__(cls) -> _Missing:
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
-
-    def __bool__(self) -> bool:
-        return False
-
-    def __repr__(self) -> str:
-        return "MISSING"
-
-    def __reduce__(self) -> str:
-        return "MISSING"
-
-
-MISSING: Final = _Missing()
-"""What `StorageAdapter.read` returns for an absent key (None is a value a key can hold)."""
 
 
 @runtime_checkable

@@ -14,6 +14,8 @@ import marshal
 from dataclasses import dataclass, field
 from typing import Any
 
+from mcpbdd._text import clip
+
 __all__ = ["StorageDiff", "diff", "same_json"]
 
 _MAX_RENDERED = 300
@@ -74,7 +76,7 @@ class StorageDiff:
 
 def _show(value: Any) -> str:
     text = json.dumps(value, ensure_ascii=False, sort_keys=True, default=repr)
-    return text if len(text) <= _MAX_RENDERED else text[: _MAX_RENDERED - 3] + "..."
+    return clip(text, _MAX_RENDERED, flat=False)
 
 
 def diff(before: dict[str, Any], after: dict[str, Any]) -> StorageDiff:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from mcpbdd._text import clip
 from mcpbdd.storage.errors import InvalidKeyError
 
 __all__ = ["MAX_KEY_LENGTH", "MAX_TENANT_LENGTH", "validate_key", "validate_prefix", "validate_tenant"]
@@ -87,4 +88,4 @@ def _refusal(value: object, what: str, limit: int) -> InvalidKeyError:
 
 def _short(value: str) -> str:
     """A long key shortened for an error message, so the message stays readable."""
-    return repr(value) if len(value) <= 60 else repr(value[:40] + "...")
+    return repr(value if len(value) <= 60 else clip(value, 41, flat=False))

@@ -49,7 +49,7 @@ def test_render_is_sorted_and_readable() -> None:
 
 def test_render_cuts_huge_values() -> None:
     line = diff({}, {"blob": "x" * 5000}).render()
-    assert line.startswith('+ blob = "xxx') and line.endswith("...")
+    assert line.startswith('+ blob = "xxx') and line.endswith("…")
     assert len(line) < 400
 
 

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from mcpbdd.checks._text import clip
+from mcpbdd._text import clip
 from mcpbdd.checks.generated.verdicts import MUTATION, REFUSED, TIMEOUT_PREFIX, Rules, judge
 from mcpbdd.harness.base import CLIENT_REFUSED, Harness
 from mcpbdd.outcome import Channel, Outcome

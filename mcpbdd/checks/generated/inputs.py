@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from jsonschema.exceptions import SchemaError
 
-from mcpbdd.checks._text import clip
+from mcpbdd._text import clip
 from mcpbdd.checks.generated.adversarial import adversarial_inputs
 from mcpbdd.checks.generated.strategies import schema_strategy
 from mcpbdd.checks.schema import schema_problems, validator

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from mcpbdd._text import clip
 from mcpbdd.checks.generated.adversarial import DEEP
 
 __all__ = ["render_input"]
@@ -18,7 +19,7 @@ __all__ = ["render_input"]
 def render_input(value: Any, limit: int = 400) -> str:
     """An input as compact JSON a reader can take in: long strings and deep nesting summarised."""
     text = _render(value, 0)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return clip(text, limit, flat=False)
 
 
 def _render(value: Any, depth: int) -> str:

@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from mcpbdd.checks._text import clip
+from mcpbdd._text import clip
 from mcpbdd.checks.generated.rendering import render_input
 from mcpbdd.checks.generated.verdicts import CRASH, HANG, KINDS, LEAK, MUTATION, REFUSED
 

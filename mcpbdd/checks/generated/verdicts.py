@@ -26,6 +26,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from mcpbdd._sdk import registered_tools
 from mcpbdd.checks.generated.adversarial import DEEP
 from mcpbdd.harness.base import Harness
 from mcpbdd.outcome import Channel, Outcome
@@ -178,9 +179,7 @@ def server_paths(harness: Harness) -> list[str]:
     """
     found: set[str] = set()
     server = getattr(harness, "server", None) or getattr(getattr(harness, "connector", None), "server", None)
-    manager = getattr(server, "_tool_manager", None)  # the SDK keeps its tool registry private
-    tools = manager.list_tools() if manager is not None and hasattr(manager, "list_tools") else []
-    for tool in tools:
+    for tool in registered_tools(server):
         fn = inspect.unwrap(getattr(tool, "fn", None) or (lambda: None))
         module = sys.modules.get(getattr(fn, "__module__", "") or "")
         filename = getattr(module, "__file__", None)

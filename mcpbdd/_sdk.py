@@ -1,0 +1,112 @@
+"""Every use of a private attribute of the MCP SDK or of anyio, in one place.
+
+mcpbdd builds on the SDK's public API wherever one exists; these few things have none.
+Each function below names the private attribute it reads, the versions it was checked
+on, and what breaks if a release renames or removes it. `tests/test_sdk_seam.py` runs
+each of them against the installed versions, so an upgrade that breaks one fails there,
+by name, before it fails somewhere obscure in a scenario.
+
+Checked on: mcp 2.3.0 (mcp-types 2.3.0) and anyio 4.16.0.
+
+Importing this module imports neither the SDK nor anyio (the run loop uses it before
+anything imports the SDK); each function imports what it needs when called.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mcp.server import Server
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.tools import Tool as RegisteredTool
+    from mcp.server.subscriptions import SubscriptionBus
+
+__all__ = [
+    "SDK_CHECKED",
+    "SdkSeamError",
+    "lowlevel_server",
+    "registered_tools",
+    "set_anyio_root_task",
+    "subscription_bus",
+]
+
+SDK_CHECKED = {"mcp": "2.3.0", "anyio": "4.16.0"}
+"""The versions each seam below was last checked on."""
+
+
+class SdkSeamError(RuntimeError):
+    """A private SDK attribute mcpbdd relies on is gone: the installed SDK is newer than mcpbdd knows."""
+
+
+def _private(obj: Any, name: str, purpose: str) -> Any:
+    try:
+        return getattr(obj, name)
+    except AttributeError:
+        raise SdkSeamError(
+            f"{type(obj).__name__} has no {name} any more (mcpbdd uses it {purpose}; checked on "
+            f"mcp {SDK_CHECKED['mcp']}): install mcp {SDK_CHECKED['mcp']} or an mcpbdd that knows this SDK"
+        ) from None
+
+
+def lowlevel_server(server: MCPServer[Any]) -> Server[Any]:
+    """The low-level `Server` inside an `MCPServer`: its request handlers and its lifespan.
+
+    `MCPServer._lowlevel_server` (mcp 2.3.0). The SDK's own `Client` unwraps an
+    `MCPServer` the same way (`client.py`, `_memory.py`: "TODO: make lowlevel_server
+    public"). Used by the context harness (it calls the registered handlers and enters
+    the lifespan itself) and by the in-process connector (it enters the lifespan once
+    for every caller's `Client`). If it changes, neither harness can reach an
+    in-process server.
+    """
+    return _private(server, "_lowlevel_server", "to call its handlers and enter its lifespan")
+
+
+def subscription_bus(server: MCPServer[Any]) -> SubscriptionBus:
+    """The server's own subscription bus, which the SDK hands every `Context` it builds.
+
+    `MCPServer._subscriptions` (mcp 2.3.0; `MCPServer._handle_call_tool` passes it to
+    `Context(subscriptions=...)`). Used by `MockContext` so a tool that publishes a
+    change notification publishes it on the server's bus, as in production. If it
+    changes, every Context the context harness builds fails to be made.
+    """
+    return _private(server, "_subscriptions", "to build Contexts as the server does")
+
+
+def registered_tools(server: object) -> list[RegisteredTool]:
+    """The tools registered on an in-process `MCPServer`, with their Python functions (`tool.fn`); [] otherwise.
+
+    `MCPServer._tool_manager.list_tools()` (mcp 2.3.0). The public `MCPServer.list_tools()`
+    is async and gives the wire `Tool`s, without the function behind each. Used by the
+    error catalog (which tools lack an error contract) and by generated calls (the folders
+    of the tools' code, which must not leak into answers). If it changes, both fail with
+    `SdkSeamError`. For anything but an `MCPServer` (a server in another process) it is [].
+    """
+    from mcp.server.mcpserver import MCPServer
+
+    if not isinstance(server, MCPServer):
+        return []
+    manager = _private(server, "_tool_manager", "to list the tools and their functions")
+    return list(manager.list_tools())
+
+
+async def set_anyio_root_task(task: asyncio.Task[Any]) -> bool:
+    """Make `task` anyio's root task on the running loop; whether that worked.
+
+    `anyio._backends._asyncio._root_task`, a `RunVar` (anyio 4.16.0); no public API sets
+    it. anyio stops its worker threads when the root task ends, and without this it takes
+    whichever task `run_until_complete` is running: each behave step's. Pinned to the
+    run's long-lived task, one worker thread serves the whole run (the SDK runs a server's
+    synchronous tools, resources and prompts in anyio's threads). If anyio changes it, this
+    returns False and each step starts a thread of its own again: slower, still correct.
+    """
+    try:
+        from anyio._backends._asyncio import _root_task
+    except ImportError:
+        return False
+    try:
+        _root_task.set(task)
+    except (AttributeError, LookupError, RuntimeError):
+        return False
+    return True

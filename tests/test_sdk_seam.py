@@ -1,0 +1,160 @@
+"""Each private SDK or anyio attribute mcpbdd relies on (`mcpbdd._sdk`) still does its job on the installed versions.
+
+An SDK upgrade that renames one fails here, naming the seam, rather than deep inside a scenario. (The
+tests check behaviour, not version numbers: a newer SDK that keeps the attributes passes; after
+checking one, update `mcpbdd._sdk.SDK_CHECKED`.)
+"""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio.to_thread
+import pytest
+from mcp.server import Server
+from mcp.server.mcpserver import Context, MCPServer
+
+from mcpbdd import _sdk
+from mcpbdd._sdk import SdkSeamError, lowlevel_server, registered_tools, set_anyio_root_task, subscription_bus
+from mcpbdd.harness import MockContext
+
+PACKAGE = Path(_sdk.__file__).parent
+
+
+def _server() -> MCPServer[Any]:
+    server = MCPServer("seam")
+
+    @server.tool()
+    def echo(text: str) -> str:
+        """Says it back."""
+        return text
+
+    return server
+
+
+def test_lowlevel_server_has_the_handlers_and_the_lifespan() -> None:
+    lowlevel = lowlevel_server(_server())
+    assert isinstance(lowlevel, Server)
+    assert lowlevel.get_request_handler("tools/call") is not None
+    assert callable(lowlevel.lifespan)
+
+
+async def _enter_lifespan(lowlevel: Server[Any]) -> Any:
+    async with lowlevel.lifespan(lowlevel) as state:
+        return state
+
+
+def test_lowlevel_server_lifespan_can_be_entered() -> None:
+    lowlevel = lowlevel_server(_server())
+    asyncio.run(_enter_lifespan(lowlevel))
+
+
+def test_subscription_bus_is_the_servers_bus_and_builds_contexts() -> None:
+    server = _server()
+    bus = subscription_bus(server)
+    assert bus is subscription_bus(server)  # the server's own, not a fresh one per call
+    assert callable(bus.publish) and callable(bus.subscribe)  # what `SubscriptionBus` promises
+    context = MockContext(server).for_tool("echo", {"text": "hi"})
+    assert isinstance(context, Context)
+
+
+def test_registered_tools_gives_names_and_functions() -> None:
+    tools = registered_tools(_server())
+    assert [tool.name for tool in tools] == ["echo"]
+    assert tools[0].fn("hi") == "hi"
+
+
+def test_registered_tools_of_something_else_is_empty() -> None:
+    assert registered_tools(None) == []
+    assert registered_tools(object()) == []
+
+
+def test_a_missing_private_attribute_is_named() -> None:
+    class NotQuiteAServer:
+        pass
+
+    with pytest.raises(SdkSeamError, match=r"NotQuiteAServer has no _lowlevel_server any more .*mcp 2\.3"):
+        lowlevel_server(NotQuiteAServer())  # type: ignore[arg-type]
+
+
+async def _forever() -> None:
+    await asyncio.Event().wait()
+
+
+async def _worker_thread() -> threading.Thread:
+    return await anyio.to_thread.run_sync(threading.current_thread)
+
+
+@pytest.fixture
+def loop() -> Iterator[asyncio.AbstractEventLoop]:
+    loop = asyncio.new_event_loop()
+    yield loop
+    for task in asyncio.all_tasks(loop):
+        task.cancel()
+    loop.run_until_complete(asyncio.sleep(0))
+    loop.close()
+
+
+def _two_runs(loop: asyncio.AbstractEventLoop) -> tuple[threading.Thread, threading.Thread]:
+    """The anyio worker thread of two separate `run_until_complete` calls, as two behave steps make them."""
+    return loop.run_until_complete(_worker_thread()), loop.run_until_complete(_worker_thread())
+
+
+def test_pinning_anyio_root_task_keeps_one_worker_thread_across_runs(loop: asyncio.AbstractEventLoop) -> None:
+    keeper = loop.create_task(_forever())
+    assert loop.run_until_complete(set_anyio_root_task(keeper)) is True
+    first, second = _two_runs(loop)
+    assert first is second
+
+
+def test_without_the_pin_each_run_starts_a_thread(loop: asyncio.AbstractEventLoop) -> None:
+    """The seam's reason to exist: if this fails, anyio keeps its threads by itself and the seam can go."""
+    first, second = _two_runs(loop)
+    assert first is not second
+
+
+SDK_PACKAGES = ("mcp", "mcp_types", "anyio")
+
+NOT_THE_SDK = {
+    ("cli/plan.py", "_actions"): "argparse's list of a parser's options (behave's parser)",
+    ("storage/service.py", "_entries"): "another StorageService's own state",
+    ("storage/service.py", "_expiry"): "another StorageService's own state",
+    ("storage/service.py", "_read_cursor"): "another StorageService's own state",
+    ("storage/service.py", "_issue_cursor"): "another StorageService's own state",
+}
+"""Private reads outside the seam that are not the SDK's or anyio's, each with its reason."""
+
+
+def _private_reads(path: Path, root: Path = PACKAGE) -> list[tuple[str, str]]:
+    """`x._name` in a module (not on self, cls, os or a CLI worker); private names or modules imported from the SDK."""
+    where = path.relative_to(root).as_posix()
+    found: list[tuple[str, str]] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
+            owner = node.value
+            if not (isinstance(owner, ast.Name) and owner.id in ("self", "cls", "os", "worker")):
+                found.append((where, node.attr))
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] in SDK_PACKAGES:
+            names = [*node.module.split("."), *(alias.name for alias in node.names)]
+            if any(name.startswith("_") for name in names):
+                found.append((where, f"from {node.module}"))
+    return found
+
+
+def test_no_module_but_the_seam_reaches_into_the_sdk() -> None:
+    reads = [read for path in sorted(PACKAGE.rglob("*.py")) if path.name != "_sdk.py" for read in _private_reads(path)]
+    assert [read for read in reads if read not in NOT_THE_SDK] == []
+
+
+def test_the_reach_check_finds_a_private_read(tmp_path: Path) -> None:
+    probe = tmp_path / "probe.py"
+    probe.write_text("from anyio._backends._asyncio import _root_task\ntools = server._tool_manager\n")
+    assert _private_reads(probe, tmp_path) == [
+        ("probe.py", "from anyio._backends._asyncio"),
+        ("probe.py", "_tool_manager"),
+    ]
