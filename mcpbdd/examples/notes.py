@@ -44,7 +44,7 @@ from mcp_types import (
 from pydantic import BaseModel, Field, ValidationError
 
 from mcpbdd.kit.clock import Clock, SystemClock
-from mcpbdd.kit.consent import DECLINED, ConsentGate
+from mcpbdd.kit.consent import DECLINED, ConsentGate, Shown
 from mcpbdd.kit.doubles import scenario_doubles
 from mcpbdd.kit.errors import ErrorContract, Failure
 from mcpbdd.kit.upstream import upstream_base
@@ -261,14 +261,17 @@ DELETE_CONSENT = ConsentGate("delete the note")
 @mcp.tool()
 async def delete_note(note_id: str, ctx: Context) -> Deleted | InputRequiredResult:
     """Delete a note of the caller's tenant, after the user consents (each consent deletes once)."""
-    try:
+    notebook, clock = _notebook(ctx), _state(ctx).clock
+
+    async def shown() -> Shown:
+        """The note as it is now: a consent deletes only the note its question showed."""
         note = await _find(ctx, note_id)
+        return Shown(f'"{note.title}" ({note.id})', facts=note.model_dump(mode="json"))
+
+    try:
+        decision = await DELETE_CONSENT.check(ctx, notebook, clock, arguments={"note_id": note_id}, shown=shown)
     except NoteNotFound:
         return DELETE_NOTE.fail("note_not_found", f"Note {note_id} not found.")  # type: ignore[return-value]
-    notebook, clock = _notebook(ctx), _state(ctx).clock
-    decision = await DELETE_CONSENT.check(
-        ctx, notebook, clock, target=f'"{note.title}" ({note.id})', arguments={"note_id": note_id}
-    )
     if not decision.granted:
         return decision.response  # type: ignore[return-value]  # the question, or the refusal
     _, user = _caller()
