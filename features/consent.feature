@@ -78,6 +78,19 @@ Feature: Deleting needs the user's consent, and each consent deletes once
        "created_at": "#iso-datetime"}
       """
 
+  Scenario: A colleague cannot slip another note in under the id alice is asked about
+    When the client calls "delete_note" with {"note_id": "n-1"}
+    And "bob" calls "create_note" with {"title": "Board minutes", "body": "Approved unanimously", "slug": "n-1"}
+    Then the call fails with a tool error
+    And the error reason is "note_exists"
+    When the user gives consent
+    Then the call succeeds
+    And the storage of tenant "acme" has no key "notes/n-1"
+    And the storage of tenant "acme" holds "audit/deletions" equal to:
+      """
+      [{"note": "n-1", "by": "alice", "at": "2026-01-01T00:00:00Z"}]
+      """
+
   Scenario: A "yes" nobody asked for is not consent
     When the client calls "delete_note" with {"note_id": "n-1"} and consent given in advance
     Then the server asks for consent
