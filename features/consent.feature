@@ -1,7 +1,7 @@
 Feature: Deleting needs the user's consent, and each consent deletes once
   Deleting a note cannot be undone, so the server asks the user first and keeps a
-  one-time record of the question. A "yes" deletes exactly once: sending the same
-  answer again, letting it go stale, or sending it as someone else does nothing.
+  one-time record of what the question showed. A "yes" deletes that note exactly once:
+  sending it again, late, as someone else, or after the note changed does nothing.
 
   Background:
     Given the user "alice" of tenant "acme"
@@ -53,6 +53,43 @@ Feature: Deleting needs the user's consent, and each consent deletes once
     And the storage of tenant "acme" has no key "audit/deletions"
     When "alice" calls "get_note" with {"note_id": "n-1"}
     Then the call succeeds
+
+  Scenario: A "yes" deletes only the note the user was asked about
+    Alice is asked about a temporary note. It expires while she decides, and bob
+    writes "Board minutes" under the same id: her "yes" was never about that note.
+    When the client calls "create_note" with:
+      | argument           | value        |
+      | title              | Draft agenda |
+      | body               | Until Friday |
+      | slug               | agenda       |
+      | expires_in_minutes | 5            |
+    And the client calls "delete_note" with {"note_id": "agenda"}
+    Then the question says "Draft agenda"
+    When 6 minutes pass
+    And "bob" calls "create_note" with {"title": "Board minutes", "body": "Approved unanimously", "slug": "agenda"}
+    And the user gives consent
+    Then the server asks for consent again
+    And the question says "Board minutes"
+    And the question says "changed since you were asked"
+    And the storage of tenant "acme" has no key "audit/deletions"
+    And the storage of tenant "acme" holds "notes/agenda" equal to:
+      """
+      {"id": "agenda", "title": "Board minutes", "body": "Approved unanimously", "tags": [], "author": "bob",
+       "created_at": "#iso-datetime"}
+      """
+
+  Scenario: A colleague cannot slip another note in under the id alice is asked about
+    When the client calls "delete_note" with {"note_id": "n-1"}
+    And "bob" calls "create_note" with {"title": "Board minutes", "body": "Approved unanimously", "slug": "n-1"}
+    Then the call fails with a tool error
+    And the error reason is "note_exists"
+    When the user gives consent
+    Then the call succeeds
+    And the storage of tenant "acme" has no key "notes/n-1"
+    And the storage of tenant "acme" holds "audit/deletions" equal to:
+      """
+      [{"note": "n-1", "by": "alice", "at": "2026-01-01T00:00:00Z"}]
+      """
 
   Scenario: A "yes" nobody asked for is not consent
     When the client calls "delete_note" with {"note_id": "n-1"} and consent given in advance

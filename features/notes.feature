@@ -35,6 +35,31 @@ Feature: Team notes
        "created_at": "#iso-datetime"}
       """
 
+  Scenario: A new note never replaces an existing one
+    Replacing a note would destroy it without the consent that deleting asks for.
+    Given the storage of tenant "acme" holds:
+      | key        | value                                                                                                          |
+      | notes/plan | {"id": "plan", "title": "Q3 plan", "body": "Ship it", "tags": [], "author": "bob", "created_at": "2026-01-01T00:00:00Z"} |
+    When the client calls "create_note" with {"title": "Board minutes", "body": "Approved", "slug": "plan"}
+    Then the call fails with a tool error
+    And the error reason is "note_exists"
+    And the error suggests "delete it first"
+    And the storage of tenant "acme" is unchanged
+
+  Scenario: A new note gets an id no other note has
+    Given the storage of tenant "acme" holds:
+      | key       | value                                                                                                          |
+      | notes/n-1 | {"id": "n-1", "title": "Q3 plan", "body": "Ship it", "tags": [], "author": "bob", "created_at": "2026-01-01T00:00:00Z"} |
+    When the client calls "create_note" with {"title": "Groceries", "body": "Milk"}
+    Then the structured result contains:
+      """
+      {"id": "n-2", "title": "Groceries"}
+      """
+    And the storage of tenant "acme" holds "notes/n-1" equal to:
+      """
+      {"id": "n-1", "title": "Q3 plan", "body": "Ship it", "tags": [], "author": "bob", "created_at": "2026-01-01T00:00:00Z"}
+      """
+
   Scenario: Notes can be created from a table of arguments
     When the client calls "create_note" with:
       | argument | value              |

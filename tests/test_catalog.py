@@ -20,7 +20,10 @@ def test_each_declared_failure_is_listed_with_its_channel_and_the_scenarios_that
         in text
     )
     assert "features/consent.feature:26 Without consent nothing is deleted" in text
-    assert "## Tools without an error contract" in text and "`create_note`" in text
+    assert "| `note_exists` | tool error | no | Pick another slug" in text
+    assert "features/notes.feature:38 A new note never replaces an existing one" in text
+    without = text.split("## Tools without an error contract", 1)[1]
+    assert "`list_notes`" in without and "`create_note`" not in without
 
 
 def test_a_failure_no_scenario_specifies_is_shown_as_a_gap(tmp_path: Path) -> None:

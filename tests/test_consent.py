@@ -1,4 +1,4 @@
-"""Consent gates: the seven rules, and why the gate (not the SDK's sealed state) is what stops a replay."""
+"""Consent gates: the seven rules, why the gate (not the SDK's sealed state) stops a replay, and the subject binding."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from servers import RUNS, awkward
 from mcpbdd import answers, expect
 from mcpbdd.examples.notes import mcp
 from mcpbdd.kit.clock import FrozenClock
-from mcpbdd.kit.consent import CONSENT_KEY, RECORD_PREFIX
+from mcpbdd.kit.consent import CONSENT_KEY, RECORD_PREFIX, ConsentGate, Shown
 from mcpbdd.kit.doubles import Doubles
 from mcpbdd.outcome import Channel, Outcome
 from mcpbdd.principals import Principal
@@ -22,6 +22,8 @@ pytestmark = pytest.mark.anyio
 ALICE, BOB = Principal("alice", "acme"), Principal("bob", "acme")
 NOTE = {"id": "n-1", "title": "Old", "body": "x", "tags": [], "author": "alice", "created_at": "2026-01-01T00:00:00Z"}
 MODERN = ["context", "client-auto"]
+EVERY_ERA = [*MODERN, "client-legacy"]
+REPLACED = {**NOTE, "title": "Board minutes", "body": "Approved", "author": "bob"}
 
 
 def doubles() -> Doubles:
@@ -47,6 +49,12 @@ def deleted(d: Doubles) -> bool:
 
 def records(d: Doubles) -> list[str]:
     return [key for key in d.storage.snapshot("acme") if key.startswith(RECORD_PREFIX)]
+
+
+def the_question(outcome: Outcome) -> tuple[str, str]:
+    """The key and message of the one consent question (a legacy question is keyed by the harness)."""
+    [key] = expect.input_required(outcome, kind="elicitation")
+    return key, outcome.questions[key].message
 
 
 @pytest.mark.parametrize("kind", ["client-auto"])
@@ -100,6 +108,50 @@ async def test_anything_but_a_true_accept_on_ones_own_record_is_declined(kind: s
         refused = await harness.resume(ALICE, first, {CONSENT_KEY: answer}, first.request_state)
     expect.reason_is(refused, "consent_declined")
     assert refused.questions == {} and not deleted(d) and records(d) == []
+
+
+@pytest.mark.parametrize("kind", EVERY_ERA)
+async def test_a_consent_deletes_only_the_note_its_question_showed(kind: str) -> None:
+    """The note under n-1 changes while alice decides: her yes asks again; a yes to the same note deletes once."""
+    d = doubles()
+    async with make_harness(kind, mcp, doubles=d) as harness:
+        first = await harness.call_tool(ALICE, "delete_note", {"note_id": "n-1"})
+        key, asked = the_question(first)
+        d.storage.seed("acme", {"notes/n-1": REPLACED})
+        again = await harness.resume(ALICE, first, {key: answers.accept({CONSENT_KEY: True})}, first.request_state)
+        key, asked_again = the_question(again)
+        replaced_kept = d.storage.read("acme", "notes/n-1") == REPLACED
+        open_records = len(records(d))
+        done = await harness.resume(ALICE, again, {key: answers.accept({CONSENT_KEY: True})}, again.request_state)
+    assert '"Old"' in asked and '"Board minutes"' in asked_again and "changed since you were asked" in asked_again
+    assert replaced_kept
+    assert open_records == (0 if kind == "client-legacy" else 1)  # the stale record is spent, the new one stored
+    assert done.channel is Channel.OK and deleted(d)
+    assert len(d.storage.read("acme", "audit/deletions")) == 1 and records(d) == []
+
+
+@pytest.mark.parametrize("kind", EVERY_ERA)
+async def test_a_refusal_after_the_note_changed_is_still_a_refusal(kind: str) -> None:
+    d = doubles()
+    async with make_harness(kind, mcp, doubles=d) as harness:
+        first = await harness.call_tool(ALICE, "delete_note", {"note_id": "n-1"})
+        key, _ = the_question(first)
+        d.storage.seed("acme", {"notes/n-1": REPLACED})
+        refused = await harness.resume(ALICE, first, {key: answers.decline()}, first.request_state)
+    expect.reason_is(refused, "consent_declined")
+    assert refused.questions == {} and d.storage.read("acme", "notes/n-1") == REPLACED and records(d) == []
+
+
+async def test_a_gate_reads_its_target_one_way() -> None:
+    """A fixed phrase binds the arguments alone; `shown` binds what the question showed: never both."""
+
+    async def shown() -> Shown:
+        return Shown("n-1")
+
+    with pytest.raises(TypeError, match=r"exactly one of target= .* or shown="):
+        await ConsentGate("delete").check(None, None, None, arguments={}, target="n-1", shown=shown)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="exactly one"):
+        await ConsentGate("delete").check(None, None, None, arguments={})  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("kind", MODERN)

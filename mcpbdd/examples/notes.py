@@ -44,7 +44,7 @@ from mcp_types import (
 from pydantic import BaseModel, Field, ValidationError
 
 from mcpbdd.kit.clock import Clock, SystemClock
-from mcpbdd.kit.consent import DECLINED, ConsentGate
+from mcpbdd.kit.consent import DECLINED, ConsentGate, Shown
 from mcpbdd.kit.doubles import scenario_doubles
 from mcpbdd.kit.errors import ErrorContract, Failure
 from mcpbdd.kit.upstream import upstream_base
@@ -183,17 +183,39 @@ MAX_EXPIRY_MINUTES = 525_600
 NOTE_COUNTER = "meta/next-note-number"
 
 
-async def _save_new_note(ctx: Context, fields: dict[str, Any], *, slug: str | None, ttl: int | None = None) -> Note:
-    """Store a new note under its slug or the next `n-<number>`; a note the storage refuses changes nothing.
+NOTE_EXISTS = Failure(
+    "note_exists",
+    "A note with this id already exists; it was not changed.",
+    hint="Pick another slug, or leave the slug out to get a new id like n-7; to replace the note, delete it first.",
+)
+CREATE_NOTE = ErrorContract("create_note", NOTE_EXISTS)
 
-    The counter moves only after the note is stored, so a refused note (a key the storage
+
+async def _free_number(notebook: TenantStorage) -> int:
+    """The next `n-<number>` no note holds: a note created with a slug like `n-3` keeps its id."""
+    number = int(await notebook.get(NOTE_COUNTER, 1))
+    while await notebook.get(f"notes/n-{number}") is not None:
+        number += 1
+    return number
+
+
+async def _save_new_note(
+    ctx: Context, fields: dict[str, Any], *, slug: str | None, ttl: int | None = None
+) -> Note | CallToolResult:
+    """Store a new note under its slug or the next free `n-<number>`; a refused note changes nothing.
+
+    A new note never replaces one: an existing slug is the declared `note_exists` failure, since
+    an overwrite would destroy a note without the consent `delete_note` asks for. The counter
+    moves only after the note is stored, so a refused note (a taken slug, a key the storage
     rules refuse, a value too large) leaves the tenant's storage exactly as it was.
     """
     notebook = _notebook(ctx)
-    number = None if slug is not None else int(await notebook.get(NOTE_COUNTER, 1))
     created = _state(ctx).clock.now().isoformat().replace("+00:00", "Z")
-    note = Note(id=slug if slug is not None else f"n-{number}", created_at=created, **fields)
     try:
+        number = None if slug is not None else await _free_number(notebook)
+        note = Note(id=slug if slug is not None else f"n-{number}", created_at=created, **fields)
+        if slug is not None and await notebook.get(f"notes/{slug}") is not None:
+            return CREATE_NOTE.fail("note_exists", f"A note with the id {slug!r} already exists; it was not changed.")
         await notebook.set(f"notes/{note.id}", note.model_dump(mode="json"), ttl=ttl)
     except StorageError as exc:
         raise ToolError(f"The note was not saved: {exc}") from exc
@@ -211,7 +233,7 @@ async def create_note(
     slug: str | None = None,
     expires_in_minutes: int | None = None,
 ) -> Note:
-    """Create a note in the caller's tenant; `slug` picks its id, `expires_in_minutes` makes it temporary."""
+    """Create a note in the caller's tenant; `slug` picks an unused id, `expires_in_minutes` makes it temporary."""
     _, user = _caller()
     if not title.strip():
         raise ToolError("A note needs a title.")
@@ -221,7 +243,7 @@ async def create_note(
         raise ToolError(f"expires_in_minutes must be between 1 and {MAX_EXPIRY_MINUTES} (a year).")
     ttl = expires_in_minutes * 60 if expires_in_minutes else None
     fields = {"title": title, "body": body, "tags": tags or [], "author": user}
-    return await _save_new_note(ctx, fields, slug=slug, ttl=ttl)
+    return await _save_new_note(ctx, fields, slug=slug, ttl=ttl)  # type: ignore[return-value]  # or note_exists
 
 
 GET_NOTE = ErrorContract("get_note", NOTE_NOT_FOUND)
@@ -261,14 +283,17 @@ DELETE_CONSENT = ConsentGate("delete the note")
 @mcp.tool()
 async def delete_note(note_id: str, ctx: Context) -> Deleted | InputRequiredResult:
     """Delete a note of the caller's tenant, after the user consents (each consent deletes once)."""
-    try:
+    notebook, clock = _notebook(ctx), _state(ctx).clock
+
+    async def shown() -> Shown:
+        """The note as it is now: a consent deletes only the note its question showed."""
         note = await _find(ctx, note_id)
+        return Shown(f'"{note.title}" ({note.id})', facts=note.model_dump(mode="json"))
+
+    try:
+        decision = await DELETE_CONSENT.check(ctx, notebook, clock, arguments={"note_id": note_id}, shown=shown)
     except NoteNotFound:
         return DELETE_NOTE.fail("note_not_found", f"Note {note_id} not found.")  # type: ignore[return-value]
-    notebook, clock = _notebook(ctx), _state(ctx).clock
-    decision = await DELETE_CONSENT.check(
-        ctx, notebook, clock, target=f'"{note.title}" ({note.id})', arguments={"note_id": note_id}
-    )
     if not decision.granted:
         return decision.response  # type: ignore[return-value]  # the question, or the refusal
     _, user = _caller()
@@ -412,7 +437,7 @@ async def import_note(document_id: str, ctx: Context) -> Note:
     if isinstance(document, CallToolResult):
         return document  # type: ignore[return-value]  # the declared failure; nothing was written
     fields = {"title": document.title, "body": document.body, "tags": document.tags, "author": user}
-    return await _save_new_note(ctx, fields, slug=None)
+    return await _save_new_note(ctx, fields, slug=None)  # type: ignore[return-value]  # no slug: never note_exists
 
 
 @mcp.resource("notes://{note_id}", mime_type="text/markdown")
