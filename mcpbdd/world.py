@@ -30,7 +30,7 @@ from mcpbdd.harness.mock_context import CAPABILITIES
 from mcpbdd.kit.clock import FrozenClock
 from mcpbdd.kit.doubles import Doubles
 from mcpbdd.outcome import Channel, Outcome
-from mcpbdd.principals import Directory, Principal
+from mcpbdd.principals import Directory, Principal, caller_label
 from mcpbdd.runtime import ScenarioOwner
 from mcpbdd.storage import InMemoryProvider, ServiceAdapter, StorageAdapter, StorageDiff, StorageService, diff
 from mcpbdd.targets import ServerTarget, TargetError, load_inprocess
@@ -144,7 +144,7 @@ class World:
 
     def sign_out(self) -> None:
         """Make the following calls anonymous (no access token), as an unauthenticated client's."""
-        self.directory.caller = None
+        self.directory.sign_out()
 
     @property
     def caller(self) -> Principal | None:
@@ -286,6 +286,8 @@ class World:
     # calls ------------------------------------------------------------------------------------------
 
     def _record(self, caller: Principal | None, outcome: Outcome) -> Outcome:
+        """Trace an exchange; the outcome returned names its caller, so every failure message says who called."""
+        outcome = replace(outcome, caller=caller_label(caller))
         exchange = Exchange(self.harness_name, caller.user if caller else None, outcome)
         self.trace.record(exchange)
         self.outcomes.append(outcome)
@@ -334,7 +336,7 @@ class World:
     def _begin(self, caller: Principal | None, outcome: Outcome) -> Outcome:
         """Record a call's first answer; if it asks for input, start its conversation."""
         self.answered_last = False
-        self._record(caller, outcome)
+        outcome = self._record(caller, outcome)
         if outcome.channel is not Channel.INPUT_REQUIRED:
             return outcome
         conversation = Conversation(caller, outcome)
@@ -368,8 +370,7 @@ class World:
         outcome = self.run(self.harness.resume(conversation.caller, conversation.latest, conversation.answers, state))
         self.answered_last = True
         conversation.rounds += 1
-        self._record(conversation.caller, outcome)
-        conversation.open_round(outcome)
+        conversation.open_round(self._record(conversation.caller, outcome))
         if conversation.finished and self.conversation is conversation:
             self.conversation = None
 
@@ -428,8 +429,7 @@ class World:
                 "replaying needs a request state, which only the 2026-07-28 era has (a 2025-11-25 server asks mid-call)"
             )
         caller = self._caller_for(as_user) if as_user is not None else conversation.caller
-        outcome = self.run(self.harness.resume(caller, questions, answers, state))
-        self._begin(caller, outcome)
+        outcome = self._begin(caller, self.run(self.harness.resume(caller, questions, answers, state)))
         self.answered_last = True
         return outcome
 
