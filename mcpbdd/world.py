@@ -245,8 +245,8 @@ class World:
     # storage and clock ------------------------------------------------------------------------------
 
     def tenants_in_play(self) -> list[str]:
-        """Tenants the scenario named or the storage holds."""
-        return sorted(set(self.storage.tenants()) | set(self.directory.tenants))
+        """Tenants the scenario named, the storage holds, or held at the baseline (an emptied tenant is in play)."""
+        return sorted(set(self.storage.tenants()) | set(self.directory.tenants) | set(self.baseline or {}))
 
     def seed_storage(self, tenant: str, groups: dict[float | None, dict[str, Any]]) -> None:
         """Seed `tenant` with entries grouped by TTL in seconds (None: no TTL)."""
@@ -435,8 +435,15 @@ class World:
 
     @property
     def rounds(self) -> int:
-        """How many rounds the latest call that asked for input took (1 when no call asked anything)."""
-        return self.last_conversation.rounds if self.last_conversation is not None else 1
+        """How many rounds the last call took: its conversation's rounds, or 1 when it asked nothing.
+
+        About the last call only: an earlier call's rounds must not answer for a later call that asked nothing.
+        """
+        last = self.last
+        conversation = self.last_conversation
+        if conversation is not None and any(outcome is last for outcome in conversation.history):
+            return conversation.rounds
+        return 1
 
     def offered_tools(self) -> list[Tool]:
         tools = self.run(self.harness.list_tools(self.caller))
