@@ -42,8 +42,17 @@ Feature: Each company sees only its own notebook
       {"author": "erin"}
       """
 
-  Scenario: A tenant's default user can work without being named
+  Scenario: "The client" stays the first caller declared
+    Given the user "frank" of tenant "initech"
+    When the client calls "create_note" with {"title": "Launch plan", "body": "Friday"}
+    Then the structured result contains:
+      """
+      {"author": "alice"}
+      """
+
+  Scenario: A tenant's default user is named after the tenant
     Given the tenant "initech"
+    And the caller is "initech-user"
     When the client calls "create_note" with {"title": "TPS reports", "body": "New cover sheets"}
     Then the structured result contains:
       """

@@ -97,11 +97,16 @@ Feature: Importing notes from the team's document service
     And the storage of tenant "acme" is unchanged
 
   Scenario: An id that is not a document id never reaches the document service
+    Given the upstream "https://docs.example.com" is unreachable
     When the client calls "import_note" with {"document_id": "../admin"}
     Then the error reason is "document_not_found"
     And the upstream "https://docs.example.com" received no request
 
   Scenario: Working with notes does not call the document service
+    Given the upstream "https://docs.example.com" answers GET "/documents/d-42" with status 200 and:
+      """
+      {"title": "Onboarding", "body": "Read the handbook.", "tags": []}
+      """
     When the client calls "create_note" with {"title": "Groceries", "body": "Milk"}
     And the client calls "list_notes"
     Then the call succeeds

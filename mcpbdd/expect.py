@@ -1,8 +1,13 @@
 """Assertions about Outcomes, for steps and for pytest alike.
 
 Each function raises `AssertionError` with a message a product owner can read: what was
-expected, what the call actually came to (its channel, code and text), and where it
-helps, what to try instead. The steps are one-line wrappers around these.
+expected, what the call actually came to (who made it, its channel, code and text), and
+where it helps, what to try instead. The steps are one-line wrappers around these.
+
+Every green must mean something was checked: a check that would pass whatever the server
+does (an empty text to look for, a table with no rows, a leak check before any call, a
+storage check of a tenant nobody knows) raises `VacuousCheck` instead, naming what was
+vacuous and how to fix the scenario.
 """
 
 from __future__ import annotations
@@ -21,6 +26,28 @@ from mcpbdd.outcome import Channel, Outcome, Question
 from mcpbdd.storage import MISSING, StorageDiff
 
 
+class VacuousCheck(AssertionError):
+    """A check that would pass while checking nothing; it fails instead, so a green always means something."""
+
+
+def _needs_words(text: str, what: str, fix: str) -> None:
+    """An empty (or blank) text is in every response, so a check for it would pass whatever the server says."""
+    if not text.strip():
+        raise VacuousCheck(
+            f"The {what} is empty, and every text contains the empty text, so this checks nothing: {fix}"
+        )
+
+
+def _needs_content(expected: Any, *, contains: bool) -> None:
+    """`{}` (for contains) and a bare `#ignore` match every structured result: such a check says nothing."""
+    if expected == "#ignore" or (contains and expected == {}):
+        raise VacuousCheck(
+            f"The expected JSON is {json.dumps(expected)}, which every structured result "
+            f"{'contains' if contains else 'matches'}, so this checks nothing: name the keys and values that matter "
+            "(or use 'Then the call succeeds' when success is all that matters)"
+        )
+
+
 def succeeds(outcome: Outcome) -> None:
     if not outcome.ok:
         raise AssertionError(f"Expected the call to succeed, but {outcome.describe()}")
@@ -32,6 +59,12 @@ def does_not_succeed(outcome: Outcome) -> None:
 
 
 def fails_with_tool_error(outcome: Outcome, mentioning: str | None = None) -> None:
+    if mentioning is not None:
+        _needs_words(
+            mentioning,
+            "text the tool error must mention",
+            "write the words it must mention, or use 'Then the call fails with a tool error'",
+        )
     if outcome.channel is not Channel.TOOL_ERROR:
         raise AssertionError(f"Expected a tool error, but {outcome.describe()}")
     if mentioning is not None and mentioning.lower() not in outcome.text.lower():
@@ -67,13 +100,16 @@ def reason_is(outcome: Outcome, reason: str) -> None:
 
 def suggests(outcome: Outcome, hint: str) -> None:
     """The failure's recovery hint contains `hint`, case-insensitively."""
+    _needs_words(hint, "hint to look for", "write the words the recovery hint must contain")
     _, actual = _declared(outcome)
     if actual is None:
         raise AssertionError(
             f"Expected the failure to suggest {hint!r}, but it gives no recovery hint: {outcome.describe()}"
         )
     if hint.lower() not in actual.lower():
-        raise AssertionError(f"Expected the failure to suggest {hint!r}, but its recovery hint is {actual!r}")
+        raise AssertionError(
+            f"Expected the failure to suggest {hint!r}, but its recovery hint is {actual!r}: {outcome.describe()}"
+        )
 
 
 def channel_is(outcome: Outcome, channel: Channel) -> None:
@@ -83,18 +119,28 @@ def channel_is(outcome: Outcome, channel: Channel) -> None:
 
 def mentions(outcome: Outcome, text: str) -> None:
     """The result (or error) text contains `text`, case-insensitively."""
+    _needs_words(text, "text to look for", "write the words the result must mention")
     if text.lower() not in outcome.text.lower():
         raise AssertionError(f"Expected the response to mention {text!r}, but {outcome.describe()}")
 
 
+def does_not_mention(outcome: Outcome, text: str) -> None:
+    """The result (or error) text does not contain `text`, case-insensitively."""
+    _needs_words(text, "text that must not appear", "write the words the result must not mention")
+    if text.lower() in outcome.text.lower():
+        raise AssertionError(f"Expected the response not to mention {text!r}, but {outcome.describe()}")
+
+
 def structured_contains(outcome: Outcome, expected: Any) -> None:
+    _needs_content(expected, contains=True)
     _structured(outcome)
-    matching.assert_contains(expected, outcome.structured, what="structured result")
+    matching.assert_contains(expected, outcome.structured, what=f"structured result of {outcome.request_line}")
 
 
 def structured_matches(outcome: Outcome, expected: Any) -> None:
+    _needs_content(expected, contains=False)
     _structured(outcome)
-    matching.assert_matches(expected, outcome.structured, what="structured result")
+    matching.assert_matches(expected, outcome.structured, what=f"structured result of {outcome.request_line}")
 
 
 def _structured(outcome: Outcome) -> None:
@@ -102,13 +148,27 @@ def _structured(outcome: Outcome) -> None:
         raise AssertionError(f"Expected a structured result, but {outcome.describe()}")
     if outcome.structured is None:
         raise AssertionError(
-            f"Expected a structured result, but {outcome.method} {outcome.target!r} returned none "
-            f"(text: {outcome.text[:300]!r})"
+            f"Expected a structured result, but {outcome.request_line} returned none (text: {outcome.text[:300]!r})"
         )
 
 
-def nothing_mentions(outcomes: Iterable[Outcome], secret: str) -> None:
-    """No result, error or question of the scenario contains `secret` (case-sensitive: it is a secret)."""
+def nothing_mentions(outcomes: Sequence[Outcome], secret: str, *, whose: str | None = None) -> None:
+    """No result, error or question of the scenario (or of `whose` calls) contains `secret` (case-sensitive).
+
+    With no call made yet (by `whose`) there is no response to look at, and the check would pass
+    whatever the server leaks later: it fails instead.
+    """
+    _needs_words(secret, "text that must never appear", "write the secret (or a telling part of it)")
+    if not outcomes:
+        if whose is not None:
+            raise VacuousCheck(
+                f"{whose!r} has made no call in this scenario, so no response to them can mention {secret!r} yet: "
+                f'put this step after the calls it is about (When "{whose}" calls ...)'
+            )
+        raise VacuousCheck(
+            f"No call has been made yet in this scenario, so no response can mention {secret!r} yet: "
+            "put this step after the calls whose responses it checks"
+        )
     leaks = [o for o in outcomes if secret in o.text]
     if leaks:
         where = "\n".join(f"  - {o.describe()}" for o in leaks)
@@ -116,20 +176,30 @@ def nothing_mentions(outcomes: Iterable[Outcome], secret: str) -> None:
 
 
 def same_failure(first: Outcome, repeats: Sequence[Outcome]) -> None:
-    """Every repeat failed like `first`: same channel, same code, same text."""
+    """Every repeat failed like `first`: same channel, same code, same text. No repeat at all checks nothing."""
+    if not repeats:
+        raise VacuousCheck("No repeat to compare with the first call, so this checks nothing: repeat it at least once")
     if first.ok:
         raise AssertionError(f"Expected the call to have failed before repeating it, but {first.describe()}")
-    for number, repeat in enumerate(repeats, start=1):
+    total = len(repeats) + 1
+    for number, repeat in enumerate(repeats, start=2):
         if repeat.signature != first.signature:
             raise AssertionError(
-                f"Repeat {number} of {len(repeats)} did not fail the same way.\n"
-                f"  first:  {first.describe()}\n  repeat: {repeat.describe()}"
+                f"Call {number} of {total} in a row did not fail the same way.\n"
+                f"  first:  {first.describe()}\n  call {number}: {repeat.describe()}"
             )
 
 
 def offers_tools(tools: Sequence[Tool], names: Iterable[str], *, exactly: bool = False) -> None:
+    """The server offers at least `names` (or exactly them). No name at all is a check only with `exactly`."""
     offered = [tool.name for tool in tools]
     wanted = list(names)
+    if not wanted and not exactly:
+        raise VacuousCheck(
+            "The table lists no tool (a heading and no rows), and every server offers at least no tools, so this "
+            "checks nothing: add a row per tool the server must offer, or use 'Then the server offers exactly the "
+            "tools:' to say it offers none"
+        )
     missing = [name for name in wanted if name not in offered]
     extra = [name for name in offered if name not in wanted] if exactly else []
     if missing or extra:
@@ -146,6 +216,7 @@ def offers_tools(tools: Sequence[Tool], names: Iterable[str], *, exactly: bool =
 
 def question_says(question: Question, text: str) -> None:
     """The question's message (what the user sees) contains `text`, case-insensitively."""
+    _needs_words(text, "text the question must say", "write the words the question must say")
     if text.lower() not in question.message.lower():
         raise AssertionError(
             f"Expected the question {question.key!r} to say {text!r}, but it says {question.message!r}"
@@ -174,9 +245,13 @@ def input_required(outcome: Outcome, kind: str | None = None) -> dict[str, Quest
     return dict(outcome.questions)
 
 
-def took_rounds(actual: int, expected: int) -> None:
+def took_rounds(actual: int, expected: int, outcome: Outcome | None = None) -> None:
+    """The last call (`outcome`, named in the failure) took `expected` rounds; a call that asked nothing took 1."""
+    if expected < 1:
+        raise ValueError(f"a call takes at least 1 round, so {expected} round(s) can never be right: count from 1")
     if actual != expected:
-        raise AssertionError(f"Expected the call to take {expected} round(s), but it took {actual}")
+        which = f" ({outcome.request_line})" if outcome is not None else ""
+        raise AssertionError(f"Expected the call{which} to take {expected} round(s), but it took {actual}")
 
 
 def storage_holds(value: Any, expected: Any, tenant: str, key: str) -> None:
@@ -190,6 +265,56 @@ def storage_lacks(value: Any, tenant: str, key: str) -> None:
     if value is not MISSING:
         raise AssertionError(
             f"Expected the storage of tenant {tenant!r} to have no key {key!r}, but it holds {_json(value)}"
+        )
+
+
+def storage_known(tenant: str, known: Sequence[str], claim: str) -> None:
+    """`tenant` is one the scenario named or whose storage holds something; else `claim` holds whatever happens."""
+    if tenant not in known:
+        raise VacuousCheck(
+            f"The scenario knows no tenant {tenant!r} (known: {', '.join(known) or 'none'}) and its storage holds "
+            f"nothing, so {claim} whatever the server does: check the tenant's name, or introduce it with "
+            f'Given the tenant "{tenant}"'
+        )
+
+
+def storage_baseline_taken(baseline: Mapping[str, Any] | None) -> None:
+    """ "Unchanged" compares with the storage just before the first When step; before it, nothing can have changed."""
+    if baseline is None:
+        raise VacuousCheck(
+            "'Unchanged' compares with the storage just before the first When step, and no When step has run yet, "
+            "so nothing can have changed: put this step after the When step whose effect it checks"
+        )
+
+
+def other_tenants_exist(others: Sequence[str], in_play: Sequence[str]) -> None:
+    """There is at least one tenant besides the caller's to compare; otherwise "every other" means none."""
+    if not others:
+        own = ", ".join(repr(t) for t in in_play)
+        knows = f"knows only {own} (the last call's caller's tenant)" if own else "knows no tenant at all"
+        raise VacuousCheck(
+            f"There is no other tenant to compare: the scenario {knows} and no other tenant's storage holds "
+            "anything, so 'every other tenant is unchanged' checks nothing. Introduce another tenant "
+            '(Given the user "erin" of tenant "globex") or seed one (Given the storage of tenant "globex" holds: ...)'
+        )
+
+
+def upstream_can_receive(origin: str, declared: Sequence[str], calls: int) -> None:
+    """A "received nothing" check means something only after a call, and only for an origin a route answers.
+
+    A request no route matches already fails the call that sent it, so for an origin no route
+    names, "it received no request" is true of every scenario that gets this far.
+    """
+    if calls == 0:
+        raise VacuousCheck(
+            f"No call has been made yet in this scenario, so the server cannot have sent {origin} anything: "
+            "put this step after the calls it is about"
+        )
+    if origin not in declared:
+        raise VacuousCheck(
+            f"No route in this scenario answers for {origin} (routes answer for: {', '.join(declared) or 'none'}), "
+            "so any request to it would already have failed the call that sent it and this check cannot fail: "
+            f'check the origin, or declare what it answers (Given the upstream "{origin}" answers ...)'
         )
 
 

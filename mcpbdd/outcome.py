@@ -18,11 +18,13 @@ Both harnesses build the same Outcome, so every assertion is written once agains
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
 from mcp_types import (
+    INVALID_REQUEST,
     CallToolResult,
     CreateMessageRequest,
     ElicitRequest,
@@ -119,6 +121,9 @@ class Outcome:
     duration: float = 0.0
     note: str | None = None
     """Context for a reader, e.g. which tools the server offers when this one is unknown."""
+    caller: str | None = None
+    """Who made the call, as a failure message names them (`alice of tenant acme`); the World sets it when it
+    records the exchange, so a reader never has to guess who "the client" was. None: not known (a bare harness)."""
     pending: Any = field(default=None, compare=False, repr=False)
     """The harness's handle on a call still running while its questions are open (2025-11-25 era)."""
 
@@ -160,9 +165,14 @@ class Outcome:
         code = self.error.code if self.error else None
         return (self.channel, code, self.text if not self.ok else None)
 
+    @property
+    def request_line(self) -> str:
+        """What was called and by whom: `tools/call 'get_note' as alice of tenant acme`."""
+        return f"{self.method} {self.target!r}" + (f" as {self.caller}" if self.caller else "")
+
     def describe(self) -> str:
-        """One readable paragraph for assertion messages: what was called and what came back."""
-        call = f"{self.method} {self.target!r}"
+        """One readable paragraph for assertion messages: what was called, by whom, and what came back."""
+        call = self.request_line
         if self.channel is Channel.OK:
             body = f"succeeded: {clip(self.text)!s}"
         elif self.channel is Channel.TOOL_ERROR:
@@ -175,5 +185,42 @@ class Outcome:
             body = f"asked for input: {asked}"
         else:
             body = f"got no answer: {self.failure}"
-        note = f"\n  ({self.note})" if self.note else ""
-        return f"{call} {body}{note}"
+        notes = [n for n in (self.note, no_back_channel_explanation(self.error)) if n]
+        return f"{call} {body}" + "".join(f"\n  ({n})" for n in notes)
+
+
+_NO_BACK_CHANNEL = re.compile(r"^Cannot send '(?P<method>[^']+)': .*no back-channel for server-initiated requests")
+
+_ASKING_THE_2026_WAY = {
+    "elicitation/create": ("called ctx.elicit()", "Elicit(message, Model)"),
+    "sampling/createMessage": ("asked the client's model (sampling/createMessage)", "Sample(messages, max_tokens=...)"),
+    "roots/list": ("asked for the client's roots (roots/list)", "ListRoots()"),
+}
+
+
+def no_back_channel_explanation(error: ProtocolError | None) -> str | None:
+    """What the SDK's NoBackChannelError (-32600 "no back-channel") means for a specification, and the two fixes.
+
+    The bare SDK message reads like a transport fault; it is a server written for the
+    2025-11-25 protocol (asking the client mid-call) meeting a 2026-07-28 connection, where a
+    request has no channel back to the client. None for any other error.
+    """
+    if error is None or error.code != INVALID_REQUEST:
+        return None
+    found = _NO_BACK_CHANNEL.match(error.message)
+    if found is None:
+        return None
+    method = found["method"]
+    what, marker = _ASKING_THE_2026_WAY.get(method, (f"sent the client a {method!r} request mid-call", None))
+    ask = (
+        f"ask the 2026-07-28 way, with a parameter `Annotated[T, Resolve(fn)]` whose `fn` returns `{marker}` "
+        "(the SDK then returns the question as input required, and the scenario answers it)"
+        if marker
+        else "ask the 2026-07-28 way, by returning an InputRequiredResult"
+    )
+    return (
+        f"the tool {what}, which needs a channel back to the client during the call; on the 2026-07-28 protocol "
+        "a request has none, so the SDK refused it (NoBackChannelError). Fix the server: "
+        f"{ask}; or, if the server speaks only 2025-11-25, pin the scenario to that handshake with the tag "
+        "@harness.client.legacy"
+    )

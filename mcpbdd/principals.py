@@ -56,6 +56,14 @@ class Principal:
         return f"{self.user} of tenant {self.tenant}"
 
 
+ANONYMOUS_CALLER = "an anonymous caller (no access token)"
+
+
+def caller_label(principal: Principal | None) -> str:
+    """How a failure message names who made a call: `alice of tenant acme`, or an anonymous caller."""
+    return str(principal) if principal is not None else ANONYMOUS_CALLER
+
+
 @functools.lru_cache(maxsize=256)
 def authenticated_user(principal: Principal, tenant_claim: str = "tenant") -> AuthenticatedUser:
     """The SDK's authenticated-user object for a principal (cached: tokens are immutable)."""
@@ -75,24 +83,36 @@ def acting_as(principal: Principal | None, tenant_claim: str = "tenant") -> Iter
 
 @dataclass
 class Directory:
-    """The tenants and users a scenario has introduced, and who the current caller is.
+    """The tenants and users a scenario has introduced, and who "the client" is.
 
-    `Given the tenant "acme"` makes `acme`'s default user (`acme-user`) the caller;
-    `Given the user "alice" of tenant "acme"` adds alice and makes her the caller.
+    "The client" (the current caller) is the first caller the scenario declares, by
+    `Given the tenant "acme"` (its default user `acme-user`) or `Given the user "alice" of
+    tenant "acme"`, until `Given the caller is "..."` (or `Given nobody is signed in`) says
+    otherwise. Declaring a second user never changes who "the client" is: a Background that
+    introduces alice, bob and erin calls as alice, whatever order the others come in.
     """
 
     users: dict[str, Principal] = field(default_factory=dict)
     tenants: dict[str, str] = field(default_factory=dict)
     """tenant -> its default user's name."""
     caller: Principal | None = None
+    chosen: bool = False
+    """Whether the scenario chose the caller (`Given the caller is`, `Given nobody is signed in`)."""
+
+    def _declared(self, principal: Principal) -> Principal:
+        """A declared caller becomes "the client" only when there is none yet (or it is the client, redeclared)."""
+        first = self.caller is None and not self.chosen
+        redeclared = self.caller is not None and self.caller.user == principal.user
+        if first or redeclared:
+            self.caller = principal
+        return principal
 
     def add_tenant(self, tenant: str) -> Principal:
         default_user = self.tenants.get(tenant) or f"{tenant}-user"
         principal = self.users.get(default_user) or Principal(user=default_user, tenant=tenant)
         self.users[default_user] = principal
         self.tenants[tenant] = default_user
-        self.caller = principal
-        return principal
+        return self._declared(principal)
 
     def add_user(self, user: str, tenant: str, scopes: tuple[str, ...] = ()) -> Principal:
         existing = self.users.get(user)
@@ -101,8 +121,7 @@ class Directory:
         principal = Principal(user=user, tenant=tenant, scopes=scopes)
         self.users[user] = principal
         self.tenants.setdefault(tenant, user)
-        self.caller = principal
-        return principal
+        return self._declared(principal)
 
     def user(self, name: str) -> Principal:
         principal = self.users.get(name)
@@ -115,5 +134,12 @@ class Directory:
         return principal
 
     def switch_to(self, name: str) -> Principal:
+        """Make `name` "the client" for the rest of the scenario."""
         self.caller = self.user(name)
+        self.chosen = True
         return self.caller
+
+    def sign_out(self) -> None:
+        """Make "the client" anonymous for the rest of the scenario (a later declaration does not sign anyone in)."""
+        self.caller = None
+        self.chosen = True

@@ -31,7 +31,7 @@ from mcpbdd.kit.clock import FrozenClock
 from mcpbdd.kit.consent import CONSENT_KEY
 from mcpbdd.kit.doubles import Doubles
 from mcpbdd.outcome import Channel, Outcome
-from mcpbdd.principals import Directory, Principal
+from mcpbdd.principals import Directory, Principal, caller_label
 from mcpbdd.runtime import ScenarioOwner
 from mcpbdd.storage import InMemoryProvider, ServiceAdapter, StorageAdapter, StorageDiff, StorageService, diff
 from mcpbdd.targets import ServerTarget, TargetError, load_inprocess
@@ -137,7 +137,7 @@ class World:
 
     def sign_out(self) -> None:
         """Make the following calls anonymous (no access token), as an unauthenticated client's."""
-        self.directory.caller = None
+        self.directory.sign_out()
 
     @property
     def caller(self) -> Principal | None:
@@ -238,8 +238,8 @@ class World:
     # storage and clock ------------------------------------------------------------------------------
 
     def tenants_in_play(self) -> list[str]:
-        """Tenants the scenario named or the storage holds."""
-        return sorted(set(self.storage.tenants()) | set(self.directory.tenants))
+        """Tenants the scenario named, the storage holds, or held at the baseline (an emptied tenant is in play)."""
+        return sorted(set(self.storage.tenants()) | set(self.directory.tenants) | set(self.baseline or {}))
 
     def seed_storage(self, tenant: str, groups: dict[float | None, dict[str, Any]]) -> None:
         """Seed `tenant` with entries grouped by TTL in seconds (None: no TTL)."""
@@ -279,6 +279,8 @@ class World:
     # calls ------------------------------------------------------------------------------------------
 
     def _record(self, caller: Principal | None, outcome: Outcome) -> Outcome:
+        """Trace an exchange; the outcome returned names its caller, so every failure message says who called."""
+        outcome = replace(outcome, caller=caller_label(caller))
         exchange = Exchange(self.harness_name, caller.user if caller else None, outcome)
         self.trace.record(exchange)
         self.outcomes.append(outcome)
@@ -327,7 +329,7 @@ class World:
     def _begin(self, caller: Principal | None, outcome: Outcome) -> Outcome:
         """Record a call's first answer; if it asks for input, start its conversation."""
         self.answered_last = False
-        self._record(caller, outcome)
+        outcome = self._record(caller, outcome)
         if outcome.channel is not Channel.INPUT_REQUIRED:
             return outcome
         conversation = Conversation(caller, outcome)
@@ -361,8 +363,7 @@ class World:
         outcome = self.run(self.harness.resume(conversation.caller, conversation.latest, conversation.answers, state))
         self.answered_last = True
         conversation.rounds += 1
-        self._record(conversation.caller, outcome)
-        conversation.open_round(outcome)
+        conversation.open_round(self._record(conversation.caller, outcome))
         if conversation.finished and self.conversation is conversation:
             self.conversation = None
 
@@ -421,15 +422,21 @@ class World:
                 "replaying needs a request state, which only the 2026-07-28 era has (a 2025-11-25 server asks mid-call)"
             )
         caller = self._caller_for(as_user) if as_user is not None else conversation.caller
-        outcome = self.run(self.harness.resume(caller, questions, answers, state))
-        self._begin(caller, outcome)
+        outcome = self._begin(caller, self.run(self.harness.resume(caller, questions, answers, state)))
         self.answered_last = True
         return outcome
 
     @property
     def rounds(self) -> int:
-        """How many rounds the latest call that asked for input took (1 when no call asked anything)."""
-        return self.last_conversation.rounds if self.last_conversation is not None else 1
+        """How many rounds the last call took: its conversation's rounds, or 1 when it asked nothing.
+
+        About the last call only: an earlier call's rounds must not answer for a later call that asked nothing.
+        """
+        last = self.last
+        conversation = self.last_conversation
+        if conversation is not None and any(outcome is last for outcome in conversation.history):
+            return conversation.rounds
+        return 1
 
     def offered_tools(self) -> list[Tool]:
         tools = self.run(self.harness.list_tools(self.caller))

@@ -106,6 +106,13 @@ def launch(answer: Annotated[Go, Resolve(ask_to_go)]) -> str:
 
 
 @awkward.tool()
+async def ask_mid_call(ctx: Context) -> str:
+    """Asks the 2025-11-25 way (ctx.elicit mid-call): a 2026-07-28 connection has no back-channel for it."""
+    answer = await ctx.elicit("Go ahead?", Go)
+    return f"answered {answer.action}"
+
+
+@awkward.tool()
 def die() -> str:
     """Crashes the whole server process mid-call, as a segfault or an OOM kill would."""
     import sys

@@ -211,7 +211,7 @@ def test_input_rounds_show_question_answer_and_round_number(reviewer: Results) -
         ]
         summary = json.loads(reviewer.attachment(test, "input rounds of tools/call delete_note"))
         assert [r["round"] for r in summary["rounds"]] == [1]
-        assert summary["ended"].startswith("tools/call 'delete_note' succeeded")
+        assert summary["ended"].startswith("tools/call 'delete_note' as alice of tenant acme succeeded")
 
 
 def test_a_failed_scenario_shows_what_changed_in_storage(reviewer: Results) -> None:

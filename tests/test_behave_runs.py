@@ -20,22 +20,25 @@ FEATURE = "tests/behave_cases/features/failing_assertions.feature"
 
 EXPECTED_FAILURES: dict[str, list[str]] = {
     "succeeds, but the call failed": [
-        "Expected the call to succeed, but tools/call 'get_note' failed with a tool error",
+        "Expected the call to succeed, but tools/call 'get_note' as alice of tenant acme failed with a tool error",
         "Note n-9 not found",
     ],
     "mentions, but the text is elsewhere": ["Expected the response to mention 'Bread'", '"title": "Groceries"'],
     "structured contains, but a value differs": [
-        "The structured result does not contain what was expected:",
+        "The structured result of tools/call 'create_note' as alice of tenant acme does not contain what was expected:",
         '$.title: expected "Grocery", got "Groceries"',
     ],
     "structured matches, but a marker does not hold": [
-        "The structured result does not match what was expected:",
+        "The structured result of tools/call 'create_note' as alice of tenant acme does not match what was expected:",
         '$.id: expected #uuid, got "n-1"',
     ],
-    "tool error, but the call succeeded": ["Expected a tool error, but tools/call 'list_notes' succeeded"],
+    "tool error, but the call succeeded": [
+        "Expected a tool error, but tools/call 'list_notes' as alice of tenant acme succeeded"
+    ],
     "tool error mentioning, but it says something else": ["Expected the tool error to mention 'permission denied'"],
     "protocol error, but it was a tool error": [
-        "Expected the protocol error -32602 (InvalidParams), but tools/call 'get_note' failed with a tool error"
+        "Expected the protocol error -32602 (InvalidParams), but tools/call 'get_note' as alice of tenant acme "
+        "failed with a tool error"
     ],
     "protocol error, but with another code": [
         "Expected the protocol error -32601 (MethodNotFound), but got -32602 (InvalidParams)",
@@ -61,7 +64,7 @@ EXPECTED_FAILURES: dict[str, list[str]] = {
     "a broken JSON cell in a table": [f"{FEATURE}:92: the table cell '[\"home\", ]' looks like JSON but is not valid"],
     "an unknown outcome word": [f"{FEATURE}:96: unknown outcome 'error': use one of ok, tool-error, protocol-error"],
     "asks by elicitation, but the call just succeeded": [
-        "Expected the server to ask for input, but tools/call 'list_notes' succeeded"
+        "Expected the server to ask for input, but tools/call 'list_notes' as alice of tenant acme succeeded"
     ],
     "asks for a question the server did not ask": [
         "the server did not ask 'confirm_archive'; open questions: 'confirm' / 'elicitation-1' by elicitation"
@@ -79,8 +82,12 @@ EXPECTED_FAILURES: dict[str, list[str]] = {
         r"the server asked the model 'Suggest a short title for this note:\n\nMilk'",
         "but no answer is queued for it",
     ],
-    "the call took another number of rounds": ["Expected the call to take 3 round(s), but it took 2"],
-    "an answer when nothing is open": ["no question is open (the last call tools/call 'list_notes' succeeded"],
+    "the call took another number of rounds": [
+        "Expected the call (tools/call 'delete_note' as alice of tenant acme) to take 3 round(s), but it took 2"
+    ],
+    "an answer when nothing is open": [
+        "no question is open (the last call tools/call 'list_notes' as alice of tenant acme succeeded"
+    ],
     "storage holds a key, but with another value": [
         "The value of 'notes/n-1' in tenant 'acme' does not match what was expected:",
         '$.title: expected "Grocery", got "Groceries"',
@@ -102,7 +109,7 @@ EXPECTED_FAILURES: dict[str, list[str]] = {
     "a storage key that breaks the rules": ["'cache:v1:abc' is refused as a key", "use cache/v1/abc"],
     "a duration nobody understands": ["2 fortnights"],
     "asks for consent, but the call just succeeded": [
-        "Expected the server to ask for consent, but tools/call 'list_notes' succeeded"
+        "Expected the server to ask for consent, but tools/call 'list_notes' as alice of tenant acme succeeded"
     ],
     "asks for consent to something else": [
         "to say 'archive the note', but it says 'Allow the assistant to delete the note \"Old plan\" (n-1)?"
@@ -118,9 +125,30 @@ EXPECTED_FAILURES: dict[str, list[str]] = {
         "Expected the failure to suggest 'try again later', but its recovery hint is "
         "'List the notes to see which ids exist.'"
     ],
-    "does not succeed, but it did": ["Expected the call not to succeed, but tools/call 'list_notes' succeeded"],
+    "does not succeed, but it did": [
+        "Expected the call not to succeed, but tools/call 'list_notes' as alice of tenant acme succeeded"
+    ],
     "a replay with nothing to replay": ["there is no consented call to replay: no call has asked for input yet"],
     "an unknown user": [f"{FEATURE}:99: no user 'mallory' in this scenario (known: alice)"],
+    # "The client" is the first caller declared until 'Given the caller is'; every outcome failure names the caller.
+    "a second user does not change who the client is": [
+        "Expected the call to succeed, but tools/call 'get_note' as alice of tenant acme failed with a tool error"
+    ],
+    "the caller chosen is named in the failure": [
+        "Expected a tool error, but tools/call 'list_notes' as erin of tenant globex succeeded"
+    ],
+    "an anonymous caller is named in the failure": [
+        "tools/call 'list_notes' as an anonymous caller (no access token) failed with a tool error"
+    ],
+    # ctx.elicit on a 2026-07-28 connection: the SDK's bare -32600, explained with both fixes.
+    "a tool that asks mid-call on the 2026-07-28 protocol": [
+        "failed with the protocol error -32600 \"Cannot send 'elicitation/create': this transport context has no "
+        'back-channel for server-initiated requests."',
+        "the tool called ctx.elicit(), which needs a channel back to the client during the call; on the 2026-07-28 "
+        "protocol a request has none, so the SDK refused it (NoBackChannelError).",
+        "with a parameter `Annotated[T, Resolve(fn)]` whose `fn` returns `Elicit(message, Model)`",
+        "pin the scenario to that handshake with the tag @harness.client.legacy",
+    ],
 }
 
 

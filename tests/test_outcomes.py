@@ -8,7 +8,7 @@ import pytest
 from conftest import HARNESS_KINDS, make_harness
 from servers import awkward
 
-from mcpbdd.outcome import Channel
+from mcpbdd.outcome import Channel, ProtocolError, no_back_channel_explanation
 from mcpbdd.principals import Principal
 
 pytestmark = pytest.mark.anyio
@@ -103,3 +103,38 @@ async def test_the_caller_reaches_the_server_through_its_auth_context(kind: str)
         anonymous = await harness.call_tool(None, "whoami", {})
     assert signed_in.structured == {"subject": "alice", "tenant": "acme"}
     assert anonymous.structured == {"subject": None, "tenant": None}
+
+
+@pytest.mark.parametrize("kind", ["context", "client-auto"])
+async def test_ctx_elicit_on_the_2026_protocol_is_explained_with_both_fixes(kind: str) -> None:
+    """The SDK's bare -32600 "no back-channel" reads like a transport fault; the failure says what it means."""
+    async with make_harness(kind, awkward) as harness:
+        outcome = await harness.call_tool(None, "ask_mid_call", {})
+    assert outcome.channel is Channel.PROTOCOL_ERROR
+    assert outcome.error is not None and outcome.error.code == -32600
+    assert "no back-channel for server-initiated requests" in outcome.error.message
+    described = outcome.describe()
+    assert "the tool called ctx.elicit(), which needs a channel back to the client during the call" in described
+    assert "(NoBackChannelError)" in described
+    assert "`Annotated[T, Resolve(fn)]` whose `fn` returns `Elicit(message, Model)`" in described
+    assert "pin the scenario to that handshake with the tag @harness.client.legacy" in described
+
+
+async def test_ctx_elicit_on_the_2025_handshake_asks_and_needs_no_explanation() -> None:
+    """The second fix works: on the legacy handshake the same tool's question arrives mid-call."""
+    async with make_harness("client-legacy", awkward) as harness:
+        outcome = await harness.call_tool(None, "ask_mid_call", {})
+    assert outcome.channel is Channel.INPUT_REQUIRED
+    assert [q.message for q in outcome.questions.values()] == ["Go ahead?"]
+
+
+def test_only_the_no_back_channel_error_gets_the_explanation() -> None:
+    other = ProtocolError(code=-32600, message="Invalid request")
+    assert no_back_channel_explanation(other) is None
+    assert no_back_channel_explanation(None) is None
+    sampling = ProtocolError(
+        code=-32600,
+        message="Cannot send 'sampling/createMessage': this transport context has no back-channel for "
+        "server-initiated requests.",
+    )
+    assert "returns `Sample(messages, max_tokens=...)`" in (no_back_channel_explanation(sampling) or "")

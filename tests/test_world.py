@@ -12,6 +12,7 @@ from mcp import Client
 from mcpbdd.config import Settings
 from mcpbdd.examples.notes import mcp
 from mcpbdd.outcome import Channel
+from mcpbdd.principals import Directory, Principal
 from mcpbdd.runtime import OwnerTaskDied, RunLoop
 from mcpbdd.world import NoCallYet, World
 
@@ -177,3 +178,42 @@ def test_a_foreign_storage_adapter_gets_every_storage_step(
 def test_a_storage_adapter_that_cannot_be_loaded_says_so(run_loop: RunLoop) -> None:
     with pytest.raises(ValueError, match="storage_adapter 'servers:nope' cannot be loaded"):
         World(Settings(server=NOTES, storage_adapter="servers:nope"), run_loop.owner())
+
+
+def test_the_client_is_the_first_caller_declared_until_the_scenario_chooses() -> None:
+    """Declaring more users never changes who "the client" is; only `Given the caller is` (or signing out) does."""
+    directory = Directory()
+    directory.add_user("alice", "acme")
+    directory.add_user("erin", "globex")
+    directory.add_tenant("initech")
+    assert directory.caller == Principal("alice", "acme")
+    directory.add_user("alice", "acme", ("notes:read",))  # the client, declared again: her new scopes count
+    assert directory.caller == Principal("alice", "acme", ("notes:read",))
+    directory.switch_to("erin")
+    directory.add_user("bob", "acme")
+    assert directory.caller == Principal("erin", "globex")
+    directory.sign_out()
+    directory.add_user("carol", "acme")
+    assert directory.caller is None, "a declaration after 'nobody is signed in' signs nobody in"
+
+
+def test_a_tenant_declared_first_makes_its_default_user_the_client() -> None:
+    directory = Directory()
+    directory.add_tenant("initech")
+    directory.add_user("alice", "acme")
+    assert directory.caller == Principal("initech-user", "initech")
+
+
+def test_every_outcome_the_world_records_names_its_caller(run_loop: RunLoop) -> None:
+    world = World(Settings(server=NOTES), run_loop.owner())
+    world.add_user("alice", "acme")
+    world.add_user("erin", "globex")
+    as_client = world.call_tool("get_note", {"note_id": "n-9"})
+    as_erin = world.call_tool("get_note", {"note_id": "n-9"}, as_user="erin")
+    world.sign_out()
+    anonymous = world.call_tool("list_notes", {})
+    assert as_client.describe().startswith("tools/call 'get_note' as alice of tenant acme failed with a tool error")
+    assert as_erin.describe().startswith("tools/call 'get_note' as erin of tenant globex failed")
+    assert anonymous.describe().startswith("tools/call 'list_notes' as an anonymous caller (no access token) failed")
+    assert world.last is anonymous and [e.outcome for e in world.trace.exchanges] == world.outcomes
+    world.close()

@@ -1,4 +1,12 @@
-"""Tenants and callers: who makes the calls."""
+"""Tenants and callers: who makes the calls.
+
+"The client" (in `When the client calls ...` and every step that says no name) is the
+first caller the scenario declares, a tenant's default user or a named user, until
+`Given the caller is "..."` or `Given nobody is signed in` says otherwise. Declaring more
+users never changes it, so adding a user to a Background cannot silently change who
+makes the other scenarios' calls. `When "bob" calls ...` switches for that one call only.
+Every outcome failure names the caller who made the call.
+"""
 
 from __future__ import annotations
 
@@ -12,13 +20,13 @@ from mcpbdd.steps.arguments import spec_errors
 
 @given('the tenant "{tenant:Text}"')
 def the_tenant(context: Any, tenant: str) -> None:
-    """Given the tenant "acme"  (its default user acme-user becomes the caller)"""
+    """Given the tenant "acme"  (its default user is acme-user; the first caller declared is the client)"""
     world(context).add_tenant(tenant)
 
 
 @given('the user "{user:Text}" of tenant "{tenant:Text}"')
 def the_user(context: Any, user: str, tenant: str) -> None:
-    """Given the user "alice" of tenant "acme"  (alice becomes the caller)"""
+    """Given the user "alice" of tenant "acme"  (the first user declared is the client)"""
     with spec_errors(context):
         world(context).add_user(user, tenant)
 
@@ -32,12 +40,12 @@ def the_user_with_scopes(context: Any, user: str, tenant: str, scopes: list[str]
 
 @given('the caller is "{user:Text}"')
 def the_caller_is(context: Any, user: str) -> None:
-    """Given the caller is "alice\""""
+    """Given the caller is "erin"  (the client from now on, whoever was declared first)"""
     with spec_errors(context):
         world(context).switch_caller(user)
 
 
 @given("nobody is signed in")
 def nobody_signed_in(context: Any) -> None:
-    """Given nobody is signed in  (calls carry no access token)"""
+    """Given nobody is signed in  (the client's calls carry no access token from now on)"""
     world(context).sign_out()

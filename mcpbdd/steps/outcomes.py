@@ -1,4 +1,9 @@
-"""Outcomes and error channels: what the last call (tool, resource read or prompt) came to."""
+"""Outcomes and error channels: what the last call (tool, resource read or prompt) came to.
+
+A failure names the call, who made it ("as alice of tenant acme") and what came back. A
+check that could pass while checking nothing (an empty text, a leak check before any
+call, a row of one) fails instead, saying how to fix the scenario.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +15,7 @@ from mcpbdd import expect
 from mcpbdd.kit.errors import parse_code
 from mcpbdd.outcome import Channel
 from mcpbdd.steps._world import world
-from mcpbdd.steps.arguments import json_doc_string, spec_errors
+from mcpbdd.steps.arguments import SpecError, json_doc_string, location, spec_errors
 
 
 @then("the call succeeds")
@@ -29,6 +34,12 @@ def call_does_not_succeed(context: Any) -> None:
 def result_mentions(context: Any, text: str) -> None:
     """Then the result mentions "Groceries\""""
     expect.mentions(world(context).last, text)
+
+
+@then('the result does not mention "{text:Text}"')
+def result_does_not_mention(context: Any, text: str) -> None:
+    """Then the result does not mention "Traceback\""""
+    expect.does_not_mention(world(context).last, text)
 
 
 @then("the structured result contains:")
@@ -85,7 +96,7 @@ def outcome_is(context: Any, channel: str) -> None:
 
 @then('no response mentions "{secret:Text}"')
 def no_response_mentions(context: Any, secret: str) -> None:
-    """Then no response mentions "sk-live-\""""
+    """Then no response mentions "sk-live-"  (every response so far; at least one call must come first)"""
     expect.nothing_mentions(world(context).outcomes, secret)
 
 
@@ -94,12 +105,17 @@ def no_response_to_user_mentions(context: Any, user: str, secret: str) -> None:
     """Then no response to "erin" mentions "confidential\""""
     with spec_errors(context):
         outcomes = world(context).outcomes_of(user)
-    expect.nothing_mentions(outcomes, secret)
+    expect.nothing_mentions(outcomes, secret, whose=user)
 
 
 @then("the call fails the same way {times:d} times in a row")
 def fails_the_same_way(context: Any, times: int) -> None:
-    """Then the call fails the same way 3 times in a row"""
+    """Then the call fails the same way 3 times in a row  (the last call and 2 repeats: the row counts the call made)"""
+    if times < 2:
+        raise SpecError(
+            f"{location(context)}: 'the same way {times} times in a row' is no row: the count includes the call "
+            "already made, so it must be at least 2 (the call and one repeat)"
+        )
     w = world(context)
     first = w.last
-    expect.same_failure(first, w.repeat_last(times))
+    expect.same_failure(first, w.repeat_last(times - 1))

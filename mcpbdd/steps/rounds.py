@@ -188,11 +188,14 @@ def retries_tampered(context: Any) -> None:
 
 @then("the call took {rounds:d} rounds")
 def call_took_rounds(context: Any, rounds: int) -> None:
-    """Then the call took 2 rounds"""
-    expect.took_rounds(world(context).rounds, rounds)
+    """Then the call took 2 rounds  (the last call; its first answer counts as round 1)"""
+    w = world(context)
+    with spec_errors(context):
+        expect.took_rounds(w.rounds, rounds, w.last)
 
 
 @then("the call took 1 round")
 def call_took_one_round(context: Any) -> None:
-    """Then the call took 1 round"""
-    expect.took_rounds(world(context).rounds, 1)
+    """Then the call took 1 round  (the last call asked nothing)"""
+    w = world(context)
+    expect.took_rounds(w.rounds, 1, w.last)

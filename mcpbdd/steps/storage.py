@@ -4,6 +4,10 @@
 so a Given may seed freely and a Then proves that a failed call wrote nothing. A failing
 storage assertion shows the diff (added, removed, changed keys) and attaches it to the
 report.
+
+A storage check that could not fail fails instead: a tenant the scenario never named and
+whose storage holds nothing, "unchanged" before any When step, "every other tenant" when
+there is no other tenant, a seed table with no rows.
 """
 
 from __future__ import annotations
@@ -28,6 +32,11 @@ def _seed_rows(context: Any) -> dict[float | None, dict[str, Any]]:
         raise SpecError(
             f"{location(context)}: the storage table needs the columns key | value (and optionally | ttl), "
             f"got {' | '.join(headings) or 'no table'}"
+        )
+    if not table.rows:
+        raise SpecError(
+            f"{location(context)}: the storage table has a heading and no rows, so it seeds nothing: "
+            "add a row per key, or remove the step"
         )
     groups: dict[float | None, dict[str, Any]] = defaultdict(dict)
     for row in table.rows:
@@ -72,17 +81,22 @@ def storage_holds_key(context: Any, tenant: str, key: str) -> None:
 
 @then('the storage of tenant "{tenant:Text}" has no key "{key:Text}"')
 def storage_has_no_key(context: Any, tenant: str, key: str) -> None:
-    """Then the storage of tenant "acme" has no key "notes/n-1\""""
+    """Then the storage of tenant "acme" has no key "notes/n-1"  (a tenant the scenario knows)"""
+    w = world(context)
+    expect.storage_known(tenant, w.tenants_in_play(), f"it has no key {key!r}")
     with spec_errors(context):
-        value = world(context).storage.read(tenant, key)
+        value = w.storage.read(tenant, key)
     expect.storage_lacks(value, tenant, key)
 
 
 @then('the storage of tenant "{tenant:Text}" is unchanged')
 def storage_unchanged(context: Any, tenant: str) -> None:
     """Then the storage of tenant "acme" is unchanged  (compared with just before the first When)"""
+    w = world(context)
+    expect.storage_baseline_taken(w.baseline)
+    expect.storage_known(tenant, w.tenants_in_play(), "it is unchanged")
     with spec_errors(context):
-        changes = {tenant: world(context).storage_changes(tenant)}
+        changes = {tenant: w.storage_changes(tenant)}
     try:
         expect.storage_unchanged(changes)
     except AssertionError as error:
@@ -92,9 +106,12 @@ def storage_unchanged(context: Any, tenant: str) -> None:
 
 @then("the storage of every other tenant is unchanged")
 def every_other_tenant_unchanged(context: Any) -> None:
-    """Then the storage of every other tenant is unchanged  (every tenant but the last call's caller's)"""
+    """Then the storage of every other tenant is unchanged  (every tenant but the last call's caller's; one at least)"""
     w = world(context)
-    changes = {tenant: w.storage_changes(tenant) for tenant in w.other_tenants()}
+    expect.storage_baseline_taken(w.baseline)
+    others = w.other_tenants()
+    expect.other_tenants_exist(others, w.tenants_in_play())
+    changes = {tenant: w.storage_changes(tenant) for tenant in others}
     try:
         expect.storage_unchanged(changes)
     except AssertionError as error:

@@ -4,6 +4,10 @@ An upstream is named by its origin (`"https://docs.example.com"`); routes match 
 order they are declared, on origin, method and exact path, and `once` routes answer one
 request. A request no route matches fails the step that made the call, naming the
 request and listing the routes (`mcpbdd.upstream`).
+
+"Received 0 times" and "received no request" are real checks (a cache, a guard that must
+keep the server from calling out), but only after a call and only for an origin a route
+answers: any request to another origin already failed the call that sent it.
 """
 
 from __future__ import annotations
@@ -13,6 +17,8 @@ from typing import Any
 import parse
 from behave import given, register_type, then
 
+from mcpbdd import expect
+from mcpbdd.kit.upstream import origin_of
 from mcpbdd.reporting import attachments as report
 from mcpbdd.steps._world import world
 from mcpbdd.steps.arguments import json_doc_string, spec_errors
@@ -86,10 +92,13 @@ def _attach_requests(context: Any) -> None:
 
 @then('the upstream "{base:Text}" received {method:HttpMethod} "{path:Text}" {n:d} times')
 def upstream_received(context: Any, base: str, method: str, path: str, n: int) -> None:
-    """Then the upstream "https://docs.example.com" received GET "/documents/d-1" 2 times"""
+    """Then the upstream "https://docs.example.com" received GET "/documents/d-1" 2 times  (0: after a call)"""
+    w = world(context)
     try:
         with spec_errors(context):
-            world(context).upstream.assert_received(base, method, path, n)
+            if n == 0:
+                expect.upstream_can_receive(origin_of(base), w.upstream.bases(), len(w.trace))
+            w.upstream.assert_received(base, method, path, n)
     except AssertionError:
         _attach_requests(context)
         raise
@@ -103,10 +112,12 @@ def upstream_received_singular(context: Any, base: str, method: str, path: str, 
 
 @then('the upstream "{base:Text}" received no request')
 def upstream_received_nothing(context: Any, base: str) -> None:
-    """Then the upstream "https://docs.example.com" received no request"""
+    """Then the upstream "https://docs.example.com" received no request  (after a call; an origin a route answers)"""
+    w = world(context)
     try:
         with spec_errors(context):
-            world(context).upstream.assert_no_request(base)
+            expect.upstream_can_receive(origin_of(base), w.upstream.bases(), len(w.trace))
+            w.upstream.assert_no_request(base)
     except AssertionError:
         _attach_requests(context)
         raise

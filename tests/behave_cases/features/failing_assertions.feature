@@ -220,3 +220,24 @@ Feature: Every assertion step fails when it should, with a message that says why
   Scenario: a replay with nothing to replay
     When the client calls "list_notes"
     And the client replays the consented call
+
+  Scenario: a second user does not change who the client is
+    Given the user "erin" of tenant "globex"
+    When the client calls "get_note" with {"note_id": "n-9"}
+    Then the call succeeds
+
+  Scenario: the caller chosen is named in the failure
+    Given the user "erin" of tenant "globex"
+    And the caller is "erin"
+    When the client calls "list_notes"
+    Then the call fails with a tool error
+
+  Scenario: an anonymous caller is named in the failure
+    Given nobody is signed in
+    When the client calls "list_notes"
+    Then the call succeeds
+
+  Scenario: a tool that asks mid-call on the 2026-07-28 protocol
+    Given the MCP server "servers:awkward"
+    When the client calls "ask_mid_call"
+    Then the call succeeds
