@@ -29,7 +29,7 @@ from mcpbdd.harness.context import ContextHarness
 from mcpbdd.harness.mock_context import CAPABILITIES
 from mcpbdd.kit.clock import FrozenClock
 from mcpbdd.kit.doubles import Doubles
-from mcpbdd.outcome import Channel, Outcome
+from mcpbdd.outcome import TOOLS_CALL, Call, Channel, Outcome
 from mcpbdd.principals import Directory, Principal
 from mcpbdd.runtime import ScenarioOwner
 from mcpbdd.storage import InMemoryProvider, ServiceAdapter, StorageAdapter, StorageDiff, StorageService, diff
@@ -200,8 +200,7 @@ class World:
 
     def server_stderr(self) -> str:
         """What a server process wrote to stderr in this scenario ('' in-process or before it started)."""
-        harness = self._harness
-        return harness.server_stderr() if isinstance(harness, ClientHarness) else ""
+        return self._harness.server_stderr() if self._harness is not None else ""
 
     @property
     def harness(self) -> Harness:
@@ -297,6 +296,23 @@ class World:
     def _caller_for(self, as_user: str | None) -> Principal | None:
         return self.directory.user(as_user) if as_user is not None else self.caller
 
+    def send(
+        self, call: Call, *, as_user: str | None = None, input_responses: dict[str, InputResponse] | None = None
+    ) -> Outcome:
+        """Make `call` as the current caller (or `as_user`); `input_responses` pre-answers questions not yet asked.
+
+        A call that asks for input opens a conversation (answered from the plan where it can).
+        """
+        caller = self._caller_for(as_user)
+        outcome = self.run(self.harness.send(caller, call, input_responses=input_responses or None))
+        if call.method == TOOLS_CALL and outcome.channel in (Channel.TOOL_ERROR, Channel.PROTOCOL_ERROR):
+            # The server answered: ask what it offers, so a misspelt tool name reads as one.
+            offered_names = self.tool_names()
+            if call.target not in offered_names:
+                offered = ", ".join(offered_names) or "no tools"
+                outcome = replace(outcome, note=f"the server offers no tool {call.target!r}; it offers: {offered}")
+        return self._begin(caller, outcome)
+
     def call_tool(
         self,
         name: str,
@@ -306,28 +322,13 @@ class World:
         input_responses: dict[str, InputResponse] | None = None,
     ) -> Outcome:
         """Call a tool as the current caller (or `as_user`); `input_responses` pre-answers questions not yet asked."""
-        caller = self._caller_for(as_user)
-        harness = self.harness
-        if input_responses:
-            outcome = self.run(harness.call_tool(caller, name, arguments, input_responses=input_responses))
-        else:
-            outcome = self.run(harness.call_tool(caller, name, arguments))
-        if outcome.channel in (Channel.TOOL_ERROR, Channel.PROTOCOL_ERROR):  # the server answered: ask what it offers
-            offered_names = self.tool_names()
-            if name not in offered_names:
-                offered = ", ".join(offered_names) or "no tools"
-                outcome = replace(outcome, note=f"the server offers no tool {name!r}; it offers: {offered}")
-        return self._begin(caller, outcome)
+        return self.send(Call.tool(name, arguments), as_user=as_user, input_responses=input_responses)
 
     def read_resource(self, uri: str, *, as_user: str | None = None) -> Outcome:
-        caller = self._caller_for(as_user)
-        harness = self.harness
-        return self._begin(caller, self.run(harness.read_resource(caller, uri)))
+        return self.send(Call.resource(uri), as_user=as_user)
 
     def get_prompt(self, name: str, arguments: dict[str, str] | None = None, *, as_user: str | None = None) -> Outcome:
-        caller = self._caller_for(as_user)
-        harness = self.harness
-        return self._begin(caller, self.run(harness.get_prompt(caller, name, arguments)))
+        return self.send(Call.prompt(name, arguments), as_user=as_user)
 
     # input-required rounds ---------------------------------------------------------------------------
 
@@ -463,18 +464,9 @@ class World:
 
     def repeat_last(self, times: int) -> list[Outcome]:
         """Make the last call again `times` times, as the same caller."""
-        last = self.last
-        exchange = self.trace.exchanges[-1]
-        as_user = exchange.caller
-        repeats: list[Outcome] = []
-        for _ in range(times):
-            if last.method == "tools/call":
-                repeats.append(self.call_tool(last.target, last.arguments, as_user=as_user))
-            elif last.method == "resources/read":
-                repeats.append(self.read_resource(last.target, as_user=as_user))
-            else:
-                repeats.append(self.get_prompt(last.target, last.arguments, as_user=as_user))
-        return repeats
+        call = self.last.call
+        as_user = self.trace.exchanges[-1].caller
+        return [self.send(call, as_user=as_user) for _ in range(times)]
 
     def close(self) -> list[BaseException]:
         """Exit everything the scenario opened (in its owner task); returns what failed while closing."""

@@ -66,7 +66,7 @@ from jsonschema.exceptions import SchemaError
 
 from mcpbdd.checks import output_schema as contract
 from mcpbdd.harness.base import CLIENT_REFUSED, Harness
-from mcpbdd.outcome import Channel, Outcome
+from mcpbdd.outcome import Call, Channel, Outcome
 from mcpbdd.principals import Principal
 
 __all__ = [
@@ -459,9 +459,7 @@ class _Runner:
         except TimeoutError:
             return Outcome(
                 Channel.TRANSPORT_FAILURE,
-                "tools/call",
-                self.tool,
-                arguments,
+                Call.tool(self.tool, arguments),
                 failure=f"{_TIMEOUT_PREFIX} the generated-call timeout of {self.timeout:g} s",
                 duration=time.perf_counter() - started,
             )
