@@ -1,7 +1,9 @@
 """The trace: every exchange a scenario made, in order, for assertions and the report.
 
 Recording is cheap on purpose (a reference to the Outcome, no serialisation): the
-JSON a reviewer reads is rendered only when a report attachment asks for it.
+JSON a reviewer reads is rendered only when a report attachment asks for it. Each
+recorded exchange is announced as an `ExchangeRecorded` event (the report attaches it to
+the step that made the call).
 """
 
 from __future__ import annotations
@@ -12,7 +14,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from mcpbdd.events import Events
 from mcpbdd.outcome import Outcome
+
+__all__ = ["Exchange", "ExchangeRecorded", "Trace"]
 
 
 @dataclass(frozen=True)
@@ -26,9 +31,10 @@ class Exchange:
     def to_json(self) -> dict[str, Any]:
         """The exchange as plain JSON: request, then result or error, then duration."""
         o = self.outcome
-        request: dict[str, Any] = {"method": o.method, "target": o.target}
-        if o.arguments is not None:
-            request["arguments"] = o.arguments
+        call = o.call
+        request: dict[str, Any] = {"method": call.method, "target": call.target}
+        if call.arguments is not None:
+            request["arguments"] = call.arguments
         body: dict[str, Any] = {
             "harness": self.harness,
             "caller": self.caller,
@@ -55,14 +61,23 @@ def _plain(value: Any) -> Any:
     return value
 
 
+@dataclass(frozen=True, slots=True)
+class ExchangeRecorded:
+    """Event: an exchange was just recorded (emitted by `Trace.record`)."""
+
+    exchange: Exchange
+
+
 @dataclass
 class Trace:
-    """The exchanges of one scenario."""
+    """The exchanges of one scenario, announced on `events` as they are recorded."""
 
     exchanges: list[Exchange] = field(default_factory=list)
+    events: Events = field(default_factory=Events)
 
     def record(self, exchange: Exchange) -> None:
         self.exchanges.append(exchange)
+        self.events.emit(ExchangeRecorded(exchange))
 
     def __len__(self) -> int:
         return len(self.exchanges)
