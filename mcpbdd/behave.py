@@ -98,7 +98,7 @@ def before_scenario(context: Any, scenario: Any) -> None:
     world.use_harness(kind, mode)
     scenario_report = report.ScenarioReport(world, settings.secrets)
     scenario_report.start(kind, mode)
-    world.on_exchange = scenario_report.on_exchange
+    scenario_report.subscribe(world.events)
     context.mcpbdd_report = scenario_report
     context.mcp = world
 

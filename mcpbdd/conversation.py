@@ -10,19 +10,39 @@ Questions are found by the server's key (`mcpbdd.examples.notes:confirm_delete`)
 the resolver's short name (`confirm_delete`), or by kind and order within the call
 (`elicitation-1`, `sampling-1`, `roots-1`) — the only name a mid-call request of the
 older era has, and so the name that works on both eras.
+
+`InputRounds` drives the rounds of a scenario's calls: it answers what the plan
+(`Given the user will ...`) can, goes on when a round is complete, stops at `max_rounds`,
+and sends tampered or replayed rounds for the attack steps. It is synchronous (the World
+hands it a `resume` that drives the scenario's loop) and emits `RoundAnswered` for each
+round it sends, which the report attaches to the step that answered.
 """
 
 from __future__ import annotations
 
 import itertools
 from collections import deque
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from mcp_types import InputResponse
+from mcp_types import InputResponse, InputResponses
 
-from mcpbdd.answers import decline
-from mcpbdd.outcome import Channel, Outcome, Question
+from mcpbdd.answers import accept, check_fits, decline
+from mcpbdd.kit.consent import CONSENT_KEY
+from mcpbdd.outcome import Call, Channel, Outcome, Question
 from mcpbdd.principals import Principal
+from mcpbdd.trace import Events
+
+__all__ = [
+    "AnswerPlan",
+    "Conversation",
+    "ConversationError",
+    "InputRounds",
+    "Record",
+    "Resume",
+    "RoundAnswered",
+    "RoundLimitExceeded",
+]
 
 
 class ConversationError(ValueError):
@@ -80,6 +100,11 @@ class Conversation:
     def finished(self) -> bool:
         return self.latest.channel is not Channel.INPUT_REQUIRED
 
+    @property
+    def call(self) -> Call:
+        """The call this conversation is about (every round retries the same one)."""
+        return self.latest.call
+
     def open_round(self, outcome: Outcome) -> None:
         """A new answer from the server: name its questions and start collecting answers."""
         self.latest = outcome
@@ -128,7 +153,7 @@ class Conversation:
 
     def _listing(self) -> str:
         if not self.open_questions:
-            return f"; the call {self.latest.method} {self.latest.target!r} has no open question"
+            return f"; the call {self.call.method} {self.call.target!r} has no open question"
         asked = ", ".join(f"{self._label(k)} by {q.kind}" for k, q in self.open_questions.items())
         return f"; open questions: {asked}"
 
@@ -136,3 +161,166 @@ class Conversation:
         """Record an answer; True when every open question of the round is answered (time to go on)."""
         self.answers[question.key] = response
         return not self.open_questions
+
+
+@dataclass(frozen=True, slots=True)
+class RoundAnswered:
+    """Event: a round's answers are being sent (emitted by `InputRounds` just before the send).
+
+    `number` is the round answered (1 for the call's first questions); `answers` is empty for
+    a retry with a tampered request state.
+    """
+
+    conversation: Conversation
+    number: int
+    questions: Mapping[str, Question]
+    answers: Mapping[str, InputResponse]
+
+
+Resume = Callable[[Principal | None, Outcome, InputResponses, str | None], Outcome]
+"""Sends a round's answers for an `input_required` outcome (with a request state) and returns the next outcome."""
+
+Record = Callable[[Principal | None, Outcome], Outcome]
+"""Records an outcome as the scenario's latest exchange (the trace, the outcomes, the upstream check).
+
+Returns the outcome as recorded (stamped with its caller), which is what the rounds go on with."""
+
+
+class InputRounds:
+    """The input-required rounds of one scenario's calls: the plan, the open conversation, the last one.
+
+    Every outcome of the scenario passes through `begin` (a fresh call) or a round sent here,
+    so this knows which call is waiting for answers and how many rounds the latest took.
+    """
+
+    def __init__(
+        self, resume: Resume, record: Record, events: Events, *, max_rounds: int, plan: AnswerPlan | None = None
+    ) -> None:
+        self._resume = resume
+        self._record = record
+        self.events = events
+        self.max_rounds = max_rounds
+        self.plan = plan if plan is not None else AnswerPlan()
+        """Answers given in advance (`Given the user will accept ...`)."""
+        self.current: Conversation | None = None
+        """The latest call that asked for input (it stays open across other calls until answered)."""
+        self.last: Conversation | None = None
+        """The latest call that asked for input, answered or not."""
+        self.answered_last = False
+        """Whether the latest outcome answered a round (a retry or a replay) rather than a fresh call."""
+        self._latest: Outcome | None = None
+
+    def begin(self, caller: Principal | None, outcome: Outcome) -> Outcome:
+        """Record a call's first answer; if it asks for input, start its conversation and answer from the plan."""
+        self.answered_last = False
+        outcome = self._note(caller, outcome)
+        if outcome.channel is not Channel.INPUT_REQUIRED:
+            return outcome
+        conversation = Conversation(caller, outcome)
+        self.current = self.last = conversation
+        return self._answer_from_plan(conversation)
+
+    def open(self) -> Conversation:
+        """The conversation waiting for answers; a clear failure when no question is open."""
+        if self.current is None:
+            last = f" (the last call {self._latest.describe()})" if self._latest is not None else ""
+            raise ConversationError(f"no question is open{last}")
+        return self.current
+
+    def question(self, name: str | None = None, kind: str | None = None) -> Question:
+        """The open question a step means (by name, or the only one open)."""
+        return self.open().find(name, kind)
+
+    def answer(self, name: str | None, response: InputResponse) -> Outcome | None:
+        """Answer one open question; when that completes the round, the call goes on and its outcome is returned."""
+        conversation = self.open()
+        question = conversation.find(name)
+        check_fits(question, response)
+        if conversation.give(question, response):
+            self._go_on(conversation)
+            return self._answer_from_plan(conversation)
+        return None
+
+    def retry_tampered(self) -> Outcome:
+        """Retry the open call with its request state altered, as an attacker would."""
+        conversation = self.open()
+        state = conversation.latest.request_state
+        if not state:
+            raise ConversationError(
+                "this call carries no request state to tamper with (a 2025-11-25 server asks mid-call instead)"
+            )
+        middle = len(state) // 2
+        tampered = state[:middle] + ("A" if state[middle] != "A" else "B") + state[middle + 1 :]
+        self._go_on(conversation, request_state=tampered)
+        return conversation.latest
+
+    def replay(self, caller: Principal | None = None) -> Outcome:
+        """Send the last answered round again, as its caller or as `caller` (a replay attack, in effect).
+
+        When no round was answered yet but a question is open, this sends a forged consent
+        (`accept` with `confirm: true`) against the open question's state, as someone who
+        saw the question but was never asked would.
+        """
+        conversation = self.last
+        if conversation is None:
+            raise ConversationError("there is no consented call to replay: no call has asked for input yet")
+        if conversation.last_sent is not None:
+            questions, answers, state = conversation.last_sent
+        elif not conversation.finished:
+            questions, state = conversation.latest, conversation.latest.request_state
+            answers = {key: accept({CONSENT_KEY: True}) for key in questions.questions}
+        else:
+            raise ConversationError("there is no answered round to replay")
+        if questions.pending is not None or not state:
+            raise ConversationError(
+                "replaying needs a request state, which only the 2026-07-28 era has (a 2025-11-25 server asks mid-call)"
+            )
+        sender = caller if caller is not None else conversation.caller
+        outcome = self.begin(sender, self._resume(sender, questions, answers, state))
+        self.answered_last = True
+        return outcome
+
+    def rounds_of(self, outcome: Outcome) -> int:
+        """How many rounds the call that ended in `outcome` took: its conversation's, or 1 when it asked nothing."""
+        conversation = self.last
+        if conversation is not None and any(seen is outcome for seen in conversation.history):
+            return conversation.rounds
+        return 1
+
+    def _note(self, caller: Principal | None, outcome: Outcome) -> Outcome:
+        self._latest = self._record(caller, outcome)
+        return self._latest
+
+    def _answer_from_plan(self, conversation: Conversation) -> Outcome:
+        """Answer what the plan can; go on while that answers a whole round."""
+        while not conversation.finished:
+            ready = False
+            for question in list(conversation.open_questions.values()):
+                planned = self.plan.answer_for(question, conversation.names_of(question))
+                if planned is not None:
+                    check_fits(question, planned)
+                    ready = conversation.give(question, planned)
+            if not ready:
+                break
+            self._go_on(conversation)
+        return conversation.latest
+
+    def _go_on(self, conversation: Conversation, request_state: str | None = None) -> None:
+        """Send the round's answers (retry, or results of parked requests) and take the next answer."""
+        latest = conversation.latest
+        if conversation.rounds >= self.max_rounds:
+            raise RoundLimitExceeded(
+                f"{latest.call.method} {latest.call.target!r} is still asking after "
+                f"{conversation.rounds} rounds, the limit (max_rounds = {self.max_rounds}); "
+                f"last questions: {', '.join(latest.questions)}"
+            )
+        state = request_state if request_state is not None else latest.request_state
+        answers = dict(conversation.answers)
+        conversation.last_sent = (latest, answers, state)
+        self.events.emit(RoundAnswered(conversation, conversation.rounds, latest.questions, answers))
+        outcome = self._resume(conversation.caller, latest, conversation.answers, state)
+        self.answered_last = True
+        conversation.rounds += 1
+        conversation.open_round(self._note(conversation.caller, outcome))
+        if conversation.finished and self.current is conversation:
+            self.current = None

@@ -1,4 +1,8 @@
-"""The Outcome: what one call (tool, resource read, prompt) came to, on either harness.
+"""The Call and its Outcome: one request (tool, resource read, prompt) and what it came to, on either harness.
+
+A `Call` is the request as a value: the method, its target (a tool or prompt name, a
+resource URI) and its arguments. Both harnesses take it at one entry point (`send`), a
+round's retry sends it again with the answers, and "the same call again" re-sends it.
 
 Other MCP test tools collapse every failure into "error". A client, and so a
 specification, must tell them apart, because each channel means something different
@@ -21,7 +25,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final, Literal
 
 from mcp_types import (
     INVALID_REQUEST,
@@ -36,6 +40,43 @@ from mcp_types import (
 )
 
 from mcpbdd._text import clip
+
+Method = Literal["tools/call", "resources/read", "prompts/get"]
+"""The request methods a scenario makes (the ones that can end in every channel, questions included)."""
+
+TOOLS_CALL: Final = "tools/call"
+RESOURCES_READ: Final = "resources/read"
+PROMPTS_GET: Final = "prompts/get"
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """One request as a value: what a harness sends, a retry repeats and an Outcome remembers.
+
+    Build it with `Call.tool`, `Call.resource` or `Call.prompt`; plain strings keep it cheap
+    (the harness maps it to the SDK's request in one place, where an unknown method fails).
+    """
+
+    method: Method
+    target: str
+    """The tool or prompt name, or the resource URI."""
+    arguments: dict[str, Any] | None = None
+
+    @classmethod
+    def tool(cls, name: str, arguments: dict[str, Any] | None = None) -> Call:
+        return cls(TOOLS_CALL, name, arguments)
+
+    @classmethod
+    def resource(cls, uri: str) -> Call:
+        return cls(RESOURCES_READ, uri)
+
+    @classmethod
+    def prompt(cls, name: str, arguments: dict[str, str] | None = None) -> Call:
+        return cls(PROMPTS_GET, name, arguments)
+
+    def __str__(self) -> str:
+        """`tools/call delete_note`: how titles and messages name the call."""
+        return f"{self.method} {self.target}"
 
 
 class Channel(StrEnum):
@@ -107,12 +148,11 @@ Result = CallToolResult | ReadResourceResult | GetPromptResult
 
 @dataclass(frozen=True)
 class Outcome:
-    """What one call came to. Build it with the class methods; read it with the properties."""
+    """What one call came to (the harnesses build it); read it with the properties."""
 
     channel: Channel
-    method: str
-    target: str
-    arguments: dict[str, Any] | None = None
+    call: Call
+    """The request this answers (a round's retry answers the same Call)."""
     result: Result | None = None
     error: ProtocolError | None = None
     questions: dict[str, Question] = field(default_factory=dict)
@@ -126,6 +166,18 @@ class Outcome:
     records the exchange, so a reader never has to guess who "the client" was. None: not known (a bare harness)."""
     pending: Any = field(default=None, compare=False, repr=False)
     """The harness's handle on a call still running while its questions are open (2025-11-25 era)."""
+
+    @property
+    def method(self) -> str:
+        return self.call.method
+
+    @property
+    def target(self) -> str:
+        return self.call.target
+
+    @property
+    def arguments(self) -> dict[str, Any] | None:
+        return self.call.arguments
 
     @property
     def ok(self) -> bool:
@@ -224,3 +276,19 @@ def no_back_channel_explanation(error: ProtocolError | None) -> str | None:
         f"{ask}; or, if the server speaks only 2025-11-25, pin the scenario to that handshake with the tag "
         "@harness.client.legacy"
     )
+
+
+__all__ = [
+    "PROMPTS_GET",
+    "RESOURCES_READ",
+    "TOOLS_CALL",
+    "Call",
+    "Channel",
+    "Method",
+    "Outcome",
+    "ProtocolError",
+    "Question",
+    "Result",
+    "no_back_channel_explanation",
+    "question_kind",
+]

@@ -1,18 +1,49 @@
-"""The trace: every exchange a scenario made, in order, for assertions and the report.
+"""The trace: every exchange a scenario made, in order, and the events the report listens to.
 
 Recording is cheap on purpose (a reference to the Outcome, no serialisation): the
-JSON a reviewer reads is rendered only when a report attachment asks for it.
+JSON a reviewer reads is rendered only when a report attachment asks for it. Each
+recorded exchange is announced as an `ExchangeRecorded` event (the report attaches it to
+the step that made the call).
+
+Events say outright what happened, so the report need not read the World's insides at the
+right moment: the trace emits `ExchangeRecorded` for every request and answer, the
+input-rounds driver (`mcpbdd.conversation`) emits `RoundAnswered` when it sends a round's
+answers. Listeners subscribe per event type, run synchronously in the step that caused the
+event, in subscription order:
+
+    world.events.subscribe(ExchangeRecorded, lambda event: print(event.exchange.to_json()))
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
 from mcpbdd.outcome import Outcome
+
+__all__ = ["Events", "Exchange", "ExchangeRecorded", "Trace"]
+
+E = TypeVar("E")
+
+
+class Events:
+    """Listeners by event type. One per scenario (the World's), so nothing outlives the scenario."""
+
+    def __init__(self) -> None:
+        self._listeners: dict[type[Any], list[Callable[[Any], None]]] = {}
+
+    def subscribe(self, kind: type[E], listener: Callable[[E], None]) -> None:
+        """Call `listener` with every event of exactly type `kind` from now on."""
+        self._listeners.setdefault(kind, []).append(listener)
+
+    def emit(self, event: object) -> None:
+        """Tell every listener of the event's type, in subscription order (an exception propagates to the step)."""
+        for listener in self._listeners.get(type(event), ()):
+            listener(event)
 
 
 @dataclass(frozen=True)
@@ -26,9 +57,10 @@ class Exchange:
     def to_json(self) -> dict[str, Any]:
         """The exchange as plain JSON: request, then result or error, then duration."""
         o = self.outcome
-        request: dict[str, Any] = {"method": o.method, "target": o.target}
-        if o.arguments is not None:
-            request["arguments"] = o.arguments
+        call = o.call
+        request: dict[str, Any] = {"method": call.method, "target": call.target}
+        if call.arguments is not None:
+            request["arguments"] = call.arguments
         body: dict[str, Any] = {
             "harness": self.harness,
             "caller": self.caller,
@@ -55,14 +87,23 @@ def _plain(value: Any) -> Any:
     return value
 
 
+@dataclass(frozen=True, slots=True)
+class ExchangeRecorded:
+    """Event: an exchange was just recorded (emitted by `Trace.record`)."""
+
+    exchange: Exchange
+
+
 @dataclass
 class Trace:
-    """The exchanges of one scenario."""
+    """The exchanges of one scenario, announced on `events` as they are recorded."""
 
     exchanges: list[Exchange] = field(default_factory=list)
+    events: Events = field(default_factory=Events)
 
     def record(self, exchange: Exchange) -> None:
         self.exchanges.append(exchange)
+        self.events.emit(ExchangeRecorded(exchange))
 
     def __len__(self) -> int:
         return len(self.exchanges)

@@ -13,29 +13,27 @@ for just that call); for async code use the harnesses (`ContextHarness`,
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Coroutine, Iterable
+from collections.abc import Coroutine, Iterable
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from mcp_types import InputResponse, Tool
+from mcp_types import InputResponse, InputResponses, Tool
 
-from mcpbdd.answers import accept, check_fits
 from mcpbdd.config import Settings
-from mcpbdd.conversation import AnswerPlan, Conversation, ConversationError, RoundLimitExceeded
+from mcpbdd.conversation import AnswerPlan, Conversation, InputRounds
 from mcpbdd.harness.base import Harness
 from mcpbdd.harness.client import ClientHarness
 from mcpbdd.harness.connectors import Connector, Http, InProcess, Stdio
 from mcpbdd.harness.context import ContextHarness
 from mcpbdd.kinds import ClientMode, HarnessKind, check_capabilities, client_mode, harness_kind
 from mcpbdd.kit.clock import FrozenClock
-from mcpbdd.kit.consent import CONSENT_KEY
 from mcpbdd.kit.doubles import Doubles
-from mcpbdd.outcome import Channel, Outcome
+from mcpbdd.outcome import TOOLS_CALL, Call, Channel, Outcome
 from mcpbdd.principals import Directory, Principal, caller_label
 from mcpbdd.runtime import ScenarioOwner
 from mcpbdd.storage import InMemoryProvider, ServiceAdapter, StorageAdapter, StorageDiff, StorageService, diff
 from mcpbdd.targets import ServerTarget, TargetError, load_inprocess
-from mcpbdd.trace import Exchange, Trace
+from mcpbdd.trace import Events, Exchange, Trace
 from mcpbdd.upstream import Upstream
 
 T = TypeVar("T")
@@ -71,7 +69,9 @@ class World:
         self.owner = owner
         self.shared = shared
         self.directory = Directory()
-        self.trace = Trace()
+        self.events = Events()
+        """Where the scenario tells what happens: `ExchangeRecorded` (trace), `RoundAnswered` (input rounds)."""
+        self.trace = Trace(events=self.events)
         self.outcomes: list[Outcome] = []
         self.server_target: str | None = settings.server
         self.harness_kind = harness_kind(settings.harness)
@@ -93,15 +93,8 @@ class World:
         """What the storage steps seed and inspect (a project with foreign storage plugs its adapter here)."""
         self.baseline: dict[str, dict[str, Any]] | None = None
         """Every tenant's storage just before the first When step (what "is unchanged" compares with)."""
-        self.plan = AnswerPlan()
-        """Answers given in advance (`Given the user will accept ...`)."""
-        self.conversation: Conversation | None = None
-        """The latest call that asked for input (it stays open across other calls until answered)."""
-        self.last_conversation: Conversation | None = None
-        self.answered_last = False
-        """Whether the last outcome answered a round (a retry or a replay) rather than a fresh call."""
-        self.on_exchange: Callable[[Exchange], None] | None = None
-        """Called with every exchange as it is recorded (the behave hooks attach it to the report)."""
+        self.input_rounds = InputRounds(self._resume, self._record, self.events, max_rounds=settings.max_rounds)
+        """Drives the rounds of calls that ask for input (the plan, the open conversation, replays)."""
 
     # configuration (before the first call) ------------------------------------------------------
 
@@ -193,8 +186,7 @@ class World:
 
     def server_stderr(self) -> str:
         """What a server process wrote to stderr in this scenario ('' in-process or before it started)."""
-        harness = self._harness
-        return harness.server_stderr() if isinstance(harness, ClientHarness) else ""
+        return self._harness.server_stderr() if self._harness is not None else ""
 
     @property
     def harness(self) -> Harness:
@@ -281,16 +273,35 @@ class World:
     def _record(self, caller: Principal | None, outcome: Outcome) -> Outcome:
         """Trace an exchange; the outcome returned names its caller, so every failure message says who called."""
         outcome = replace(outcome, caller=caller_label(caller))
-        exchange = Exchange(self.harness_name, caller.user if caller else None, outcome)
-        self.trace.record(exchange)
+        self.trace.record(Exchange(self.harness_name, caller.user if caller else None, outcome))
         self.outcomes.append(outcome)
-        if self.on_exchange is not None:
-            self.on_exchange(exchange)
         self.upstream.check()  # an outbound request no route matched fails the step that made the call
         return outcome
 
+    def _resume(
+        self, caller: Principal | None, outcome: Outcome, answers: InputResponses, request_state: str | None
+    ) -> Outcome:
+        return self.run(self.harness.resume(caller, outcome, answers, request_state))
+
     def _caller_for(self, as_user: str | None) -> Principal | None:
         return self.directory.user(as_user) if as_user is not None else self.caller
+
+    def send(
+        self, call: Call, *, as_user: str | None = None, input_responses: dict[str, InputResponse] | None = None
+    ) -> Outcome:
+        """Make `call` as the current caller (or `as_user`); `input_responses` pre-answers questions not yet asked.
+
+        A call that asks for input opens a conversation (answered from the plan where it can).
+        """
+        caller = self._caller_for(as_user)
+        outcome = self.run(self.harness.send(caller, call, input_responses=input_responses or None))
+        if call.method == TOOLS_CALL and outcome.channel in (Channel.TOOL_ERROR, Channel.PROTOCOL_ERROR):
+            # The server answered: ask what it offers, so a misspelt tool name reads as one.
+            offered_names = self.tool_names()
+            if call.target not in offered_names:
+                offered = ", ".join(offered_names) or "no tools"
+                outcome = replace(outcome, note=f"the server offers no tool {call.target!r}; it offers: {offered}")
+        return self.input_rounds.begin(caller, outcome)
 
     def call_tool(
         self,
@@ -301,130 +312,58 @@ class World:
         input_responses: dict[str, InputResponse] | None = None,
     ) -> Outcome:
         """Call a tool as the current caller (or `as_user`); `input_responses` pre-answers questions not yet asked."""
-        caller = self._caller_for(as_user)
-        harness = self.harness
-        if input_responses:
-            outcome = self.run(harness.call_tool(caller, name, arguments, input_responses=input_responses))
-        else:
-            outcome = self.run(harness.call_tool(caller, name, arguments))
-        if outcome.channel in (Channel.TOOL_ERROR, Channel.PROTOCOL_ERROR):  # the server answered: ask what it offers
-            offered_names = self.tool_names()
-            if name not in offered_names:
-                offered = ", ".join(offered_names) or "no tools"
-                outcome = replace(outcome, note=f"the server offers no tool {name!r}; it offers: {offered}")
-        return self._begin(caller, outcome)
+        return self.send(Call.tool(name, arguments), as_user=as_user, input_responses=input_responses)
 
     def read_resource(self, uri: str, *, as_user: str | None = None) -> Outcome:
-        caller = self._caller_for(as_user)
-        harness = self.harness
-        return self._begin(caller, self.run(harness.read_resource(caller, uri)))
+        return self.send(Call.resource(uri), as_user=as_user)
 
     def get_prompt(self, name: str, arguments: dict[str, str] | None = None, *, as_user: str | None = None) -> Outcome:
-        caller = self._caller_for(as_user)
-        harness = self.harness
-        return self._begin(caller, self.run(harness.get_prompt(caller, name, arguments)))
+        return self.send(Call.prompt(name, arguments), as_user=as_user)
 
-    # input-required rounds ---------------------------------------------------------------------------
+    # input-required rounds (driven by `self.input_rounds`) ---------------------------------------------
 
-    def _begin(self, caller: Principal | None, outcome: Outcome) -> Outcome:
-        """Record a call's first answer; if it asks for input, start its conversation."""
-        self.answered_last = False
-        outcome = self._record(caller, outcome)
-        if outcome.channel is not Channel.INPUT_REQUIRED:
-            return outcome
-        conversation = Conversation(caller, outcome)
-        self.conversation = self.last_conversation = conversation
-        return self._answer_from_plan(conversation)
+    @property
+    def plan(self) -> AnswerPlan:
+        """Answers given in advance (`Given the user will accept ...`)."""
+        return self.input_rounds.plan
 
-    def _answer_from_plan(self, conversation: Conversation) -> Outcome:
-        """Answer what the plan can; go on while that answers a whole round."""
-        while not conversation.finished:
-            ready = False
-            for question in list(conversation.open_questions.values()):
-                planned = self.plan.answer_for(question, conversation.names_of(question))
-                if planned is not None:
-                    check_fits(question, planned)
-                    ready = conversation.give(question, planned)
-            if not ready:
-                break
-            self._go_on(conversation)
-        return conversation.latest
+    @property
+    def conversation(self) -> Conversation | None:
+        """The latest call that asked for input (it stays open across other calls until answered)."""
+        return self.input_rounds.current
 
-    def _go_on(self, conversation: Conversation, request_state: str | None = None) -> None:
-        """Send the round's answers (retry, or results of parked requests) and take the next answer."""
-        if conversation.rounds >= self.settings.max_rounds:
-            raise RoundLimitExceeded(
-                f"{conversation.latest.method} {conversation.latest.target!r} is still asking after "
-                f"{conversation.rounds} rounds, the limit (max_rounds = {self.settings.max_rounds}); "
-                f"last questions: {', '.join(conversation.latest.questions)}"
-            )
-        state = request_state if request_state is not None else conversation.latest.request_state
-        conversation.last_sent = (conversation.latest, dict(conversation.answers), state)
-        outcome = self.run(self.harness.resume(conversation.caller, conversation.latest, conversation.answers, state))
-        self.answered_last = True
-        conversation.rounds += 1
-        conversation.open_round(self._record(conversation.caller, outcome))
-        if conversation.finished and self.conversation is conversation:
-            self.conversation = None
+    @property
+    def last_conversation(self) -> Conversation | None:
+        """The latest call that asked for input, answered or not."""
+        return self.input_rounds.last
+
+    @property
+    def answered_last(self) -> bool:
+        """Whether the last outcome answered a round (a retry or a replay) rather than a fresh call."""
+        return self.input_rounds.answered_last
 
     def open_conversation(self) -> Conversation:
-        if self.conversation is None:
-            last = f" (the last call {self.last.describe()})" if self.outcomes else ""
-            raise ConversationError(f"no question is open{last}")
-        return self.conversation
+        return self.input_rounds.open()
 
     def question(self, name: str | None = None, kind: str | None = None) -> Any:
         """The open question a step means (by name, or the only one open)."""
-        return self.open_conversation().find(name, kind)
+        return self.input_rounds.question(name, kind)
 
     def answer(self, name: str | None, response: InputResponse) -> Outcome | None:
         """Answer one open question; when that completes the round, the call goes on and its outcome is returned."""
-        conversation = self.open_conversation()
-        question = conversation.find(name)
-        check_fits(question, response)
-        if conversation.give(question, response):
-            self._go_on(conversation)
-            return self._answer_from_plan(conversation)
-        return None
+        return self.input_rounds.answer(name, response)
 
     def retry_tampered(self) -> Outcome:
         """Retry the open call with its request state altered, as an attacker would."""
-        conversation = self.open_conversation()
-        state = conversation.latest.request_state
-        if not state:
-            raise ConversationError(
-                "this call carries no request state to tamper with (a 2025-11-25 server asks mid-call instead)"
-            )
-        middle = len(state) // 2
-        tampered = state[:middle] + ("A" if state[middle] != "A" else "B") + state[middle + 1 :]
-        self._go_on(conversation, request_state=tampered)
-        return conversation.latest
+        return self.input_rounds.retry_tampered()
 
     def replay(self, as_user: str | None = None) -> Outcome:
         """Send the last answered round again, as its caller or as `as_user` (a replay attack, in effect).
 
         When no round was answered yet but a question is open, this sends a forged consent
-        (`accept` with `confirm: true`) against the open question's state, as someone who
-        saw the question but was never asked would.
+        (`accept` with `confirm: true`) against the open question's state (see `InputRounds.replay`).
         """
-        conversation = self.last_conversation
-        if conversation is None:
-            raise ConversationError("there is no consented call to replay: no call has asked for input yet")
-        if conversation.last_sent is not None:
-            questions, answers, state = conversation.last_sent
-        elif not conversation.finished:
-            questions, state = conversation.latest, conversation.latest.request_state
-            answers = {key: accept({CONSENT_KEY: True}) for key in questions.questions}
-        else:
-            raise ConversationError("there is no answered round to replay")
-        if questions.pending is not None or not state:
-            raise ConversationError(
-                "replaying needs a request state, which only the 2026-07-28 era has (a 2025-11-25 server asks mid-call)"
-            )
-        caller = self._caller_for(as_user) if as_user is not None else conversation.caller
-        outcome = self._begin(caller, self.run(self.harness.resume(caller, questions, answers, state)))
-        self.answered_last = True
-        return outcome
+        return self.input_rounds.replay(self._caller_for(as_user) if as_user is not None else None)
 
     @property
     def rounds(self) -> int:
@@ -432,11 +371,7 @@ class World:
 
         About the last call only: an earlier call's rounds must not answer for a later call that asked nothing.
         """
-        last = self.last
-        conversation = self.last_conversation
-        if conversation is not None and any(outcome is last for outcome in conversation.history):
-            return conversation.rounds
-        return 1
+        return self.input_rounds.rounds_of(self.last)
 
     def offered_tools(self) -> list[Tool]:
         tools = self.run(self.harness.list_tools(self.caller))
@@ -463,18 +398,9 @@ class World:
 
     def repeat_last(self, times: int) -> list[Outcome]:
         """Make the last call again `times` times, as the same caller."""
-        last = self.last
-        exchange = self.trace.exchanges[-1]
-        as_user = exchange.caller
-        repeats: list[Outcome] = []
-        for _ in range(times):
-            if last.method == "tools/call":
-                repeats.append(self.call_tool(last.target, last.arguments, as_user=as_user))
-            elif last.method == "resources/read":
-                repeats.append(self.read_resource(last.target, as_user=as_user))
-            else:
-                repeats.append(self.get_prompt(last.target, last.arguments, as_user=as_user))
-        return repeats
+        call = self.last.call
+        as_user = self.trace.exchanges[-1].caller
+        return [self.send(call, as_user=as_user) for _ in range(times)]
 
     def close(self) -> list[BaseException]:
         """Exit everything the scenario opened (in its owner task); returns what failed while closing."""

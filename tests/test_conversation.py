@@ -1,4 +1,4 @@
-"""Conversations: naming questions, answering them on both eras, limits and mistakes."""
+"""Conversations: naming questions, answering them on both eras, limits and mistakes, and the events they emit."""
 
 from __future__ import annotations
 
@@ -9,11 +9,12 @@ from conftest import HARNESS_KINDS, make_harness
 
 from mcpbdd import answers, expect
 from mcpbdd.config import Settings
-from mcpbdd.conversation import ConversationError, RoundLimitExceeded
+from mcpbdd.conversation import ConversationError, RoundAnswered, RoundLimitExceeded
 from mcpbdd.examples.notes import mcp
-from mcpbdd.outcome import Channel
+from mcpbdd.outcome import Call, Channel
 from mcpbdd.principals import Principal
 from mcpbdd.runtime import RunLoop
+from mcpbdd.trace import ExchangeRecorded
 from mcpbdd.world import World
 
 ALICE = Principal("alice", "acme")
@@ -105,3 +106,43 @@ async def test_the_python_api_drives_a_round_by_hand(kind: str) -> None:
         final = await harness.resume(ALICE, first, {key: answers.decline()}, first.request_state)
     assert final.channel is Channel.TOOL_ERROR
     expect.reason_is(final, "consent_declined")
+
+
+@pytest.mark.parametrize("kind", HARNESS_KINDS)
+def test_the_world_tells_each_round_before_the_exchange_it_leads_to(run_loop: RunLoop, kind: str) -> None:
+    world = notes_world(run_loop, kind)
+    told: list[tuple[str, object]] = []
+    world.events.subscribe(ExchangeRecorded, lambda event: told.append(("exchange", event.exchange.outcome.channel)))
+    world.events.subscribe(RoundAnswered, lambda event: told.append(("round", event)))
+    world.call_tool("delete_note", {"note_id": "n-1"})
+    world.answer(None, answers.accept({"confirm": True}))
+    assert [what for what, _ in told] == ["exchange", "round", "exchange"]
+    assert told[0][1] is Channel.INPUT_REQUIRED and told[2][1] is Channel.OK
+    round_ = told[1][1]
+    assert isinstance(round_, RoundAnswered)
+    assert round_.number == 1 and round_.conversation is world.last_conversation
+    assert round_.conversation.call == Call.tool("delete_note", {"note_id": "n-1"})
+    [(key, answer)] = round_.answers.items()
+    assert key in round_.questions and answer == answers.accept({"confirm": True})
+    world.close()
+
+
+def test_a_tampered_retry_is_told_as_a_round_with_no_answers(run_loop: RunLoop) -> None:
+    world = notes_world(run_loop, "client-auto")
+    rounds: list[RoundAnswered] = []
+    world.events.subscribe(RoundAnswered, rounds.append)
+    world.call_tool("delete_note", {"note_id": "n-1"})
+    assert world.retry_tampered().channel is Channel.PROTOCOL_ERROR
+    assert [(r.number, dict(r.answers)) for r in rounds] == [(1, {})]
+    world.close()
+
+
+@pytest.mark.parametrize("kind", HARNESS_KINDS)
+def test_repeating_the_last_call_re_sends_its_call_as_its_caller(run_loop: RunLoop, kind: str) -> None:
+    world = notes_world(run_loop, kind)
+    world.add_user("bob", "acme")
+    world.read_resource("notes://n-1", as_user="bob")
+    repeats = world.repeat_last(2)
+    assert [o.call for o in repeats] == [Call.resource("notes://n-1")] * 2
+    assert [e.caller for e in world.trace.exchanges[-3:]] == ["bob"] * 3
+    world.close()

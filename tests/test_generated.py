@@ -39,7 +39,7 @@ from mcpbdd.checks.generated import (
 )
 from mcpbdd.checks.generated.inputs import _hypothesis_jsonschema_problem
 from mcpbdd.config import Settings
-from mcpbdd.outcome import Channel, Outcome, ProtocolError
+from mcpbdd.outcome import Call, Channel, Outcome, ProtocolError
 from mcpbdd.principals import Principal
 from mcpbdd.runtime import RunLoop
 from mcpbdd.world import World
@@ -72,9 +72,10 @@ def run_loop() -> Iterator[RunLoop]:
 
 def _tool_error(text: str, arguments: dict[str, Any] | None = None) -> Outcome:
     result = CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
-    return Outcome(Channel.TOOL_ERROR, "tools/call", "shout", arguments or {}, result=result)
+    return Outcome(Channel.TOOL_ERROR, Call.tool("shout", arguments or {}), result=result)
 
 
+SHOUT = Call.tool("shout", {})
 RULES = Rules("shout", ("sk-live-42",), ["/srv/app/server"])
 
 
@@ -87,13 +88,13 @@ def test_the_sdk_crash_form_is_a_crash_but_a_deliberate_tool_error_is_not() -> N
 
 
 def test_an_internal_error_and_a_lost_connection_are_crashes_and_a_timeout_is_a_hang() -> None:
-    internal = Outcome(Channel.PROTOCOL_ERROR, "tools/call", "shout", {}, error=ProtocolError(-32603, "Internal"))
+    internal = Outcome(Channel.PROTOCOL_ERROR, SHOUT, error=ProtocolError(-32603, "Internal"))
     assert judge(internal, {}, RULES) == {CRASH: "the internal error -32603 'Internal'"}
-    invalid = Outcome(Channel.PROTOCOL_ERROR, "tools/call", "shout", {}, error=ProtocolError(-32602, "Invalid"))
+    invalid = Outcome(Channel.PROTOCOL_ERROR, SHOUT, error=ProtocolError(-32602, "Invalid"))
     assert judge(invalid, {}, RULES) == {}
-    closed = Outcome(Channel.TRANSPORT_FAILURE, "tools/call", "shout", {}, failure="connection closed: EOF")
+    closed = Outcome(Channel.TRANSPORT_FAILURE, SHOUT, failure="connection closed: EOF")
     assert judge(closed, {}, RULES) == {CRASH: "no answer at all: connection closed: EOF"}
-    hung = Outcome(Channel.TRANSPORT_FAILURE, "tools/call", "shout", {}, failure="no answer within the call timeout")
+    hung = Outcome(Channel.TRANSPORT_FAILURE, SHOUT, failure="no answer within the call timeout")
     assert HANG in judge(hung, {}, RULES)
 
 

@@ -8,7 +8,7 @@ import pytest
 from conftest import HARNESS_KINDS, make_harness
 from servers import awkward
 
-from mcpbdd.outcome import Channel, ProtocolError, no_back_channel_explanation
+from mcpbdd.outcome import Call, Channel, ProtocolError, no_back_channel_explanation
 from mcpbdd.principals import Principal
 
 pytestmark = pytest.mark.anyio
@@ -138,3 +138,19 @@ def test_only_the_no_back_channel_error_gets_the_explanation() -> None:
         "server-initiated requests.",
     )
     assert "returns `Sample(messages, max_tokens=...)`" in (no_back_channel_explanation(sampling) or "")
+
+
+async def test_every_call_goes_through_send_and_its_outcome_carries_the_call(notes_harness: Any) -> None:
+    created = await notes_harness.send(ALICE, Call.tool("create_note", {"title": "Plan", "body": "Ship"}))
+    read = await notes_harness.send(ALICE, Call.resource("notes://n-1"))
+    prompt = await notes_harness.send(ALICE, Call.prompt("summarize_notes", {"tag": "x"}))
+    assert [o.channel for o in (created, read, prompt)] == [Channel.OK] * 3
+    assert read.call == Call("resources/read", "notes://n-1") and "Ship" in read.text
+    assert (prompt.method, prompt.target, prompt.arguments) == ("prompts/get", "summarize_notes", {"tag": "x"})
+    shortcut = await notes_harness.read_resource(ALICE, "notes://n-1")
+    assert (shortcut.call, shortcut.text) == (read.call, read.text)
+
+
+async def test_a_call_of_another_method_is_refused_naming_the_methods(notes_harness: Any) -> None:
+    with pytest.raises(ValueError, match="cannot send 'tools/list': use one of tools/call, resources/read"):
+        await notes_harness.send(ALICE, Call("tools/list", "anything"))  # type: ignore[arg-type]

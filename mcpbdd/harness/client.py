@@ -47,12 +47,14 @@ from mcp_types import (
 )
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from mcpbdd.harness.base import DEFAULT_TIMEOUT, classify, retry_with_answers
+from mcpbdd.harness.base import DEFAULT_TIMEOUT, Harness, classify
 from mcpbdd.harness.connectors import Connector, InProcess
 from mcpbdd.kinds import CAPABILITIES, Capability, ClientMode, check_capabilities, client_mode
 from mcpbdd.kit.doubles import Doubles
-from mcpbdd.outcome import Channel, Outcome, Question, question_kind
+from mcpbdd.outcome import PROMPTS_GET, RESOURCES_READ, TOOLS_CALL, Call, Channel, Outcome, Question, question_kind
 from mcpbdd.principals import Principal, acting_as
+
+__all__ = ["ClientHarness", "EnterInOwner", "InFlightCall", "ParkedQuestion"]
 
 T = TypeVar("T")
 
@@ -74,9 +76,7 @@ class InFlightCall:
 
     task: asyncio.Task[Outcome]
     caller: Principal | None
-    method: str
-    target: str
-    arguments: dict[str, Any] | None
+    call: Call
     questions: dict[str, ParkedQuestion] = field(default_factory=dict)
     asked: asyncio.Event = field(default_factory=asyncio.Event)
     numbers: dict[str, itertools.count[int]] = field(default_factory=dict)
@@ -86,7 +86,7 @@ class InFlightCall:
         return {key: parked.question for key, parked in self.questions.items() if not parked.answer.done()}
 
 
-class ClientHarness:
+class ClientHarness(Harness):
     """Drives a real `mcp.Client` (one per caller): in-process, over stdio, or over HTTP (see `connectors`)."""
 
     name = "client"
@@ -213,60 +213,59 @@ class ClientHarness:
 
     # calls ------------------------------------------------------------------------------------
 
-    async def _call(
-        self, caller: Principal | None, method: str, target: str, arguments: dict[str, Any] | None, send: Any
+    async def send(
+        self,
+        caller: Principal | None,
+        call: Call,
+        *,
+        input_responses: InputResponses | None = None,
+        request_state: str | None = None,
     ) -> Outcome:
+        """Make `call` as `caller` over the caller's own Client; a legacy call that asks mid-call is parked."""
         client = await self.session(caller)
 
-        async def call() -> Any:
+        async def request() -> Any:
             with acting_as(caller, self.tenant_claim):
-                return await send(client)
+                return await _session_request(client, call, input_responses, request_state)
 
         if client.protocol_version in MODERN_PROTOCOL_VERSIONS:  # questions come back as results: nothing to park
-            return self._diagnosed(await classify(method, target, arguments, call, self.timeout))
+            return self._diagnosed(await classify(call, request, self.timeout))
         # A handshake-era connection (mode "legacy", or "auto" that fell back): questions arrive mid-call.
-        task = asyncio.ensure_future(classify(method, target, arguments, call, self.timeout))
-        in_flight = InFlightCall(task=task, caller=caller, method=method, target=target, arguments=arguments)
+        task = asyncio.ensure_future(classify(call, request, self.timeout))
+        in_flight = InFlightCall(task=task, caller=caller, call=call)
         self._in_flight.append(in_flight)
         return await self.wait_for(in_flight)
 
-    async def wait_for(self, call: InFlightCall) -> Outcome:
+    async def wait_for(self, in_flight: InFlightCall) -> Outcome:
         """Wait until a legacy call finishes, or asks a question: then report it as `input_required`.
 
         The call keeps running in the background while its question is parked, as on a
         real connection; other calls can be made meanwhile.
         """
-        call.asked.clear()
-        waiter = asyncio.ensure_future(call.asked.wait())
+        in_flight.asked.clear()
+        waiter = asyncio.ensure_future(in_flight.asked.wait())
         try:
-            await asyncio.wait({call.task, waiter}, return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait({in_flight.task, waiter}, return_when=asyncio.FIRST_COMPLETED)
         finally:
             waiter.cancel()
-        if call.task.done():
-            self._in_flight.remove(call)
-            return self._diagnosed(call.task.result())
-        return Outcome(
-            Channel.INPUT_REQUIRED,
-            call.method,
-            call.target,
-            call.arguments,
-            questions=call.open_questions(),
-            pending=call,
-        )
+        if in_flight.task.done():
+            self._in_flight.remove(in_flight)
+            return self._diagnosed(in_flight.task.result())
+        return Outcome(Channel.INPUT_REQUIRED, in_flight.call, questions=in_flight.open_questions(), pending=in_flight)
 
     async def resume(
         self, caller: Principal | None, outcome: Outcome, answers: InputResponses, request_state: str | None
     ) -> Outcome:
         """Answer open questions: a parked mid-call request gets its result; a modern call is retried."""
-        call = outcome.pending
-        if not isinstance(call, InFlightCall):
-            return await retry_with_answers(self, caller, outcome, answers, request_state)
+        in_flight = outcome.pending
+        if not isinstance(in_flight, InFlightCall):
+            return await super().resume(caller, outcome, answers, request_state)
         for key, response in answers.items():
-            parked = call.questions.get(key)
+            parked = in_flight.questions.get(key)
             if parked is None or parked.answer.done():
                 raise ValueError(f"the server has no open question {key!r} in this call")
             parked.answer.set_result(response)
-        return await self.wait_for(call)
+        return await self.wait_for(in_flight)
 
     def _diagnosed(self, outcome: Outcome) -> Outcome:
         """A transport failure says what became of the server, when the connector knows (exit code, stderr)."""
@@ -291,57 +290,30 @@ class ClientHarness:
                 if not cursor:
                     return tools
 
-    async def call_tool(
-        self,
-        caller: Principal | None,
-        name: str,
-        arguments: dict[str, Any] | None = None,
-        *,
-        input_responses: InputResponses | None = None,
-        request_state: str | None = None,
-    ) -> Outcome:
-        async def send(client: Client) -> Any:
-            return await client.session.call_tool(
-                name,
-                arguments,
-                input_responses=input_responses,
-                request_state=request_state,
-                allow_input_required=True,
-            )
 
-        return await self._call(caller, "tools/call", name, arguments, send)
-
-    async def read_resource(
-        self,
-        caller: Principal | None,
-        uri: str,
-        *,
-        input_responses: InputResponses | None = None,
-        request_state: str | None = None,
-    ) -> Outcome:
-        async def send(client: Client) -> Any:
-            return await client.session.read_resource(
-                uri, input_responses=input_responses, request_state=request_state, allow_input_required=True
-            )
-
-        return await self._call(caller, "resources/read", uri, None, send)
-
-    async def get_prompt(
-        self,
-        caller: Principal | None,
-        name: str,
-        arguments: dict[str, str] | None = None,
-        *,
-        input_responses: InputResponses | None = None,
-        request_state: str | None = None,
-    ) -> Outcome:
-        async def send(client: Client) -> Any:
-            return await client.session.get_prompt(
-                name,
-                arguments,
-                input_responses=input_responses,
-                request_state=request_state,
-                allow_input_required=True,
-            )
-
-        return await self._call(caller, "prompts/get", name, arguments, send)
+def _session_request(
+    client: Client, call: Call, input_responses: InputResponses | None, request_state: str | None
+) -> Awaitable[Any]:
+    """The one place a Call becomes the SDK client's request (each round shown: `allow_input_required`)."""
+    session = client.session
+    if call.method == TOOLS_CALL:
+        return session.call_tool(
+            call.target,
+            call.arguments,
+            input_responses=input_responses,
+            request_state=request_state,
+            allow_input_required=True,
+        )
+    if call.method == RESOURCES_READ:
+        return session.read_resource(
+            call.target, input_responses=input_responses, request_state=request_state, allow_input_required=True
+        )
+    if call.method == PROMPTS_GET:
+        return session.get_prompt(
+            call.target,
+            call.arguments,
+            input_responses=input_responses,
+            request_state=request_state,
+            allow_input_required=True,
+        )
+    raise ValueError(f"cannot send {call.method!r}: use one of {TOOLS_CALL}, {RESOURCES_READ}, {PROMPTS_GET}")

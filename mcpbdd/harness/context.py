@@ -34,15 +34,17 @@ from mcp_types import (
 )
 
 from mcpbdd._sdk import lowlevel_server
-from mcpbdd.harness.base import DEFAULT_TIMEOUT, classify, retry_with_answers
+from mcpbdd.harness.base import DEFAULT_TIMEOUT, Harness, classify
 from mcpbdd.harness.mock_context import MockContext, Recorder
 from mcpbdd.kinds import CAPABILITIES
 from mcpbdd.kit.doubles import Doubles, providing
-from mcpbdd.outcome import Outcome
+from mcpbdd.outcome import PROMPTS_GET, RESOURCES_READ, TOOLS_CALL, Call, Outcome
 from mcpbdd.principals import Principal, authenticated_user
 
+__all__ = ["ContextHarness"]
 
-class ContextHarness:
+
+class ContextHarness(Harness):
     """Calls an `MCPServer`'s handlers directly with a MockContext, inside the server's lifespan.
 
     Use `async with ContextHarness(server) as harness:` from pytest, or let a World own it.
@@ -95,12 +97,15 @@ class ContextHarness:
             raise RuntimeError("enter the ContextHarness (async with) before calling the server")
         return self._mock
 
-    async def _handle(self, caller: Principal | None, method: str, params: Any) -> Any:
-        """Run the server's registered handler for `method`, mapping escapes as the SDK boundary does."""
+    async def _handle(self, caller: Principal | None, method: str, params: Any, raw: dict[str, Any]) -> Any:
+        """Run the server's registered handler for `method`, mapping escapes as the SDK boundary does.
+
+        `raw` is what the handler sees on `ctx.request_context.params` (built by `send`, no model dump).
+        """
         entry = self._lowlevel.get_request_handler(method)
         if entry is None:
             raise MCPError(code=-32601, message="Method not found", data=method)
-        request_context = self.mock.request_context(method, _raw(method, params))
+        request_context = self.mock.request_context(method, raw)
         # Inline rather than `acting_as(...)`: a generator context manager per call is measurable here.
         token = auth_context_var.set(authenticated_user(caller, self.tenant_claim) if caller is not None else None)
         try:
@@ -115,65 +120,44 @@ class ContextHarness:
             raise MCPError.from_error_data(answer)
         return answer
 
+    async def send(
+        self,
+        caller: Principal | None,
+        call: Call,
+        *,
+        input_responses: InputResponses | None = None,
+        request_state: str | None = None,
+    ) -> Outcome:
+        """Make `call` through the server's registered handler. The one place a Call becomes SDK params."""
+        params: CallToolRequestParams | ReadResourceRequestParams | GetPromptRequestParams
+        if call.method == TOOLS_CALL:
+            raw = {"name": call.target, "arguments": call.arguments}
+            params = CallToolRequestParams(
+                name=call.target,
+                arguments=call.arguments,
+                input_responses=input_responses,
+                request_state=request_state,
+            )
+        elif call.method == RESOURCES_READ:
+            raw = {"uri": call.target}
+            params = ReadResourceRequestParams(
+                uri=call.target, input_responses=input_responses, request_state=request_state
+            )
+        elif call.method == PROMPTS_GET:
+            raw = {"name": call.target, "arguments": call.arguments}
+            params = GetPromptRequestParams(
+                name=call.target,
+                arguments=call.arguments,
+                input_responses=input_responses,
+                request_state=request_state,
+            )
+        else:
+            raise ValueError(f"cannot send {call.method!r}: use one of {TOOLS_CALL}, {RESOURCES_READ}, {PROMPTS_GET}")
+        return await classify(call, lambda: self._handle(caller, call.method, params, raw), self.timeout)
+
     async def list_tools(self, caller: Principal | None = None) -> list[Tool]:
         return await self.server.list_tools()
 
-    async def call_tool(
-        self,
-        caller: Principal | None,
-        name: str,
-        arguments: dict[str, Any] | None = None,
-        *,
-        input_responses: InputResponses | None = None,
-        request_state: str | None = None,
-    ) -> Outcome:
-        params = CallToolRequestParams(
-            name=name, arguments=arguments, input_responses=input_responses, request_state=request_state
-        )
-        return await classify(
-            "tools/call", name, arguments, lambda: self._handle(caller, "tools/call", params), self.timeout
-        )
-
-    async def read_resource(
-        self,
-        caller: Principal | None,
-        uri: str,
-        *,
-        input_responses: InputResponses | None = None,
-        request_state: str | None = None,
-    ) -> Outcome:
-        params = ReadResourceRequestParams(uri=uri, input_responses=input_responses, request_state=request_state)
-        return await classify(
-            "resources/read", uri, None, lambda: self._handle(caller, "resources/read", params), self.timeout
-        )
-
-    async def get_prompt(
-        self,
-        caller: Principal | None,
-        name: str,
-        arguments: dict[str, str] | None = None,
-        *,
-        input_responses: InputResponses | None = None,
-        request_state: str | None = None,
-    ) -> Outcome:
-        params = GetPromptRequestParams(
-            name=name, arguments=arguments, input_responses=input_responses, request_state=request_state
-        )
-        return await classify(
-            "prompts/get", name, arguments, lambda: self._handle(caller, "prompts/get", params), self.timeout
-        )
-
-    async def resume(
-        self, caller: Principal | None, outcome: Outcome, answers: InputResponses, request_state: str | None
-    ) -> Outcome:
-        """Retry with the answers and the state, as a 2026-07-28 client does (the only era here)."""
-        return await retry_with_answers(self, caller, outcome, answers, request_state)
-
-
-def _raw(method: str, params: Any) -> dict[str, Any]:
-    """The params a handler sees on `ctx.request_context.params` (cheap: no model dump on the hot path)."""
-    if method == "tools/call":
-        return {"name": params.name, "arguments": params.arguments}
-    if method == "resources/read":
-        return {"uri": params.uri}
-    return {"name": params.name, "arguments": params.arguments}
+    def server_stderr(self) -> str:
+        """No process, no stderr: the server runs in this one."""
+        return ""

@@ -26,14 +26,19 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import allure
 from pydantic import BaseModel
 
+from mcpbdd.conversation import Conversation, RoundAnswered
 from mcpbdd.kinds import harness_label
+from mcpbdd.outcome import TOOLS_CALL
 from mcpbdd.reporting.redaction import Redactor
-from mcpbdd.trace import Exchange, Trace
+from mcpbdd.trace import Events, Exchange, ExchangeRecorded, Trace
+
+if TYPE_CHECKING:
+    from mcpbdd.world import World
 
 __all__ = [
     "ScenarioReport",
@@ -193,16 +198,16 @@ def attach_rounds(call: str, rounds: Sequence[Round], names: Mapping[str, list[s
 class ScenarioReport:
     """Everything one scenario reports: exchanges, rounds, and on failure the trace and storage changes.
 
-    The behave hooks create one per scenario (`before_scenario`) and finish it
-    (`after_scenario`); the World calls `on_exchange` for every exchange it records.
+    The behave hooks create one per scenario (`before_scenario`), subscribe it to the World's
+    events (`ExchangeRecorded` -> `on_exchange`, `RoundAnswered` -> `on_round`) and finish it
+    (`after_scenario`).
     """
 
-    def __init__(self, world: Any, secrets: Iterable[str] | None = None) -> None:
+    def __init__(self, world: World, secrets: Iterable[str] | None = None) -> None:
         self.world = world
         self.redactor = _redactor(secrets)
         self.secrets = self.redactor.secrets
-        self._rounds_seen: dict[int, int] = {}
-        self._conversations: list[Any] = []
+        self._conversations: list[Conversation] = []
         self._rounds: dict[int, list[Round]] = {}
         self._upstream_seen = 0
 
@@ -212,41 +217,38 @@ class ScenarioReport:
         allure.dynamic.parameter("harness", harness)
         allure.dynamic.label("harness", harness)
 
-    def on_exchange(self, exchange: Exchange) -> None:
-        """Called by the World for each exchange: attach it, and the answers that led to it if it is a new round.
+    def subscribe(self, events: Events) -> None:
+        """Listen to a scenario's events (the World's `events`)."""
+        events.subscribe(RoundAnswered, self.on_round)
+        events.subscribe(ExchangeRecorded, self.on_exchange)
 
-        The World calls this after counting the new round and before opening it, so the
-        open conversation still holds the answers it just sent.
-        """
-        conversation = getattr(self.world, "conversation", None)
-        if conversation is not None:
-            key = id(conversation)
-            if key not in self._rounds_seen:
-                self._conversations.append(conversation)
-            if conversation.rounds > self._rounds_seen.get(key, 1):
-                round_ = Round(conversation.rounds - 1, dict(conversation.latest.questions), dict(conversation.answers))
-                self._rounds.setdefault(key, []).append(round_)
-                attach_round(_call(conversation.latest), round_, conversation.names, secrets=self.secrets)
-            self._rounds_seen[key] = conversation.rounds
-        attach_exchange(exchange, secrets=self.secrets)
+    def on_round(self, event: RoundAnswered) -> None:
+        """A round's answers are sent: attach them to the step that gave them (before the exchange they lead to)."""
+        conversation = event.conversation
+        if not any(seen is conversation for seen in self._conversations):
+            self._conversations.append(conversation)
+        round_ = Round(event.number, dict(event.questions), dict(event.answers))
+        self._rounds.setdefault(id(conversation), []).append(round_)
+        attach_round(str(conversation.call), round_, conversation.names, secrets=self.secrets)
+
+    def on_exchange(self, event: ExchangeRecorded) -> None:
+        """An exchange was recorded: attach it, and what the server sent upstream meanwhile, to the running step."""
+        attach_exchange(event.exchange, secrets=self.secrets)
         self._attach_new_upstream_requests()
-
-    def _upstream_requests(self) -> list[Any]:
-        return list(getattr(getattr(self.world, "upstream", None), "requests", None) or [])
 
     def _attach_new_upstream_requests(self) -> None:
         """What the server sent upstream while making this call, on the same step."""
-        requests = self._upstream_requests()
+        requests = self.world.upstream.requests
         new, self._upstream_seen = requests[self._upstream_seen :], len(requests)
         if new:
-            attach_upstream_requests([_record(r) for r in new], secrets=self.secrets)
+            attach_upstream_requests([r.to_json() for r in new], secrets=self.secrets)
 
     def finish(self, scenario: Any) -> None:
         """At the end of the scenario: labels from what it did; rounds; if it failed: the trace, every upstream
         request and what changed in storage."""
         world = self.world
-        tools = sorted({e.outcome.target for e in world.trace.exchanges if e.outcome.method == "tools/call"})
-        tenants = sorted(getattr(getattr(world, "directory", None), "tenants", {}) or {})
+        tools = sorted({e.outcome.target for e in world.trace.exchanges if e.outcome.method == TOOLS_CALL})
+        tenants = sorted(world.directory.tenants)
         if tools:
             allure.dynamic.label("tool", *tools)
         if tenants:
@@ -257,43 +259,32 @@ class ScenarioReport:
             return
         if len(world.trace):
             attach_trace(world.trace, secrets=self.secrets)
-        requests = self._upstream_requests()
+        requests = world.upstream.requests
         if requests:
-            attach_upstream_requests([_record(r) for r in requests], secrets=self.secrets)
+            attach_upstream_requests([r.to_json() for r in requests], secrets=self.secrets)
         self._attach_storage_changes()
 
     def _attach_conversations(self) -> None:
-        for extra in (getattr(self.world, "last_conversation", None), getattr(self.world, "conversation", None)):
-            if extra is not None and id(extra) not in self._rounds_seen:
-                self._rounds_seen[id(extra)] = extra.rounds
+        """Every conversation that had a round answered, and the latest and the open one even without."""
+        rounds = self.world.input_rounds
+        for extra in (rounds.last, rounds.current):
+            if extra is not None and not any(seen is extra for seen in self._conversations):
                 self._conversations.append(extra)
         for conversation in self._conversations:
-            answered = self._rounds.get(id(conversation), [])
-            rounds = list(answered)
+            told = list(self._rounds.get(id(conversation), []))
             if not conversation.finished:
-                rounds.append(Round(conversation.rounds, dict(conversation.latest.questions)))
+                told.append(Round(conversation.rounds, dict(conversation.latest.questions)))
             final = conversation.latest.describe() if conversation.finished else "still waiting for answers"
-            attach_rounds(_call(conversation.latest), rounds, conversation.names, final, secrets=self.secrets)
+            attach_rounds(str(conversation.call), told, conversation.names, final, secrets=self.secrets)
 
     def _attach_storage_changes(self) -> None:
-        changes = getattr(self.world, "storage_changes", None)
-        tenants = getattr(self.world, "tenants_in_play", None)
-        if changes is None or tenants is None or getattr(self.world, "baseline", None) is None:
+        world = self.world
+        if world.baseline is None:
             return
-        for tenant in tenants():
+        for tenant in world.tenants_in_play():
             try:
-                diff = changes(tenant)
+                diff = world.storage_changes(tenant)
             except Exception:  # a report must never hide the scenario's own failure
                 continue
             if diff:
                 attach_storage_diff(diff, tenant=tenant, secrets=self.secrets)
-
-
-def _record(request: Any) -> Any:
-    """An upstream request as JSON (`UpstreamRequest.to_json`), or as it is."""
-    to_json = getattr(request, "to_json", None)
-    return to_json() if callable(to_json) else request
-
-
-def _call(outcome: Any) -> str:
-    return f"{outcome.method} {outcome.target}"

@@ -16,7 +16,7 @@ from typing import Any
 from mcpbdd._text import clip
 from mcpbdd.checks.generated.verdicts import MUTATION, REFUSED, TIMEOUT_PREFIX, Rules, judge
 from mcpbdd.harness.base import CLIENT_REFUSED, Harness
-from mcpbdd.outcome import Channel, Outcome
+from mcpbdd.outcome import Call, Channel, Outcome
 from mcpbdd.principals import Principal
 
 __all__ = ["CallRunner", "Snapshot"]
@@ -64,9 +64,7 @@ class CallRunner:
         except TimeoutError:
             return Outcome(
                 Channel.TRANSPORT_FAILURE,
-                "tools/call",
-                self.tool,
-                arguments,
+                Call.tool(self.tool, arguments),
                 failure=f"{TIMEOUT_PREFIX} the generated-call timeout of {self.timeout:g} s",
                 duration=time.perf_counter() - started,
             )
