@@ -61,7 +61,7 @@ from behave.formatter.base import Formatter
 from behave.model import Feature, Rule, ScenarioOutline
 
 from mcpbdd.cli.workers import JOB_ENV
-from mcpbdd.reporting.redaction import Redactor
+from mcpbdd.reporting.redaction import Redactor, redactor_for
 
 __all__ = ["AllureFormatter", "McpbddListener", "RedactingFileLogger", "tag_labels"]
 
@@ -363,7 +363,7 @@ class AllureFormatter(_AllureBehaveFormatter):
         # Not super().__init__: that builds allure-behave's own listener and file logger.
         Formatter.__init__(self, stream_opener, config)
         self.listener = McpbddListener(config)
-        self.file_logger = RedactingFileLogger(self.stream_opener.name, Redactor(_secrets(config)))
+        self.file_logger = RedactingFileLogger(self.stream_opener.name, redactor_for(_secrets(config)))
         allure_commons.plugin_manager.register(self.listener)
         allure_commons.plugin_manager.register(self.file_logger)
         self.testplan = allure_commons.utils.get_testplan()
