@@ -26,6 +26,7 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote, quote_plus
 from xml.etree import ElementTree
 from xml.sax.saxutils import escape
@@ -131,6 +132,35 @@ def test_every_encoding_reaches_a_report_when_redaction_is_off(baseline: Run) ->
     formats = {where.split("/baseline/")[1].split("/")[0] for where, _secret, _kind in leaks}
     assert formats == {"allure-results", "junit", "behave.json"}
     assert SECRETS[0] in baseline.output, "and the console shows it"
+
+
+def _attachments(folder: Path, result: dict[str, Any]) -> dict[str, str]:
+    """Every attachment of a result and of its steps: name -> text."""
+    found = list(result.get("attachments", []))
+    for step in result.get("steps", []):
+        found += step.get("attachments", [])
+    return {a["name"]: (folder / a["source"]).read_text(encoding="utf-8") for a in found}
+
+
+def test_each_path_carried_a_secret_before_redaction(baseline: Run) -> None:
+    """Names, doc strings, results, upstream requests, stderr, failure messages, captured stdout: each one leaked."""
+    folder = baseline.folder / "baseline" / "allure-results"
+    results = {r["name"]: r for r in (json.loads(p.read_text()) for p in folder.glob("*-result.json"))}
+    secret, other = (encodings(s) for s in SECRETS)
+    echo = next(r for name, r in results.items() if secret["plain"] in name)
+    assert secret["plain"] in echo["statusDetails"]["message"]
+    assert secret["JSON"] in _attachments(folder, echo)["doc string"]
+    leak = next(r for name, r in results.items() if "structured content" in name)
+    answer = next(t for name, t in _attachments(folder, leak).items() if name.startswith("tools/call leak"))
+    assert secret["JSON in JSON"] in answer and secret["Basic credential"] in answer
+    upstream = next(r for name, r in results.items() if "bearer token" in name)
+    (sent,) = json.loads(next(t for n, t in _attachments(folder, upstream).items() if n.startswith("upstream")))
+    assert sent["url"] == f"https://vault.example.com/keys/{other['URL, httpx path']}?key={other['URL, quote_plus']}"
+    assert sent["headers"]["authorization"] == other["bearer token"]
+    stdio = next(r for name, r in results.items() if "stdio" in name)
+    assert secret["plain"] in _attachments(folder, stdio)["server stderr"]
+    junit = next((baseline.folder / "baseline" / "junit").glob("*.xml")).read_text(encoding="utf-8")
+    assert f"echo: {secret['plain']}" in junit, "the server's stdout, captured by behave"
 
 
 def test_no_file_under_reports_holds_any_encoding_of_a_secret(redacted: Run) -> None:
