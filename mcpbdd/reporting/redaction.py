@@ -145,6 +145,19 @@ def _longest_literal(secret: str) -> str:
     return max(runs, key=len) if runs else ""
 
 
+def _grouped(forms: set[str]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Forms grouped under the shortest one they contain: one substring test per group (the padded, unpadded
+    and offset forms of one secret mostly contain each other), then the group's forms longest first."""
+    groups: list[tuple[str, list[str]]] = []
+    for form in sorted(forms, key=lambda f: (len(f), f)):
+        group = next((members for key, members in groups if key in form), None)
+        if group is None:
+            groups.append((form, [form]))
+        else:
+            group.append(form)
+    return tuple((key, tuple(sorted(members, key=len, reverse=True))) for key, members in groups)
+
+
 class _Secret:
     """One secret's search: a plain substring, or a pattern behind a cheap substring test, then its base64 forms."""
 
@@ -153,7 +166,7 @@ class _Secret:
         self.literal = secret if all(c in _PLAIN for c in secret) else None
         self.required = _longest_literal(secret)
         self.pattern = None if self.literal is not None else re.compile("".join(_char_pattern(c) for c in secret))
-        self.base64 = tuple(sorted(_base64_forms(secret) - {secret}, key=len, reverse=True))
+        self.base64 = _grouped(_base64_forms(secret) - {secret})
 
     def found_in(self, text: str) -> bool:
         if self.literal is not None:
@@ -161,7 +174,7 @@ class _Secret:
         else:
             assert self.pattern is not None
             found = (not self.required or self.required in text) and self.pattern.search(text) is not None
-        return found or any(form in text for form in self.base64)
+        return found or any(key in text for key, _forms in self.base64)
 
     def replace(self, text: str, mask: str) -> str:
         if self.literal is not None:
@@ -170,9 +183,10 @@ class _Secret:
         elif not self.required or self.required in text:
             assert self.pattern is not None
             text = self.pattern.sub(mask, text)
-        for form in self.base64:
-            if form in text:
-                text = text.replace(form, mask)
+        for key, forms in self.base64:
+            if key in text:
+                for form in forms:
+                    text = text.replace(form, mask)
         return text
 
 
