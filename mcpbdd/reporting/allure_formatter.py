@@ -24,8 +24,9 @@ small and each override is a fix we rely on (each has a test in
 - The history id includes the parameters (Allure's own rule), so the same scenario run
   on two harnesses is two tests, not one test with a retry.
 - Configured secrets (`secrets` under `[tool.mcpbdd]` or `-D mcpbdd.secrets=...`) are
-  redacted from every file written: results (step names, error messages, traces,
-  parameters) and attachments, whoever attached them.
+  redacted, in every encoding `mcpbdd.reporting.redaction` knows, from every file written:
+  results (step names, error messages, traces, parameters) and attachments, whoever
+  attached them.
 - Results are serialised with one `json.dumps` and one write per file, which keeps this
   formatter's overhead per scenario at or under allure-behave's (see `bench/bench_formatter.py`).
 """
