@@ -18,6 +18,10 @@ environment.py wraps mcpbdd's hooks), so interpreter start-up and imports (~1 s,
 the noisiest part) stay out of it. Overhead per scenario = (median time of the variant -
 median of `none`) / N. The figure that matters is the ratio mcpbdd / allure-behave
 (target <= 1.0).
+
+Redaction alone is too small to see in those wall times on a busy machine, so the last
+line times it directly: the `mcpbdd+secrets` results, unredacted (from a `mcpbdd` run),
+redacted again file by file as the formatter does, in this process.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -116,6 +121,7 @@ def main() -> None:
         for rep in range(args.reps):
             for name in VARIANTS:
                 times[name].append(run_once(folder, name, folder / f"out-{name}-{rep}"))
+        redaction = redaction_cost(folder / "out-mcpbdd-0", args.scenarios)
     medians = {name: statistics.median(values) for name, values in times.items()}
     base = medians["none"]
     n = args.scenarios
@@ -139,7 +145,32 @@ def main() -> None:
             f"paired per rep (same moment, less noise): median {statistics.median(paired):.2f}x, "
             f"range {paired[0]:.2f}x-{paired[-1]:.2f}x"
         )
+    print(redaction)
     print(f"command: .venv/bin/python bench/bench_formatter.py --scenarios {n} --reps {args.reps}")
+
+
+def redaction_cost(results: Path, scenarios: int, reps: int = 7) -> str:
+    """Redacting one run's files (results as JSON documents, attachments as bytes), as the formatter does."""
+    sys.path.insert(0, str(ROOT))
+    from mcpbdd.reporting.redaction import Redactor
+
+    secrets = VARIANTS["mcpbdd+secrets"][-1].split("=", 1)[1].split(",")
+    redactor = Redactor(secrets)
+    files = [(p.name.endswith("-result.json"), p.read_bytes()) for p in results.iterdir()]
+    runs = []
+    for _ in range(reps):
+        started = time.perf_counter()
+        for is_result, data in files:
+            if is_result:
+                redactor.redact_json(data.decode("utf-8"))
+            else:
+                redactor.redact_bytes(data)
+        runs.append(time.perf_counter() - started)
+    per_file = statistics.median(runs) / len(files) * 1e6
+    return (
+        f"redaction alone ({len(secrets)} secrets, {len(files)} files): {per_file:.1f} us per file, "
+        f"{per_file * len(files) / scenarios / 1000:.3f} ms per scenario"
+    )
 
 
 if __name__ == "__main__":

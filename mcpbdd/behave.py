@@ -8,19 +8,23 @@ A project with hooks of its own calls ours from them instead, e.g.
 What they do: read the settings once (`[tool.mcpbdd]` + `-D mcpbdd.*`), keep one event
 loop for the run, give every scenario a fresh World with its own owner task (created
 before the scenario, always closed after it, even when a step failed), attach each
-MCP exchange to the step that made it, and mark scenario names with their harness so
-a report of both harnesses keeps both results apart.
+MCP exchange to the step that made it, mark scenario names with their harness so
+a report of both harnesses keeps both results apart, and redact the configured secrets
+from behave's own JUnit XML at the end (`mcpbdd.reporting.redaction` says what and how).
 """
 
 from __future__ import annotations
 
 import logging
 import sys
+import time
+from pathlib import Path
 from typing import Any
 
 from mcpbdd.config import Settings, load_settings
 from mcpbdd.kinds import ClientMode, HarnessKind, client_mode, harness_kind, harness_label, parse_harness_tag
 from mcpbdd.reporting import attachments as report
+from mcpbdd.reporting.redaction import redact_tree, redactor_for
 from mcpbdd.runtime import RunLoop
 from mcpbdd.world import SharedServers, World
 
@@ -57,6 +61,7 @@ def harness_from_tags(tags: Any, settings: Settings) -> tuple[HarnessKind, Clien
 
 
 def before_all(context: Any) -> None:
+    context.mcpbdd_started = time.time()
     report.use_secrets(_settings(context).secrets)
     context.mcpbdd_loop = RunLoop()
     # The SDK logs every tool failure at INFO; scenarios provoke failures on purpose. httpx logs every request.
@@ -131,3 +136,19 @@ def after_all(context: Any) -> None:
     loop: RunLoop | None = getattr(context, "mcpbdd_loop", None)
     if loop is not None:
         loop.close()
+    _redact_junit(context)
+
+
+def _redact_junit(context: Any) -> None:
+    """behave writes a feature's JUnit XML when the feature ends, unredacted: every one is written by now.
+
+    Only this run's files (`TESTS-*.xml` modified since `before_all`): behave's default JUnit
+    folder is `reports/`, which holds other runs' and other formats' files too.
+    """
+    config = context.config
+    secrets = getattr(getattr(context, "mcpbdd_settings", None), "secrets", ())
+    if not getattr(config, "junit", False) or not secrets:
+        return
+    folder = Path(config.junit_directory)
+    started = getattr(context, "mcpbdd_started", None)
+    redact_tree(folder.glob("TESTS-*.xml"), redactor_for(secrets), since=started)

@@ -10,8 +10,11 @@
 `reports/allure-results`), JUnit XML for CI (`reports/junit`), behave's readable console
 output (`pretty` unless a format is given), the same specifications once per harness,
 `--jobs` processes on one machine and `--shard` for CI machines (see `mcpbdd.cli.plan`),
-and a progress line on a terminal. Each behave run is its own process, because behave's
-`main()` leaks step definitions when called twice in one process.
+and a progress line on a terminal. The configured secrets are redacted from the console
+output and, once every behave process has ended, from every file the run wrote: the Allure
+results, the JUnit XML, any `--outfile` and anything else under `reports/` (see
+`mcpbdd.reporting.redaction`). Each behave run is its own process, because behave's `main()`
+leaks step definitions when called twice in one process.
 
 Exit codes CI can trust: 0 every scenario passed; 1 a scenario failed; 2 a usage error
 (a bad option, setting or path, a feature file that does not parse: the run could not
@@ -34,10 +37,12 @@ from mcpbdd.cli.plan import Plan, PlanError, Unit, balance, parse_shard, plan_ru
 from mcpbdd.cli.progress import EventFiles, ProgressLine, wants_progress
 from mcpbdd.cli.workers import JOB_ENV, Worker, run_workers
 from mcpbdd.kinds import HarnessKind, harness_tags
+from mcpbdd.reporting.redaction import Redactor, redact_tree
 
-DEFAULT_RESULTS = Path("reports") / "allure-results"
-DEFAULT_JUNIT = Path("reports") / "junit"
-DEFAULT_HTML = Path("reports") / "html"
+REPORTS = Path("reports")
+DEFAULT_RESULTS = REPORTS / "allure-results"
+DEFAULT_JUNIT = REPORTS / "junit"
+DEFAULT_HTML = REPORTS / "html"
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 FORMATTER = "mcpbdd.reporting.allure_formatter:AllureFormatter"
 PROGRESS = "mcpbdd.cli.progress:ProgressFormatter"
@@ -204,17 +209,38 @@ def plan_processes(
     return [bucket for bucket in balance(units, jobs) if bucket]
 
 
+def _run_redactor(userdata: dict[str, str]) -> Redactor:
+    """The run's secrets, read as its behave processes will read them (`[tool.mcpbdd]`, then `-D mcpbdd.secrets`)."""
+    from mcpbdd.config import ConfigError, load_settings
+
+    try:
+        return Redactor(load_settings(userdata).secrets)
+    except ConfigError:
+        return Redactor()  # each behave process stops with the reason (exit 2), before writing any report
+
+
+def _run_outputs(args: argparse.Namespace, plan: Plan) -> list[Path]:
+    """Where the run writes, to redact at the end: results, JUnit, `--outfile`s and `reports/` (any other format)."""
+    outputs = [args.results, *(Path(name) for name in plan.outfiles)]
+    if not args.no_junit:
+        outputs.append(args.junit)
+    if REPORTS.is_dir():
+        outputs.append(REPORTS)
+    return list(dict.fromkeys(path.resolve() for path in outputs))
+
+
 def run(args: argparse.Namespace, passthrough: Sequence[str], out: TextIO | None = None) -> int:
     out = out if out is not None else sys.stdout
-    started = time.monotonic()
+    started, wall_started = time.monotonic(), time.time()
     try:
         plan = plan_run(passthrough)
     except PlanError as exc:
         print(f"mcpbdd run: {exc}", file=sys.stderr)
         return EXIT_USAGE
     # Settings are validated by each behave process's before_all (a bad one is a usage error, see
-    # STARTUP_ERRORS): importing them here, before forking, would only move that cost.
+    # STARTUP_ERRORS); here only the secrets are read, for the console and the files at the end.
     harnesses: list[str | None] = list(args.harness) if args.harness else [None]
+    redactor = _run_redactor(plan.userdata)
     scratch = Path(tempfile.mkdtemp(prefix="mcpbdd-run-"))
     color = bool(getattr(out, "isatty", lambda: False)())
 
@@ -267,11 +293,11 @@ def run(args: argparse.Namespace, passthrough: Sequence[str], out: TextIO | None
             if len(harnesses) > 1 and id(worker) not in announced:
                 announced.add(id(worker))
                 progress.write(f"\n== mcpbdd: the {worker.label.split(' harness')[0]} harness ==\n", out)
-            progress.write(text, out)
+            progress.write(redactor.redact(text), out)
 
     def on_done(worker: Worker) -> None:
         if not live:
-            progress.write(f"\n── mcpbdd: {worker.label} ──\n{''.join(worker.output)}", out)
+            progress.write(f"\n── mcpbdd: {worker.label} ──\n{redactor.redact(''.join(worker.output))}", out)
 
     def on_tick() -> None:
         events.poll()
@@ -283,6 +309,7 @@ def run(args: argparse.Namespace, passthrough: Sequence[str], out: TextIO | None
     finally:
         progress.close()
         shutil.rmtree(scratch, ignore_errors=True)
+        redact_tree(_run_outputs(args, plan), redactor, since=wall_started)  # also after an interrupted run
     worst = max(_exit_code(w) for chain in chains for w in chain)
     _summary(args, events, worst, time.monotonic() - started, out)
     return worst

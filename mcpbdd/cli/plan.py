@@ -57,6 +57,8 @@ class Plan:
     options: list[str]
     units: list[Unit]
     userdata: dict[str, str] = field(default_factory=dict)
+    outfiles: list[str] = field(default_factory=list)
+    """The files behave's own formats write (`--outfile`), besides mcpbdd's: outputs to redact at the end."""
 
     @property
     def scenarios(self) -> int:
@@ -125,7 +127,8 @@ def plan_run(passthrough: Sequence[str]) -> Plan:
         lines = [location.line for location in found if location.line]
         wanted = [str(location) if location.line else filename for location in found]
         units.append(Unit(filename, tuple(dict.fromkeys(wanted)), _count(feature, config, lines)))
-    return Plan(options=options, units=units, userdata=dict(config.userdata))
+    outfiles = [name for name in config.outfiles or () if name and name != "-"]
+    return Plan(options=options, units=units, userdata=dict(config.userdata), outfiles=outfiles)
 
 
 def _count(feature: Any, config: Any, lines: list[int]) -> int:

@@ -24,8 +24,9 @@ small and each override is a fix we rely on (each has a test in
 - The history id includes the parameters (Allure's own rule), so the same scenario run
   on two harnesses is two tests, not one test with a retry.
 - Configured secrets (`secrets` under `[tool.mcpbdd]` or `-D mcpbdd.secrets=...`) are
-  redacted from every file written: results (step names, error messages, traces,
-  parameters) and attachments, whoever attached them.
+  redacted, in every encoding `mcpbdd.reporting.redaction` knows, from every file written:
+  results (step names, error messages, traces, parameters) and attachments, whoever
+  attached them.
 - Results are serialised with one `json.dumps` and one write per file, which keeps this
   formatter's overhead per scenario at or under allure-behave's (see `bench/bench_formatter.py`).
 """
@@ -61,7 +62,7 @@ from behave.formatter.base import Formatter
 from behave.model import Feature, Rule, ScenarioOutline
 
 from mcpbdd.cli.workers import JOB_ENV
-from mcpbdd.reporting.redaction import Redactor
+from mcpbdd.reporting.redaction import Redactor, redactor_for
 
 __all__ = ["AllureFormatter", "McpbddListener", "RedactingFileLogger", "tag_labels"]
 
@@ -363,7 +364,7 @@ class AllureFormatter(_AllureBehaveFormatter):
         # Not super().__init__: that builds allure-behave's own listener and file logger.
         Formatter.__init__(self, stream_opener, config)
         self.listener = McpbddListener(config)
-        self.file_logger = RedactingFileLogger(self.stream_opener.name, Redactor(_secrets(config)))
+        self.file_logger = RedactingFileLogger(self.stream_opener.name, redactor_for(_secrets(config)))
         allure_commons.plugin_manager.register(self.listener)
         allure_commons.plugin_manager.register(self.file_logger)
         self.testplan = allure_commons.utils.get_testplan()

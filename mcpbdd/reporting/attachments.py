@@ -34,7 +34,7 @@ from pydantic import BaseModel
 from mcpbdd.conversation import Conversation, RoundAnswered
 from mcpbdd.kinds import harness_label
 from mcpbdd.outcome import TOOLS_CALL
-from mcpbdd.reporting.redaction import Redactor
+from mcpbdd.reporting.redaction import Redactor, redactor_for
 from mcpbdd.trace import Events, Exchange, ExchangeRecorded, Trace
 
 if TYPE_CHECKING:
@@ -60,11 +60,11 @@ _configured = Redactor()
 def use_secrets(secrets: Iterable[str]) -> None:
     """The run's secrets, redacted from every attachment made without explicit `secrets` (read-only config)."""
     global _configured
-    _configured = Redactor(secrets)
+    _configured = redactor_for(secrets)
 
 
 def _redactor(secrets: Iterable[str] | None) -> Redactor:
-    return _configured if secrets is None else Redactor(secrets)
+    return _configured if secrets is None else redactor_for(secrets)
 
 
 def _json(value: Any) -> str:

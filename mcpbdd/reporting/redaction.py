@@ -1,54 +1,336 @@
-"""Redaction of configured secrets (`secrets` under `[tool.mcpbdd]`) from everything a report shows.
+"""Redaction of configured secrets (`secrets` under `[tool.mcpbdd]`) from every file a run writes.
 
-A secret can reach a report raw (an attachment's text), JSON-escaped (inside a result
-file or a JSON attachment: a quote, a backslash, a newline or, with `ensure_ascii`, any
-non-ASCII character is escaped) or both. The Redactor replaces every one of those forms,
-longest secret first so a secret that contains another is not half-replaced.
+One `Redactor`, built once from the configured secrets, is the only place that knows what
+a secret looks like once something has encoded it; every writer goes through it:
+
+- mcpbdd's Allure formatter redacts each result and attachment as it writes it (no
+  unredacted Allure file ever touches the disk);
+- `mcpbdd run` hands every file its behave processes wrote (JUnit XML, any `--outfile`,
+  Allure results again) to `redact_tree` once they have all ended, and redacts their
+  console output line by line;
+- the behave hooks redact behave's own JUnit XML in `after_all`, so a plain
+  `behave --junit` with mcpbdd's hooks is covered too.
+
+A new output format needs nothing of its own when its files are under `reports/` (or the
+results, JUnit or `--outfile` paths): `mcpbdd run` reads every file written there during the
+run. A format that writes elsewhere, or outside `mcpbdd run`, calls `redact_file`/`redact_tree`
+with `redactor_for(settings.secrets)` once its file is complete.
+
+What a secret is matched in (each of these, and any mix of them: JSON in XML, URL-encoded
+JSON, ...):
+
+- as it is, and with any of its characters escaped the way JSON, JavaScript and Python
+  escape them (`\\"`, `\\\\`, `\\n`, `\\u00e9`, `\\xe9`), at any depth: a JSON document
+  inside a JSON string (`hunt\\\\\\"er2`) is matched like a JSON string;
+- URL-encoded: any of its characters percent-encoded (upper- or lower-case hex, UTF-8
+  bytes) or left as they are, with `+` or `%20` for a space: `quote`, `quote_plus`,
+  httpx's paths and queries, JavaScript's `encodeURIComponent` all give one of those;
+- XML and HTML escaped (`&quot;`, `&amp;`, `&#34;`, `&#x22;`): JUnit XML, HTML;
+- base64 of its UTF-8 bytes, standard and URL-safe alphabets, with and without padding,
+  also inside a longer base64 text at any offset (a Basic credential `user:secret`, a
+  token's payload), as long as the part that only the secret determines has at least
+  `MIN_BASE64` characters (a secret of about 5 bytes or more).
+
+A secret inside a bearer token (`Bearer <secret>`, `mcpbdd:<tenant>:<secret>`) is a plain
+substring and matched as such. Letters, digits, `-`, `.` and `_` are never escaped by any of
+those encodings, so a secret made only of them is found by a plain substring search (the
+common case: API keys, passwords of letters and digits), which costs next to nothing.
+
+Every match becomes the mask `«redacted»` (another one if a secret shares a character with
+its ends, so a mask can never make a secret appear); secrets are replaced longest first, so
+a secret that contains another is not half-replaced. In a JSON or XML file a textual
+replacement that would break the syntax (a secret that spans markup) is done value by value
+instead, on the parsed document, so a redacted file still parses.
 """
 
 from __future__ import annotations
 
+import base64
+import functools
 import json
-from collections.abc import Iterable
+import os
+import re
+import string
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+from xml.etree import ElementTree
+
+__all__ = ["MASK", "MIN_BASE64", "Redactor", "redact_tree", "redactor_for"]
 
 MASK = "«redacted»"
+_MASKS = (MASK, "[redacted]", "(redacted)", *(c * 3 for c in "*#~=^|!"))
+"""The mask, then alternatives for a secret that shares a character with the mask (all safe in JSON and XML)."""
+
+_CLOCK_SLACK = 2.0
+"""Seconds a file's modification time may lag the clock (coarse file-system timestamps): `since` allows for it."""
+
+MIN_BASE64 = 6
+"""The fewest base64 characters searched for: shorter runs would match unrelated text."""
+
+_PLAIN = frozenset(string.ascii_letters + string.digits + "-._")
+"""Characters no encoding above changes (RFC 3986 unreserved, without `~` which old encoders escape)."""
+_SHORT_ESCAPES = {'"': '"', "'": "'", "/": "/", "\n": "n", "\r": "r", "\t": "t", "\b": "b", "\f": "f"}
+"""JSON, JavaScript and Python one-letter escapes: `\\"`, `\\n`, ... (a backslash is handled on its own)."""
+_ENTITIES = {"&": "amp", "<": "lt", ">": "gt", '"': "quot", "'": "apos"}
+_BACKSLASH = r"(?:\\|%5[cC]|&#0*92;|&#[xX]0*5[cC];)"
+"""A backslash, raw, URL-encoded or as an XML reference; repeated, an escape at any depth (each JSON level doubles
+the backslashes before it)."""
+
+
+def _hex(text: str) -> str:
+    """`e9` -> `[eE]9`: hex digits in either case, without making the rest of the pattern case-blind."""
+    return "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else c for c in text)
+
+
+def _bare(char: str) -> list[str]:
+    """The character as it is, URL-encoded (its UTF-8 bytes) and as an XML or HTML reference."""
+    code = ord(char)
+    forms = [re.escape(char), "".join("%" + _hex(f"{byte:02X}") for byte in char.encode("utf-8"))]
+    if char == " ":
+        forms.append(r"\+")  # quote_plus, form bodies
+    if char in _ENTITIES:
+        forms.append(f"&{_ENTITIES[char]};")
+    forms += [f"&#0*{code};", "&#[xX]0*" + _hex(f"{code:x}") + ";"]
+    return forms
+
+
+def _char_pattern(char: str) -> str:
+    """Every way the encodings above may write one character, as a regular expression."""
+    if char in _PLAIN:
+        return re.escape(char)
+    if char == "\\":
+        return _BACKSLASH + "+"  # itself, escaped once, twice, ...
+    bare = "(?:" + "|".join(_bare(char)) + ")"
+    short = _SHORT_ESCAPES.get(char)
+    if short == char:
+        forms = [_BACKSLASH + "*" + bare]  # \", \\\", \&quot;, ...: the character after any backslashes
+    elif short is not None:
+        forms = [bare, _BACKSLASH + "+" + short]  # a newline, or \n after backslashes
+    else:
+        forms = [bare]
+    utf16 = char.encode("utf-16-be")
+    words = [utf16[i : i + 2].hex() for i in range(0, len(utf16), 2)]
+    forms.append("".join(_BACKSLASH + "+u" + _hex(word) for word in words))  # \u00e9, \ud83d\ude00
+    code = ord(char)
+    if code < 0x100:
+        forms.append(_BACKSLASH + "+x" + _hex(f"{code:02x}"))  # Python's \xe9
+    elif code > 0xFFFF:
+        forms.append(_BACKSLASH + "+U" + _hex(f"{code:08x}"))  # Python's \U0001f600
+    return "(?:" + "|".join(forms) + ")"
+
+
+def _base64_forms(secret: str) -> set[str]:
+    """The secret's bytes in base64: whole (padded or not), and the part of it fixed at each offset in longer data.
+
+    At offset k (k bytes before it in the encoded data) the characters that depend on
+    the secret's bits alone run from ceil(8k/6) to floor(8(k+n)/6): the same whatever
+    comes before or after, so that run is found inside any base64 text.
+    """
+    data = secret.encode("utf-8")
+    forms: set[str] = set()
+    for encode in (base64.b64encode, base64.urlsafe_b64encode):
+        whole = encode(data).decode("ascii")
+        forms |= {whole, whole.rstrip("=")}
+        for offset in (0, 1, 2):
+            encoded = encode(b"\0" * offset + data).decode("ascii")
+            start, end = -(-8 * offset // 6), 8 * (offset + len(data)) // 6
+            forms.add(encoded[start:end])
+    return {form for form in forms if len(form) >= MIN_BASE64}
+
+
+def _longest_literal(secret: str) -> str:
+    """The longest run of characters no encoding changes: a fast substring test before any regular expression."""
+    runs = re.findall(r"[A-Za-z0-9._-]+", secret)
+    return max(runs, key=len) if runs else ""
+
+
+def _grouped(forms: set[str]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Forms grouped under the shortest one they contain: one substring test per group (the padded, unpadded
+    and offset forms of one secret mostly contain each other), then the group's forms longest first."""
+    groups: list[tuple[str, list[str]]] = []
+    for form in sorted(forms, key=lambda f: (len(f), f)):
+        group = next((members for key, members in groups if key in form), None)
+        if group is None:
+            groups.append((form, [form]))
+        else:
+            group.append(form)
+    return tuple((key, tuple(sorted(members, key=len, reverse=True))) for key, members in groups)
+
+
+class _Secret:
+    """One secret's search: a plain substring, or a pattern behind a cheap substring test, then its base64 forms."""
+
+    def __init__(self, secret: str) -> None:
+        self.secret = secret
+        self.literal = secret if all(c in _PLAIN for c in secret) else None
+        self.required = _longest_literal(secret)
+        self.pattern = None if self.literal is not None else re.compile("".join(_char_pattern(c) for c in secret))
+        self.base64 = _grouped(_base64_forms(secret) - {secret})
+
+    def found_in(self, text: str) -> bool:
+        if self.literal is not None:
+            found = self.literal in text
+        else:
+            assert self.pattern is not None
+            found = (not self.required or self.required in text) and self.pattern.search(text) is not None
+        return found or any(key in text for key, _forms in self.base64)
+
+    def replace(self, text: str, mask: str) -> str:
+        if self.literal is not None:
+            if self.literal in text:
+                text = text.replace(self.literal, mask)
+        elif not self.required or self.required in text:
+            assert self.pattern is not None
+            text = self.pattern.sub(mask, text)
+        for key, forms in self.base64:
+            if key in text:
+                for form in forms:
+                    text = text.replace(form, mask)
+        return text
+
+
+def _choose_mask(secrets: list[_Secret]) -> str:
+    """The first mask no secret can appear in, or appear across (its ends are characters no secret has)."""
+    for mask in _MASKS:
+        if not any(mask[0] in s.secret or mask[-1] in s.secret or s.found_in(mask) for s in secrets):
+            return mask
+    return MASK  # every secret is one of * # ~ = ^ | ! and more: nothing sensible is left
 
 
 class Redactor:
-    """Replaces each configured secret by `«redacted»`; a Redactor with no secrets costs nothing."""
+    """Replaces each configured secret, in any of the encodings above, by a mask; with no secrets it costs nothing."""
 
     def __init__(self, secrets: Iterable[str] = ()) -> None:
         unique = sorted({s for s in secrets if s}, key=len, reverse=True)
         self.secrets = tuple(unique)
-        escaped = {json.dumps(s, ensure_ascii=ascii_only)[1:-1] for s in unique for ascii_only in (False, True)}
-        self._json_forms = tuple(sorted(escaped, key=len, reverse=True))
-        self._text_forms = tuple(sorted(escaped | set(unique), key=len, reverse=True))
+        self._searches = [_Secret(s) for s in unique]
+        self.mask = _choose_mask(self._searches)
 
     def __bool__(self) -> bool:
         return bool(self.secrets)
 
+    def found_in(self, text: str) -> bool:
+        """Whether any secret, in any encoding, is in `text`."""
+        return any(search.found_in(text) for search in self._searches)
+
     def redact(self, text: str) -> str:
-        """Any text (an attachment may be prose or JSON): every secret, raw or JSON-escaped, becomes the mask."""
-        for form in self._text_forms:
-            if form in text:
-                text = text.replace(form, MASK)
+        """Any text (prose, JSON, XML, a log): every secret in every encoding becomes the mask."""
+        for search in self._searches:
+            text = search.replace(text, self.mask)
         return text
 
     def redact_json(self, document: str) -> str:
-        """A JSON document: only the escaped forms, the only ones a JSON string can hold (its syntax stays intact)."""
-        for form in self._json_forms:
-            if form in document:
-                document = document.replace(form, MASK)
-        return document
+        """A JSON document, still valid JSON afterwards (value by value if a textual replacement broke it)."""
+        redacted = self.redact(document)
+        if redacted == document:
+            return document
+        try:
+            json.loads(redacted)
+            return redacted
+        except ValueError:
+            pass
+        try:
+            value = json.loads(document)
+        except ValueError:
+            return redacted  # it was not JSON to begin with
+        return json.dumps(self._redact_value(value), ensure_ascii=False, indent=2 if "\n" in document else None)
+
+    def _redact_value(self, value: Any) -> Any:
+        if isinstance(value, str):
+            return self.redact(value)
+        if isinstance(value, list):
+            return [self._redact_value(item) for item in value]
+        if isinstance(value, dict):
+            return {self.redact(key): self._redact_value(item) for key, item in value.items()}
+        return value
+
+    def redact_xml(self, document: str) -> str:
+        """An XML document (JUnit), still well-formed afterwards (attribute by attribute, text by text if needed)."""
+        redacted = self.redact(document)
+        if redacted == document:
+            return document
+        try:
+            ElementTree.fromstring(redacted.encode("utf-8"))
+            return redacted
+        except ElementTree.ParseError:
+            pass
+        try:
+            root = ElementTree.fromstring(document.encode("utf-8"))
+        except ElementTree.ParseError:
+            return redacted  # it was not XML to begin with
+        for element in root.iter():
+            element.attrib = {key: self.redact(value) for key, value in element.attrib.items()}
+            element.text = self.redact(element.text) if element.text else element.text
+            element.tail = self.redact(element.tail) if element.tail else element.tail
+        return ElementTree.tostring(root, encoding="unicode", xml_declaration=True)
 
     def redact_bytes(self, body: str | bytes) -> bytes:
-        """An attachment body: text is redacted; bytes that are not UTF-8 text (an image) are left as they are."""
+        """An attachment body. Bytes that are not UTF-8 (an image) are searched too: a secret in them is replaced."""
         if isinstance(body, str):
-            return self.redact(body).encode("utf-8") if self.secrets else body.encode("utf-8")
+            return (self.redact(body) if self.secrets else body).encode("utf-8")
         if not self.secrets:
             return body
-        try:
-            text = body.decode("utf-8")
-        except UnicodeDecodeError:
-            return body
-        return self.redact(text).encode("utf-8")
+        text = body.decode("utf-8", errors="surrogateescape")  # every byte survives the round trip
+        redacted = self.redact(text)
+        return body if redacted == text else redacted.encode("utf-8", errors="surrogateescape")
+
+    def redact_file(self, path: Path) -> bool:
+        """Redact one file in place (written whole under a temporary name, then renamed); True if it changed."""
+        if not self.secrets:
+            return False
+        data = path.read_bytes()
+        text = data.decode("utf-8", errors="surrogateescape")
+        suffix = path.suffix.lower()
+        if suffix == ".json":
+            redacted = self.redact_json(text)
+        elif suffix == ".xml":
+            redacted = self.redact_xml(text)
+        else:
+            redacted = self.redact(text)
+        if redacted == text:
+            return False
+        temporary = path.with_name(f".{path.name}.redacting")
+        temporary.write_bytes(redacted.encode("utf-8", errors="surrogateescape"))
+        os.chmod(temporary, path.stat().st_mode & 0o7777)
+        os.replace(temporary, path)
+        return True
+
+
+def redactor_for(secrets: Iterable[str]) -> Redactor:
+    """The Redactor of these secrets, built once per process (each attachment asks for one)."""
+    return _cached(tuple(sorted({s for s in secrets if s})))
+
+
+@functools.lru_cache(maxsize=16)
+def _cached(secrets: tuple[str, ...]) -> Redactor:
+    return Redactor(secrets)
+
+
+def _files(paths: Iterable[Path]) -> Iterator[Path]:
+    """Every file at or under the paths, once (a folder may be inside another one given)."""
+    seen: set[Path] = set()
+    for path in paths:
+        found = [path] if path.is_file() else sorted(path.rglob("*")) if path.is_dir() else []
+        for file in found:
+            key = file.resolve()
+            if key not in seen and file.is_file():
+                seen.add(key)
+                yield file
+
+
+def redact_tree(paths: Iterable[Path], redactor: Redactor, *, since: float | None = None) -> list[Path]:
+    """Redact every file at or under `paths` (files, or folders walked recursively); returns the files changed.
+
+    `since` (a `time.time()`) leaves out files last modified before it: what an earlier
+    run left in a folder kept with `--keep-results` was redacted by that run.
+    """
+    if not redactor:
+        return []
+    changed = []
+    for path in _files(paths):
+        if since is not None and path.stat().st_mtime < since - _CLOCK_SLACK:
+            continue
+        if redactor.redact_file(path):
+            changed.append(path)
+    return changed
