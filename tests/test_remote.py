@@ -86,13 +86,18 @@ async def test_a_server_that_never_answers_fails_the_start_naming_the_timeout() 
 
 
 @pytest.mark.anyio
-async def test_stdio_carries_one_caller_and_says_so() -> None:
+async def test_over_stdio_each_caller_gets_a_process_started_as_them() -> None:
+    """stdio carries no identity, so each caller's process is started with theirs in its environment."""
     stdio = Stdio(python_command("mcpbdd.examples.notes"), env=NOTES_ENV)
+    erin = Principal("erin", "globex")
     async with ClientHarness(stdio) as harness:
         created = await harness.call_tool(ALICE, "create_note", {"title": "Plan", "body": "Ship"})
-        assert created.structured["author"] == "alice"
-        with pytest.raises(ValueError, match="carries no caller identity: it was started as alice of tenant acme"):
-            await harness.call_tool(Principal("erin", "globex"), "list_notes", {})
+        listed = await harness.call_tool(erin, "list_notes", {})
+        again = await harness.call_tool(ALICE, "list_notes", {})
+    assert created.structured["author"] == "alice"
+    assert listed.structured == {"notes": [], "count": 0}
+    assert again.structured["count"] == 1  # alice's own process, still running
+    assert stdio.started_for == [ALICE, erin]
 
 
 @pytest.mark.anyio

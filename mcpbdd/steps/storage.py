@@ -4,6 +4,11 @@
 so a Given may seed freely and a Then proves that a failed call wrote nothing. A failing
 storage assertion shows the diff (added, removed, changed keys) and attaches it to the
 report.
+
+Every step here works on the scenario's doubles, so it needs a server that took them
+(`scenario_doubles()` in its lifespan, in-process or in a process mcpbdd started) or a
+configured `storage_adapter`; against any other server it fails instead of checking
+nothing (see `mcpbdd.harness.handover` for when that is decided).
 """
 
 from __future__ import annotations
@@ -66,7 +71,7 @@ def storage_holds_key(context: Any, tenant: str, key: str) -> None:
     """Then the storage of tenant "acme" holds "notes/n-1" equal to: (JSON; markers like #iso-datetime allowed)"""
     expected = json_doc_string(context)
     with spec_errors(context):
-        value = world(context).storage.read(tenant, key)
+        value = world(context).read_storage(tenant, key)
     expect.storage_holds(value, expected, tenant, key)
 
 
@@ -74,7 +79,7 @@ def storage_holds_key(context: Any, tenant: str, key: str) -> None:
 def storage_has_no_key(context: Any, tenant: str, key: str) -> None:
     """Then the storage of tenant "acme" has no key "notes/n-1\""""
     with spec_errors(context):
-        value = world(context).storage.read(tenant, key)
+        value = world(context).read_storage(tenant, key)
     expect.storage_lacks(value, tenant, key)
 
 
@@ -106,7 +111,7 @@ def every_other_tenant_unchanged(context: Any) -> None:
 def clock_reads(context: Any, instant: str) -> None:
     """Given the clock reads "2026-03-01T09:00:00Z\""""
     with spec_errors(context):
-        world(context).clock.set(parse_instant(instant))
+        world(context).set_clock(parse_instant(instant))
 
 
 @when("{amount:Amount} {unit:Unit} pass")
@@ -114,4 +119,4 @@ def clock_reads(context: Any, instant: str) -> None:
 def time_passes(context: Any, amount: str, unit: str) -> None:
     """When 2 hours pass  (or: When 1 day passes; seconds, minutes, hours, days)"""
     with spec_errors(context):
-        world(context).clock.advance(parse_duration(f"{amount} {unit}"))
+        world(context).advance_clock(parse_duration(f"{amount} {unit}"))
