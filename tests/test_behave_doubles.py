@@ -8,9 +8,10 @@ took the scenario's doubles every storage and clock step fails, naming the serve
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
-from expected_failures import assert_each_scenario_fails_with
+from expected_failures import assert_each_scenario_fails_with, behave
 
 FEATURE = "tests/behave_cases/features/failing_doubles.feature"
 
@@ -54,3 +55,16 @@ EXPECTED_FAILURES: dict[str, list[str]] = {
 def test_storage_and_clock_steps_fail_against_servers_that_cannot_see_them(tmp_path: Path) -> None:
     options = ["-D", "mcpbdd.harness=client"]
     assert_each_scenario_fails_with(FEATURE, EXPECTED_FAILURES, options, tmp_path / "report.json")
+
+
+def test_a_scenario_naming_a_server_process_is_skipped_on_a_context_pass(tmp_path: Path) -> None:
+    """Not a green: the context harness cannot reach a process, so the context pass reports the scenario skipped."""
+    report = tmp_path / "report.json"
+    run = behave(
+        "features/over_stdio.feature", "--format", "json", "--outfile", str(report), "-D", "mcpbdd.harness=context"
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    scenarios = [element for feature in json.loads(report.read_text()) for element in feature["elements"]]
+    scenarios = [s for s in scenarios if s["type"] == "scenario"]
+    assert scenarios and all(s["status"] == "skipped" for s in scenarios)
+    assert "5 skipped" in run.stdout and "0 scenarios passed" in run.stdout
