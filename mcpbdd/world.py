@@ -28,6 +28,7 @@ from mcpbdd.harness.client import ClientHarness
 from mcpbdd.harness.connectors import Connector, Http, InProcess, Stdio
 from mcpbdd.harness.context import ContextHarness
 from mcpbdd.harness.handover import Placement, remove_doubles_file, temporary_doubles_file
+from mcpbdd.harness.http_process import HttpProcess
 from mcpbdd.harness.mock_context import CAPABILITIES
 from mcpbdd.kit.clock import FrozenClock
 from mcpbdd.kit.doubles import Doubles
@@ -246,6 +247,17 @@ class World:
                 upstream=self.upstream,
                 upstream_bases=self.settings.upstreams,
                 extra_env=self.placement.environment(),
+            )
+        if target.kind == "http-command":
+            return HttpProcess(
+                target.spec,
+                env=self.settings.env,
+                cwd=self.settings.cwd,
+                extra_env=self.placement.environment(),
+                upstream=self.upstream,
+                upstream_bases=self.settings.upstreams,
+                tokens=self.settings.tokens,
+                start_timeout=self.settings.start_timeout,
             )
         return Http(target.spec, tokens=self.settings.tokens)
 

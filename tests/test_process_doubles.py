@@ -222,3 +222,20 @@ def test_storage_seeded_before_a_server_process_is_chosen_is_refused_clearly(run
     with pytest.raises(ValueError, match="the storage was seeded before the server was chosen"):
         world.use_server(NOTES_OVER_STDIO)
     world.close()
+
+
+def test_a_server_mcpbdd_starts_over_http_gets_the_doubles_and_stops_with_the_scenario(run_loop: RunLoop) -> None:
+    world = World(
+        Settings(server="http: {python} -m mcpbdd.examples.notes --http 127.0.0.1:{port}", harness="client"),
+        run_loop.owner(),
+    )
+    world.add_user("alice", "acme")
+    world.add_user("erin", "globex")
+    world.set_clock(MARCH)
+    created = world.call_tool("create_note", {"title": "Standup", "body": "Blocked"}, as_user="alice")
+    assert created.structured["created_at"] == "2026-03-01T09:30:00Z"
+    assert world.read_storage("acme", "notes/n-1")["author"] == "alice"
+    assert world.call_tool("list_notes", {}, as_user="erin").structured == {"notes": [], "count": 0}
+    process = world.harness.connector._process  # type: ignore[attr-defined]
+    assert world.close() == []
+    assert process.poll() is not None  # stopped (process group and all) with the scenario

@@ -281,3 +281,36 @@ def test_a_feature_can_share_one_server_process_between_its_scenarios(tmp_path: 
     assert run.returncode == 0, run.stdout + run.stderr
     assert "3 scenarios passed" in run.stdout
     assert len(pidfile.read_text().split()) == started
+
+
+# -- servers mcpbdd starts over HTTP: `http: <command with {port}>` ---------------------------------------------
+
+
+def test_an_http_command_without_a_port_is_refused_when_the_target_is_read() -> None:
+    from mcpbdd.targets import ServerTarget, TargetError
+
+    with pytest.raises(TargetError, match=r"its command has no \{port\}: mcpbdd picks a free port"):
+        ServerTarget.parse("http: python -m myserver --port 8000")
+    assert str(ServerTarget.parse("http: python -m myserver --port {port}")) == "http: python -m myserver --port {port}"
+
+
+@pytest.mark.anyio
+async def test_an_http_server_process_that_exits_before_listening_says_how_it_ended() -> None:
+    from mcpbdd.harness.http_process import HttpProcess
+
+    command = "{python} -c 'import sys; print(\"cannot bind\", sys.argv[1], file=sys.stderr); sys.exit(4)' {port}"
+    with pytest.raises(ConnectionError, match=r"ended before it listened; the server process exited with code 4"):
+        async with ClientHarness(HttpProcess(command)):
+            pass
+
+
+@pytest.mark.anyio
+async def test_an_http_server_process_that_never_listens_fails_the_start_and_is_stopped() -> None:
+    from mcpbdd.harness.http_process import HttpProcess
+
+    marker = uuid.uuid4().hex
+    command = "{python} -c 'import time; time.sleep(60)' {port}"
+    with pytest.raises(ConnectionError, match=r"did not listen on 127\.0\.0\.1:\d+ within 1 s of starting"):
+        async with ClientHarness(HttpProcess(command, extra_env={"MCPBDD_TEST_MARKER": marker}, start_timeout=1)):
+            pass
+    assert processes_marked(marker) == []
