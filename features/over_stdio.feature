@@ -1,3 +1,4 @@
+@harness.client
 Feature: The notes server run as its own process, over stdio
   A team ships the notes server as a program that a desktop assistant starts and talks to
   over stdio. These are the storage, clock and company rules again, with the server
@@ -6,8 +7,7 @@ Feature: The notes server run as its own process, over stdio
   gets a server process of their own, started as them, and they all share one storage,
   as users of one deployment would.
 
-  These scenarios run on the client harness (the only one that reaches a server process);
-  a context pass skips them, saying why.
+  These scenarios run on the client harness, the only one that reaches a server process.
 
   Background:
     Given the MCP server "stdio: {python} -m mcpbdd.examples.notes"
