@@ -5,9 +5,13 @@ Measured in one run (the machine is shared and noisy, so only ratios within a ru
 - per-call cost over stdio: raw `mcp.Client(transport)` vs `ClientHarness(Stdio(...))`, each call
   driven the way a behave step drives it (one `run_until_complete` per call); target <= 1.2x;
 - the same over Streamable HTTP (the example server in its own process on loopback);
-- server start-up: spawning the example server over stdio and its first answer.
+- server start-up: spawning the example server over stdio and its first answer;
+- the per-scenario cost of the scenario's doubles file over stdio: a whole stdio scenario (start the
+  server, create a note, list the notes, stop) with the doubles in a per-scenario SQLite file, as
+  mcpbdd now runs one, against the same scenario with the server's own in-memory storage; target
+  <= 1.10x. Runs alternate (with, without, ...) so drift in the machine's load hits both alike.
 
-    .venv/bin/python bench/bench_remote.py [--quick]
+    .venv/bin/python bench/bench_remote.py [--quick] [--doubles-only]
 """
 
 from __future__ import annotations
@@ -29,8 +33,10 @@ from mcp.client.streamable_http import streamable_http_client
 
 from mcpbdd.harness import ClientHarness
 from mcpbdd.harness.connectors import Http, Stdio, python_command
+from mcpbdd.harness.handover import Placement, temporary_doubles_file
 from mcpbdd.principals import Principal
 from mcpbdd.runtime import RunLoop
+from mcpbdd.upstream import Upstream
 
 ALICE = Principal("alice", "acme")
 NOTES_ENV = {"NOTES_TENANT": "acme", "NOTES_USER": "alice"}
@@ -93,14 +99,50 @@ async def start_up_once(command: str) -> float:
     return elapsed
 
 
+async def stdio_scenario(command: str, with_doubles: bool) -> float:
+    """One stdio scenario end to end, in seconds: doubles placed (or not), server started, two calls, all stopped."""
+    started = time.perf_counter()
+    placement = Placement(command, Upstream(), file=temporary_doubles_file()) if with_doubles else None
+    extra_env = placement.environment() if placement is not None else {}
+    stdio = Stdio(command, env={"NOTES_TENANT": "{tenant}", "NOTES_USER": "{user}"}, extra_env=extra_env)
+    async with ClientHarness(stdio, timeout=30) as harness:
+        created = await harness.call_tool(ALICE, "create_note", {"title": "Plan", "body": "Ship"})
+        listed = await harness.call_tool(ALICE, "list_notes", {})
+    assert created.ok and listed.ok and listed.structured["count"] == 1, (created, listed)
+    if placement is not None:
+        assert placement.taken, "the server did not take the doubles: the measurement would mean nothing"
+        placement.close()
+    return time.perf_counter() - started
+
+
+def doubles_cost(command: str, run_loop: RunLoop, rounds: int) -> None:
+    timings: dict[bool, list[float]] = {False: [], True: []}
+    run_loop.loop.run_until_complete(stdio_scenario(command, True))  # warm the disk cache for both
+    for _ in range(rounds):
+        for with_doubles in (False, True):
+            timings[with_doubles].append(run_loop.loop.run_until_complete(stdio_scenario(command, with_doubles)))
+    without, with_ = statistics.median(timings[False]), statistics.median(timings[True])
+    print(f"\nA stdio scenario (start, create_note, list_notes, stop), median of {rounds} alternating runs:\n")
+    print("| doubles | median s per scenario | ratio (target <= 1.10x) |")
+    print("| --- | ---: | ---: |")
+    print(f"| the server's own in-memory storage (no doubles file) | {without:.3f} | 1.00x |")
+    print(f"| the scenario's doubles file (SQLite storage, shared clock) | {with_:.3f} | {with_ / without:.2f}x |")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--doubles-only", action="store_true", help="only the per-scenario cost of the doubles file")
     args = parser.parse_args()
     n = 50 if args.quick else 300
     command = python_command("mcpbdd.examples.notes")
     run_loop = RunLoop()
-    print("    .venv/bin/python bench/bench_remote.py" + (" --quick" if args.quick else ""))
+    flags = (" --quick" if args.quick else "") + (" --doubles-only" if args.doubles_only else "")
+    print("    .venv/bin/python bench/bench_remote.py" + flags)
+    if args.doubles_only:
+        doubles_cost(command, run_loop, 5 if args.quick else 15)
+        run_loop.close()
+        return 0
     print(f"\n{n} calls x 5 repetitions of `list_notes`, median µs per call, one run_until_complete per call\n")
     print("| transport | raw SDK Client µs | ClientHarness µs | ratio (target <= 1.2x) |")
     print("| --- | ---: | ---: | ---: |")
@@ -139,6 +181,7 @@ def main() -> int:
     starts = [run_loop.loop.run_until_complete(start_up_once(command)) for _ in range(3 if args.quick else 5)]
     median = statistics.median(starts)
     print(f"\nstdio server start-up to first answer (spawn + handshake + one call): median {median:.2f} s")
+    doubles_cost(command, run_loop, 5 if args.quick else 15)
     run_loop.close()
     return 0
 

@@ -5,7 +5,8 @@ message naming the setting, where it came from, and what is accepted, instead of
 surfacing as a confusing failure in the middle of a scenario.
 
     [tool.mcpbdd]
-    server = "mypackage.server:mcp"   # or "stdio: python -m mypackage" or "http://127.0.0.1:8000/mcp"
+    server = "mypackage.server:mcp"   # or "stdio: python -m mypackage", "http: python -m mypackage --port {port}"
+                                      # or "http://127.0.0.1:8000/mcp"
     harness = "context"               # or "client"
     client_mode = "auto"              # or "legacy" (initialize handshake, 2025-11-25)
     timeout = 5.0                     # seconds per call
@@ -39,7 +40,9 @@ class Settings(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    server: str | None = Field(default=None, description="the server under test: module:attr, stdio: <cmd>, or a URL")
+    server: str | None = Field(
+        default=None, description="the server under test: module:attr, stdio: <cmd>, http: <cmd with {port}>, or a URL"
+    )
     harness: HarnessKind = HarnessKind.CONTEXT
     client_mode: ClientMode = ClientMode.AUTO
     timeout: float = Field(default=5.0, gt=0, le=600, description="seconds a call may take before it fails")
@@ -48,9 +51,9 @@ class Settings(BaseModel):
     capabilities: tuple[str, ...] = CAPABILITIES
     env: dict[str, str] = Field(
         default_factory=dict,
-        description="environment of a stdio server; {user}, {tenant}, {scopes} are the caller's at start-up",
+        description="environment of a server process mcpbdd starts; over stdio {user}, {tenant}, {scopes}: its caller",
     )
-    cwd: str | None = Field(default=None, description="working directory of a stdio server")
+    cwd: str | None = Field(default=None, description="working directory of a server process mcpbdd starts")
     start_timeout: float = Field(default=20.0, gt=0, le=600, description="seconds a server may take to answer first")
     tokens: dict[str, str] = Field(
         default_factory=dict, description="bearer token per user over HTTP (default: mcpbdd test tokens)"
@@ -61,7 +64,7 @@ class Settings(BaseModel):
     )
     upstreams: tuple[str, ...] = Field(
         default=(),
-        description="upstream bases always served to a stdio server over loopback, besides those a scenario names",
+        description="upstream bases always served over loopback to a server process, besides those a scenario names",
     )
     storage_adapter: str | None = Field(
         default=None,

@@ -1,7 +1,8 @@
 """Server targets: what `server = "..."` and `Given the MCP server "..."` point at.
 
-Three forms exist in the vocabulary: `package.module:attr` (an in-process SDK server,
-or a factory returning one), `stdio: <command>` and an `http(s)://` URL. This module
+Four forms exist in the vocabulary: `package.module:attr` (an in-process SDK server,
+or a factory returning one), `stdio: <command>`, `http: <command with {port}>` (a server
+mcpbdd starts and reaches over Streamable HTTP) and an `http(s)://` URL. This module
 parses them and loads in-process servers; a target names what it is in every error.
 """
 
@@ -21,7 +22,7 @@ class TargetError(ValueError):
 
 @dataclass(frozen=True)
 class ServerTarget:
-    """A parsed target: `kind` is `inprocess`, `stdio` or `http`."""
+    """A parsed target: `kind` is `inprocess`, `stdio`, `http-command` or `http` (a URL)."""
 
     kind: str
     spec: str
@@ -30,7 +31,10 @@ class ServerTarget:
     def parse(cls, text: str) -> ServerTarget:
         spec = text.strip()
         if not spec:
-            raise TargetError('empty server target: write "package.module:attr", "stdio: <command>" or a URL')
+            raise TargetError(
+                'empty server target: write "package.module:attr", "stdio: <command>", "http: <command with {port}>" '
+                "or a URL"
+            )
         if spec.startswith("stdio:"):
             command = spec[len("stdio:") :].strip()
             if not command:
@@ -38,15 +42,25 @@ class ServerTarget:
             return cls("stdio", command)
         if spec.startswith(("http://", "https://")):
             return cls("http", spec)
+        if spec.startswith("http:"):
+            command = spec[len("http:") :].strip()
+            if "{port}" not in command:
+                raise TargetError(
+                    f"server target {text!r} starts a server over HTTP but its command has no {{port}}: "
+                    'mcpbdd picks a free port and fills it in, e.g. "http: python -m myserver --port {port}"'
+                )
+            return cls("http-command", command)
         module, sep, attr = spec.partition(":")
         if not sep or not module or not attr:
             raise TargetError(
-                f"server target {text!r} is not 'package.module:attr', 'stdio: <command>' or an http(s) URL"
+                f"server target {text!r} is not 'package.module:attr', 'stdio: <command>', "
+                "'http: <command with {port}>' or an http(s) URL"
             )
         return cls("inprocess", spec)
 
     def __str__(self) -> str:
-        return f"stdio: {self.spec}" if self.kind == "stdio" else self.spec
+        prefix = {"stdio": "stdio: ", "http-command": "http: "}.get(self.kind, "")
+        return prefix + self.spec
 
 
 def load_inprocess(target: ServerTarget) -> MCPServer[Any]:

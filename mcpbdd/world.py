@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Coroutine, Iterable
 from dataclasses import replace
+from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from mcp_types import InputResponse, InputResponses, Tool
@@ -25,13 +26,16 @@ from mcpbdd.harness.base import Harness
 from mcpbdd.harness.client import ClientHarness
 from mcpbdd.harness.connectors import Connector, Http, InProcess, Stdio
 from mcpbdd.harness.context import ContextHarness
+from mcpbdd.harness.handover import Placement, remove_doubles_file, temporary_doubles_file
+from mcpbdd.harness.http_process import HttpProcess
 from mcpbdd.kinds import ClientMode, HarnessKind, check_capabilities, client_mode, harness_kind
 from mcpbdd.kit.clock import FrozenClock
 from mcpbdd.kit.doubles import Doubles
 from mcpbdd.outcome import TOOLS_CALL, Call, Channel, Outcome
 from mcpbdd.principals import Directory, Principal, caller_label
 from mcpbdd.runtime import ScenarioOwner
-from mcpbdd.storage import InMemoryProvider, ServiceAdapter, StorageAdapter, StorageDiff, StorageService, diff
+from mcpbdd.storage import ServiceAdapter, StorageAdapter, StorageDiff, StorageService, diff
+from mcpbdd.storage.doubles_file import DoublesFile
 from mcpbdd.targets import ServerTarget, TargetError, load_inprocess
 from mcpbdd.trace import Events, Exchange, Trace
 from mcpbdd.upstream import Upstream
@@ -55,10 +59,21 @@ class SharedServers:
     def __init__(self, owner: ScenarioOwner) -> None:
         self.owner = owner
         self.harnesses: dict[tuple[Any, ...], Harness] = {}
+        self._doubles_file: DoublesFile | None = None
+
+    def doubles_file(self) -> DoublesFile:
+        """The doubles file the feature's server processes were (or will be) started with."""
+        if self._doubles_file is None:
+            self._doubles_file = temporary_doubles_file()
+        return self._doubles_file
 
     def close(self) -> list[BaseException]:
         self.harnesses.clear()
-        return self.owner.close()
+        errors = self.owner.close()
+        if self._doubles_file is not None:
+            remove_doubles_file(self._doubles_file)
+            self._doubles_file = None
+        return errors
 
 
 class World:
@@ -79,18 +94,11 @@ class World:
         self.capabilities: frozenset[str] = frozenset(check_capabilities(settings.capabilities))
         self._harness: Harness | None = None
         self._tool_names: list[str] | None = None
-        self.clock = FrozenClock()
-        """The scenario's clock: frozen, moved only by steps; storage TTLs and the server read it."""
-        self.storage_service = StorageService(InMemoryProvider(), self.clock)
         self.upstream = Upstream()
         """The route table answering the server's outbound HTTP (`Given the upstream ... answers ...`)."""
-        self.doubles = Doubles(self.storage_service, self.clock, self.upstream)
-        self.storage: StorageAdapter = (
-            load_adapter(settings.storage_adapter, self.doubles)
-            if settings.storage_adapter
-            else ServiceAdapter(self.storage_service)
-        )
-        """What the storage steps seed and inspect (a project with foreign storage plugs its adapter here)."""
+        self._placement: Placement | None = None
+        self._adapter: StorageAdapter | None = None
+        self._place_doubles()
         self.baseline: dict[str, dict[str, Any]] | None = None
         """Every tenant's storage just before the first When step (what "is unchanged" compares with)."""
         self.input_rounds = InputRounds(self._resume, self._record, self.events, max_rounds=settings.max_rounds)
@@ -106,6 +114,7 @@ class World:
         self._configurable("the server")
         ServerTarget.parse(target)  # fail on the Given step, not on the first call
         self.server_target = target
+        self._place_doubles()
 
     def use_harness(self, kind: HarnessKind | str, mode: ClientMode | str | None = None) -> None:
         self._configurable("the harness")
@@ -116,6 +125,48 @@ class World:
     def declare_capabilities(self, names: Iterable[str]) -> None:
         self._configurable("the client's capabilities")
         self.capabilities = frozenset(check_capabilities(names))
+
+    # the scenario's doubles (storage, clock, upstream), where the server can reach them -----------------
+
+    def _place_doubles(self) -> None:
+        """In memory for an in-process server; in a doubles file for a process mcpbdd starts (see `handover`)."""
+        shared = self.shared
+        placement = Placement.for_target(
+            self.server_target,
+            self.upstream,
+            excused=self.settings.storage_adapter is not None,
+            previous=self._placement,
+            shared_file=shared.doubles_file if shared is not None else None,
+        )
+        if placement is not self._placement:
+            spec = self.settings.storage_adapter
+            self._placement = placement
+            self._adapter = load_adapter(spec, placement.doubles) if spec else ServiceAdapter(placement.doubles.storage)
+
+    @property
+    def placement(self) -> Placement:
+        assert self._placement is not None
+        return self._placement
+
+    @property
+    def doubles(self) -> Doubles:
+        """What the server's lifespan gets from `scenario_doubles()`."""
+        return self.placement.doubles
+
+    @property
+    def clock(self) -> FrozenClock:
+        """The scenario's clock: frozen, moved only by steps; storage TTLs and the server read it."""
+        return self.placement.clock
+
+    @property
+    def storage_service(self) -> StorageService:
+        return self.placement.doubles.storage
+
+    @property
+    def storage(self) -> StorageAdapter:
+        """What the storage steps seed and inspect (a project with foreign storage plugs its adapter here)."""
+        assert self._adapter is not None
+        return self._adapter
 
     # callers ------------------------------------------------------------------------------------
 
@@ -181,6 +232,18 @@ class World:
                 cwd=self.settings.cwd,
                 upstream=self.upstream,
                 upstream_bases=self.settings.upstreams,
+                extra_env=self.placement.environment(),
+            )
+        if target.kind == "http-command":
+            return HttpProcess(
+                target.spec,
+                env=self.settings.env,
+                cwd=self.settings.cwd,
+                extra_env=self.placement.environment(),
+                upstream=self.upstream,
+                upstream_bases=self.settings.upstreams,
+                tokens=self.settings.tokens,
+                start_timeout=self.settings.start_timeout,
             )
         return Http(target.spec, tokens=self.settings.tokens)
 
@@ -235,6 +298,7 @@ class World:
 
     def seed_storage(self, tenant: str, groups: dict[float | None, dict[str, Any]]) -> None:
         """Seed `tenant` with entries grouped by TTL in seconds (None: no TTL)."""
+        self.placement.relied(f'seeding the storage of tenant "{tenant}"')
         self.directory.tenants.setdefault(tenant, f"{tenant}-user")
         for ttl, mapping in groups.items():
             if ttl is None:
@@ -260,8 +324,32 @@ class World:
         if step_type == "when" and self.baseline is None:
             self.take_baseline()
 
+    def relies_on_doubles(self, what: str) -> None:
+        """A check about to read the scenario's doubles: fails now when the server is known not to have taken them.
+
+        Asked first by a step, so that a server blind to the doubles is named as the reason, before
+        any other reason the same step could give (an unknown tenant, no other tenant).
+        """
+        self.placement.relied(what)
+
+    def read_storage(self, tenant: str, key: str) -> Any:
+        """The value the server stored under `key` in `tenant` (`MISSING` when there is none)."""
+        self.placement.relied(f'reading the storage of tenant "{tenant}"')
+        return self.storage.read(tenant, key)
+
+    def set_clock(self, moment: datetime) -> None:
+        """Set the clock the server reads (`Given the clock reads ...`)."""
+        self.placement.relied(f"setting the clock to {moment.isoformat()}")
+        self.clock.set(moment)
+
+    def advance_clock(self, delta: timedelta) -> None:
+        """Move the clock the server reads forward (`When 2 hours pass`)."""
+        self.placement.relied(f"moving the clock forward by {delta}")
+        self.clock.advance(delta)
+
     def storage_changes(self, tenant: str) -> StorageDiff:
         """What changed in `tenant`'s storage since the baseline (empty before the first When)."""
+        self.placement.relied(f'comparing the storage of tenant "{tenant}" with before')
         before = (self.baseline or {}).get(tenant, {}) if self.baseline is not None else self.storage.snapshot(tenant)
         return diff(before, self.storage.snapshot(tenant))
 
@@ -275,6 +363,8 @@ class World:
         outcome = replace(outcome, caller=caller_label(caller))
         self.trace.record(Exchange(self.harness_name, caller.user if caller else None, outcome))
         self.outcomes.append(outcome)
+        if outcome.channel is not Channel.TRANSPORT_FAILURE:
+            self.placement.answered()  # a step that relied on the doubles can now tell whether the server took them
         self.upstream.check()  # an outbound request no route matched fails the step that made the call
         return outcome
 
@@ -404,7 +494,9 @@ class World:
 
     def close(self) -> list[BaseException]:
         """Exit everything the scenario opened (in its owner task); returns what failed while closing."""
-        return self.owner.close()
+        errors = self.owner.close()
+        self.placement.close()  # after the owner stopped the server processes that had the doubles file open
+        return errors
 
 
 def load_adapter(spec: str, doubles: Doubles) -> StorageAdapter:

@@ -86,13 +86,18 @@ async def test_a_server_that_never_answers_fails_the_start_naming_the_timeout() 
 
 
 @pytest.mark.anyio
-async def test_stdio_carries_one_caller_and_says_so() -> None:
+async def test_over_stdio_each_caller_gets_a_process_started_as_them() -> None:
+    """stdio carries no identity, so each caller's process is started with theirs in its environment."""
     stdio = Stdio(python_command("mcpbdd.examples.notes"), env=NOTES_ENV)
+    erin = Principal("erin", "globex")
     async with ClientHarness(stdio) as harness:
         created = await harness.call_tool(ALICE, "create_note", {"title": "Plan", "body": "Ship"})
-        assert created.structured["author"] == "alice"
-        with pytest.raises(ValueError, match="carries no caller identity: it was started as alice of tenant acme"):
-            await harness.call_tool(Principal("erin", "globex"), "list_notes", {})
+        listed = await harness.call_tool(erin, "list_notes", {})
+        again = await harness.call_tool(ALICE, "list_notes", {})
+    assert created.structured["author"] == "alice"
+    assert listed.structured == {"notes": [], "count": 0}
+    assert again.structured["count"] == 1  # alice's own process, still running
+    assert stdio.started_for == [ALICE, erin]
 
 
 @pytest.mark.anyio
@@ -276,3 +281,36 @@ def test_a_feature_can_share_one_server_process_between_its_scenarios(tmp_path: 
     assert run.returncode == 0, run.stdout + run.stderr
     assert "3 scenarios passed" in run.stdout
     assert len(pidfile.read_text().split()) == started
+
+
+# -- servers mcpbdd starts over HTTP: `http: <command with {port}>` ---------------------------------------------
+
+
+def test_an_http_command_without_a_port_is_refused_when_the_target_is_read() -> None:
+    from mcpbdd.targets import ServerTarget, TargetError
+
+    with pytest.raises(TargetError, match=r"its command has no \{port\}: mcpbdd picks a free port"):
+        ServerTarget.parse("http: python -m myserver --port 8000")
+    assert str(ServerTarget.parse("http: python -m myserver --port {port}")) == "http: python -m myserver --port {port}"
+
+
+@pytest.mark.anyio
+async def test_an_http_server_process_that_exits_before_listening_says_how_it_ended() -> None:
+    from mcpbdd.harness.http_process import HttpProcess
+
+    command = "{python} -c 'import sys; print(\"cannot bind\", sys.argv[1], file=sys.stderr); sys.exit(4)' {port}"
+    with pytest.raises(ConnectionError, match=r"ended before it listened; the server process exited with code 4"):
+        async with ClientHarness(HttpProcess(command)):
+            pass
+
+
+@pytest.mark.anyio
+async def test_an_http_server_process_that_never_listens_fails_the_start_and_is_stopped() -> None:
+    from mcpbdd.harness.http_process import HttpProcess
+
+    marker = uuid.uuid4().hex
+    command = "{python} -c 'import time; time.sleep(60)' {port}"
+    with pytest.raises(ConnectionError, match=r"did not listen on 127\.0\.0\.1:\d+ within 1 s of starting"):
+        async with ClientHarness(HttpProcess(command, extra_env={"MCPBDD_TEST_MARKER": marker}, start_timeout=1)):
+            pass
+    assert processes_marked(marker) == []

@@ -141,15 +141,6 @@ class ClientHarness(Harness):
 
     async def session(self, caller: Principal | None) -> Client:
         """The caller's own connected Client, opened on first use (in the owner task)."""
-        if self.connector.shared_session and self._clients:
-            client = next(iter(self._clients.values()))
-            started_as = next(iter(self._clients))
-            if caller != started_as:
-                raise ValueError(
-                    f"a server over {self.connector.kind} carries no caller identity: it was started as "
-                    f"{started_as or 'nobody'}, so a scenario over {self.connector.kind} has one caller, not {caller}"
-                )
-            return client
         client = self._clients.get(caller)
         if client is None:
             opener = self._open_session(caller)

@@ -5,12 +5,14 @@ process it starts is also stopped by that task, whatever happens), then hands th
 harness what to give `mcp.Client` for each caller.
 
 - In-process: the server's lifespan is entered once and shared by every caller's session.
-- stdio: one server process per scenario, started on the first call and stopped (process
-  group and all, by the SDK's `stdio_client`) when the scenario ends. stdio carries no
-  caller identity, so the caller at start-up is handed to the process through environment
-  variables the project maps (`env = {NOTES_USER = "{user}"}`), and one scenario has one
-  caller. The server's stderr is kept (the report attaches it on failure) and a server that
-  dies is reported with its exit code and the end of its stderr.
+- stdio: one server process per caller of the scenario, each started on its caller's first
+  call and stopped (process group and all, by the SDK's `stdio_client`) when the scenario
+  ends. stdio carries no caller identity, so each process gets its caller through
+  environment variables the project maps (`env = {NOTES_USER = "{user}"}`); every process
+  gets the scenario's doubles the same way (`extra_env`: the doubles file, the upstream
+  loopback URLs), so the callers share one storage and one clock as they would share a
+  deployment. The servers' stderr is kept (the report attaches it on failure) and a server
+  that dies is reported with its exit code and the end of its stderr.
 - HTTP: a session per caller, each with its caller's bearer token (configured per user, or
   mcpbdd's test token that `mcpbdd.kit.auth.TestTokenVerifier` accepts).
 """
@@ -46,8 +48,6 @@ class Connector(Protocol):
     """A way to reach a server, entered once per scenario."""
 
     kind: str
-    shared_session: bool
-    """True when every caller shares one session (stdio: one connection, no identity)."""
 
     async def start(self, stack: AsyncExitStack) -> None:
         """Enter whatever the scenario needs once (a lifespan); called in the owner task."""
@@ -66,7 +66,6 @@ class InProcess:
     """An `MCPServer` in this process; its lifespan entered once and shared by every caller's session."""
 
     kind = "inprocess"
-    shared_session = False
 
     def __init__(self, server: MCPServer[Any], doubles: Doubles | None = None) -> None:
         self.server = server
@@ -108,10 +107,9 @@ _STATUS_WRAPPER = 'status="$1"; shift; "$@"; code=$?; echo "$code" > "$status"; 
 
 
 class Stdio:
-    """A server process started over stdio for the scenario (and stopped with it)."""
+    """Server processes started over stdio for the scenario, one per caller (and stopped with it)."""
 
     kind = "stdio"
-    shared_session = True
 
     def __init__(
         self,
@@ -136,8 +134,8 @@ class Stdio:
         self.cwd = cwd
         self._folder: tempfile.TemporaryDirectory[str] | None = None
         self._stderr_file: Any = None
-        self.started_as: Principal | None = None
-        self._started = False
+        self.started_for: list[Principal | None] = []
+        """The caller of each process started so far, in order."""
 
     async def start(self, stack: AsyncExitStack) -> None:
         self._folder = tempfile.TemporaryDirectory(prefix="mcpbdd-stdio-")
@@ -148,10 +146,10 @@ class Stdio:
             self._loopback = LoopbackServer(self.upstream, self.upstream_bases)
             stack.callback(self._loopback.stop)  # registered first, so it stops after the process
 
-    @property
-    def _status_path(self) -> Path:
+    def _status_path(self, number: int) -> Path:
+        """Where process `number` (from 0) writes its exit code when it ends."""
         assert self._folder is not None
-        return Path(self._folder.name) / "exit-code"
+        return Path(self._folder.name) / f"exit-code-{number}"
 
     def environment(self, caller: Principal | None) -> dict[str, str]:
         """The process environment: configured values, with `{user}`, `{tenant}`, `{scopes}` of the caller filled in."""
@@ -164,24 +162,24 @@ class Stdio:
         return {**env, **self.extra_env}
 
     def target(self, caller: Principal | None) -> Any:
+        """A new server process for `caller` (the harness asks once per caller)."""
         if self._stderr_file is None:
             raise RuntimeError("the stdio connector has not been started")
-        if self._started:
-            raise RuntimeError("a stdio server is started once per scenario")
-        self._started = True
-        self.started_as = caller
+        number = len(self.started_for)
+        self.started_for.append(caller)
         upstream_env = self._loopback.start().environment() if self._loopback is not None else {}
         params = StdioServerParameters(
             command="sh",
-            args=["-c", _STATUS_WRAPPER, "mcpbdd-stdio", str(self._status_path), *self.argv],
+            args=["-c", _STATUS_WRAPPER, "mcpbdd-stdio", str(self._status_path(number)), *self.argv],
             env={**os.environ, **upstream_env, **self.environment(caller)},
             cwd=self.cwd,
         )
         return stdio_client(params, errlog=self._stderr_file)
 
-    def exit_code(self) -> int | None:
+    def exit_code(self, number: int = 0) -> int | None:
+        """The exit code of process `number` (the first by default), or None while it runs."""
         try:
-            return int(self._status_path.read_text().strip())
+            return int(self._status_path(number).read_text().strip())
         except (OSError, ValueError):
             return None
 
@@ -192,11 +190,14 @@ class Stdio:
         return Path(self._stderr_file.name).read_text(encoding="utf-8", errors="replace")
 
     def diagnose(self) -> str | None:
-        code = self.exit_code()
         tail = "\n".join(self.stderr().splitlines()[-STDERR_TAIL_LINES:])
         parts = []
-        if code is not None:
-            parts.append(f"the server process exited with code {code}")
+        several = len(self.started_for) > 1
+        for number, caller in enumerate(self.started_for):
+            code = self.exit_code(number)
+            if code is not None:
+                whose = f" of {caller.user if caller else 'the anonymous caller'}" if several else ""
+                parts.append(f"the server process{whose} exited with code {code}")
         if tail:
             parts.append(f"the end of its stderr:\n{tail}")
         return "; ".join(parts) or None

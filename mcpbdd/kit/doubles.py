@@ -1,8 +1,8 @@
-"""How a server under test gets the scenario's doubles (storage, clock) instead of its production ones.
+"""How a server under test gets the scenario's doubles (storage, clock, upstream) instead of its production ones.
 
-A server's dependencies belong in its lifespan. While mcpbdd enters that lifespan for
-a scenario, `scenario_doubles()` returns the scenario's storage and clock; in
-production nothing is set and it returns None, so the lifespan builds the real ones:
+A server's dependencies belong in its lifespan. While mcpbdd runs the server for a
+scenario, `scenario_doubles()` returns the scenario's storage, clock and upstream routes;
+in production nothing is set and it returns None, so the lifespan builds the real ones:
 
     @asynccontextmanager
     async def lifespan(server):
@@ -13,23 +13,85 @@ production nothing is set and it returns None, so the lifespan builds the real o
         async with http:
             yield AppState(storage, clock, http)
 
-A context variable rather than a global: several scenarios (and worlds in a pytest
-session) never see each other's doubles, and nothing leaks outside the lifespan entry.
+Wherever the server runs, the same lifespan works:
+
+- in-process (both harnesses), mcpbdd sets the doubles in a context variable while it
+  enters the lifespan: several scenarios (and worlds in a pytest session) never see each
+  other's doubles, and nothing leaks outside the lifespan entry;
+- in a process mcpbdd starts (stdio, or HTTP from a command), the environment names the
+  scenario's doubles file (`MCPBDD_DOUBLES`): the storage and the clock live there, shared
+  with the scenario and every caller's process, and the upstream routes are served on
+  loopback (`mcpbdd.kit.upstream.LoopbackRoutes`).
+
+Calling `scenario_doubles()` is also how the scenario learns that the server took its
+doubles: a storage or clock step against a server that did not would check nothing, so it
+fails instead (unless a `storage_adapter` says where the server keeps its state).
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
+import threading
 from collections.abc import Iterator
 from contextvars import ContextVar
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from mcpbdd.kit.clock import Clock
 from mcpbdd.storage import StorageService
 
-if TYPE_CHECKING:  # the route table is test-side; a production server never builds one
-    from mcpbdd.upstream import Upstream
+if TYPE_CHECKING:
+    import httpx
+
+__all__ = [
+    "ENV_DOUBLES",
+    "Doubles",
+    "Handover",
+    "Receipt",
+    "UpstreamDoubles",
+    "from_environment",
+    "providing",
+    "scenario_doubles",
+]
+
+ENV_DOUBLES = "MCPBDD_DOUBLES"
+"""The environment variable naming a server process's doubles file (set by mcpbdd when it starts the process)."""
+
+
+@runtime_checkable
+class Receipt(Protocol):
+    """Where the server under test signs for the doubles it took."""
+
+    def mark(self) -> None:
+        """The server took the doubles (`scenario_doubles()` returned them)."""
+        ...
+
+    @property
+    def taken(self) -> bool: ...
+
+
+class Handover:
+    """The in-process receipt: a flag the scenario reads after entering the server's lifespan."""
+
+    def __init__(self) -> None:
+        self._taken = False
+
+    def mark(self) -> None:
+        self._taken = True
+
+    @property
+    def taken(self) -> bool:
+        return self._taken
+
+    def __repr__(self) -> str:
+        return f"Handover(taken={self._taken})"
+
+
+class UpstreamDoubles(Protocol):
+    """The server's outbound HTTP doubles: a route table in-process, loopback routes in a process."""
+
+    def transport(self) -> httpx.AsyncBaseTransport: ...
 
 
 @dataclass(frozen=True)
@@ -38,16 +100,46 @@ class Doubles:
 
     storage: StorageService
     clock: Clock
-    upstream: Upstream | None = None
-    """The route table for the server's outbound HTTP: build clients with `upstream.transport()`."""
+    upstream: UpstreamDoubles | None = None
+    """The outbound HTTP doubles: build clients with `upstream.transport()` (a route table in-process,
+    `mcpbdd.kit.upstream.LoopbackRoutes` in a process mcpbdd started)."""
+    receipt: Receipt = field(default_factory=Handover, compare=False, repr=False)
+    """Marked by `scenario_doubles()`, read by the scenario (did the server take its doubles?)."""
 
 
 _current: ContextVar[Doubles | None] = ContextVar("mcpbdd_scenario_doubles", default=None)
+_from_file: dict[str, Doubles] = {}
+_from_file_lock = threading.Lock()
 
 
 def scenario_doubles() -> Doubles | None:
-    """The running scenario's doubles while mcpbdd enters the server's lifespan; None in production."""
-    return _current.get()
+    """The running scenario's doubles (in-process while mcpbdd enters the lifespan, or in a process it
+    started); None in production."""
+    doubles = _current.get()
+    if doubles is None:
+        doubles = from_environment()
+    if doubles is not None:
+        doubles.receipt.mark()
+    return doubles
+
+
+def from_environment(environ: dict[str, str] | None = None) -> Doubles | None:
+    """The doubles a process started by mcpbdd finds through its environment (one set per process), or None."""
+    env = os.environ if environ is None else environ
+    path = env.get(ENV_DOUBLES)
+    if not path:
+        return None
+    with _from_file_lock:
+        doubles = _from_file.get(path)
+        if doubles is None:
+            from mcpbdd.kit.upstream import LoopbackRoutes
+            from mcpbdd.storage.doubles_file import DoublesFile, FileClock
+
+            file = DoublesFile(path)
+            clock = FileClock(file)
+            storage = StorageService(file.provider, clock)
+            doubles = _from_file[path] = Doubles(storage, clock, LoopbackRoutes.from_environment(env), file)
+    return doubles
 
 
 @contextlib.contextmanager

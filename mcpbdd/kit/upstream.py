@@ -8,17 +8,22 @@ server in another process and named the double in its environment:
     https://docs.example.com       -> MCPBDD_UPSTREAM_DOCS_EXAMPLE_COM=http://127.0.0.1:41234
     http://localhost:8080          -> MCPBDD_UPSTREAM_LOCALHOST_8080=http://127.0.0.1:41235
     every origin, as one JSON map  -> MCPBDD_UPSTREAMS={"https://docs.example.com": "http://127.0.0.1:41234", ...}
+
+In such a process `scenario_doubles().upstream` is a `LoopbackRoutes`: its `transport()` sends each
+request for a named origin to that origin's loopback URL, so a lifespan written for the in-process
+case (`httpx.AsyncClient(transport=doubles.upstream.transport())`) works unchanged there.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Mapping
 
 import httpx
 
-__all__ = ["ENV_ALL", "ENV_PREFIX", "env_var", "origin_of", "origin_of_url", "upstream_base"]
+__all__ = ["ENV_ALL", "ENV_PREFIX", "LoopbackRoutes", "env_var", "origin_of", "origin_of_url", "upstream_base"]
 
 ENV_PREFIX = "MCPBDD_UPSTREAM_"
 """`MCPBDD_UPSTREAM_<HOST>[_<PORT>]`: one variable per upstream origin, holding its loopback URL."""
@@ -83,3 +88,56 @@ def upstream_base(base: str, environ: Mapping[str, str] | None = None) -> str:
         return base
     path = url.raw_path.decode("ascii")
     return loopback.rstrip("/") + ("" if path == "/" and not base.endswith("/") else path)
+
+
+class LoopbackRoutes:
+    """The scenario's upstream doubles as a server process sees them: its origins served on loopback.
+
+    `transport()` rewrites a request for a named origin to that origin's loopback URL (path and
+    query kept) and lets a request already aimed at a loopback URL through. A request for any
+    other origin is refused with `httpx.ConnectError` naming it: a server under test never
+    reaches the real network behind a scenario's back (name the origin in a step, or list it
+    under `upstreams` in `[tool.mcpbdd]`).
+    """
+
+    def __init__(self, urls: Mapping[str, str]) -> None:
+        self.urls = {origin_of(origin): url.rstrip("/") for origin, url in urls.items()}
+
+    @classmethod
+    def from_environment(cls, environ: Mapping[str, str] | None = None) -> LoopbackRoutes:
+        """The origins mcpbdd named in this process's environment (`MCPBDD_UPSTREAMS`; none when unset)."""
+        env = os.environ if environ is None else environ
+        return cls(json.loads(env.get(ENV_ALL) or "{}"))
+
+    def transport(self) -> httpx.AsyncBaseTransport:
+        """An httpx transport that sends every request to its origin's loopback double."""
+        return _LoopbackTransport(self.urls)
+
+    def __repr__(self) -> str:
+        return f"LoopbackRoutes({self.urls!r})"
+
+
+class _LoopbackTransport(httpx.AsyncBaseTransport):
+    def __init__(self, urls: Mapping[str, str]) -> None:
+        self._urls = dict(urls)
+        self._loopbacks = {origin_of(url) for url in self._urls.values()}
+        self._inner = httpx.AsyncHTTPTransport()
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        origin = origin_of_url(request.url)
+        if origin not in self._loopbacks:
+            loopback = self._urls.get(origin)
+            if loopback is None:
+                named = ", ".join(self._urls) or "none"
+                raise httpx.ConnectError(
+                    f"mcpbdd: the scenario has no upstream double for {origin} (it names: {named}); "
+                    "name it in a step, or list it under upstreams in [tool.mcpbdd]",
+                    request=request,
+                )
+            target = httpx.URL(loopback)
+            request.url = request.url.copy_with(scheme=target.scheme, host=target.host, port=target.port)
+            request.headers["host"] = f"{target.host}:{target.port}"
+        return await self._inner.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()

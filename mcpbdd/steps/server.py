@@ -7,15 +7,27 @@ from typing import Any
 from behave import given, then
 
 from mcpbdd import expect
+from mcpbdd.kinds import HARNESS_TAG, HarnessKind
 from mcpbdd.steps._world import world
 from mcpbdd.steps.arguments import spec_errors, table_column
+from mcpbdd.targets import ServerTarget
 
 
 @given('the MCP server "{target:Text}"')
 def the_mcp_server(context: Any, target: str) -> None:
     """Given the MCP server "mcpbdd.examples.notes:mcp\""""
+    w = world(context)
     with spec_errors(context):
-        world(context).use_server(target)
+        w.use_server(target)
+    # A server in another process is reached by the client harness only. Named by the scenario itself (not
+    # pinned by a @harness tag), it makes the scenario one for the client passes: skipped, saying so, on a
+    # context pass, instead of failing there.
+    pinned = any(tag.startswith(HARNESS_TAG) for tag in context.scenario.effective_tags)
+    if w.harness_kind is HarnessKind.CONTEXT and not pinned and ServerTarget.parse(target).kind != "inprocess":
+        context.scenario.skip(
+            f"the server {target!r} runs in another process, which only the client harness reaches: "
+            "this scenario runs on the client passes (-D mcpbdd.harness=client), not on a context pass"
+        )
 
 
 @given('the client declares the capabilities "{names:Names}"')

@@ -8,6 +8,10 @@ report.
 A storage check that could not fail fails instead: a tenant the scenario never named and
 whose storage holds nothing, "unchanged" before any When step, "every other tenant" when
 there is no other tenant, a seed table with no rows.
+Every step here works on the scenario's doubles, so it needs a server that took them
+(`scenario_doubles()` in its lifespan, in-process or in a process mcpbdd started) or a
+configured `storage_adapter`; against any other server it fails instead of checking
+nothing (see `mcpbdd.harness.handover` for when that is decided).
 """
 
 from __future__ import annotations
@@ -75,7 +79,7 @@ def storage_holds_key(context: Any, tenant: str, key: str) -> None:
     """Then the storage of tenant "acme" holds "notes/n-1" equal to: (JSON; markers like #iso-datetime allowed)"""
     expected = json_doc_string(context)
     with spec_errors(context):
-        value = world(context).storage.read(tenant, key)
+        value = world(context).read_storage(tenant, key)
     expect.storage_holds(value, expected, tenant, key)
 
 
@@ -83,9 +87,10 @@ def storage_holds_key(context: Any, tenant: str, key: str) -> None:
 def storage_has_no_key(context: Any, tenant: str, key: str) -> None:
     """Then the storage of tenant "acme" has no key "notes/n-1"  (a tenant the scenario knows)"""
     w = world(context)
+    w.relies_on_doubles(f'reading the storage of tenant "{tenant}"')
     expect.storage_known(tenant, w.tenants_in_play(), f"it has no key {key!r}")
     with spec_errors(context):
-        value = w.storage.read(tenant, key)
+        value = w.read_storage(tenant, key)
     expect.storage_lacks(value, tenant, key)
 
 
@@ -93,6 +98,7 @@ def storage_has_no_key(context: Any, tenant: str, key: str) -> None:
 def storage_unchanged(context: Any, tenant: str) -> None:
     """Then the storage of tenant "acme" is unchanged  (compared with just before the first When)"""
     w = world(context)
+    w.relies_on_doubles(f'comparing the storage of tenant "{tenant}" with before')
     expect.storage_baseline_taken(w.baseline)
     expect.storage_known(tenant, w.tenants_in_play(), "it is unchanged")
     with spec_errors(context):
@@ -108,6 +114,7 @@ def storage_unchanged(context: Any, tenant: str) -> None:
 def every_other_tenant_unchanged(context: Any) -> None:
     """Then the storage of every other tenant is unchanged  (every tenant but the last call's caller's; one at least)"""
     w = world(context)
+    w.relies_on_doubles("comparing the storage of every other tenant with before")
     expect.storage_baseline_taken(w.baseline)
     others = w.other_tenants()
     expect.other_tenants_exist(others, w.tenants_in_play())
@@ -123,7 +130,7 @@ def every_other_tenant_unchanged(context: Any) -> None:
 def clock_reads(context: Any, instant: str) -> None:
     """Given the clock reads "2026-03-01T09:00:00Z\""""
     with spec_errors(context):
-        world(context).clock.set(parse_instant(instant))
+        world(context).set_clock(parse_instant(instant))
 
 
 @when("{amount:Amount} {unit:Unit} pass")
@@ -131,4 +138,4 @@ def clock_reads(context: Any, instant: str) -> None:
 def time_passes(context: Any, amount: str, unit: str) -> None:
     """When 2 hours pass  (or: When 1 day passes; seconds, minutes, hours, days)"""
     with spec_errors(context):
-        world(context).clock.advance(parse_duration(f"{amount} {unit}"))
+        world(context).advance_clock(parse_duration(f"{amount} {unit}"))

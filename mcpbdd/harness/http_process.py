@@ -1,0 +1,183 @@
+"""A server mcpbdd starts itself and reaches over Streamable HTTP: `http: <command with {port}>`.
+
+    Given the MCP server "http: {python} -m mcpbdd.examples.notes --http 127.0.0.1:{port}"
+
+mcpbdd picks a free loopback port, starts the command with `{port}` (and `{python}`, this
+interpreter) filled in and the scenario's doubles in its environment (the doubles file, the
+upstream loopback URLs), waits until the port accepts connections, then gives every caller a
+session of their own at `http://127.0.0.1:<port>/mcp` with their bearer token, as for a URL.
+One process serves every caller (HTTP carries identity). When the scenario ends the process
+group is stopped (SIGTERM, then SIGKILL after a grace period); a process that exits early is
+reported with its exit code and the end of its stderr.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shlex
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterable, Mapping
+from contextlib import AsyncExitStack
+from pathlib import Path
+from typing import Any
+
+from mcpbdd.harness.connectors import STDERR_TAIL_LINES, Http
+from mcpbdd.principals import Principal
+from mcpbdd.upstream import LoopbackServer, Upstream
+
+__all__ = ["MCP_PATH", "STOP_GRACE", "HttpProcess", "free_port"]
+
+MCP_PATH = "/mcp"
+"""Where the SDK's `streamable_http_app()` serves MCP unless told otherwise."""
+
+STOP_GRACE = 5.0
+"""Seconds a stopped server has to exit after SIGTERM before its process group is killed."""
+
+
+def free_port() -> int:
+    """A port on 127.0.0.1 nobody listens on right now (the server binds it a moment later)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class HttpProcess:
+    """A Streamable HTTP server process started for the scenario from a command with `{port}`."""
+
+    kind = "http-command"
+
+    def __init__(
+        self,
+        command: str,
+        *,
+        env: Mapping[str, str] | None = None,
+        cwd: str | None = None,
+        extra_env: Mapping[str, str] | None = None,
+        upstream: Upstream | None = None,
+        upstream_bases: Iterable[str] = (),
+        tokens: Mapping[str, str] | None = None,
+        start_timeout: float = 20.0,
+        path: str = MCP_PATH,
+    ) -> None:
+        if "{port}" not in command:
+            raise ValueError(f"the http command {command!r} has no {{port}}: mcpbdd picks the port and fills it in")
+        self.command = command
+        # One process serves every caller (they are told apart by their tokens): a template naming the
+        # caller (`{user}`, `{tenant}`, `{scopes}`, meant for stdio) is filled with nothing, never a guess.
+        blank = {"user": "", "tenant": "", "scopes": ""}
+        self.env = {**{name: value.format(**blank) for name, value in (env or {}).items()}, **(extra_env or {})}
+        self.cwd = cwd
+        self.upstream = upstream
+        self.upstream_bases = tuple(upstream_bases)
+        self.tokens = dict(tokens or {})
+        self.start_timeout = start_timeout
+        self.path = path
+        self.port: int | None = None
+        self._process: subprocess.Popen[bytes] | None = None
+        self._stderr_path: Path | None = None
+        self._http: Http | None = None
+
+    @property
+    def url(self) -> str:
+        if self.port is None:
+            raise RuntimeError("the http server process has not been started")
+        return f"http://127.0.0.1:{self.port}{self.path}"
+
+    def argv(self, port: int) -> list[str]:
+        return [
+            sys.executable if part == "{python}" else part.replace("{port}", str(port))
+            for part in shlex.split(self.command)
+        ]
+
+    async def start(self, stack: AsyncExitStack) -> None:
+        """Start the process (in the owner task) and wait until its port accepts connections."""
+        folder = tempfile.TemporaryDirectory(prefix="mcpbdd-http-")
+        stack.callback(folder.cleanup)
+        self._stderr_path = Path(folder.name) / "stderr.log"
+        upstream_env: dict[str, str] = {}
+        if self.upstream is not None:
+            loopback = LoopbackServer(self.upstream, self.upstream_bases)
+            stack.callback(loopback.stop)  # registered before the process, so it stops after it
+            upstream_env = loopback.start().environment()
+        self.port = free_port()
+        with open(self._stderr_path, "wb") as stderr:
+            self._process = subprocess.Popen(
+                self.argv(self.port),
+                env={**os.environ, **upstream_env, **self.env},
+                cwd=self.cwd,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=stderr,
+                start_new_session=True,  # its own process group: stopping it stops whatever it started
+            )
+        stack.push_async_callback(self._stop)
+        self._http = Http(self.url, tokens=self.tokens)
+        await self._wait_until_listening()
+
+    async def _wait_until_listening(self) -> None:
+        assert self._process is not None and self.port is not None
+        deadline = time.monotonic() + self.start_timeout
+        while True:
+            if self._process.poll() is not None:
+                raise ConnectionError(f"the http server process ended before it listened; {self.diagnose()}")
+            try:
+                _, writer = await asyncio.open_connection("127.0.0.1", self.port)
+            except OSError:
+                if time.monotonic() > deadline:
+                    why = self.diagnose()
+                    raise ConnectionError(
+                        f"the http server did not listen on 127.0.0.1:{self.port} within {self.start_timeout:g} s "
+                        "of starting (does the command put {port} where the server reads its port?)"
+                        + (f"; {why}" if why else "")
+                    ) from None
+                await asyncio.sleep(0.05)
+                continue
+            writer.close()
+            with contextlib.suppress(OSError):
+                await writer.wait_closed()
+            return
+
+    async def _stop(self) -> None:
+        """SIGTERM to the process group, SIGKILL after the grace period; always reaped."""
+        process = self._process
+        if process is None or process.poll() is not None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+        deadline = time.monotonic() + STOP_GRACE
+        while process.poll() is None and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+        if process.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+    def target(self, caller: Principal | None) -> Any:
+        if self._http is None:
+            raise RuntimeError("the http server process has not been started")
+        return self._http.target(caller)
+
+    def exit_code(self) -> int | None:
+        return None if self._process is None else self._process.poll()
+
+    def stderr(self) -> str:
+        if self._stderr_path is None or not self._stderr_path.exists():
+            return ""
+        return self._stderr_path.read_text(encoding="utf-8", errors="replace")
+
+    def diagnose(self) -> str | None:
+        code = self.exit_code()
+        tail = "\n".join(self.stderr().splitlines()[-STDERR_TAIL_LINES:])
+        parts = []
+        if code is not None:
+            parts.append(f"the server process exited with code {code}")
+        if tail:
+            parts.append(f"the end of its stderr:\n{tail}")
+        return "; ".join(parts) or None

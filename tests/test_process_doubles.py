@@ -1,0 +1,241 @@
+"""The scenario's doubles across the process boundary: one SQLite file, a shared clock, loopback routes.
+
+Real files, real server processes over stdio, a real loopback HTTP server: what the storage and
+clock steps see over stdio is what the server process wrote and read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import httpx
+import pytest
+
+from mcpbdd.config import Settings
+from mcpbdd.harness.handover import DoublesNotTaken, Placement
+from mcpbdd.kit import doubles as kit_doubles
+from mcpbdd.kit.doubles import ENV_DOUBLES, from_environment, scenario_doubles
+from mcpbdd.kit.upstream import ENV_ALL, LoopbackRoutes
+from mcpbdd.runtime import RunLoop
+from mcpbdd.storage import MISSING
+from mcpbdd.storage.doubles_file import DoublesFile, FileClock
+from mcpbdd.upstream import LoopbackServer, Upstream
+from mcpbdd.world import World
+
+NOTES_OVER_STDIO = "stdio: {python} -m mcpbdd.examples.notes"
+NOTES_ENV = {"NOTES_TENANT": "{tenant}", "NOTES_USER": "{user}"}
+MARCH = datetime(2026, 3, 1, 9, 30, tzinfo=UTC)
+
+
+@pytest.fixture
+def run_loop() -> Iterator[RunLoop]:
+    loop = RunLoop()
+    yield loop
+    loop.close()
+
+
+def stdio_world(run_loop: RunLoop) -> World:
+    return World(Settings(server=NOTES_OVER_STDIO, harness="client", env=NOTES_ENV), run_loop.owner())
+
+
+# -- the file: one clock, one storage, marks ---------------------------------------------------------------
+
+
+def test_a_clock_moved_through_one_opening_of_the_file_is_read_through_another(tmp_path: Path) -> None:
+    """Two openings stand for the scenario and a server process: the server reads what the scenario set."""
+    scenario, server = DoublesFile(tmp_path / "d.sqlite"), None
+    try:
+        moved = FileClock(scenario, MARCH)
+        server = DoublesFile(tmp_path / "d.sqlite")
+        seen = FileClock(server)
+        assert seen.now() == MARCH
+        moved.advance(timedelta(hours=2))
+        assert seen.now() == MARCH + timedelta(hours=2)
+        moved.set(datetime(2026, 3, 1, 9, 30, 0, 123457, tzinfo=UTC))  # microseconds survive the file
+        assert seen.now().microsecond == 123457
+        with pytest.raises(ValueError, match="moves forward only"):
+            moved.advance(-1)
+        with pytest.raises(ValueError, match="has no timezone"):
+            moved.set(datetime(2026, 3, 1))
+    finally:
+        scenario.close()
+        if server is not None:
+            server.close()
+
+
+def test_the_file_tells_whether_a_process_took_the_doubles(tmp_path: Path) -> None:
+    scenario, server = DoublesFile(tmp_path / "d.sqlite"), DoublesFile(tmp_path / "d.sqlite")
+    assert not scenario.taken
+    server.mark()
+    assert scenario.taken
+    scenario.close()
+    server.close()
+
+
+def test_scenario_doubles_in_a_process_come_from_the_file_its_environment_names(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = str(tmp_path / "d.sqlite")
+    scenario = DoublesFile(path)
+    FileClock(scenario, MARCH)
+    scenario.provider.set_many("acme", [("notes/n-1", '{"title": "seeded"}', None)])
+    monkeypatch.setenv(ENV_DOUBLES, path)
+    monkeypatch.setenv(ENV_ALL, '{"https://docs.example.com": "http://127.0.0.1:9"}')
+    monkeypatch.setattr(kit_doubles, "_from_file", {})  # as in a fresh process
+    assert from_environment() is from_environment()  # one set of doubles per process
+    assert not scenario.taken
+    doubles = scenario_doubles()
+    assert doubles is not None and scenario.taken
+    assert doubles.clock.now() == MARCH
+    assert doubles.storage.read("acme", "notes/n-1") == {"title": "seeded"}
+    assert isinstance(doubles.upstream, LoopbackRoutes)
+    assert doubles.upstream.urls == {"https://docs.example.com": "http://127.0.0.1:9"}
+    monkeypatch.delenv(ENV_DOUBLES)
+    assert from_environment() is None  # production: nothing set, nothing taken
+    doubles.storage.close()
+    scenario.close()
+
+
+# -- the upstream routes as a process sees them ----------------------------------------------------------
+
+
+def test_loopback_routes_send_a_production_url_to_its_loopback_double() -> None:
+    upstream = Upstream()
+    upstream.answer("https://docs.example.com", "GET", "/documents/d-1", 200, {"title": "Brief"})
+    with LoopbackServer(upstream) as loopback:
+        routes = LoopbackRoutes.from_environment(loopback.environment())
+        loopback_url = loopback.url_for("https://docs.example.com")
+
+        async def fetch() -> tuple[httpx.Response, httpx.Response]:
+            async with httpx.AsyncClient(transport=routes.transport()) as client:
+                production = await client.get("https://docs.example.com/documents/d-1?x=1")
+                direct = await client.get(f"{loopback_url}/documents/d-1")
+                return production, direct
+
+        production, direct = asyncio.run(fetch())
+    assert production.json() == {"title": "Brief"} and direct.json() == {"title": "Brief"}
+    assert upstream.received("https://docs.example.com", "GET", "/documents/d-1") == 2
+
+
+def test_loopback_routes_refuse_an_origin_the_scenario_does_not_name() -> None:
+    routes = LoopbackRoutes({"https://docs.example.com": "http://127.0.0.1:9"})
+
+    async def fetch() -> None:
+        async with httpx.AsyncClient(transport=routes.transport()) as client:
+            await client.get("https://billing.example.com/invoices")
+
+    with pytest.raises(httpx.ConnectError, match=r"no upstream double for https://billing.example.com"):
+        asyncio.run(fetch())
+
+
+# -- the World over stdio: the steps see what the server process sees -----------------------------------------
+
+
+def test_over_stdio_seeded_storage_the_clock_and_ttls_reach_the_server_process(run_loop: RunLoop) -> None:
+    world = stdio_world(run_loop)
+    world.add_user("alice", "acme")
+    door = {"id": "n-9", "title": "Door code", "body": "4711", "tags": [], "author": "alice"}
+    world.seed_storage("acme", {15 * 60: {"notes/n-9": {**door, "created_at": "2026-01-01T00:00:00Z"}}})
+    world.take_baseline()
+    assert world.call_tool("get_note", {"note_id": "n-9"}).ok  # seeded before the process started
+    world.advance_clock(timedelta(minutes=10))
+    assert world.call_tool("get_note", {"note_id": "n-9"}).ok
+    world.set_clock(MARCH)  # far past the TTL: the server's next read sees it
+    assert world.call_tool("get_note", {"note_id": "n-9"}).channel.value == "tool-error"
+    assert world.read_storage("acme", "notes/n-9") is MISSING
+    created = world.call_tool("create_note", {"title": "Standup", "body": "Blocked"})
+    assert created.structured["created_at"] == "2026-03-01T09:30:00Z"
+    assert world.storage_changes("acme").added["notes/n-1"]["title"] == "Standup"
+    assert world.placement.taken
+    path = world.placement.file.path  # type: ignore[union-attr]
+    assert world.close() == []
+    assert not Path(path).parent.exists()  # the scenario's file goes with the scenario
+
+
+def test_over_stdio_each_caller_has_a_process_of_their_own_sharing_the_doubles(run_loop: RunLoop) -> None:
+    world = stdio_world(run_loop)
+    world.add_user("alice", "acme")
+    world.add_user("bob", "acme")
+    world.add_user("erin", "globex")
+    assert world.call_tool("create_note", {"title": "Plan", "body": "Ship"}, as_user="alice").ok
+    bobs = world.call_tool("list_notes", {}, as_user="bob")
+    erins = world.call_tool("list_notes", {}, as_user="erin")
+    assert bobs.structured["count"] == 1 and bobs.structured["notes"][0]["author"] == "alice"
+    assert erins.structured == {"notes": [], "count": 0}
+    connector = world.harness.connector  # type: ignore[attr-defined]
+    assert [caller.user for caller in connector.started_for] == ["alice", "bob", "erin"]
+    assert world.close() == []
+
+
+def test_a_server_process_that_keeps_its_own_state_fails_the_storage_step_after_a_call(run_loop: RunLoop) -> None:
+    """The issue's lie: a server that never took the doubles, and a storage step that would have passed."""
+    world = World(
+        Settings(server="stdio: {python} -m servers", harness="client", cwd=str(Path(__file__).parent)),
+        run_loop.owner(),
+    )
+    world.add_user("alice", "acme")
+    world.take_baseline()
+    assert world.call_tool("whoami", {}).ok
+    with pytest.raises(DoublesNotTaken, match=r'the server "stdio: \{python\} -m servers" did not take them'):
+        world.storage_changes("acme")
+    with pytest.raises(DoublesNotTaken, match="moving the clock forward by 1:00:00"):
+        world.advance_clock(timedelta(hours=1))
+    assert world.close() == []
+
+
+# -- where the doubles go, and when that is decided --------------------------------------------------------
+
+
+def test_a_server_at_a_url_cannot_take_the_doubles_and_the_message_says_what_to_do() -> None:
+    placement = Placement("http://127.0.0.1:8000/mcp", Upstream())
+    placement.relied('seeding the storage of tenant "acme"')  # before any answer: remembered, not decided
+    with pytest.raises(DoublesNotTaken) as failure:
+        placement.answered()
+    message = str(failure.value)
+    assert message.startswith("An earlier step relies on the scenario's doubles (seeding the storage of tenant")
+    assert "runs at a URL mcpbdd did not start" in message and "`http: <command with {port}>`" in message
+    assert "storage_adapter" in message
+
+
+def test_a_storage_adapter_excuses_the_server_from_taking_the_doubles() -> None:
+    placement = Placement("http://127.0.0.1:8000/mcp", Upstream(), excused=True)
+    placement.relied('reading the storage of tenant "acme"')
+    placement.answered()
+    placement.relied('reading the storage of tenant "acme"')
+
+
+def test_choosing_a_server_process_moves_the_doubles_to_a_file_and_keeps_the_clock(run_loop: RunLoop) -> None:
+    world = World(Settings(server="mcpbdd.examples.notes:mcp"), run_loop.owner())
+    assert world.placement.file is None
+    world.set_clock(MARCH)
+    world.use_server(NOTES_OVER_STDIO)
+    assert world.placement.file is not None and world.clock.now() == MARCH
+    world.close()
+
+
+def test_storage_seeded_before_a_server_process_is_chosen_is_refused_clearly(run_loop: RunLoop) -> None:
+    world = World(Settings(server="mcpbdd.examples.notes:mcp"), run_loop.owner())
+    world.seed_storage("acme", {None: {"notes/n-1": {}}})
+    with pytest.raises(ValueError, match="the storage was seeded before the server was chosen"):
+        world.use_server(NOTES_OVER_STDIO)
+    world.close()
+
+
+def test_a_server_mcpbdd_starts_over_http_gets_the_doubles_and_stops_with_the_scenario(run_loop: RunLoop) -> None:
+    world = World(
+        Settings(server="http: {python} -m mcpbdd.examples.notes --http 127.0.0.1:{port}", harness="client"),
+        run_loop.owner(),
+    )
+    world.add_user("alice", "acme")
+    world.add_user("erin", "globex")
+    world.set_clock(MARCH)
+    created = world.call_tool("create_note", {"title": "Standup", "body": "Blocked"}, as_user="alice")
+    assert created.structured["created_at"] == "2026-03-01T09:30:00Z"
+    assert world.read_storage("acme", "notes/n-1")["author"] == "alice"
+    assert world.call_tool("list_notes", {}, as_user="erin").structured == {"notes": [], "count": 0}
+    process = world.harness.connector._process  # type: ignore[attr-defined]
+    assert world.close() == []
+    assert process.poll() is not None  # stopped (process group and all) with the scenario
