@@ -89,6 +89,7 @@ def harness_from_tags(tags: Any, settings: Settings) -> tuple[HarnessKind, Clien
 
 def before_all(context: Any) -> None:
     report.use_secrets(_settings(context).secrets)
+    report.use_attachment_limit(_settings(context).attachment_limit)
     context.mcpbdd_loop = RunLoop()
     # The SDK logs every tool failure at INFO; scenarios provoke failures on purpose. httpx logs every request.
     logging.getLogger("mcp").setLevel(logging.WARNING)
