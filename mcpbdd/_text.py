@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["ELLIPSIS", "MISSING", "Missing", "clip"]
+__all__ = ["ELLIPSIS", "MISSING", "Missing", "clip", "not_utf8"]
 
 ELLIPSIS: Final = "…"
 
@@ -21,6 +21,20 @@ def clip(text: str, limit: int = 300, *, flat: bool = True) -> str:
     if flat:
         text = " ".join(text.split())
     return text if len(text) <= limit else text[: max(limit - 1, 0)] + ELLIPSIS
+
+
+def not_utf8(data: bytes) -> str | None:
+    """Why `data` is not UTF-8, as a message naming the first bad byte, its offset and line; None when it is UTF-8.
+
+    behave reads feature files as UTF-8 and, when one is not, fails with a bare
+    UnicodeDecodeError naming no file; callers put this after the file's name.
+    """
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        return f"not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}, line {line}); save the file as UTF-8"
+    return None
 
 
 class Missing:

@@ -21,8 +21,19 @@ import time
 from pathlib import Path
 from typing import Any
 
+import behave.parser
+
+from mcpbdd._text import not_utf8
 from mcpbdd.config import Settings, load_settings
-from mcpbdd.kinds import ClientMode, HarnessKind, client_mode, harness_kind, harness_label, parse_harness_tag
+from mcpbdd.kinds import (
+    ClientMode,
+    HarnessKind,
+    check_harness_tags,
+    client_mode,
+    harness_kind,
+    harness_label,
+    parse_harness_tag,
+)
 from mcpbdd.reporting import attachments as report
 from mcpbdd.reporting.redaction import redact_tree, redactor_for
 from mcpbdd.runtime import RunLoop
@@ -40,6 +51,26 @@ __all__ = [
 
 MODERN_ERA_TAG = "era.modern"
 """A scenario about what only the 2026-07-28 protocol has (request state, replays): skipped on a legacy pass."""
+
+
+def _parse_file_naming_bad_bytes(filename: str, language: str | None = None) -> Any:
+    """behave's `parse_file`, except that a file that is not UTF-8 is a ParserError naming the file and line.
+
+    behave reads every feature file before any hook runs and fails on one that is not
+    UTF-8 with a bare UnicodeDecodeError traceback naming no file. Importing this module
+    (every project's environment.py does) wraps behave's function, which behave looks up
+    at each call; nothing else about parsing changes.
+    """
+    try:
+        return _behave_parse_file(filename, language=language)
+    except UnicodeDecodeError as exc:
+        problem = not_utf8(exc.object if isinstance(exc.object, bytes) else bytes(exc.object))
+        raise behave.parser.ParserError(problem or str(exc), None, filename) from None
+
+
+_behave_parse_file = getattr(behave.parser.parse_file, "__wrapped__", behave.parser.parse_file)
+_parse_file_naming_bad_bytes.__wrapped__ = _behave_parse_file  # type: ignore[attr-defined]
+behave.parser.parse_file = _parse_file_naming_bad_bytes
 
 
 def _settings(context: Any) -> Settings:
@@ -63,6 +94,7 @@ def harness_from_tags(tags: Any, settings: Settings) -> tuple[HarnessKind, Clien
 def before_all(context: Any) -> None:
     context.mcpbdd_started = time.time()
     report.use_secrets(_settings(context).secrets)
+    report.use_attachment_limit(_settings(context).attachment_limit)
     context.mcpbdd_loop = RunLoop()
     # The SDK logs every tool failure at INFO; scenarios provoke failures on purpose. httpx logs every request.
     logging.getLogger("mcp").setLevel(logging.WARNING)
@@ -72,6 +104,7 @@ def before_all(context: Any) -> None:
 def before_feature(context: Any, feature: Any) -> None:
     """Suffix each scenario's name with its harness, before any formatter records it."""
     settings = _settings(context)
+    check_harness_tags(feature)  # a misspelt harness tag fails the feature, naming the file and line of the tag
     for scenario in feature.walk_scenarios():
         kind, mode = harness_from_tags(scenario.effective_tags, settings)
         label = harness_label(kind, mode, noun="harness")

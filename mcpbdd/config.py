@@ -12,6 +12,7 @@ surfacing as a confusing failure in the middle of a scenario.
     timeout = 5.0                     # seconds per call
     tenant_claim = "tenant"           # the access-token claim naming the caller's tenant
     capabilities = ["elicitation", "sampling", "roots"]
+    attachment_limit = 2097152        # bytes one report attachment may hold (its head and tail are kept)
 
     behave -D mcpbdd.harness=client -D mcpbdd.timeout=2
 """
@@ -29,6 +30,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from mcpbdd.kinds import CAPABILITIES, Capability, ClientMode, HarnessKind, check_capabilities
 
 USERDATA_PREFIX = "mcpbdd."
+
+DEFAULT_ATTACHMENT_LIMIT = 2 * 1024 * 1024
+"""2 MiB: an attachment a browser still shows at once, and room for any answer a reviewer reads whole."""
 
 
 class ConfigError(ValueError):
@@ -72,6 +76,11 @@ class Settings(BaseModel):
     )
     seed: int | None = Field(default=None, description="seed of generated calls (default: derived from the tool name)")
     secrets: tuple[str, ...] = Field(default=(), description="values never shown in reports (redacted)")
+    attachment_limit: int = Field(
+        default=DEFAULT_ATTACHMENT_LIMIT,
+        ge=1024,
+        description="bytes one report attachment may hold; a longer one keeps its head and tail and says what was cut",
+    )
 
     @field_validator("env", "tokens", mode="before")
     @classmethod

@@ -13,9 +13,9 @@ reads it before it decides which process imports the SDK.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from enum import StrEnum
-from typing import Final, TypeVar
+from typing import Any, Final, TypeVar
 
 __all__ = [
     "CAPABILITIES",
@@ -24,6 +24,7 @@ __all__ = [
     "ClientMode",
     "HarnessKind",
     "check_capabilities",
+    "check_harness_tags",
     "client_mode",
     "harness_kind",
     "harness_label",
@@ -123,6 +124,38 @@ def parse_harness_tag(tag: str) -> tuple[HarnessKind, ClientMode | None] | None:
                 return kind, mode
     *others, last = (f"@{harness_tag(*pair)}" for pair in _DOCUMENTED_TAGS)
     raise ValueError(f"unknown harness tag @{tag}: use {', '.join(others)} or {last}")
+
+
+def check_harness_tags(feature: Any) -> None:
+    """Every harness tag in a parsed behave feature is known; a ValueError naming the file and line of each that is not.
+
+    The tags are read where they are written (the feature, its rules, scenarios and
+    Examples), not from the scenarios behave builds, because an outline's scenarios carry
+    their Examples' tags without a line. Duck-typed on behave's model, so the command line
+    can check a feature without importing behave's runner or the SDK.
+    """
+    errors: list[tuple[int, str]] = []
+    for node in _tagged(feature):
+        for tag in getattr(node, "tags", ()):
+            try:
+                parse_harness_tag(tag)
+            except ValueError as exc:
+                line = getattr(tag, "line", None) or getattr(node, "line", 0)
+                errors.append((line, f"{feature.filename}:{line}: {exc}"))
+    if errors:
+        raise ValueError("\n".join(message for _line, message in sorted(errors)))
+
+
+def _tagged(node: Any) -> Iterator[Any]:
+    """`node` and everything under it that can carry tags: rules, scenarios, outlines, Examples.
+
+    An outline's own `scenarios` are the ones behave generates from its Examples: skipped.
+    """
+    yield node
+    examples = tuple(getattr(node, "examples", ()))
+    scenarios = () if examples else tuple(getattr(node, "scenarios", ()))
+    for child in (*getattr(node, "rules", ()), *scenarios, *examples):
+        yield from _tagged(child)
 
 
 _DOCUMENTED_TAGS: Final = (

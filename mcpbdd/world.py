@@ -342,8 +342,8 @@ class World:
         self.placement.relied(f"setting the clock to {moment.isoformat()}")
         self.clock.set(moment)
 
-    def advance_clock(self, delta: timedelta) -> None:
-        """Move the clock the server reads forward (`When 2 hours pass`)."""
+    def advance_clock(self, delta: timedelta | str) -> None:
+        """Move the clock the server reads forward (`When 2 hours pass`): a timedelta or a duration like "2 hours"."""
         self.placement.relied(f"moving the clock forward by {delta}")
         self.clock.advance(delta)
 

@@ -121,6 +121,24 @@ def die() -> str:
     os._exit(3)
 
 
+@awkward.tool()
+def depth(value: object) -> int:
+    """How deeply `value` nests (a scalar is 0): what reached the handler of a deeply nested argument."""
+    level, layer = 0, [value]
+    while layer:
+        layer = [child for item in layer if isinstance(item, list) for child in item] + [
+            child for item in layer if isinstance(item, dict) for child in item.values()
+        ]
+        level += 1
+    return level - 1
+
+
+@awkward.tool()
+def flood(megabytes: int) -> str:
+    """A result of `megabytes` MB (10^6 bytes) of text, marked at both ends: what an attachment cap must survive."""
+    return "FIRST LINE\n" + "x" * (megabytes * 1_000_000 - 20) + "\nLAST LINE"
+
+
 if __name__ == "__main__":
     if "MCPBDD_TEST_PIDFILE" in os.environ:  # lets a test count how many server processes a run started
         with open(os.environ["MCPBDD_TEST_PIDFILE"], "a") as pids:

@@ -31,6 +31,9 @@ from behave.configuration import Configuration, setup_parser
 from behave.parser import parse_file
 from behave.runner_util import collect_feature_locations
 
+from mcpbdd._text import not_utf8
+from mcpbdd.kinds import check_harness_tags
+
 __all__ = ["Plan", "PlanError", "Unit", "balance", "plan_run", "shard_of", "split_passthrough"]
 
 
@@ -118,10 +121,7 @@ def plan_run(passthrough: Sequence[str]) -> Plan:
     for filename, found in grouped.items():
         if config.exclude(filename):
             continue
-        try:
-            feature = parse_file(filename, language=config.lang)
-        except Exception as exc:  # behave's ParserError names the file and line
-            raise PlanError(f"{type(exc).__name__}: {exc}") from exc
+        feature = _parse(filename, config.lang)
         if feature is None:
             continue
         lines = [location.line for location in found if location.line]
@@ -129,6 +129,30 @@ def plan_run(passthrough: Sequence[str]) -> Plan:
         units.append(Unit(filename, tuple(dict.fromkeys(wanted)), _count(feature, config, lines)))
     outfiles = [name for name in config.outfiles or () if name and name != "-"]
     return Plan(options=options, units=units, userdata=dict(config.userdata), outfiles=outfiles)
+
+
+def _parse(filename: str, language: str | None) -> Any:
+    """The parsed feature; a PlanError naming the file for bytes not UTF-8, bad Gherkin or a misspelt harness tag.
+
+    behave itself would report a file that is not UTF-8 as a bare UnicodeDecodeError naming no file.
+    """
+    try:
+        with open(filename, "rb") as file:
+            problem = not_utf8(file.read())
+    except OSError as exc:
+        raise PlanError(f"{filename}: cannot read: {exc.strerror or exc}") from exc
+    if problem is not None:
+        raise PlanError(f"{filename}: {problem}")
+    try:
+        feature = parse_file(filename, language=language)
+    except Exception as exc:  # behave's ParserError names the file and line
+        raise PlanError(f"{type(exc).__name__}: {exc}") from exc
+    if feature is not None:
+        try:
+            check_harness_tags(feature)
+        except ValueError as exc:
+            raise PlanError(str(exc)) from None
+    return feature
 
 
 def _count(feature: Any, config: Any, lines: list[int]) -> int:

@@ -8,6 +8,10 @@ which moves only when told to.
 Every instant is timezone-aware UTC: a naive datetime is refused, because a naive value
 silently means "local time of whichever machine ran CI", which is how flaky TTL tests
 are born.
+
+A clock reads instants from `EARLIEST` to `LATEST` (years 1 to 9999, what a `datetime`
+holds); an instant or a step outside that range is a ValueError naming the range, never
+an OverflowError from deep inside `datetime`.
 """
 
 from __future__ import annotations
@@ -15,10 +19,12 @@ from __future__ import annotations
 import re
 import time
 from datetime import UTC, datetime, timedelta
-from typing import Protocol, runtime_checkable
+from typing import Final, Protocol, runtime_checkable
 
 __all__ = [
     "DEFAULT_FROZEN_START",
+    "EARLIEST",
+    "LATEST",
     "Clock",
     "FrozenClock",
     "SystemClock",
@@ -28,6 +34,13 @@ __all__ = [
 
 DEFAULT_FROZEN_START = datetime(2026, 1, 1, tzinfo=UTC)
 """Where a `FrozenClock` starts unless told otherwise: a fixed, readable instant."""
+
+EARLIEST: Final = datetime.min.replace(tzinfo=UTC)
+"""The first instant a clock can read (0001-01-01T00:00:00Z)."""
+LATEST: Final = datetime.max.replace(tzinfo=UTC)
+"""The last instant a clock can read (9999-12-31T23:59:59.999999Z): how far "When n days pass" can go."""
+
+_RANGE = f"a clock reads from {EARLIEST.isoformat()} to {LATEST.isoformat()}"
 
 
 @runtime_checkable
@@ -46,7 +59,15 @@ def _require_aware(moment: datetime, what: str) -> datetime:
             f"{what} {moment.isoformat()!r} has no timezone; give an aware datetime "
             "(e.g. datetime(2026, 3, 1, 9, tzinfo=UTC)) so the instant is unambiguous"
         )
-    return moment.astimezone(UTC)
+    return _in_utc(moment, f"{what} {moment.isoformat()!r}")
+
+
+def _in_utc(moment: datetime, what: str) -> datetime:
+    """`moment` in UTC; a ValueError when its offset carries it past year 1 or 9999 (`datetime` overflows)."""
+    try:
+        return moment.astimezone(UTC)
+    except OverflowError:
+        raise ValueError(f"{what} is outside the range a clock can read: {_RANGE}") from None
 
 
 class SystemClock:
@@ -77,19 +98,36 @@ class FrozenClock:
         """Seconds since the epoch of the frozen instant (cached: read on every storage call)."""
         return self._stamp
 
-    def advance(self, delta: timedelta | float) -> datetime:
-        """Move forward by `delta` (a timedelta or seconds) and return the new instant.
+    def largest_step(self) -> timedelta:
+        """How far `advance` can move from the current instant: up to `LATEST`."""
+        return LATEST - self._now
+
+    def advance(self, delta: timedelta | float | str) -> datetime:
+        """Move forward by `delta` (a timedelta, seconds, or a duration like "2 hours") and return the new instant.
 
         Moving backwards through `advance` is refused: a negative delta is almost always a
-        sign error in a step; use `set()` to jump to an earlier instant on purpose.
+        sign error in a step; use `set()` to jump to an earlier instant on purpose. A step
+        past `LATEST` is refused, naming the largest step the clock can take from here.
         """
-        if not isinstance(delta, timedelta):
-            if isinstance(delta, bool) or not isinstance(delta, int | float):
-                raise TypeError(f"advance() takes a timedelta or seconds, got {type(delta).__name__}: {delta!r}")
-            delta = timedelta(seconds=delta)
-        if delta < timedelta(0):
-            raise ValueError(f"advance() moves forward only, got {delta!r}; use set() to move the clock back")
-        self._now = self._now + delta
+        asked = delta
+        try:
+            if isinstance(delta, str):
+                delta = parse_duration(delta)
+            elif not isinstance(delta, timedelta):
+                if isinstance(delta, bool) or not isinstance(delta, int | float):
+                    raise TypeError(
+                        f"advance() takes a timedelta, seconds or a duration, got {type(delta).__name__}: {delta!r}"
+                    )
+                delta = timedelta(seconds=delta)
+            if delta < timedelta(0):
+                raise ValueError(f"advance() moves forward only, got {delta!r}; use set() to move the clock back")
+            moved = self._now + delta
+        except (OverflowError, _TooLong):  # timedelta or datetime overflow: past LATEST either way
+            raise ValueError(
+                f"cannot move the clock {asked!r} forward from {self._now.isoformat()}: the largest step it can "
+                f"take from there is {self.largest_step()} ({_RANGE})"
+            ) from None
+        self._now = moved
         self._stamp = self._now.timestamp()
         return self._now
 
@@ -119,10 +157,15 @@ _DURATION_FORMS = (
 )
 
 
+class _TooLong(ValueError):
+    """A duration longer than a `timedelta` holds (so longer than any clock can move)."""
+
+
 def parse_duration(text: str) -> timedelta:
     """Read a duration as a specification writes it: "15 minutes", "2 hours", "90s".
 
-    Strict on purpose: "5 weeks" or "5" is a typo to report, not a guess to make.
+    Strict on purpose: "5 weeks" or "5" is a typo to report, not a guess to make. A
+    duration longer than a `timedelta` holds (999999999 days) is a ValueError too.
     """
     if not isinstance(text, str):
         raise TypeError(f"parse_duration() takes a string, got {type(text).__name__}: {text!r}")
@@ -132,7 +175,10 @@ def parse_duration(text: str) -> timedelta:
         unit = _COMPACT_UNITS[match["compact"]] if match["compact"] else _WORD_UNITS.get(match["word"])
     if match is None or unit is None:
         raise ValueError(f"cannot read {text!r} as a duration; write a number and a unit: {_DURATION_FORMS}")
-    return timedelta(**{unit: float(match["amount"])})
+    try:
+        return timedelta(**{unit: float(match["amount"])})
+    except OverflowError:
+        raise _TooLong(f"{text!r} is too long a duration: the longest is {timedelta.max}") from None
 
 
 def parse_instant(text: str) -> datetime:
@@ -145,13 +191,15 @@ def parse_instant(text: str) -> datetime:
         raise TypeError(f"parse_instant() takes a string, got {type(text).__name__}: {text!r}")
     try:
         moment = datetime.fromisoformat(text.strip())
-    except ValueError:
+    except ValueError as exc:
+        # Python's reason helps when it names a field ("month must be in 1..12", "year 0 is out of range").
+        reason = "" if str(exc).startswith("Invalid isoformat string") else f" ({exc})"
         raise ValueError(
-            f"cannot read {text!r} as an ISO-8601 instant; write e.g. '2026-03-01T09:00:00Z' "
+            f"cannot read {text!r} as an ISO-8601 instant{reason}; write e.g. '2026-03-01T09:00:00Z' "
             "or '2026-03-01T10:00:00+01:00'"
         ) from None
     if moment.tzinfo is None:
         raise ValueError(
             f"the instant {text!r} has no timezone; add 'Z' for UTC (e.g. '{text.strip()}Z') or an offset like '+01:00'"
         )
-    return moment.astimezone(UTC)
+    return _in_utc(moment, f"the instant {text!r}")

@@ -10,6 +10,13 @@ secrets the hooks configured for the run (`use_secrets`, called from `before_all
 `secrets` under `[tool.mcpbdd]`). mcpbdd's own formatter redacts every file it writes a
 second time, so an attachment made by other code is covered too.
 
+Every attachment is capped: one longer than `attachment_limit` bytes (`[tool.mcpbdd]`,
+2 MiB by default, set by `use_attachment_limit` from `before_all`) keeps its first and
+last half-limit and says, where the middle was, how many bytes were cut. A server that
+answers 20 MB would otherwise write 40 MB per exchange (the result's text and its
+structured copy) and as much again in a failed scenario's trace. Cut JSON is no longer
+JSON, so it is attached as text (`…-attachment.cut.txt`, `.<kind>.cut.txt`).
+
 Attachments available to any code (steps, hooks, a project's own `environment.py`):
 
 - `attach_exchange(exchange)`: one request and its answer (pretty JSON, duration, caller).
@@ -31,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 import allure
 from pydantic import BaseModel
 
+from mcpbdd.config import DEFAULT_ATTACHMENT_LIMIT
 from mcpbdd.conversation import Conversation, RoundAnswered
 from mcpbdd.kinds import harness_label
 from mcpbdd.outcome import TOOLS_CALL
@@ -51,10 +59,12 @@ __all__ = [
     "attach_text",
     "attach_trace",
     "attach_upstream_requests",
+    "use_attachment_limit",
     "use_secrets",
 ]
 
 _configured = Redactor()
+_limit: int = DEFAULT_ATTACHMENT_LIMIT
 
 
 def use_secrets(secrets: Iterable[str]) -> None:
@@ -65,6 +75,41 @@ def use_secrets(secrets: Iterable[str]) -> None:
 
 def _redactor(secrets: Iterable[str] | None) -> Redactor:
     return _configured if secrets is None else redactor_for(secrets)
+
+
+def use_attachment_limit(limit: int) -> None:
+    """The run's cap on one attachment, in bytes (`attachment_limit` under `[tool.mcpbdd]`)."""
+    global _limit
+    _limit = limit
+
+
+def cap(body: str, limit: int | None = None) -> tuple[str, int]:
+    """`body` cut to its first and last `limit // 2` bytes (UTF-8) around a note of the cut; and the bytes cut.
+
+    Called on redacted text only: cutting first could leave half a secret at either edge.
+    """
+    limit = _limit if limit is None else limit
+    data = body.encode("utf-8")
+    if len(data) <= limit:
+        return body, 0
+    half = limit // 2
+    # A character split by the cut loses its partial bytes ("ignore"), so nothing invalid is written.
+    head, tail = data[:half].decode("utf-8", "ignore"), data[len(data) - half :].decode("utf-8", "ignore")
+    cut = len(data) - len(head.encode("utf-8")) - len(tail.encode("utf-8"))
+    note = (
+        f"\n\n[… {cut:,} bytes cut here by mcpbdd: this attachment held {len(data):,} bytes, more than "
+        f"attachment_limit = {limit:,}; the first and last {half:,} bytes are kept …]\n\n"
+    )
+    return head + note + tail, cut
+
+
+def _attach(body: str, name: str, attachment_type: Any, extension: str | None = None) -> None:
+    """One attachment, capped: a cut one is plain text whatever it was (`x.json` -> `x.cut.txt`), its name says so."""
+    body, cut = cap(body)
+    if cut:
+        name = f"{name} (cut: {cut:,} bytes left out)"
+        attachment_type, extension = "text/plain", (extension or "").removesuffix("json") + "cut.txt"
+    allure.attach(body, name=name, attachment_type=attachment_type, extension=extension)
 
 
 def _json(value: Any) -> str:
@@ -78,8 +123,8 @@ def _default(value: Any) -> Any:
 
 
 def attach_text(text: str, name: str, *, secrets: Iterable[str] | None = None) -> None:
-    """Plain text, redacted."""
-    allure.attach(_redactor(secrets).redact(text), name=name, attachment_type=allure.attachment_type.TEXT)
+    """Plain text, redacted and capped."""
+    _attach(_redactor(secrets).redact(text), name, allure.attachment_type.TEXT)
 
 
 def attach_json(value: Any, name: str, *, kind: str | None = None, secrets: Iterable[str] | None = None) -> None:
@@ -91,9 +136,9 @@ def attach_json(value: Any, name: str, *, kind: str | None = None, secrets: Iter
     """
     body = _redactor(secrets).redact(_json(value))
     if kind is None:
-        allure.attach(body, name=name, attachment_type=allure.attachment_type.JSON)
+        _attach(body, name, allure.attachment_type.JSON, "json")
     else:
-        allure.attach(body, name=name, attachment_type="application/json", extension=f"{kind}.json")
+        _attach(body, name, "application/json", f"{kind}.json")
 
 
 def exchange_title(exchange: Exchange) -> str:
@@ -114,8 +159,7 @@ def attach_exchange(exchange: Exchange, *, secrets: Iterable[str] | None = None)
 def attach_trace(trace: Trace, *, secrets: Iterable[str] | None = None) -> None:
     """Every exchange of a scenario, in order (attached to a failed scenario)."""
     body = _redactor(secrets).redact(trace.render())
-    name = f"MCP trace ({len(trace)} exchanges)"
-    allure.attach(body, name=name, attachment_type="application/json", extension="trace.json")
+    _attach(body, f"MCP trace ({len(trace)} exchanges)", "application/json", "trace.json")
 
 
 def attach_storage_diff(diff: Any, *, tenant: str | None = None, secrets: Iterable[str] | None = None) -> None:

@@ -7,14 +7,19 @@ silently.
 Table cells: a cell that reads as JSON is JSON (`42`, `true`, `["a"]`, `{"k": 1}`,
 `"42"`), anything else is the text as written (`Groceries`). A cell that starts like a
 JSON object or array but does not parse is an error, not a string.
+
+JSON anywhere in a specification (a doc string, inline arguments, a table cell) may nest
+at most `MAX_JSON_DEPTH` arrays and objects inside each other; deeper is refused before
+any harness sees it, so both harnesses treat it alike (see `MAX_JSON_DEPTH` for why 100).
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import re
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Final
 
 import parse
 from behave import register_type
@@ -22,6 +27,40 @@ from behave import register_type
 
 class SpecError(AssertionError):
     """The specification itself is malformed (bad JSON, a table with the wrong columns)."""
+
+
+MAX_JSON_DEPTH: Final = 100
+"""How many arrays and objects JSON in a specification may nest inside each other (`{"a": [1]}` nests 2).
+
+Why a limit, and why this one (measured on mcp 2.3 / pydantic-core 2.50): Python's JSON
+parser gives up near 1,000 levels with a RecursionError; the client harness's serialiser
+refuses arguments nested 255 deep in-process ("Maximum serialization depth exceeded")
+while the context harness takes any depth; and a server over stdio silently drops a
+request whose JSON nests deeper than 200 (arguments 198 deep), so the call just times
+out. One limit well inside all of these, checked when the step reads its JSON, gives the
+same clear failure on every harness and transport.
+"""
+
+_JSON_TOKENS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]')
+"""A JSON string (skipped whole, so brackets inside text do not count) or one bracket."""
+
+
+def nesting_beyond(text: str, limit: int = MAX_JSON_DEPTH) -> int | None:
+    """The offset in `text` where JSON first nests deeper than `limit`, or None.
+
+    A scan, not a parse: it must not recurse on the very input it guards against, and it
+    runs before `json.loads`, which would otherwise fail with a RecursionError.
+    """
+    depth = 0
+    for token in _JSON_TOKENS.finditer(text):
+        bracket = token.group()
+        if bracket in "[{":
+            depth += 1
+            if depth > limit:
+                return token.start()
+        elif bracket in "]}":
+            depth -= 1
+    return None
 
 
 @parse.with_pattern(r'[^"]*')
@@ -105,10 +144,16 @@ def json_doc_string(context: Any) -> Any:
 
 
 def parse_json(text: str, context: Any, *, what: str, first_line: int | None = None) -> Any:
+    """`text` as JSON; a SpecError naming the file and line of a syntax error or of too deep a nesting."""
+    start = first_line if first_line is not None else _line(context) + 2
+    deep = nesting_beyond(text)
+    if deep is not None:
+        line = start + text.count("\n", 0, deep)
+        raise SpecError(f"{_filename(context)}:{line}: {what} holds {_TOO_DEEP}")
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        line = (first_line if first_line is not None else _line(context) + 2) + exc.lineno - 1
+        line = start + exc.lineno - 1
         raise SpecError(
             f"{_filename(context)}:{line}: {what} is not valid JSON: {exc.msg} "
             f"(line {exc.lineno}, column {exc.colno})\n{_indent(text)}"
@@ -116,7 +161,10 @@ def parse_json(text: str, context: Any, *, what: str, first_line: int | None = N
 
 
 def cell_value(text: str, context: Any, line: int) -> Any:
+    """A table cell: JSON where it reads as JSON, else the text as written (see the module's docstring)."""
     stripped = text.strip()
+    if stripped.startswith(("{", "[")) and nesting_beyond(stripped) is not None:
+        raise SpecError(f"{_filename(context)}:{line}: the table cell holds {_TOO_DEEP}")
     try:
         return json.loads(stripped)
     except json.JSONDecodeError as exc:
@@ -174,6 +222,12 @@ def inline_arguments(text: str, context: Any) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise SpecError(f"{location(context)}: the arguments must be a JSON object, got {type(value).__name__}")
     return value
+
+
+_TOO_DEEP = (
+    f"JSON nested deeper than {MAX_JSON_DEPTH} levels (arrays and objects inside each other), the limit for JSON "
+    "in a specification: a harness cannot send much deeper (see Limits in the README)"
+)
 
 
 def _indent(text: str) -> str:

@@ -113,7 +113,7 @@ class FileClock(FrozenClock):
         super().set(moment)
         self.file.set_instant(self._now)
 
-    def advance(self, delta: timedelta | float) -> datetime:
+    def advance(self, delta: timedelta | float | str) -> datetime:
         self._now = self.now()  # advance from the instant in the file, which is the truth
         moved = super().advance(delta)
         self.file.set_instant(moved)

@@ -80,7 +80,9 @@ def test_frozen_clock_refuses_naive_times_and_backward_advances() -> None:
     with pytest.raises(ValueError, match="forward"):
         clock.advance(timedelta(seconds=-1))
     with pytest.raises(TypeError):
-        clock.advance("5 minutes")  # type: ignore[arg-type]
+        clock.advance(["5 minutes"])  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="cannot read '5 fortnights' as a duration"):
+        clock.advance("5 fortnights")
     assert clock.now() == DEFAULT_FROZEN_START
 
 
