@@ -6,14 +6,20 @@ and the example notes server is shown surviving on every harness.
 
 from __future__ import annotations
 
+import shlex
+import subprocess
+import sys
+import sysconfig
+import tempfile
 import zlib
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+import servers
 import weak_server
-from conftest import HARNESS_KINDS, make_harness
+from conftest import HARNESS_KINDS, TESTS, make_harness
 from hypothesis import HealthCheck, given, settings
 from mcp_types import CallToolResult, TextContent
 
@@ -26,6 +32,7 @@ from mcpbdd.checks.generated import (
     MUTATION,
     REFUSED,
     Rules,
+    ServerPaths,
     adversarial_inputs,
     check_generated_calls,
     check_generated_calls_in_world,
@@ -39,6 +46,8 @@ from mcpbdd.checks.generated import (
 )
 from mcpbdd.checks.generated.inputs import _hypothesis_jsonschema_problem
 from mcpbdd.config import Settings
+from mcpbdd.harness import ClientHarness
+from mcpbdd.harness.connectors import Stdio
 from mcpbdd.outcome import Channel, Outcome, ProtocolError
 from mcpbdd.principals import Principal
 from mcpbdd.runtime import RunLoop
@@ -148,7 +157,7 @@ async def test_a_path_of_the_server_is_a_leak_even_without_a_traceback(weak: Any
     detail = report.failures[LEAK][0].detail
     assert detail.startswith("a path of the server's installation (")
     assert str(Path(weak_server.__file__).resolve().parent) in detail
-    assert str(Path(weak_server.__file__).resolve().parent) in server_paths(weak)
+    assert str(Path(weak_server.__file__).resolve().parent) in server_paths(weak).installation
     told = await check_generated_calls(weak, "profile", 6, paths=["/somewhere/else"])
     assert told.ok, told.describe()  # the paths to watch can be given instead of found
 
@@ -361,3 +370,101 @@ def test_inputs_are_rendered_for_a_reader() -> None:
         '{"text": "a" * 1001, "ctl": "\\u0000\\u202e", "deep": [[[[[[[… 44 more levels of nesting …]]]]]]], '
         '"many": [""] * 500}'
     )
+
+
+# leaks of the server's side that are not its own code ---------------------------------------------
+
+
+@pytest.fixture(params=HARNESS_KINDS)
+async def zones(request: pytest.FixtureRequest) -> AsyncIterator[Any]:
+    async with make_harness(request.param, servers.zones, timeout=5.0) as harness:
+        yield harness
+
+
+@pytest.mark.anyio
+async def test_a_site_packages_path_in_an_error_is_a_leak(zones: Any) -> None:
+    report = await check_generated_calls(zones, "zone", 6)
+    assert set(report.failures) == {LEAK}
+    detail = report.failures[LEAK][0].detail
+    assert detail.startswith("a path of the server's installation (") and "mcpbdd_test_zones" in detail
+
+
+@pytest.mark.anyio
+async def test_a_temp_folder_path_in_an_error_is_a_leak(zones: Any) -> None:
+    report = await check_generated_calls(zones, "cached_zone", 6)
+    assert set(report.failures) == {LEAK}
+    assert report.failures[LEAK][0].detail.startswith("a path of the server's temp folder (")
+
+
+@pytest.mark.anyio
+async def test_a_path_the_input_supplied_is_not_a_leak(zones: Any) -> None:
+    report = await check_generated_calls(zones, "open_document", 30)
+    assert report.ok, report.describe()
+    for path in ("/home/alice/notes.txt", "/tmp/x.zone", "C:\\Users\\alice\\x.txt", tempfile.gettempdir() + "/y"):
+        outcome = await zones.call_tool(None, "open_document", {"path": path})
+        assert outcome.channel is Channel.TOOL_ERROR
+        assert judge(outcome, {"path": path}, Rules("open_document", (), server_paths(zones))) == {}
+
+
+def test_paths_under_common_roots_are_leaks_in_errors_but_may_be_a_successful_answer() -> None:
+    rules = Rules("shout", (), ServerPaths(installation=("/srv/app/server",)))
+    for text in (
+        "cannot open '/home/bob/.config/app.toml'",
+        "[Errno 2] No such file or directory: '/var/lib/app/db.sqlite'",
+        "File name too long: '/opt/venv/lib/python3.11/site-packages/tzdata/zoneinfo/xxxx'",
+        "failed in C:\\Users\\bob\\app\\main.py",
+        "see /Users/bob/app",
+    ):
+        assert judge(_tool_error(text), {}, rules)[LEAK].startswith("an absolute path the input did not supply ("), text
+    ok = Outcome(
+        Channel.OK,
+        "tools/call",
+        "shout",
+        {},
+        result=CallToolResult(content=[TextContent(type="text", text="saved to /tmp/export.csv")]),
+    )
+    assert judge(ok, {}, rules) == {}  # a file tool's answer may be a path
+    installed = Outcome(
+        Channel.OK,
+        "tools/call",
+        "shout",
+        {},
+        result=CallToolResult(content=[TextContent(type="text", text="in /srv/app/server/x.py")]),
+    )
+    assert LEAK in judge(installed, {}, rules)  # the server's installation never
+    for text in ("see https://example.com/home/x", "mode a/usr/b", "the value '/home/alice/x'"):
+        assert judge(_tool_error(text), {"path": "/home/alice/x"}, rules) == {}, text
+    assert judge(_tool_error("no such file: '/home/alice/x'"), {"path": "x"}, rules)[LEAK]
+    long_path = "/home/alice/" + "a" * 100 + "/end"  # pydantic echoes a long input as its head ... tail
+    truncated = "Input should be a valid integer [type=int_parsing, input_value='/home/alice/aaaaaaaaaaaa...aaaaa/end']"
+    assert judge(_tool_error(truncated), {"n": long_path}, rules) == {}
+    mixed = "Invalid timezone: File name too long: '/opt/tools/timevenv/lib/tzdata/zoneinfo/aaaa'"
+    leak = judge(_tool_error(mixed), {"timezone": "aaaa", "time": "a"}, rules)[LEAK]  # a key echoed inside the path
+    assert "/opt/tools/timevenv/lib" in leak
+    assert judge(_tool_error("cannot open /tmp/x"), {}, Rules("shout", (), ["/srv"])) == {}  # paths= given: only those
+
+
+@pytest.mark.anyio
+async def test_a_stdio_server_in_another_environment_leaks_its_site_packages(tmp_path: Path) -> None:
+    """The reference time server's case: its own venv's site-packages in an error, over stdio."""
+    venv = tmp_path / "server-venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    site_packages = Path(
+        subprocess.run(
+            [str(venv / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        ).stdout.strip()
+    )
+    ours = sysconfig.get_paths()["purelib"]
+    (site_packages / "mcpbdd_test.pth").write_text(f"import site; site.addsitedir({ours!r})\n")
+    command = shlex.join([str(venv / "bin" / "python"), "-m", "servers", "zones"])
+    async with ClientHarness(Stdio(command, cwd=str(TESTS)), timeout=5.0) as harness:
+        paths = server_paths(harness)
+        assert str(venv) in paths.installation
+        report = await check_generated_calls(harness, "zone", 6)
+    assert set(report.failures) == {LEAK}
+    detail = report.failures[LEAK][0].detail
+    assert detail.startswith("a path of the server's installation (") and "mcpbdd_test_zones" in detail

@@ -21,7 +21,10 @@ Verdicts on every call (`verdicts`, `calls`)
   * no crash: no internal error (-32603), no "Error executing tool NAME" result in exactly
     the form the SDK gives an unexpected exception, no transport failure;
   * no leak, after removing echoes of the input itself: no traceback or stack frame, no
-    absolute path of the server's code or of the Python installation, no configured secret;
+    configured secret, no path of the server's installation (its code, its Python's prefix,
+    standard library and site-packages), and in an error no other absolute path of the
+    server's side (working folder, home, temp folder, anything under /usr/, /home/, /tmp/,
+    ...; `paths`);
   * no hang: every call has a timeout (the harness's, or `timeout=`); after MAX_HANGS hung
     calls the rest are skipped, since each would wait for the whole timeout;
   * the client accepts the answer (the client harness's SDK client refuses, for instance,
@@ -46,6 +49,7 @@ from mcpbdd.checks.generated.check import (
     default_seed,
 )
 from mcpbdd.checks.generated.inputs import Generator, generate_inputs, plan_inputs
+from mcpbdd.checks.generated.paths import COMMON_ROOTS, ServerPaths, server_paths
 from mcpbdd.checks.generated.rendering import render_input
 from mcpbdd.checks.generated.report import FailedCall, GeneratedReport, Shrunk
 from mcpbdd.checks.generated.strategies import schema_strategy
@@ -58,10 +62,10 @@ from mcpbdd.checks.generated.verdicts import (
     REFUSED,
     Rules,
     judge,
-    server_paths,
 )
 
 __all__ = [
+    "COMMON_ROOTS",
     "CRASH",
     "HANG",
     "KINDS",
@@ -74,6 +78,7 @@ __all__ = [
     "GeneratedReport",
     "Generator",
     "Rules",
+    "ServerPaths",
     "Shrunk",
     "Snapshot",
     "adversarial_inputs",
