@@ -6,11 +6,13 @@ and the example notes server is shown surviving on every harness.
 
 from __future__ import annotations
 
+import json
 import shlex
 import subprocess
 import sys
 import sysconfig
 import tempfile
+import time
 import zlib
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -25,12 +27,17 @@ from mcp_types import CallToolResult, TextContent
 
 from mcpbdd.checks import schema as json_schema
 from mcpbdd.checks.generated import (
+    CLIENT_ARGUMENT_DEPTH,
     CRASH,
+    DEEP,
     HANG,
     LEAK,
+    LIMIT,
     MAX_HANGS,
     MUTATION,
     REFUSED,
+    STDIO_ARGUMENT_DEPTH,
+    CallRunner,
     Rules,
     ServerPaths,
     adversarial_inputs,
@@ -39,6 +46,7 @@ from mcpbdd.checks.generated import (
     default_seed,
     generate_inputs,
     judge,
+    nesting_depth,
     plan_inputs,
     render_input,
     schema_strategy,
@@ -47,7 +55,7 @@ from mcpbdd.checks.generated import (
 from mcpbdd.checks.generated.inputs import _hypothesis_jsonschema_problem
 from mcpbdd.config import Settings
 from mcpbdd.harness import ClientHarness
-from mcpbdd.harness.connectors import Stdio
+from mcpbdd.harness.connectors import Stdio, python_command
 from mcpbdd.outcome import Channel, Outcome, ProtocolError
 from mcpbdd.principals import Principal
 from mcpbdd.runtime import RunLoop
@@ -55,6 +63,7 @@ from mcpbdd.world import World
 
 ALICE = Principal("alice", "acme")
 TEXT_SCHEMA = {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}
+PATH_SCHEMA = {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}
 
 
 @pytest.fixture
@@ -303,7 +312,7 @@ def test_adversarial_inputs_cover_the_issue_list() -> None:
         "a right-to-left override in $.name",
         "the number 2^64 as $.name",
         "null as $.count",
-        "arrays nested 200 deep in $.count",
+        f"arrays nested {DEEP} deep in $.count",
         "Python dunder keys",
         "prototype-pollution keys",
         "the required $.count left out",
@@ -370,6 +379,87 @@ def test_inputs_are_rendered_for_a_reader() -> None:
         '{"text": "a" * 1001, "ctl": "\\u0000\\u202e", "deep": [[[[[[[… 44 more levels of nesting …]]]]]]], '
         '"many": [""] * 500}'
     )
+
+
+# transport limits: a deep input the transport cannot carry is not the tool's failure --------------
+
+
+def _nested(depth: int) -> Any:
+    value: Any = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def _zones_over_stdio(command: str | None = None) -> Any:
+    return ClientHarness(Stdio(command or python_command("servers", "zones"), cwd=str(TESTS)), timeout=5.0)
+
+
+@pytest.mark.anyio
+async def test_generated_calls_over_stdio_stay_within_what_stdio_carries() -> None:
+    """The SDK's stdio server drops a line nested beyond its JSON parser's limit: the call would hang."""
+    async with _zones_over_stdio() as harness:
+        report = await check_generated_calls(harness, "open_document", 30, timeout=3.0)
+        assert report.ok, report.describe()
+        labels = [source for source, _ in plan_inputs(PATH_SCHEMA, 30, default_seed("open_document"))[0]]
+        assert f"adversarial: arrays nested {DEEP} deep in $.path" in labels
+        assert f"adversarial: objects nested {DEEP} deep in $.path" in labels
+        runner = CallRunner(harness, None, "open_document", 3.0, None, Rules("open_document", (), []))
+        started = time.perf_counter()
+        outcome, found = await runner.attempt({"path": _nested(250)})
+        assert time.perf_counter() - started < 1.0  # not sent: it would only wait for the timeout
+        assert outcome is None and set(found) == {LIMIT}
+        assert "stdio" in found[LIMIT] and "not the tool's" in found[LIMIT]
+        alive = await harness.call_tool(None, "open_document", {"path": "a"})
+        assert alive.channel is Channel.TOOL_ERROR  # the server still answers
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+async def test_arguments_beyond_the_client_serialiser_are_the_sdks_limit_not_a_refusal(mode: str) -> None:
+    """The SDK client raises `Maximum serialization depth exceeded` before sending: the tool never saw the call."""
+    async with make_harness(f"client-{mode}", servers.zones, timeout=5.0) as harness:
+        runner = CallRunner(harness, None, "open_document", None, None, Rules("open_document", (), []))
+        outcome, found = await runner.attempt({"path": _nested(300)})
+        assert outcome is None and set(found) == {LIMIT}
+        assert "Maximum serialization depth exceeded" in found[LIMIT]
+        report = await check_generated_calls(harness, "open_document", 30, depth=300)
+        assert report.ok, report.describe()
+        assert report.channels["transport/SDK limit"] == 2
+        assert "2 call(s) hit a transport/SDK limit and never reached the tool" in report.describe()
+
+
+@pytest.mark.anyio
+async def test_the_context_harness_has_no_transport_to_limit_nesting() -> None:
+    async with make_harness("context", servers.zones, timeout=5.0) as harness:
+        report = await check_generated_calls(harness, "open_document", 30, depth=300)
+        assert report.ok, report.describe()
+        assert "transport/SDK limit" not in report.channels
+
+
+def test_the_corpus_nests_below_every_measured_transport_limit() -> None:
+    deepest = max(
+        nesting_depth(arguments) for _, arguments in adversarial_inputs({"properties": {"value": {"type": "string"}}})
+    )
+    assert deepest == DEEP + 2  # the arguments object, the value's DEEP levels around an empty container
+    assert deepest + 10 < min(STDIO_ARGUMENT_DEPTH, CLIENT_ARGUMENT_DEPTH)
+    assert deepest + 10 < 128  # serde_json's default recursion limit (Rust servers)
+
+
+def test_the_measured_stdio_limit_is_the_sdks_parser() -> None:
+    """The figure the stdio guard uses is what the SDK's own parser accepts (checked here, not assumed)."""
+    from mcp_types import jsonrpc_message_adapter
+
+    def message(depth: int) -> str:
+        arguments: Any = {"value": _nested(depth - 2)}
+        return json.dumps(
+            {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "t", "arguments": arguments}}
+        )
+
+    assert nesting_depth({"value": _nested(STDIO_ARGUMENT_DEPTH - 2)}) == STDIO_ARGUMENT_DEPTH
+    jsonrpc_message_adapter.validate_json(message(STDIO_ARGUMENT_DEPTH))
+    with pytest.raises(ValueError, match="recursion limit exceeded"):
+        jsonrpc_message_adapter.validate_json(message(STDIO_ARGUMENT_DEPTH + 1))
 
 
 # leaks of the server's side that are not its own code ---------------------------------------------
@@ -460,8 +550,7 @@ async def test_a_stdio_server_in_another_environment_leaks_its_site_packages(tmp
     )
     ours = sysconfig.get_paths()["purelib"]
     (site_packages / "mcpbdd_test.pth").write_text(f"import site; site.addsitedir({ours!r})\n")
-    command = shlex.join([str(venv / "bin" / "python"), "-m", "servers", "zones"])
-    async with ClientHarness(Stdio(command, cwd=str(TESTS)), timeout=5.0) as harness:
+    async with _zones_over_stdio(shlex.join([str(venv / "bin" / "python"), "-m", "servers", "zones"])) as harness:
         paths = server_paths(harness)
         assert str(venv) in paths.installation
         report = await check_generated_calls(harness, "zone", 6)

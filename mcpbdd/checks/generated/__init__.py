@@ -15,7 +15,8 @@ Inputs (`inputs`, `strategies`, `adversarial`)
     adversarial inputs rather than generated (see `generate_inputs`).
   * Adversarial values, mutating one top-level argument of a valid input at a time: very
     long strings, control characters, unicode edge cases, format strings, wrong types, huge
-    numbers, deep nesting, extra keys, missing required keys.
+    numbers, deep nesting (`DEEP` levels, inside what every transport carries), extra keys,
+    missing required keys.
 
 Verdicts on every call (`verdicts`, `calls`)
   * no crash: no internal error (-32603), no "Error executing tool NAME" result in exactly
@@ -32,6 +33,10 @@ Verdicts on every call (`verdicts`, `calls`)
   * optionally no mutation: with `snapshot=`, a call the server rejected must leave the
     snapshot unchanged (the hook the storage steps plug into).
 
+A call the transport cannot carry (arguments nested deeper than the SDK's stdio parser or
+client serialiser accept) never reached the tool: it is counted as a transport/SDK limit and
+breaks no verdict (`limits`).
+
 The first failing input of each kind is shrunk (`shrinking`: same verdict, fewer and shorter
 values) and printed (`report`, `rendering`) with the seed that reproduces the run. Generated
 calls go straight to the harness, not through the World, so they do not flood the
@@ -40,7 +45,7 @@ scenario's trace; the failing ones are in the report. The entry points are in `c
 
 from __future__ import annotations
 
-from mcpbdd.checks.generated.adversarial import adversarial_inputs
+from mcpbdd.checks.generated.adversarial import DEEP, adversarial_inputs
 from mcpbdd.checks.generated.calls import CallRunner, Snapshot
 from mcpbdd.checks.generated.check import (
     MAX_HANGS,
@@ -49,6 +54,12 @@ from mcpbdd.checks.generated.check import (
     default_seed,
 )
 from mcpbdd.checks.generated.inputs import Generator, generate_inputs, plan_inputs
+from mcpbdd.checks.generated.limits import (
+    CLIENT_ARGUMENT_DEPTH,
+    STDIO_ARGUMENT_DEPTH,
+    TRANSPORT_LIMIT,
+    nesting_depth,
+)
 from mcpbdd.checks.generated.paths import COMMON_ROOTS, ServerPaths, server_paths
 from mcpbdd.checks.generated.rendering import render_input
 from mcpbdd.checks.generated.report import FailedCall, GeneratedReport, Shrunk
@@ -58,6 +69,7 @@ from mcpbdd.checks.generated.verdicts import (
     HANG,
     KINDS,
     LEAK,
+    LIMIT,
     MUTATION,
     REFUSED,
     Rules,
@@ -65,14 +77,19 @@ from mcpbdd.checks.generated.verdicts import (
 )
 
 __all__ = [
+    "CLIENT_ARGUMENT_DEPTH",
     "COMMON_ROOTS",
     "CRASH",
+    "DEEP",
     "HANG",
     "KINDS",
     "LEAK",
+    "LIMIT",
     "MAX_HANGS",
     "MUTATION",
     "REFUSED",
+    "STDIO_ARGUMENT_DEPTH",
+    "TRANSPORT_LIMIT",
     "CallRunner",
     "FailedCall",
     "GeneratedReport",
@@ -87,6 +104,7 @@ __all__ = [
     "default_seed",
     "generate_inputs",
     "judge",
+    "nesting_depth",
     "plan_inputs",
     "render_input",
     "schema_strategy",

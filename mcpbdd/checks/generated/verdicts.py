@@ -13,7 +13,9 @@ candidate, so the rules for one tool are compiled once (`Rules`) and `judge` is 
   * hang: the call's timeout ran out (the runner words it with `TIMEOUT_PREFIX`).
 
 The client's refusal of an answer and a state change after a rejected call are found by the
-runner that makes the call (`mcpbdd.checks.generated.calls`); their kinds are named here.
+runner that makes the call (`mcpbdd.checks.generated.calls`); their kinds are named here. So is
+`LIMIT`, which is not a verdict: the call met a transport/SDK limit and never reached the tool
+(`limits`); the report counts it apart.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ __all__ = [
     "HANG",
     "KINDS",
     "LEAK",
+    "LIMIT",
     "MUTATION",
     "REFUSED",
     "TIMEOUT_PREFIX",
@@ -48,6 +51,8 @@ REFUSED = "refused"
 MUTATION = "mutation"
 KINDS = (CRASH, LEAK, HANG, REFUSED, MUTATION)
 """Verdict kinds, in the order a report lists them."""
+LIMIT = "limit"
+"""Not a verdict: the call met a transport/SDK limit and never reached the tool (the runner's key for it)."""
 
 TIMEOUT_PREFIX = "no answer within"
 """How a transport failure that is a timed-out call begins: the hang verdict, not a crash."""
@@ -223,7 +228,7 @@ def _occurrences(text: str, fragments: set[str]) -> list[tuple[int, int]]:
 
 
 ECHO_DEPTH = 300
-"""How deep input strings are looked for (deeper than the deepest adversarial value)."""
+"""How deep input strings are looked for (deeper than any transport carries: `limits.CLIENT_ARGUMENT_DEPTH`)."""
 
 
 def _strings(value: Any, depth: int = 0) -> Iterator[str]:
