@@ -430,6 +430,19 @@ async def test_arguments_beyond_the_client_serialiser_are_the_sdks_limit_not_a_r
 
 
 @pytest.mark.anyio
+async def test_the_measured_client_limit_is_the_sdks_serialiser() -> None:
+    """The figure the reports quote is where the installed SDK client stops (checked here, not assumed)."""
+    async with make_harness("client-auto", servers.zones, timeout=5.0) as harness:
+        runner = CallRunner(harness, None, "open_document", None, None, Rules("open_document", (), []))
+        deepest = {"path": _nested(CLIENT_ARGUMENT_DEPTH - 2)}
+        assert nesting_depth(deepest) == CLIENT_ARGUMENT_DEPTH
+        outcome, found = await runner.attempt(deepest)
+        assert outcome is not None and outcome.channel is Channel.TOOL_ERROR and found == {}  # reached the server
+        outcome, found = await runner.attempt({"path": _nested(CLIENT_ARGUMENT_DEPTH - 1)})
+        assert outcome is None and set(found) == {LIMIT}
+
+
+@pytest.mark.anyio
 async def test_the_context_harness_has_no_transport_to_limit_nesting() -> None:
     async with make_harness("context", servers.zones, timeout=5.0) as harness:
         report = await check_generated_calls(harness, "open_document", 30, depth=300)
