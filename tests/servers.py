@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import json
 import os
+import sys
+import sysconfig
+import tempfile
 from pathlib import Path
 from typing import Annotated
 
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.resolve import Elicit, Resolve
 from mcp_types import ElicitRequest, ElicitRequestFormParams, InputRequiredResult
 from pydantic import BaseModel
@@ -115,8 +119,6 @@ async def ask_mid_call(ctx: Context) -> str:
 @awkward.tool()
 def die() -> str:
     """Crashes the whole server process mid-call, as a segfault or an OOM kill would."""
-    import sys
-
     print("fatal: the index is corrupt, giving up", file=sys.stderr, flush=True)
     os._exit(3)
 
@@ -139,8 +141,43 @@ def flood(megabytes: int) -> str:
     return "FIRST LINE\n" + "x" * (megabytes * 1_000_000 - 20) + "\nLAST LINE"
 
 
+# A server whose errors name paths of the Python installation and of the machine, not of its own code:
+# the reference time server answers a 2,000-character zone with zoneinfo's "File name too long:
+# '<its venv>/lib/python3.11/site-packages/tzdata/zoneinfo/xxx…'".
+zones = MCPServer("zones")
+ZONE_SUFFIX = ".zone"
+
+
+def _read_zone(folder: Path, name: str) -> str:
+    try:
+        return (folder / f"{name}{ZONE_SUFFIX}").read_text()
+    except (OSError, ValueError) as exc:  # the OSError's message names the absolute path it tried
+        raise ToolError(f"Error processing zone query: {exc}") from None
+
+
+@zones.tool()
+def zone(name: str) -> str:
+    """The rules of a zone, from a data folder in site-packages (as zoneinfo reads tzdata's)."""
+    return _read_zone(Path(sysconfig.get_paths()["purelib"]) / "mcpbdd_test_zones", name)
+
+
+@zones.tool()
+def cached_zone(name: str) -> str:
+    """The rules of a zone, from a cache in the temp folder."""
+    return _read_zone(Path(tempfile.gettempdir()) / "mcpbdd-test-zone-cache", name)
+
+
+@zones.tool()
+def open_document(path: str) -> str:
+    """Opens nothing: the error names only the path the caller gave (an echo, not a leak)."""
+    raise ToolError(f"No document at {path!r}; the documents live in the caller's own folder")
+
+
+SERVERS = {"awkward": awkward, "json_notes": json_notes, "zones": zones}
+
+
 if __name__ == "__main__":
     if "MCPBDD_TEST_PIDFILE" in os.environ:  # lets a test count how many server processes a run started
         with open(os.environ["MCPBDD_TEST_PIDFILE"], "a") as pids:
             pids.write(f"{os.getpid()}\n")
-    awkward.run("stdio")
+    SERVERS[sys.argv[1] if len(sys.argv) > 1 else "awkward"].run("stdio")

@@ -6,32 +6,47 @@ and the example notes server is shown surviving on every harness.
 
 from __future__ import annotations
 
+import json
+import shlex
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import time
 import zlib
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+import servers
 import weak_server
-from conftest import HARNESS_KINDS, make_harness
+from conftest import HARNESS_KINDS, TESTS, make_harness
 from hypothesis import HealthCheck, given, settings
 from mcp_types import CallToolResult, TextContent
 
 from mcpbdd.checks import schema as json_schema
 from mcpbdd.checks.generated import (
+    CLIENT_ARGUMENT_DEPTH,
     CRASH,
+    DEEP,
     HANG,
     LEAK,
+    LIMIT,
     MAX_HANGS,
     MUTATION,
     REFUSED,
+    STDIO_ARGUMENT_DEPTH,
+    CallRunner,
     Rules,
+    ServerPaths,
     adversarial_inputs,
     check_generated_calls,
     check_generated_calls_in_world,
     default_seed,
     generate_inputs,
     judge,
+    nesting_depth,
     plan_inputs,
     render_input,
     schema_strategy,
@@ -39,6 +54,8 @@ from mcpbdd.checks.generated import (
 )
 from mcpbdd.checks.generated.inputs import _hypothesis_jsonschema_problem
 from mcpbdd.config import Settings
+from mcpbdd.harness import ClientHarness
+from mcpbdd.harness.connectors import Stdio, python_command
 from mcpbdd.outcome import Call, Channel, Outcome, ProtocolError
 from mcpbdd.principals import Principal
 from mcpbdd.runtime import RunLoop
@@ -46,6 +63,7 @@ from mcpbdd.world import World
 
 ALICE = Principal("alice", "acme")
 TEXT_SCHEMA = {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}
+PATH_SCHEMA = {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}
 
 
 @pytest.fixture
@@ -149,7 +167,7 @@ async def test_a_path_of_the_server_is_a_leak_even_without_a_traceback(weak: Any
     detail = report.failures[LEAK][0].detail
     assert detail.startswith("a path of the server's installation (")
     assert str(Path(weak_server.__file__).resolve().parent) in detail
-    assert str(Path(weak_server.__file__).resolve().parent) in server_paths(weak)
+    assert str(Path(weak_server.__file__).resolve().parent) in server_paths(weak).installation
     told = await check_generated_calls(weak, "profile", 6, paths=["/somewhere/else"])
     assert told.ok, told.describe()  # the paths to watch can be given instead of found
 
@@ -295,7 +313,7 @@ def test_adversarial_inputs_cover_the_issue_list() -> None:
         "a right-to-left override in $.name",
         "the number 2^64 as $.name",
         "null as $.count",
-        "arrays nested 200 deep in $.count",
+        f"arrays nested {DEEP} deep in $.count",
         "Python dunder keys",
         "prototype-pollution keys",
         "the required $.count left out",
@@ -362,3 +380,190 @@ def test_inputs_are_rendered_for_a_reader() -> None:
         '{"text": "a" * 1001, "ctl": "\\u0000\\u202e", "deep": [[[[[[[… 44 more levels of nesting …]]]]]]], '
         '"many": [""] * 500}'
     )
+
+
+# transport limits: a deep input the transport cannot carry is not the tool's failure --------------
+
+
+def _nested(depth: int) -> Any:
+    value: Any = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def _zones_over_stdio(command: str | None = None) -> Any:
+    return ClientHarness(Stdio(command or python_command("servers", "zones"), cwd=str(TESTS)), timeout=5.0)
+
+
+@pytest.mark.anyio
+async def test_generated_calls_over_stdio_stay_within_what_stdio_carries() -> None:
+    """The SDK's stdio server drops a line nested beyond its JSON parser's limit: the call would hang."""
+    async with _zones_over_stdio() as harness:
+        report = await check_generated_calls(harness, "open_document", 30, timeout=3.0)
+        assert report.ok, report.describe()
+        labels = [source for source, _ in plan_inputs(PATH_SCHEMA, 30, default_seed("open_document"))[0]]
+        assert f"adversarial: arrays nested {DEEP} deep in $.path" in labels
+        assert f"adversarial: objects nested {DEEP} deep in $.path" in labels
+        runner = CallRunner(harness, None, "open_document", 3.0, None, Rules("open_document", (), []))
+        started = time.perf_counter()
+        outcome, found = await runner.attempt({"path": _nested(250)})
+        assert time.perf_counter() - started < 1.0  # not sent: it would only wait for the timeout
+        assert outcome is None and set(found) == {LIMIT}
+        assert "stdio" in found[LIMIT] and "not the tool's" in found[LIMIT]
+        alive = await harness.call_tool(None, "open_document", {"path": "a"})
+        assert alive.channel is Channel.TOOL_ERROR  # the server still answers
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+async def test_arguments_beyond_the_client_serialiser_are_the_sdks_limit_not_a_refusal(mode: str) -> None:
+    """The SDK client raises `Maximum serialization depth exceeded` before sending: the tool never saw the call."""
+    async with make_harness(f"client-{mode}", servers.zones, timeout=5.0) as harness:
+        runner = CallRunner(harness, None, "open_document", None, None, Rules("open_document", (), []))
+        outcome, found = await runner.attempt({"path": _nested(300)})
+        assert outcome is None and set(found) == {LIMIT}
+        assert "Maximum serialization depth exceeded" in found[LIMIT]
+        report = await check_generated_calls(harness, "open_document", 30, depth=300)
+        assert report.ok, report.describe()
+        assert report.channels["transport/SDK limit"] == 2
+        assert "2 call(s) hit a transport/SDK limit and never reached the tool" in report.describe()
+
+
+@pytest.mark.anyio
+async def test_the_measured_client_limit_is_the_sdks_serialiser() -> None:
+    """The figure the reports quote is where the installed SDK client stops (checked here, not assumed)."""
+    async with make_harness("client-auto", servers.zones, timeout=5.0) as harness:
+        runner = CallRunner(harness, None, "open_document", None, None, Rules("open_document", (), []))
+        deepest = {"path": _nested(CLIENT_ARGUMENT_DEPTH - 2)}
+        assert nesting_depth(deepest) == CLIENT_ARGUMENT_DEPTH
+        outcome, found = await runner.attempt(deepest)
+        assert outcome is not None and outcome.channel is Channel.TOOL_ERROR and found == {}  # reached the server
+        outcome, found = await runner.attempt({"path": _nested(CLIENT_ARGUMENT_DEPTH - 1)})
+        assert outcome is None and set(found) == {LIMIT}
+
+
+@pytest.mark.anyio
+async def test_the_context_harness_has_no_transport_to_limit_nesting() -> None:
+    async with make_harness("context", servers.zones, timeout=5.0) as harness:
+        report = await check_generated_calls(harness, "open_document", 30, depth=300)
+        assert report.ok, report.describe()
+        assert "transport/SDK limit" not in report.channels
+
+
+def test_the_corpus_nests_below_every_measured_transport_limit() -> None:
+    deepest = max(
+        nesting_depth(arguments) for _, arguments in adversarial_inputs({"properties": {"value": {"type": "string"}}})
+    )
+    assert deepest == DEEP + 2  # the arguments object, the value's DEEP levels around an empty container
+    assert deepest + 10 < min(STDIO_ARGUMENT_DEPTH, CLIENT_ARGUMENT_DEPTH)
+    assert deepest + 10 < 128  # serde_json's default recursion limit (Rust servers)
+
+
+def test_the_measured_stdio_limit_is_the_sdks_parser() -> None:
+    """The figure the stdio guard uses is what the SDK's own parser accepts (checked here, not assumed)."""
+    from mcp_types import jsonrpc_message_adapter
+
+    def message(depth: int) -> str:
+        arguments: Any = {"value": _nested(depth - 2)}
+        return json.dumps(
+            {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "t", "arguments": arguments}}
+        )
+
+    assert nesting_depth({"value": _nested(STDIO_ARGUMENT_DEPTH - 2)}) == STDIO_ARGUMENT_DEPTH
+    jsonrpc_message_adapter.validate_json(message(STDIO_ARGUMENT_DEPTH))
+    with pytest.raises(ValueError, match="recursion limit exceeded"):
+        jsonrpc_message_adapter.validate_json(message(STDIO_ARGUMENT_DEPTH + 1))
+
+
+# leaks of the server's side that are not its own code ---------------------------------------------
+
+
+@pytest.fixture(params=HARNESS_KINDS)
+async def zones(request: pytest.FixtureRequest) -> AsyncIterator[Any]:
+    async with make_harness(request.param, servers.zones, timeout=5.0) as harness:
+        yield harness
+
+
+@pytest.mark.anyio
+async def test_a_site_packages_path_in_an_error_is_a_leak(zones: Any) -> None:
+    report = await check_generated_calls(zones, "zone", 6)
+    assert set(report.failures) == {LEAK}
+    detail = report.failures[LEAK][0].detail
+    assert detail.startswith("a path of the server's installation (") and "mcpbdd_test_zones" in detail
+
+
+@pytest.mark.anyio
+async def test_a_temp_folder_path_in_an_error_is_a_leak(zones: Any) -> None:
+    report = await check_generated_calls(zones, "cached_zone", 6)
+    assert set(report.failures) == {LEAK}
+    assert report.failures[LEAK][0].detail.startswith("a path of the server's temp folder (")
+
+
+@pytest.mark.anyio
+async def test_a_path_the_input_supplied_is_not_a_leak(zones: Any) -> None:
+    report = await check_generated_calls(zones, "open_document", 30)
+    assert report.ok, report.describe()
+    for path in ("/home/alice/notes.txt", "/tmp/x.zone", "C:\\Users\\alice\\x.txt", tempfile.gettempdir() + "/y"):
+        outcome = await zones.call_tool(None, "open_document", {"path": path})
+        assert outcome.channel is Channel.TOOL_ERROR
+        assert judge(outcome, {"path": path}, Rules("open_document", (), server_paths(zones))) == {}
+
+
+def test_paths_under_common_roots_are_leaks_in_errors_but_may_be_a_successful_answer() -> None:
+    rules = Rules("shout", (), ServerPaths(installation=("/srv/app/server",)))
+    for text in (
+        "cannot open '/home/bob/.config/app.toml'",
+        "[Errno 2] No such file or directory: '/var/lib/app/db.sqlite'",
+        "File name too long: '/opt/venv/lib/python3.11/site-packages/tzdata/zoneinfo/xxxx'",
+        "failed in C:\\Users\\bob\\app\\main.py",
+        "see /Users/bob/app",
+    ):
+        assert judge(_tool_error(text), {}, rules)[LEAK].startswith("an absolute path the input did not supply ("), text
+    ok = Outcome(
+        Channel.OK,
+        SHOUT,
+        result=CallToolResult(content=[TextContent(type="text", text="saved to /tmp/export.csv")]),
+    )
+    assert judge(ok, {}, rules) == {}  # a file tool's answer may be a path
+    installed = Outcome(
+        Channel.OK,
+        SHOUT,
+        result=CallToolResult(content=[TextContent(type="text", text="in /srv/app/server/x.py")]),
+    )
+    assert LEAK in judge(installed, {}, rules)  # the server's installation never
+    for text in ("see https://example.com/home/x", "mode a/usr/b", "the value '/home/alice/x'"):
+        assert judge(_tool_error(text), {"path": "/home/alice/x"}, rules) == {}, text
+    assert judge(_tool_error("no such file: '/home/alice/x'"), {"path": "x"}, rules)[LEAK]
+    long_path = "/home/alice/" + "a" * 100 + "/end"  # pydantic echoes a long input as its head ... tail
+    truncated = "Input should be a valid integer [type=int_parsing, input_value='/home/alice/aaaaaaaaaaaa...aaaaa/end']"
+    assert judge(_tool_error(truncated), {"n": long_path}, rules) == {}
+    mixed = "Invalid timezone: File name too long: '/opt/tools/timevenv/lib/tzdata/zoneinfo/aaaa'"
+    leak = judge(_tool_error(mixed), {"timezone": "aaaa", "time": "a"}, rules)[LEAK]  # a key echoed inside the path
+    assert "/opt/tools/timevenv/lib" in leak
+    assert judge(_tool_error("cannot open /tmp/x"), {}, Rules("shout", (), ["/srv"])) == {}  # paths= given: only those
+
+
+@pytest.mark.anyio
+async def test_a_stdio_server_in_another_environment_leaks_its_site_packages(tmp_path: Path) -> None:
+    """The reference time server's case: its own venv's site-packages in an error, over stdio."""
+    venv = tmp_path / "server-venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    site_packages = Path(
+        subprocess.run(
+            [str(venv / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        ).stdout.strip()
+    )
+    ours = sysconfig.get_paths()["purelib"]
+    (site_packages / "mcpbdd_test.pth").write_text(f"import site; site.addsitedir({ours!r})\n")
+    async with _zones_over_stdio(shlex.join([str(venv / "bin" / "python"), "-m", "servers", "zones"])) as harness:
+        paths = server_paths(harness)
+        assert str(venv) in paths.installation
+        report = await check_generated_calls(harness, "zone", 6)
+    assert set(report.failures) == {LEAK}
+    detail = report.failures[LEAK][0].detail
+    assert detail.startswith("a path of the server's installation (") and "mcpbdd_test_zones" in detail

@@ -7,6 +7,10 @@ surprises), format strings, wrong types, huge numbers, deep nesting, extra keys
 (`__class__`, `__proto__`, `constructor`, ...), missing required keys. Each mutates one
 top-level argument of a minimal valid input, so the value gets past validation to the tool.
 
+Deep nesting stays well inside what every transport carries (`DEEP`; the measured limits are
+in `limits`): a value nested deeper than the SDK's stdio parser reads is never answered, and
+that silence is the SDK's, not the tool's.
+
 Lone surrogates are left out on purpose: the SDK itself fails to serialise any result that
 echoes one (an SDK matter, not the server's), so every `MCPServer` tool that echoes its
 input would "crash" on them.
@@ -22,8 +26,14 @@ from mcpbdd.checks.schema import accepts, defs_of, minimal, validator
 __all__ = ["ADVERSARIAL_STRINGS", "DEEP", "EXTRA_KEYS", "LONG", "WRONG_TYPES", "adversarial_inputs"]
 
 LONG = 10_000
-DEEP = 200
-"""Nesting depth of the deep adversarial values: below the ~250 levels the SDK client can serialise."""
+DEEP = 100
+"""Nesting depth of the deep adversarial values (arguments 102 levels deep).
+
+Below every limit measured on the way to a tool, with room for a server that echoes the
+value inside its answer: mcp 2.3.0's stdio server parses at most 199 levels of arguments,
+its client serialises at most 256 (`limits`), and Rust's serde_json stops at 128. Deep
+enough to break code that recurses without a bound or caps depth at 32 or 64.
+"""
 
 Labelled = tuple[str, dict[str, Any]]
 
@@ -64,13 +74,14 @@ EXTRA_KEYS: tuple[tuple[str, dict[str, Any]], ...] = (
 )
 
 
-def adversarial_inputs(schema: Any) -> list[Labelled]:
+def adversarial_inputs(schema: Any, depth: int = DEEP) -> list[Labelled]:
     """Adversarial inputs for a tool's input schema, each labelled with what makes it adversarial.
 
     Each mutates one top-level argument of a minimal valid input (so the value reaches the
     tool's code, not just the validation), or adds or removes keys. Ordered round-robin over
     the kinds (long strings, control characters, unicode, wrong types, nesting, extra keys,
-    missing keys, extremes), so the first few already try every kind.
+    missing keys, extremes), so the first few already try every kind. `depth` is how deep
+    the nested values go (see `DEEP` before raising it).
     """
     properties = schema.get("properties", {}) if isinstance(schema, Mapping) else {}
     properties = properties if isinstance(properties, Mapping) else {}
@@ -103,9 +114,9 @@ def adversarial_inputs(schema: Any) -> list[Labelled]:
         ]
     )
     groups.append(
-        [(f"adversarial: arrays nested {DEEP} deep in $.{name}", {**base, name: _nested([], DEEP)}) for name in names]
+        [(f"adversarial: arrays nested {depth} deep in $.{name}", {**base, name: _nested([], depth)}) for name in names]
         + [
-            (f"adversarial: objects nested {DEEP} deep in $.{name}", {**base, name: _nested({}, DEEP)})
+            (f"adversarial: objects nested {depth} deep in $.{name}", {**base, name: _nested({}, depth)})
             for name in names
         ]
     )

@@ -3,6 +3,11 @@
 The same call is made for every planned input and again for every candidate while
 shrinking, so both go through one `CallRunner`. Its calls go straight to the harness, not
 through the World, so they do not flood the scenario's trace.
+
+A call the transport cannot carry is the transport's matter, not the tool's (`limits`): over
+stdio it is not sent (it would only wait for the timeout), a call the SDK client refuses to
+serialise or a parse error about nesting is recognised, and each comes back as `LIMIT`
+instead of a verdict.
 """
 
 from __future__ import annotations
@@ -14,7 +19,8 @@ from collections.abc import Callable
 from typing import Any
 
 from mcpbdd._text import clip
-from mcpbdd.checks.generated.verdicts import MUTATION, REFUSED, TIMEOUT_PREFIX, Rules, judge
+from mcpbdd.checks.generated.limits import answered_limit, client_limit, unsendable
+from mcpbdd.checks.generated.verdicts import LIMIT, MUTATION, REFUSED, TIMEOUT_PREFIX, Rules, judge
 from mcpbdd.harness.base import CLIENT_REFUSED, Harness
 from mcpbdd.outcome import Call, Channel, Outcome
 from mcpbdd.principals import Principal
@@ -44,6 +50,7 @@ class CallRunner:
         self.snapshot = snapshot
         self.rules = rules
         self.last_client_error = ""
+        self.last_limit = ""
 
     async def _snapshot(self) -> Any:
         assert self.snapshot is not None
@@ -53,7 +60,16 @@ class CallRunner:
         return value
 
     async def call(self, arguments: dict[str, Any]) -> Outcome | None:
-        """The call's Outcome, or None when the client itself refused the answer (`last_client_error` says why)."""
+        """The call's Outcome, or None when no answer could be judged.
+
+        None when the client refused the answer (`last_client_error` says why, `last_limit` is
+        empty) or the call met a transport/SDK limit (`last_limit` says which).
+        """
+        self.last_client_error = self.last_limit = ""
+        limit = unsendable(self.harness, self.tool, arguments)
+        if limit is not None:
+            self.last_limit = limit
+            return None
         started = time.perf_counter()
         try:
             if self.timeout is None:
@@ -69,20 +85,34 @@ class CallRunner:
                 duration=time.perf_counter() - started,
             )
         except Exception as exc:  # a harness that lets the SDK client's refusal escape
+            limit = client_limit(exc, arguments)
+            if limit is not None:
+                self.last_limit = limit
+                return None
             self.last_client_error = f"the client refused the answer: {type(exc).__name__}: {clip(str(exc), 400)}"
             return None
         if outcome.failure and outcome.failure.startswith(CLIENT_REFUSED):
             refusal = outcome.failure[len(CLIENT_REFUSED) :]
+            limit = client_limit(refusal, arguments)
+            if limit is not None:
+                self.last_limit = limit
+                return None
             self.last_client_error = f"the client refused the answer: {clip(refusal, 400)}"
             return None
         return outcome
 
     async def attempt(self, arguments: dict[str, Any]) -> tuple[Outcome | None, dict[str, str]]:
-        """Make the call and judge it: its Outcome (None if the client refused it) and the verdicts it broke."""
+        """Make the call and judge it: its Outcome (None if there is none to judge) and the verdicts it broke.
+
+        A call that met a transport/SDK limit breaks no verdict: its only key is `LIMIT`, saying which.
+        """
         before = await self._snapshot() if self.snapshot is not None else None
         outcome = await self.call(arguments)
         if outcome is None:
-            return None, {REFUSED: self.last_client_error}
+            return None, ({LIMIT: self.last_limit} if self.last_limit else {REFUSED: self.last_client_error})
+        limit = answered_limit(outcome)
+        if limit is not None:
+            return outcome, {LIMIT: limit}
         found = judge(outcome, arguments, self.rules)
         if self.snapshot is not None and outcome.channel in (Channel.TOOL_ERROR, Channel.PROTOCOL_ERROR):
             after = await self._snapshot()

@@ -11,11 +11,13 @@ import zlib
 from collections.abc import Iterable
 from typing import Any
 
+from mcpbdd.checks.generated.adversarial import DEEP
 from mcpbdd.checks.generated.calls import CallRunner, Snapshot
 from mcpbdd.checks.generated.inputs import Generator, plan_inputs
+from mcpbdd.checks.generated.limits import CLIENT_ARGUMENT_DEPTH, STDIO_ARGUMENT_DEPTH, TRANSPORT_LIMIT
 from mcpbdd.checks.generated.report import FailedCall, GeneratedReport
 from mcpbdd.checks.generated.shrinking import shrink
-from mcpbdd.checks.generated.verdicts import HANG, Rules, leak_paths
+from mcpbdd.checks.generated.verdicts import HANG, LIMIT, Rules, leak_paths
 from mcpbdd.checks.output_schema import find_tool
 from mcpbdd.harness.base import Harness
 from mcpbdd.principals import Principal
@@ -43,6 +45,7 @@ async def check_generated_calls(
     snapshot: Snapshot | None = None,
     paths: Iterable[str] | None = None,
     generator: Generator = "auto",
+    depth: int = DEEP,
 ) -> GeneratedReport:
     """Call `tool` `n` times with generated and adversarial inputs and judge every answer (see the package doc).
 
@@ -51,9 +54,13 @@ async def check_generated_calls(
     (default: the harness's own). `snapshot`, if given, is called (and awaited if it returns
     an awaitable) before and after every call; a rejected call (tool or protocol error) must
     leave it unchanged. `paths` are the server paths that must not leak (default:
-    `server_paths(harness)`). `generator` picks the schema generator: hypothesis-jsonschema
-    with a fallback (`auto`), only hypothesis-jsonschema, or only mcpbdd's own (`builtin`).
-    Raises AssertionError if the server offers no such tool; never for a verdict (read the report).
+    `server_paths(harness)`, plus any path under a common root in an error; given paths
+    replace both). `generator` picks the schema generator: hypothesis-jsonschema with a
+    fallback (`auto`), only hypothesis-jsonschema, or only mcpbdd's own (`builtin`).
+    `depth` is how deep the nested adversarial values go (default `DEEP`, inside every
+    transport's limit; a call the transport cannot carry is reported as its limit, not the
+    tool's failure). Raises AssertionError if the server offers no such tool; never for a
+    verdict (read the report).
     """
     if n < 1:
         raise ValueError(f"the number of generated calls must be at least 1, got {n}")
@@ -62,8 +69,14 @@ async def check_generated_calls(
     report = GeneratedReport(tool, chosen_seed, planned=n)
     advertised = find_tool(await harness.list_tools(caller), tool)
     schema: Any = advertised.input_schema
-    plan, notes = plan_inputs(schema, n, chosen_seed, generator)
+    plan, notes = plan_inputs(schema, n, chosen_seed, generator, depth)
     report.notes.extend(notes)
+    if any(f"nested {depth} deep" in source for source, _ in plan):
+        report.notes.append(
+            f"nested values go {depth} levels deep: the SDK carries at most {STDIO_ARGUMENT_DEPTH} levels of "
+            f"arguments over stdio and {CLIENT_ARGUMENT_DEPTH} from its client (mcp 2.3.0); deeper is the "
+            "transport's limit, not the tool's"
+        )
     rules = Rules(tool, tuple(s for s in secrets if s), leak_paths(harness, paths))
     runner = CallRunner(harness, caller, tool, timeout, snapshot, rules)
     for source, arguments in plan:
@@ -74,8 +87,13 @@ async def check_generated_calls(
             break
         outcome, found = await runner.attempt(arguments)
         report.calls += 1
-        report.channels[outcome.channel.value if outcome is not None else "client-refused"] += 1
         report.sources[source.split(":", 1)[0]] += 1
+        limit = found.pop(LIMIT, None)
+        if limit is not None:
+            report.channels[TRANSPORT_LIMIT] += 1
+            report.limits.append((source, limit))
+            continue
+        report.channels[outcome.channel.value if outcome is not None else "client-refused"] += 1
         answer = rules.redact(outcome.describe() if outcome is not None else runner.last_client_error)
         report.failed_calls += bool(found)
         for kind, detail in found.items():

@@ -17,7 +17,7 @@ from typing import Any, Literal
 from jsonschema.exceptions import SchemaError
 
 from mcpbdd._text import clip
-from mcpbdd.checks.generated.adversarial import adversarial_inputs
+from mcpbdd.checks.generated.adversarial import DEEP, adversarial_inputs
 from mcpbdd.checks.generated.strategies import schema_strategy
 from mcpbdd.checks.schema import schema_problems, validator
 
@@ -30,15 +30,16 @@ _FROM_SCHEMA = "generated from the input schema"
 
 
 def plan_inputs(
-    schema: Any, n: int, seed: int, generator: Generator = "auto"
+    schema: Any, n: int, seed: int, generator: Generator = "auto", depth: int = DEEP
 ) -> tuple[list[tuple[str, dict[str, Any]]], list[str]]:
     """The `n` inputs to send, each with its source, and notes on how they were made.
 
     About half are adversarial (round-robin over the kinds of adversarial value, so a small
-    `n` still tries each kind), the rest are generated from the schema; when the schema
-    allows fewer distinct inputs than asked for, the list is filled up by repeating it.
+    `n` still tries each kind; `depth` is how deep the nested ones go), the rest are
+    generated from the schema; when the schema allows fewer distinct inputs than asked for,
+    the list is filled up by repeating it.
     """
-    adversarial = adversarial_inputs(schema)
+    adversarial = adversarial_inputs(schema, depth)
     wanted_generated = n - min(len(adversarial), (n + 1) // 2)
     generated, notes = generate_inputs(schema, wanted_generated, seed, generator)
     plan: list[tuple[str, dict[str, Any]]] = [(_FROM_SCHEMA, value) for value in generated]

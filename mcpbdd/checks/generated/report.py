@@ -62,6 +62,8 @@ class GeneratedReport:
     failures: dict[str, list[FailedCall]] = field(default_factory=dict)
     shrunk: dict[str, Shrunk] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    limits: list[tuple[str, str]] = field(default_factory=list)
+    """Calls that met a transport/SDK limit and never reached the tool: (source, why). Not failures."""
     failed_calls: int = 0
     duration: float = 0.0
 
@@ -86,6 +88,12 @@ class GeneratedReport:
         endings = ", ".join(f"{count} {channel}" for channel, count in self.channels.most_common())
         sources = ", ".join(f"{count} {source}" for source, count in self.sources.most_common())
         lines.append(f"How the calls ended: {endings or 'no calls'}. Inputs: {sources or 'none'}.")
+        if self.limits:
+            source, why = self.limits[0]
+            lines.append(
+                f"Not the tool's: {len(self.limits)} call(s) hit a transport/SDK limit and never reached the tool, "
+                f"first ({source}): {why}"
+            )
         lines.extend(f"Note: {note}" for note in self.notes)
         if not self.ok:
             lines.append(

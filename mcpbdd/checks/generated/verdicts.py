@@ -7,28 +7,26 @@ candidate, so the rules for one tool are compiled once (`Rules`) and `judge` is 
     unexpected exception ("Error executing tool NAME"; a deliberate `ToolError` reads
     "Error executing tool NAME: <message>" and is a legitimate answer), no answer at all;
   * leak, after removing echoes of the input itself: a traceback header or stack frame
-    (`File "...", line N`), an absolute path of the server's code or of the Python
-    installation (`server_paths`), a configured secret;
+    (`File "...", line N`), a configured secret, a path of the server's installation in any
+    answer, and in an error any other absolute path of the server's side: its working folder,
+    home or temp folder, or any path under a common root (`paths`);
   * hang: the call's timeout ran out (the runner words it with `TIMEOUT_PREFIX`).
 
 The client's refusal of an answer and a state change after a rejected call are found by the
-runner that makes the call (`mcpbdd.checks.generated.calls`); their kinds are named here.
+runner that makes the call (`mcpbdd.checks.generated.calls`); their kinds are named here. So is
+`LIMIT`, which is not a verdict: the call met a transport/SDK limit and never reached the tool
+(`limits`); the report counts it apart.
 """
 
 from __future__ import annotations
 
-import inspect
+import bisect
 import json
 import re
-import sys
-import sysconfig
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from pathlib import Path
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from mcpbdd._sdk import registered_tools
-from mcpbdd.checks.generated.adversarial import DEEP
-from mcpbdd.harness.base import Harness
+from mcpbdd.checks.generated.paths import COMMON_ROOTS, ServerPaths, leak_paths, server_paths
 from mcpbdd.outcome import Channel, Outcome
 
 __all__ = [
@@ -36,6 +34,7 @@ __all__ = [
     "HANG",
     "KINDS",
     "LEAK",
+    "LIMIT",
     "MUTATION",
     "REFUSED",
     "TIMEOUT_PREFIX",
@@ -52,29 +51,56 @@ REFUSED = "refused"
 MUTATION = "mutation"
 KINDS = (CRASH, LEAK, HANG, REFUSED, MUTATION)
 """Verdict kinds, in the order a report lists them."""
+LIMIT = "limit"
+"""Not a verdict: the call met a transport/SDK limit and never reached the tool (the runner's key for it)."""
 
 TIMEOUT_PREFIX = "no answer within"
 """How a transport failure that is a timed-out call begins: the hang verdict, not a crash."""
 
 _TRACEBACK = re.compile(r"Traceback \(most recent call last\)")
 _FRAME = re.compile(r'File "[^"\n]+", line \d+')
+_NOT_A_PATH_START = r"(?<![\w.~:/-])"
+"""A path starts here only if it is not the tail of a word, a URL or another path (`https://x.com/home/a`)."""
+_ROOTS = re.compile(
+    _NOT_A_PATH_START + r"(?:" + "|".join(re.escape(root) for root in COMMON_ROOTS) + r"|[A-Za-z]:\\{1,2})(?=[\w.@$-])"
+)
+_ERRORS = (Channel.TOOL_ERROR, Channel.PROTOCOL_ERROR)
+MIN_ECHO = 3
+"""Input strings shorter than this are not taken for echoes (they would excuse half the text)."""
+TRUNCATED_ECHO = 20
+"""Validation errors echo a long input truncated (pydantic: its head and tail): these ends are echoes too."""
+
+
+def _paths_pattern(paths: Sequence[str]) -> re.Pattern[str] | None:
+    """One regex for all the paths (longest first, so the most specific names the match), or None."""
+    if not paths:
+        return None
+    alternatives = "|".join(re.escape(p) for p in sorted(paths, key=len, reverse=True))
+    return re.compile(_NOT_A_PATH_START + r"(?:" + alternatives + r")(?=[/\\\"'\s:,)]|$)")
 
 
 class Rules:
-    """What the verdicts look for, for one tool: its crash form, the server paths and secrets (compiled once)."""
+    """What the verdicts look for, for one tool: its crash form, the server paths and secrets (compiled once).
 
-    def __init__(self, tool: str, secrets: tuple[str, ...], paths: Sequence[str]) -> None:
+    `paths` is a `ServerPaths`, or a plain list of installation paths (then nothing else is
+    looked for: no machine paths, no common roots).
+    """
+
+    def __init__(self, tool: str, secrets: tuple[str, ...], paths: ServerPaths | Sequence[str]) -> None:
         self.tool = tool
         self.secrets = secrets
+        self.secret_patterns = [re.compile(re.escape(secret)) for secret in secrets]
         self.crash_form = re.compile(
             rf"Error executing tool {re.escape(tool)}"
             r"(?:: Error (?:executing tool|reading resource|creating resource from template) \S+)*"
         )
-        self.paths = (
-            re.compile(r"(?<![\w.~:/-])(?:" + "|".join(re.escape(p) for p in paths) + r")(?=[/\\\"'\s:,)]|$)")
-            if paths
-            else None
-        )
+        if not isinstance(paths, ServerPaths):
+            paths = ServerPaths(installation=tuple(paths), roots=False)
+        self.server_paths = paths
+        self.paths = _paths_pattern(paths.installation)
+        self.machine = _paths_pattern([path for path, _ in paths.machine])
+        self.machine_names = dict(paths.machine)
+        self.roots = _ROOTS if paths.roots else None
 
     def redact(self, text: str) -> str:
         """The text with every configured secret replaced by its number, so the report does not repeat the leak."""
@@ -113,37 +139,100 @@ def _leak(outcome: Outcome, arguments: Mapping[str, Any], rules: Rules) -> str |
         text = f"{text}\n{json.dumps(structured, ensure_ascii=False, default=str)}"
     if not text:
         return None
-    text = _without_echoes(text, arguments)
-    if match := _TRACEBACK.search(text):
+    echoes = _Echoes(text, arguments)
+    if match := echoes.search(_TRACEBACK):
         return f"a traceback ({_excerpt(text, match)})"
-    if match := _FRAME.search(text):
+    if match := echoes.search(_FRAME):
         return f"a stack frame ({_excerpt(text, match)})"
-    if rules.paths is not None and (match := rules.paths.search(text)):
+    if rules.paths is not None and (match := echoes.search(rules.paths)):
         return f"a path of the server's installation ({_excerpt(text, match)})"
-    for number, secret in enumerate(rules.secrets, start=1):
-        if secret in text:
+    for number, (secret, pattern) in enumerate(zip(rules.secrets, rules.secret_patterns, strict=True), start=1):
+        if echoes.search(pattern):
             return f"configured secret #{number} ({_mask(secret)})"
+    if outcome.channel not in _ERRORS:
+        return None  # a successful answer may be a path on the server's machine: a file tool's result
+    if rules.machine is not None and (match := echoes.search(rules.machine)):
+        what = rules.machine_names.get(match.group(0), "machine")
+        return f"a path of the server's {what} ({_excerpt(text, match)})"
+    if rules.roots is not None and (match := echoes.search(rules.roots)):
+        return f"an absolute path the input did not supply ({_excerpt(text, match)})"
     return None
 
 
-def _without_echoes(text: str, arguments: Mapping[str, Any]) -> str:
-    """The text with every string of the input (keys and values, raw and JSON- or repr-escaped) cut out."""
-    fragments: set[str] = set()
-    for value in _strings(arguments):
-        if len(value) < 3:
-            continue
-        fragments.add(value)
-        fragments.add(json.dumps(value, ensure_ascii=False)[1:-1])
-        fragments.add(json.dumps(value)[1:-1])
-        fragments.add(repr(value)[1:-1])
-    for fragment in sorted(fragments, key=len, reverse=True):
-        if fragment and fragment in text:
-            text = text.replace(fragment, " ")
-    return text
+class _Echoes:
+    """Where an answer repeats the input: every string of it (keys and values, raw, JSON- or repr-escaped).
+
+    A match inside an echo is the input's, not the server's; a match that reaches beyond one
+    is the server's. (Cutting echoes out of the text instead would cut a short key such as
+    "time" out of the middle of "/venv/timezone/..." and hide the path it is part of.)
+    """
+
+    def __init__(self, text: str, arguments: Mapping[str, Any]) -> None:
+        self.text = text
+        self.arguments = arguments
+        self._starts: list[int] | None = None  # found on the first match: most answers match nothing
+        self._ends: list[int] = []
+
+    def _spans(self) -> list[int]:
+        if self._starts is None:
+            spans: list[tuple[int, int]] = []
+            for value in _echo_values(self.arguments):
+                forms = [value]
+                if len(value) > 2 * TRUNCATED_ECHO:  # also as a validation error shows it: its head ... its tail
+                    forms += [value[:TRUNCATED_ECHO], value[-TRUNCATED_ECHO:]]
+                spans += _occurrences(self.text, _escaped(forms))
+            self._starts = []
+            for start, end in sorted(spans):
+                if self._ends and start <= self._ends[-1]:
+                    self._ends[-1] = max(self._ends[-1], end)
+                else:
+                    self._starts.append(start)
+                    self._ends.append(end)
+        return self._starts
+
+    def covers(self, start: int, end: int) -> bool:
+        """Whether one echo of the input spans the text from `start` to `end`."""
+        index = bisect.bisect_right(self._spans(), start) - 1
+        return index >= 0 and self._ends[index] >= end
+
+    def search(self, pattern: re.Pattern[str]) -> re.Match[str] | None:
+        """The first match of `pattern` that is not inside an echo of the input."""
+        for match in pattern.finditer(self.text):
+            if not self.covers(match.start(), match.end()):
+                return match
+        return None
+
+
+def _echo_values(arguments: Mapping[str, Any]) -> set[str]:
+    """The input's strings (keys and values) long enough to count as echoes."""
+    return {value for value in _strings(arguments) if len(value) >= MIN_ECHO}
+
+
+def _escaped(forms: list[str]) -> set[str]:
+    escaped: set[str] = set()
+    for form in forms:
+        escaped.update((form, json.dumps(form, ensure_ascii=False)[1:-1], json.dumps(form)[1:-1], repr(form)[1:-1]))
+    escaped.discard("")
+    return escaped
+
+
+def _occurrences(text: str, fragments: set[str]) -> list[tuple[int, int]]:
+    """Where the fragments occur in the text (overlapping occurrences too)."""
+    found: list[tuple[int, int]] = []
+    for fragment in fragments:
+        start = text.find(fragment)
+        while start != -1:
+            found.append((start, start + len(fragment)))
+            start = text.find(fragment, start + 1)
+    return found
+
+
+ECHO_DEPTH = 300
+"""How deep input strings are looked for (deeper than any transport carries: `limits.CLIENT_ARGUMENT_DEPTH`)."""
 
 
 def _strings(value: Any, depth: int = 0) -> Iterator[str]:
-    if depth > DEEP + 10:
+    if depth > ECHO_DEPTH:
         return
     if isinstance(value, str):
         yield value
@@ -164,43 +253,3 @@ def _excerpt(text: str, match: re.Match[str], width: int = 60) -> str:
 def _mask(secret: str) -> str:
     shown = secret[:3] if len(secret) > 8 else ""
     return f"{shown}… {len(secret)} characters"
-
-
-# --------------------------------------------------------------------------- server paths
-
-
-def server_paths(harness: Harness) -> list[str]:
-    """Absolute paths that must not appear in answers: the server's code and the Python installation.
-
-    The folders of the modules defining the server's tools (and the import root above
-    them), the standard library and site-packages. Longest first. For a server in another
-    process (stdio, HTTP) only this interpreter's own paths are known: pass `paths=` to
-    `check_generated_calls` to name the server's.
-    """
-    found: set[str] = set()
-    server = getattr(harness, "server", None) or getattr(getattr(harness, "connector", None), "server", None)
-    for tool in registered_tools(server):
-        fn = inspect.unwrap(getattr(tool, "fn", None) or (lambda: None))
-        module = sys.modules.get(getattr(fn, "__module__", "") or "")
-        filename = getattr(module, "__file__", None)
-        if not filename:
-            continue
-        folder = Path(filename).resolve().parent
-        found.add(str(folder))
-        root = folder
-        for _ in range(max(0, len((module.__name__ if module else "").split(".")) - 1)):
-            root = root.parent
-        if len(root.parts) >= 3:
-            found.add(str(root))
-    for key in ("stdlib", "platstdlib", "purelib", "platlib"):
-        path = sysconfig.get_paths().get(key)
-        if path:
-            found.add(path)
-    return sorted((p for p in found if len(Path(p).parts) >= 3), key=len, reverse=True)
-
-
-def leak_paths(harness: Harness, paths: Iterable[str] | None) -> list[str]:
-    """The paths the leak verdict looks for: the given ones (longest first), or `server_paths(harness)`."""
-    if paths is not None:
-        return sorted((p for p in paths if p), key=len, reverse=True)
-    return server_paths(harness)
