@@ -40,7 +40,7 @@ EXPECTED_FAILURES: dict[str, list[str]] = {
         *FIXES,
     ],
     "the clock moved for a server that reads its own clock": [
-        "This step relies on the scenario's doubles (moving the clock forward by 2:00:00), "
+        "This step relies on the scenario's doubles (moving the clock forward by 2 hours), "
         'but the server "servers:awkward" did not take them.',
         *FIXES,
     ],
