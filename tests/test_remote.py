@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from conftest import TESTS
+from processes import processes_marked
 
 from mcpbdd import expect
 from mcpbdd.harness import ClientHarness
@@ -26,22 +27,6 @@ from mcpbdd.principals import Principal
 ROOT = TESTS.parent
 ALICE = Principal("alice", "acme", ("notes:write",))
 NOTES_ENV = {"NOTES_TENANT": "{tenant}", "NOTES_USER": "{user}"}
-
-
-def processes_marked(marker: str) -> list[int]:
-    """Live processes whose environment carries `marker` (the servers a test started)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            environ = (entry / "environ").read_bytes()
-            status = (entry / "status").read_text()
-        except OSError:
-            continue
-        if f"MCPBDD_TEST_MARKER={marker}".encode() in environ and "State:\tZ" not in status:
-            found.append(int(entry.name))
-    return found
 
 
 def awkward_stdio(marker: str) -> Stdio:
