@@ -10,6 +10,11 @@ loop for the run, give every scenario a fresh World with its own owner task (cre
 before the scenario, always closed after it, even when a step failed), attach each
 MCP exchange to the step that made it, and mark scenario names with their harness so
 a report of both harnesses keeps both results apart.
+
+Interrupts (see `mcpbdd.runtime`): SIGTERM becomes an interrupt for the run (`before_all`),
+so behave stops, the scenario under way is closed (servers stopped, temporary folders
+removed) and the process then ends as killed by SIGTERM. An interrupt while a scenario
+closes is raised once it is closed: behave reports the run as aborted (a non-zero exit).
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from typing import Any
 
 from mcpbdd.config import Settings, load_settings
 from mcpbdd.reporting import attachments as report
-from mcpbdd.runtime import RunLoop
+from mcpbdd.runtime import RunLoop, handle_sigterm, restore_sigterm, signal_name
 from mcpbdd.world import HARNESSES, SharedServers, World
 
 __all__ = [
@@ -64,6 +69,7 @@ def harness_from_tags(tags: Any, settings: Settings) -> tuple[str, str]:
 
 
 def before_all(context: Any) -> None:
+    handle_sigterm()
     report.use_secrets(_settings(context).secrets)
     context.mcpbdd_loop = RunLoop()
     # The SDK logs every tool failure at INFO; scenarios provoke failures on purpose. httpx logs every request.
@@ -88,9 +94,14 @@ def after_feature(context: Any, feature: Any) -> None:
     """Stop the servers a feature shared between its scenarios (with `reuse_server = "feature"`)."""
     shared: SharedServers | None = getattr(context, "mcpbdd_shared", None)
     if shared is not None:
-        for error in shared.close():
-            print(f"mcpbdd: stopping the servers of the feature {feature.name!r} failed: {error!r}", file=sys.stderr)
         context.mcpbdd_shared = None
+        try:
+            errors = shared.close()
+        except KeyboardInterrupt as interrupt:
+            _report_interrupt(interrupt, f"stopping the servers of the feature {feature.name!r}")
+            raise
+        for error in errors:
+            print(f"mcpbdd: stopping the servers of the feature {feature.name!r} failed: {error!r}", file=sys.stderr)
 
 
 def before_scenario(context: Any, scenario: Any) -> None:
@@ -129,12 +140,24 @@ def after_scenario(context: Any, scenario: Any) -> None:
         if scenario.status == "failed" and world.server_stderr():
             report.attach_stderr(world.server_stderr())
     finally:
-        errors = world.close()
+        try:
+            errors = world.close()
+        except KeyboardInterrupt as interrupt:
+            _report_interrupt(interrupt, f"closing the scenario {scenario.name!r}")
+            raise  # behave aborts the run on it: the run stops, and does not pass
     for error in errors:
         print(f"mcpbdd: closing the scenario {scenario.name!r} failed: {error!r}", file=sys.stderr)
 
 
+def _report_interrupt(interrupt: KeyboardInterrupt, while_doing: str) -> None:
+    said = f"mcpbdd: interrupted ({signal_name(interrupt)}) while {while_doing}"
+    print(f"{said}: what it had open is closed; the run stops", file=sys.stderr, flush=True)
+
+
 def after_all(context: Any) -> None:
     loop: RunLoop | None = getattr(context, "mcpbdd_loop", None)
-    if loop is not None:
-        loop.close()
+    try:
+        if loop is not None:
+            loop.close()
+    finally:
+        restore_sigterm()

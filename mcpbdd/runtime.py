@@ -12,14 +12,31 @@ all in reverse order in that same task. Steps drive the loop only for as long as
 own call takes (`run`), during which the owner task (and whatever it entered, such as
 a client's receive loop) keeps running. No second thread is involved: an anyio
 blocking portal would cost a thread hand-off per call (measured ~2.3x).
+
+Interrupts. Python raises `KeyboardInterrupt` at whatever line runs when SIGINT arrives; while
+the loop runs, that can be inside a task (the owner's exits, the SDK's process shutdown) and
+break it half-way, or be caught by a close and reported as a close error while the run goes
+on. So while the loop runs, SIGINT (and SIGTERM, once `mcpbdd.behave` handles it) is taken
+over: during a step the first signal cancels the step's coroutine and `run` raises the
+interrupt once it has unwound; during a close the first signal is held until everything is
+closed, then raised. A second signal raises at once (the user insists: stop waiting). SIGTERM
+is raised as `Terminated`, a `KeyboardInterrupt`, so behave stops the run and still runs its
+after-hooks; the process then ends as killed by SIGTERM (status 143), as its sender expects.
 """
 
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
+import logging
+import os
+import signal
+import sys
+import threading
 from collections.abc import Awaitable, Callable, Coroutine
 from contextlib import AbstractAsyncContextManager, AsyncExitStack
+from types import FrameType
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -29,6 +46,115 @@ _CLOSE = object()
 
 class OwnerTaskDied(RuntimeError):
     """The scenario's owner task ended early (a resource it holds crashed)."""
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised as an interrupt: behave stops the run on a `KeyboardInterrupt` and still runs its after-hooks."""
+
+    def __str__(self) -> str:
+        return "SIGTERM"
+
+
+def signal_name(interrupt: BaseException) -> str:
+    """The signal behind an interrupt, for messages: SIGTERM for `Terminated`, SIGINT for any other."""
+    return "SIGTERM" if isinstance(interrupt, Terminated) else "SIGINT"
+
+
+_exit_as_terminated = False
+
+
+def _interrupt(number: int) -> KeyboardInterrupt:
+    """The exception for a signal; a SIGTERM also makes the process end as killed by it once it has cleaned up."""
+    global _exit_as_terminated
+    if number != signal.SIGTERM:
+        return KeyboardInterrupt()
+    if not _exit_as_terminated:
+        _exit_as_terminated = True
+        atexit.register(_die_of_sigterm)
+    return Terminated()
+
+
+def _die_of_sigterm() -> None:
+    """At interpreter exit after a SIGTERM: flush, then end by that signal (exit status 143), not behave's 1."""
+    with contextlib.suppress(Exception):
+        logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    os.kill(os.getpid(), signal.SIGTERM)
+    os._exit(128 + signal.SIGTERM)  # pragma: no cover - only if the signal could not end the process
+
+
+def _raise_terminated(number: int, frame: FrameType | None) -> None:
+    raise _interrupt(number)
+
+
+def handle_sigterm() -> bool:
+    """Make SIGTERM an interrupt (behave's `before_all` calls this). Only from the main thread, over the default."""
+    if threading.current_thread() is not threading.main_thread():
+        return False
+    if signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        return False  # the project (or its runner) has a handler of its own: keep it
+    signal.signal(signal.SIGTERM, _raise_terminated)
+    return True
+
+
+def restore_sigterm() -> None:
+    """Undo `handle_sigterm` (behave's `after_all`); a handler someone else installed since is left alone."""
+    if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGTERM) is _raise_terminated:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+class _Interrupts:
+    """Takes SIGINT (and a SIGTERM `handle_sigterm` made an interrupt) over while the loop runs; see the module's doc.
+
+    The first signal calls `on_first` (cancel the step) or, without one, is only held; `raise_if_received`
+    raises it afterwards. A second signal raises at once. A handler a project installed is left alone, and
+    off the main thread (where Python delivers no signal) nothing is done.
+    """
+
+    def __init__(self, on_first: Callable[[], None] | None = None) -> None:
+        self.on_first = on_first
+        self.received: list[int] = []
+        self._saved: dict[int, Any] = {}
+
+    def __enter__(self) -> _Interrupts:
+        if threading.current_thread() is threading.main_thread():
+            for number in (signal.SIGINT, signal.SIGTERM):
+                current = signal.getsignal(number)
+                if current is signal.default_int_handler or current is _raise_terminated:
+                    self._saved[number] = current
+                    signal.signal(number, self._on_signal)
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        for number, handler in self._saved.items():
+            signal.signal(number, handler)
+        self._saved.clear()
+
+    def _on_signal(self, number: int, frame: FrameType | None) -> None:
+        self.received.append(number)
+        if len(self.received) > 1:
+            raise _interrupt(self.received[0])
+        if self.on_first is not None:
+            self.on_first()
+
+    def raise_if_received(self, cause: BaseException | None = None) -> None:
+        if self.received:
+            raise _interrupt(self.received[0]) from cause
+
+
+def _interrupt_in(exc: BaseException) -> BaseException | None:
+    """The interrupt (KeyboardInterrupt or SystemExit) `exc` is or carries in an exception group, if any."""
+    if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+        return exc
+    if isinstance(exc, BaseExceptionGroup):
+        for inner in exc.exceptions:
+            found = _interrupt_in(inner)
+            if found is not None:
+                return found
+    return None
 
 
 class ScenarioOwner:
@@ -100,24 +226,55 @@ class ScenarioOwner:
         return await self._wait(future)
 
     def run(self, coro: Coroutine[Any, Any, T]) -> T:
-        """Drive the loop until `coro` finishes (the owner keeps running meanwhile)."""
-        return self._loop.run_until_complete(coro)
+        """Drive the loop until `coro` finishes (the owner keeps running meanwhile).
+
+        An interrupt meanwhile cancels `coro` (so it unwinds at an await, never half-way through a
+        line of some task) and is raised here once it has.
+        """
+        task = self._loop.create_task(coro)
+
+        def cancel() -> None:
+            task.cancel()
+            self._loop.call_soon_threadsafe(_nothing)  # wake the selector: the handler ran inside its wait
+
+        with _Interrupts(on_first=cancel) as interrupts:
+            try:
+                result = self._loop.run_until_complete(task)
+            except BaseException as exc:
+                if isinstance(exc, KeyboardInterrupt):  # a second signal, raised at once
+                    raise
+                interrupts.raise_if_received(cause=None if isinstance(exc, asyncio.CancelledError) else exc)
+                raise
+        interrupts.raise_if_received()  # the coroutine swallowed its cancellation: the interrupt still stands
+        return result
 
     def enter(self, cm: AbstractAsyncContextManager[T]) -> T:
         """Synchronous `enter_async`, for step code."""
         return self.run(self.enter_async(cm))
 
     def close(self) -> list[BaseException]:
-        """Exit every resource in the owner task, LIFO; never raises, returns what went wrong."""
+        """Exit every resource in the owner task, LIFO; return what failed while closing.
+
+        An interrupt is never one of those errors: one that arrives while closing is held until
+        everything is closed and then raised (a second one raises at once), and one the owner task
+        itself ended with is raised too. So an interrupted run stops, and what it had open is closed.
+        """
         if self._closed:
             return self.close_errors
         self._closed = True
         if not self._task.done():
             self._queue.put_nowait(_CLOSE)
-        try:
-            self._loop.run_until_complete(self._task)
-        except BaseException as exc:  # a resource failed while closing: keep it for the report
-            self.close_errors.append(exc)
+        with _Interrupts() as interrupts:
+            try:
+                self._loop.run_until_complete(self._task)
+            except BaseException as exc:
+                interrupt = _interrupt_in(exc)
+                if interrupt is exc:
+                    raise
+                if interrupt is not None:
+                    raise interrupt from exc
+                self.close_errors.append(exc)  # a resource failed while closing: keep it for the report
+        interrupts.raise_if_received()
         return self.close_errors
 
 
@@ -141,17 +298,24 @@ class RunLoop:
         return ScenarioOwner(self.loop)
 
     def close(self) -> None:
+        """Cancel what is left on the loop and close it; an interrupt meanwhile is raised once it is closed."""
         if self.loop.is_closed():
             return
-        pending = [t for t in asyncio.all_tasks(self.loop) if not t.done()]
-        for task in pending:
-            task.cancel()
-        if pending:
-            with contextlib.suppress(BaseException):
-                self.loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
-        with contextlib.suppress(BaseException):
-            self.loop.run_until_complete(self.loop.shutdown_asyncgens())
-        self.loop.close()
+        with _Interrupts() as interrupts:
+            pending = [t for t in asyncio.all_tasks(self.loop) if not t.done()]
+            for task in pending:
+                task.cancel()
+            if pending:
+                with contextlib.suppress(Exception, asyncio.CancelledError):
+                    self.loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                self.loop.run_until_complete(self.loop.shutdown_asyncgens())
+            self.loop.close()
+        interrupts.raise_if_received()
+
+
+def _nothing() -> None:
+    """A callback that only wakes the loop up."""
 
 
 async def _sleep_forever() -> None:

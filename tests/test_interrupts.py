@@ -129,14 +129,16 @@ def _interrupt_while_closing(tmp_path: Path, tool: str) -> tuple[Run, int]:
 def test_sigint_while_a_scenario_closes_stops_behave_and_still_closes_it(tmp_path: Path) -> None:
     run, code = _interrupt_while_closing(tmp_path, "behave")
     assert code != 0, run.text()
-    assert "interrupted while closing the scenario 'the first, interrupted while it closes" in run.text(), run.text()
+    assert "interrupted (SIGINT) while closing the scenario 'the first, interrupted while it closes" in run.text(), (
+        run.text()
+    )
     assert "ABORTED: By user." in run.text()
 
 
 def test_sigint_while_a_scenario_closes_makes_mcpbdd_run_exit_130(tmp_path: Path) -> None:
     run, code = _interrupt_while_closing(tmp_path, "mcpbdd")
     assert code == 130, run.text()
-    assert "interrupted while closing the scenario" in run.text()
+    assert "interrupted (SIGINT) while closing the scenario" in run.text()
     assert re.search(r"mcpbdd: interrupted \(SIGINT\): 1 passed, 0 failed", run.text()), run.text()
     assert run.leftovers() == []
 
@@ -183,7 +185,7 @@ def test_sigterm_to_behave_stops_a_server_that_ignores_sigterm(tmp_path: Path) -
     run.no_process_left()
     assert run.leftovers() == []
     assert took < 30, f"behave took {took:.1f} s to stop"  # the server alone would have blocked for 120 s
-    assert "1 scenario passed, 1 failed" in run.text()
+    assert "1 scenario passed, 0 failed, 1 error" in run.text(), run.text()
 
 
 # mcpbdd run --jobs 2 ------------------------------------------------------------------------------------
