@@ -56,9 +56,15 @@ class Run:
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self, *command: str) -> subprocess.Popen[bytes]:
+        """Start the process in a session of its own: `signal(..., group=True)` is then a Ctrl-C at its terminal."""
         with open(self.output, "wb") as out:
             self.process = subprocess.Popen(
-                [sys.executable, *command], cwd=self.root, env=self.env, stdout=out, stderr=subprocess.STDOUT
+                [sys.executable, *command],
+                cwd=self.root,
+                env=self.env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
             )
         return self.process
 
@@ -69,9 +75,13 @@ class Run:
         reports = ["--results", str(self.root / "results"), "--junit", str(self.root / "junit")]
         return self.start("-m", "mcpbdd.cli.main", "run", *reports, "-f", "plain", "features", *options)
 
-    def signal(self, number: int) -> float:
+    def signal(self, number: int, *, group: bool = False) -> float:
+        """Signal the process, or its whole process group as a terminal does on Ctrl-C; return when."""
         assert self.process is not None
-        self.process.send_signal(number)
+        if group:
+            os.killpg(self.process.pid, number)
+        else:
+            self.process.send_signal(number)
         return time.monotonic()
 
     def wait(self, timeout: float = 120) -> int:
@@ -139,7 +149,7 @@ def test_sigint_while_a_scenario_closes_makes_mcpbdd_run_exit_130(tmp_path: Path
     run, code = _interrupt_while_closing(tmp_path, "mcpbdd")
     assert code == 130, run.text()
     assert "interrupted (SIGINT) while closing the scenario" in run.text()
-    assert re.search(r"mcpbdd: interrupted \(SIGINT\): 1 passed, 0 failed", run.text()), run.text()
+    assert re.search(r"mcpbdd: interrupted \(SIGINT\): 0 passed, 1 failed", run.text()), run.text()
     assert run.leftovers() == []
 
 
@@ -191,13 +201,18 @@ def test_sigterm_to_behave_stops_a_server_that_ignores_sigterm(tmp_path: Path) -
 # mcpbdd run --jobs 2 ------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("number", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
-def test_a_parallel_run_passes_the_signal_to_its_workers(tmp_path: Path, number: int, code: int) -> None:
+@pytest.mark.parametrize(
+    ("number", "group", "code"),
+    [(signal.SIGINT, False, 130), (signal.SIGTERM, False, 143), (signal.SIGINT, True, 130)],
+    ids=["SIGINT", "SIGTERM", "Ctrl-C at the terminal"],
+)
+def test_a_parallel_run_passes_the_signal_to_its_workers(tmp_path: Path, number: int, group: bool, code: int) -> None:
+    """Each worker gets the signal once (a Ctrl-C reaches only `mcpbdd run`: the workers have groups of their own)."""
     features = {"one.feature": BLOCKED, "two.feature": BLOCKED.replace("Feature: blocked", "Feature: blocked too")}
     run, blocking, settings = _stubborn_servers(tmp_path, features)
     run.mcpbdd("--jobs", "2", *settings)
     run.wait_for(lambda: len(list(blocking.iterdir())) == 2, 180, "both servers to block their loops")
-    signalled = run.signal(number)
+    signalled = run.signal(number, group=group)
     exit_code = run.wait(timeout=120)
     took = time.monotonic() - signalled
     assert exit_code == code, run.text()

@@ -15,7 +15,9 @@ and a progress line on a terminal. Each behave run is its own process, because b
 
 Exit codes CI can trust: 0 every scenario passed; 1 a scenario failed; 2 a usage error
 (a bad option, setting or path, a feature file that does not parse: the run could not
-start). `report` exits 2 when there is nothing to render or Node.js is missing.
+start); 130 interrupted (SIGINT, Ctrl-C) and 143 terminated (SIGTERM): the behave processes
+got the signal, closed their scenarios and stopped, and the totals so far are printed.
+`report` exits 2 when there is nothing to render or Node.js is missing.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -39,6 +42,8 @@ DEFAULT_RESULTS = Path("reports") / "allure-results"
 DEFAULT_JUNIT = Path("reports") / "junit"
 DEFAULT_HTML = Path("reports") / "html"
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+EXIT_INTERRUPTED = 128 + signal.SIGINT
+"""Stopped by a signal: 128 + its number, as a shell reports a process it killed (130 SIGINT, 143 SIGTERM)."""
 FORMATTER = "mcpbdd.reporting.allure_formatter:AllureFormatter"
 PROGRESS = "mcpbdd.cli.progress:ProgressFormatter"
 STARTUP_ERRORS = ("ConfigError:", "ParserError:", "HOOK-ERROR in before_all", "InvalidFilenameError:")
@@ -274,18 +279,26 @@ def run(args: argparse.Namespace, passthrough: Sequence[str], out: TextIO | None
         events.poll()
         progress.update(events.passed + events.failed, events.failed)
 
+    def on_notice(text: str) -> None:
+        progress.write(f"\n{text}\n", out)
+
     try:
-        run_workers(chains, on_output=on_output, on_done=on_done, on_tick=on_tick)
+        stopped_by = run_workers(chains, on_output=on_output, on_done=on_done, on_tick=on_tick, on_notice=on_notice)
         events.poll()  # the last scenarios, before the files go
     finally:
         progress.close()
         shutil.rmtree(scratch, ignore_errors=True)
+    if stopped_by is not None:
+        _summary(args, events, EXIT_INTERRUPTED, time.monotonic() - started, out, signal.Signals(stopped_by).name)
+        return 128 + stopped_by
     worst = max(_exit_code(w) for chain in chains for w in chain)
     _summary(args, events, worst, time.monotonic() - started, out)
     return worst
 
 
-def _summary(args: argparse.Namespace, events: EventFiles, worst: int, elapsed: float, out: TextIO) -> None:
+def _summary(
+    args: argparse.Namespace, events: EventFiles, worst: int, elapsed: float, out: TextIO, signal_name: str = ""
+) -> None:
     counts = f"{events.passed} passed, {events.failed} failed"
     if events.skipped:
         counts += f", {events.skipped} skipped"
@@ -295,7 +308,9 @@ def _summary(args: argparse.Namespace, events: EventFiles, worst: int, elapsed: 
     if args.shard:
         where.append(f"shard {args.shard[0]}/{args.shard[1]}")
     how = f" ({', '.join(where)})" if where else ""
-    verdict = {EXIT_OK: "passed", EXIT_FAILED: "FAILED", EXIT_USAGE: "could not run"}[worst]
+    verdict = {EXIT_OK: "passed", EXIT_FAILED: "FAILED", EXIT_USAGE: "could not run"}.get(
+        worst, f"interrupted ({signal_name})"
+    )
     print(f"\nmcpbdd: {verdict}: {counts} in {elapsed:.1f} s{how}", file=out)
     print(f"mcpbdd: Allure results in {args.results.resolve()} (render them: mcpbdd report)", file=out)
     if not args.no_junit:
@@ -386,8 +401,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # `mcpbdd steps | head`
         sys.stderr.close()
         return EXIT_OK
-    except KeyboardInterrupt:
-        return 130
+    except KeyboardInterrupt:  # before or after the behave processes ran (while they run, see run_workers)
+        return EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":
