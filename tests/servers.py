@@ -170,3 +170,5 @@ if __name__ == "__main__":
         with open(os.environ["MCPBDD_TEST_PIDFILE"], "a") as pids:
             pids.write(f"{os.getpid()}\n")
     awkward.run("stdio")
+    # Lingers after its stdin closes: a server nobody stopped stays visible to a test, not gone by luck.
+    time.sleep(float(os.environ.get("MCPBDD_TEST_LINGER", "0")))
