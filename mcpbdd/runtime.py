@@ -16,10 +16,12 @@ blocking portal would cost a thread hand-off per call (measured ~2.3x).
 Interrupts. Python raises `KeyboardInterrupt` at whatever line runs when SIGINT arrives; while
 the loop runs, that can be inside a task (the owner's exits, the SDK's process shutdown) and
 break it half-way, or be caught by a close and reported as a close error while the run goes
-on. So while the loop runs, SIGINT (and SIGTERM, once `mcpbdd.behave` handles it) is taken
-over: during a step the first signal cancels the step's coroutine and `run` raises the
-interrupt once it has unwound; during a close the first signal is held until everything is
-closed, then raised. A second signal raises at once (the user insists: stop waiting). SIGTERM
+on. So a RunLoop handles SIGINT while it lives (and SIGTERM, once `mcpbdd.behave` makes it
+an interrupt), unless a project installed a handler of its own. Between steps a signal raises
+at once, as Python's own handler does. During a step the first signal cancels the step's
+coroutine and `run` raises the interrupt once it has unwound; during a close the first signal
+is held until everything is closed, then raised. A second signal raises at once (the user
+insists: stop waiting). SIGTERM
 is raised as `Terminated`, a `KeyboardInterrupt`, so behave stops the run and still runs its
 after-hooks; the process then ends as killed by SIGTERM (status 143), as its sender expects.
 """
@@ -86,63 +88,88 @@ def _die_of_sigterm() -> None:
     os._exit(128 + signal.SIGTERM)  # pragma: no cover - only if the signal could not end the process
 
 
-def _raise_terminated(number: int, frame: FrameType | None) -> None:
-    raise _interrupt(number)
+_MAIN_THREAD = threading.main_thread().ident
+_window: _Window | None = None
+_loops_alive = 0
 
 
-def handle_sigterm() -> bool:
-    """Make SIGTERM an interrupt (behave's `before_all` calls this). Only from the main thread, over the default."""
-    if threading.current_thread() is not threading.main_thread():
-        return False
-    if signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
-        return False  # the project (or its runner) has a handler of its own: keep it
-    signal.signal(signal.SIGTERM, _raise_terminated)
-    return True
+def _on_signal(number: int, frame: FrameType | None) -> None:
+    """The handler of SIGINT while a RunLoop lives, and of SIGTERM after `handle_sigterm` (see the module's doc).
+
+    Installed once, not per step (`signal.signal` costs ~6 µs a call): a step only marks its window.
+    Outside a window it raises at once, as Python's own SIGINT handler does.
+    """
+    window = _window
+    if window is None:
+        raise _interrupt(number)
+    window.received.append(number)
+    if len(window.received) > 1:
+        raise _interrupt(window.received[0])
+    if window.on_first is not None:
+        window.on_first()
 
 
-def restore_sigterm() -> None:
-    """Undo `handle_sigterm` (behave's `after_all`); a handler someone else installed since is left alone."""
-    if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGTERM) is _raise_terminated:
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-
-
-class _Interrupts:
-    """Takes SIGINT (and a SIGTERM `handle_sigterm` made an interrupt) over while the loop runs; see the module's doc.
+class _Window:
+    """A stretch of time the loop runs (a step, a close) during which a signal is not raised where it lands.
 
     The first signal calls `on_first` (cancel the step) or, without one, is only held; `raise_if_received`
-    raises it afterwards. A second signal raises at once. A handler a project installed is left alone, and
-    off the main thread (where Python delivers no signal) nothing is done.
+    raises it afterwards. A second signal raises at once. Off the main thread it does nothing: Python
+    runs signal handlers in the main thread only.
     """
 
     def __init__(self, on_first: Callable[[], None] | None = None) -> None:
         self.on_first = on_first
         self.received: list[int] = []
-        self._saved: dict[int, Any] = {}
+        self._outer: _Window | None = None
+        self._open = False
 
-    def __enter__(self) -> _Interrupts:
-        if threading.current_thread() is threading.main_thread():
-            for number in (signal.SIGINT, signal.SIGTERM):
-                current = signal.getsignal(number)
-                if current is signal.default_int_handler or current is _raise_terminated:
-                    self._saved[number] = current
-                    signal.signal(number, self._on_signal)
+    def __enter__(self) -> _Window:
+        global _window
+        if threading.get_ident() == _MAIN_THREAD:
+            self._outer, _window, self._open = _window, self, True
         return self
 
     def __exit__(self, *exc_info: object) -> None:
-        for number, handler in self._saved.items():
-            signal.signal(number, handler)
-        self._saved.clear()
-
-    def _on_signal(self, number: int, frame: FrameType | None) -> None:
-        self.received.append(number)
-        if len(self.received) > 1:
-            raise _interrupt(self.received[0])
-        if self.on_first is not None:
-            self.on_first()
+        global _window
+        if self._open:
+            _window, self._open = self._outer, False
 
     def raise_if_received(self, cause: BaseException | None = None) -> None:
         if self.received:
             raise _interrupt(self.received[0]) from cause
+
+
+def _take_sigint() -> None:
+    """The first live RunLoop takes SIGINT over, unless someone installed a handler of their own."""
+    global _loops_alive
+    _loops_alive += 1
+    main = threading.get_ident() == _MAIN_THREAD
+    if _loops_alive == 1 and main and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _on_signal)
+
+
+def _give_sigint_back() -> None:
+    global _loops_alive
+    _loops_alive = max(0, _loops_alive - 1)
+    main = threading.get_ident() == _MAIN_THREAD
+    if _loops_alive == 0 and main and signal.getsignal(signal.SIGINT) is _on_signal:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def handle_sigterm() -> bool:
+    """Make SIGTERM an interrupt (behave's `before_all` calls this). Only from the main thread, over the default."""
+    if threading.get_ident() != _MAIN_THREAD:
+        return False
+    if signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        return False  # the project (or its runner) has a handler of its own: keep it
+    signal.signal(signal.SIGTERM, _on_signal)
+    return True
+
+
+def restore_sigterm() -> None:
+    """Undo `handle_sigterm` (behave's `after_all`); a handler someone else installed since is left alone."""
+    if threading.get_ident() == _MAIN_THREAD and signal.getsignal(signal.SIGTERM) is _on_signal:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _interrupt_in(exc: BaseException) -> BaseException | None:
@@ -237,7 +264,7 @@ class ScenarioOwner:
             task.cancel()
             self._loop.call_soon_threadsafe(_nothing)  # wake the selector: the handler ran inside its wait
 
-        with _Interrupts(on_first=cancel) as interrupts:
+        with _Window(on_first=cancel) as interrupts:
             try:
                 result = self._loop.run_until_complete(task)
             except BaseException as exc:
@@ -264,7 +291,7 @@ class ScenarioOwner:
         self._closed = True
         if not self._task.done():
             self._queue.put_nowait(_CLOSE)
-        with _Interrupts() as interrupts:
+        with _Window() as interrupts:
             try:
                 self._loop.run_until_complete(self._task)
             except BaseException as exc:
@@ -290,6 +317,7 @@ class RunLoop:
     """
 
     def __init__(self) -> None:
+        _take_sigint()
         self.loop = asyncio.new_event_loop()
         self._keeper: asyncio.Task[None] = self.loop.create_task(_sleep_forever(), name="mcpbdd-run-root")
         self.loop.run_until_complete(_make_anyio_root(self._keeper))
@@ -301,7 +329,7 @@ class RunLoop:
         """Cancel what is left on the loop and close it; an interrupt meanwhile is raised once it is closed."""
         if self.loop.is_closed():
             return
-        with _Interrupts() as interrupts:
+        with _Window() as interrupts:
             pending = [t for t in asyncio.all_tasks(self.loop) if not t.done()]
             for task in pending:
                 task.cancel()
@@ -311,6 +339,7 @@ class RunLoop:
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 self.loop.run_until_complete(self.loop.shutdown_asyncgens())
             self.loop.close()
+            _give_sigint_back()
         interrupts.raise_if_received()
 
 

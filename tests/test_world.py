@@ -96,6 +96,12 @@ def test_an_interrupt_while_closing_is_raised_once_everything_is_closed(run_loop
         owner.close()
     assert events == ["exit session", "exit lifespan"]
     assert owner.close_errors == []  # an interrupt is not a close error
+
+
+def test_a_run_loop_gives_sigint_back_when_it_closes() -> None:
+    loop = RunLoop()
+    assert signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    loop.close()
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
