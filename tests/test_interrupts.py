@@ -201,15 +201,26 @@ def test_sigterm_to_behave_stops_a_server_that_ignores_sigterm(tmp_path: Path) -
 # mcpbdd run --jobs 2 ------------------------------------------------------------------------------------
 
 
+PARALLEL = {"one.feature": BLOCKED, "two.feature": BLOCKED.replace("Feature: blocked", "Feature: blocked too")}
+
+
 @pytest.mark.parametrize(
-    ("number", "group", "code"),
-    [(signal.SIGINT, False, 130), (signal.SIGTERM, False, 143), (signal.SIGINT, True, 130)],
-    ids=["SIGINT", "SIGTERM", "Ctrl-C at the terminal"],
+    ("number", "group", "fork", "code"),
+    [
+        (signal.SIGINT, False, True, 130),
+        (signal.SIGTERM, False, True, 143),
+        (signal.SIGINT, True, True, 130),
+        (signal.SIGTERM, False, False, 143),
+    ],
+    ids=["SIGINT", "SIGTERM", "Ctrl-C at the terminal", "SIGTERM, workers started with python -m behave"],
 )
-def test_a_parallel_run_passes_the_signal_to_its_workers(tmp_path: Path, number: int, group: bool, code: int) -> None:
+def test_a_parallel_run_passes_the_signal_to_its_workers(
+    tmp_path: Path, number: int, group: bool, fork: bool, code: int
+) -> None:
     """Each worker gets the signal once (a Ctrl-C reaches only `mcpbdd run`: the workers have groups of their own)."""
-    features = {"one.feature": BLOCKED, "two.feature": BLOCKED.replace("Feature: blocked", "Feature: blocked too")}
-    run, blocking, settings = _stubborn_servers(tmp_path, features)
+    run, blocking, settings = _stubborn_servers(tmp_path, PARALLEL)
+    if not fork:
+        run.env["MCPBDD_NO_FORK"] = "1"
     run.mcpbdd("--jobs", "2", *settings)
     run.wait_for(lambda: len(list(blocking.iterdir())) == 2, 180, "both servers to block their loops")
     signalled = run.signal(number, group=group)
@@ -223,3 +234,16 @@ def test_a_parallel_run_passes_the_signal_to_its_workers(tmp_path: Path, number:
         run.text()
     )
     assert took < 30, f"the run took {took:.1f} s to stop"
+
+
+def test_workers_whose_run_is_killed_still_close_their_scenarios(tmp_path: Path) -> None:
+    """SIGKILL to `mcpbdd run` (nothing passed on): Linux sends each forked worker SIGTERM, and they clean up."""
+    if sys.platform != "linux":
+        pytest.skip("the parent-death signal is Linux's")
+    run, blocking, settings = _stubborn_servers(tmp_path, PARALLEL)
+    run.mcpbdd("--jobs", "2", *settings)
+    run.wait_for(lambda: len(list(blocking.iterdir())) == 2, 180, "both servers to block their loops")
+    run.signal(signal.SIGKILL)
+    assert run.wait(timeout=60) == -signal.SIGKILL
+    run.no_process_left(timeout=60)  # the workers, their servers and the servers' `sh` wrappers
+    assert [name for name in run.leftovers() if name.startswith("mcpbdd-stdio-")] == []

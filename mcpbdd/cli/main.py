@@ -23,19 +23,22 @@ got the signal, closed their scenarios and stopped, and the totals so far are pr
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shutil
 import signal
 import sys
 import tempfile
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TextIO
 
 from mcpbdd.cli.plan import Plan, PlanError, Unit, balance, parse_shard, plan_run, shard_of
 from mcpbdd.cli.progress import EventFiles, ProgressLine, wants_progress
 from mcpbdd.cli.workers import JOB_ENV, Worker, run_workers
+from mcpbdd.runtime import Terminated
 
 HARNESSES = ("context", "client")  # the World's harness kinds (mcpbdd.world.HARNESSES), without importing the SDK
 DEFAULT_RESULTS = Path("reports") / "allure-results"
@@ -218,6 +221,16 @@ def run(args: argparse.Namespace, passthrough: Sequence[str], out: TextIO | None
     # STARTUP_ERRORS): importing them here, before forking, would only move that cost.
     harnesses: list[str | None] = list(args.harness) if args.harness else [None]
     scratch = Path(tempfile.mkdtemp(prefix="mcpbdd-run-"))
+    try:  # the scratch folder goes whatever happens, a Ctrl-C before the workers start included
+        return _run_planned(args, plan, harnesses, scratch, out, started)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _run_planned(
+    args: argparse.Namespace, plan: Plan, harnesses: list[str | None], scratch: Path, out: TextIO, started: float
+) -> int:
+    """The run once planned: the behave processes, their progress and output, the summary."""
     color = bool(getattr(out, "isatty", lambda: False)())
 
     def worker(harness: str | None, locations: list[str], job: int | None, jobs: int) -> Worker:
@@ -256,7 +269,6 @@ def run(args: argparse.Namespace, passthrough: Sequence[str], out: TextIO | None
     if not any(chains):
         where = f"shard {args.shard[0]}/{args.shard[1]}" if args.shard else "this run"
         print(f"mcpbdd: {where} has no feature to run ({len(plan.units)} feature file(s) in all)", file=out)
-        shutil.rmtree(scratch, ignore_errors=True)
         return EXIT_OK
 
     progress = ProgressLine(total, enabled=wants_progress())
@@ -287,7 +299,6 @@ def run(args: argparse.Namespace, passthrough: Sequence[str], out: TextIO | None
         events.poll()  # the last scenarios, before the files go
     finally:
         progress.close()
-        shutil.rmtree(scratch, ignore_errors=True)
     if stopped_by is not None:
         _summary(args, events, EXIT_INTERRUPTED, time.monotonic() - started, out, signal.Signals(stopped_by).name)
         return 128 + stopped_by
@@ -388,7 +399,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args, passthrough = parser.parse_known_args(argv)
     try:
         if args.command == "run":
-            return run(args, passthrough)
+            with _sigterm_as_interrupt():
+                return run(args, passthrough)
         if passthrough:
             parser.error(f"unrecognized arguments: {' '.join(passthrough)}")
         if args.command == "catalog":
@@ -401,8 +413,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # `mcpbdd steps | head`
         sys.stderr.close()
         return EXIT_OK
-    except KeyboardInterrupt:  # before or after the behave processes ran (while they run, see run_workers)
-        return EXIT_INTERRUPTED
+    except KeyboardInterrupt as interrupt:  # before or after the behave processes ran (while they run: run_workers)
+        return 128 + (signal.SIGTERM if isinstance(interrupt, Terminated) else signal.SIGINT)
+
+
+@contextlib.contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """SIGTERM raises `Terminated` (a KeyboardInterrupt) instead of ending the process: cleanups run, exit 143."""
+
+    def terminated(number: int, frame: object) -> None:
+        raise Terminated()
+
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGTERM) != signal.SIG_DFL:
+        yield
+        return
+    signal.signal(signal.SIGTERM, terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 if __name__ == "__main__":

@@ -17,8 +17,8 @@ Signals. Each worker runs in a process group of its own, so a Ctrl-C at the term
 reaches this process only, and this process passes SIGINT and SIGTERM on to every running
 worker exactly once per signal (a worker treats a second signal as "stop waiting", so it
 must not get one signal twice). The workers then close their scenarios (servers stopped,
-temporary folders removed) and exit; no further worker starts. A forked worker also gets
-SIGTERM if this process dies without passing anything on (Linux's parent-death signal).
+temporary folders removed) and exit; no further worker starts. A forked worker also stops
+so if this process dies without passing anything on (Linux's parent-death signal).
 Workers still running `STOP_GRACE` seconds after the first signal are killed.
 """
 
@@ -165,12 +165,26 @@ def _preimport() -> None:
         importlib.import_module(module)
 
 
+def _orphaned(number: int, frame: object) -> None:
+    """The parent died: nobody reads this worker's output any more, so write it nowhere, then stop as on SIGTERM.
+
+    (Writing to the dead parent's pipe would raise BrokenPipeError in the middle of behave's
+    output and end the worker before it closes its scenario.)
+    """
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.dup2(devnull, 2)
+    os.close(devnull)
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
 def _die_with_parent(parent: int) -> None:
-    """Linux: have the kernel send this worker SIGTERM when the parent dies (so it closes, not lingers)."""
+    """Linux: have the kernel signal this worker when the parent dies (SIGHUP, see `_orphaned`), so it closes."""
     if sys.platform != "linux":
         return
+    signal.signal(signal.SIGHUP, _orphaned)
     with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGHUP, 0, 0, 0)
     if os.getppid() != parent:  # the parent died before that took effect
         os._exit(1)
 
