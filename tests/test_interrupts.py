@@ -153,6 +153,23 @@ def test_sigint_while_a_scenario_closes_makes_mcpbdd_run_exit_130(tmp_path: Path
     assert run.leftovers() == []
 
 
+def test_a_worker_that_does_not_finish_closing_is_killed_after_the_grace_period(tmp_path: Path) -> None:
+    closing = tmp_path / "closing"
+    closing.mkdir()
+    env = {"MCPBDD_TEST_CLOSING_DIR": str(closing), "MCPBDD_STOP_GRACE": "3"}
+    run = Run(tmp_path, {"close.feature": SLOW_TO_CLOSE}, env=env)
+    run.mcpbdd("-D", "mcpbdd.server=servers:slow_to_close", "-D", "mcpbdd.harness=context")
+    log = closing / "log"
+    run.wait_for(lambda: log.exists() and "closing" in log.read_text(), 120, "the first scenario to close")
+    signalled = run.signal(signal.SIGINT)  # no `go`: the lifespan would take a minute to close
+    assert run.wait() == 130, run.text()
+    assert time.monotonic() - signalled < 30, run.text()
+    assert "mcpbdd: 1 behave process(es) still running 3 s later: killed" in run.text()
+    assert "mcpbdd: interrupted (SIGINT): " in run.text()
+    assert log.read_text().split() == ["opened", "closing"]
+    assert run.leftovers() == []
+
+
 # SIGTERM and a server that ignores it ------------------------------------------------------------------
 
 BLOCKED = """Feature: blocked

@@ -63,8 +63,9 @@ PREIMPORT = (
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 """What is passed on to the workers: an interrupt (Ctrl-C) and a polite termination (CI cancelling a job)."""
 
-STOP_GRACE = 30.0
-"""Seconds the workers get, after the first signal, to close their scenarios before they are killed."""
+STOP_GRACE = float(os.environ.get("MCPBDD_STOP_GRACE", "30"))
+"""Seconds the workers get, after the first signal, to close their scenarios before they are killed
+(`MCPBDD_STOP_GRACE`): a stdio server takes about 4 s to stop when it must be killed."""
 
 _PR_SET_PDEATHSIG = 1
 
