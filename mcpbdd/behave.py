@@ -11,6 +11,11 @@ before the scenario, always closed after it, even when a step failed), attach ea
 MCP exchange to the step that made it, mark scenario names with their harness so
 a report of both harnesses keeps both results apart, and redact the configured secrets
 from behave's own JUnit XML at the end (`mcpbdd.reporting.redaction` says what and how).
+
+Interrupts (see `mcpbdd.runtime`): SIGTERM becomes an interrupt for the run (`before_all`),
+so behave stops, the scenario under way is closed (servers stopped, temporary folders
+removed) and the process then ends as killed by SIGTERM. An interrupt while a scenario
+closes is raised once it is closed: behave reports the run as aborted (a non-zero exit).
 """
 
 from __future__ import annotations
@@ -36,7 +41,7 @@ from mcpbdd.kinds import (
 )
 from mcpbdd.reporting import attachments as report
 from mcpbdd.reporting.redaction import redact_tree, redactor_for
-from mcpbdd.runtime import RunLoop
+from mcpbdd.runtime import RunLoop, handle_sigterm, restore_sigterm, signal_name
 from mcpbdd.world import SharedServers, World
 
 __all__ = [
@@ -93,6 +98,7 @@ def harness_from_tags(tags: Any, settings: Settings) -> tuple[HarnessKind, Clien
 
 def before_all(context: Any) -> None:
     context.mcpbdd_started = time.time()
+    handle_sigterm()
     report.use_secrets(_settings(context).secrets)
     report.use_attachment_limit(_settings(context).attachment_limit)
     context.mcpbdd_loop = RunLoop()
@@ -119,9 +125,14 @@ def after_feature(context: Any, feature: Any) -> None:
     """Stop the servers a feature shared between its scenarios (with `reuse_server = "feature"`)."""
     shared: SharedServers | None = getattr(context, "mcpbdd_shared", None)
     if shared is not None:
-        for error in shared.close():
-            print(f"mcpbdd: stopping the servers of the feature {feature.name!r} failed: {error!r}", file=sys.stderr)
         context.mcpbdd_shared = None
+        try:
+            errors = shared.close()
+        except KeyboardInterrupt as interrupt:
+            _report_interrupt(interrupt, f"stopping the servers of the feature {feature.name!r}")
+            raise
+        for error in errors:
+            print(f"mcpbdd: stopping the servers of the feature {feature.name!r} failed: {error!r}", file=sys.stderr)
 
 
 def before_scenario(context: Any, scenario: Any) -> None:
@@ -160,16 +171,28 @@ def after_scenario(context: Any, scenario: Any) -> None:
         if scenario.status == "failed" and world.server_stderr():
             report.attach_stderr(world.server_stderr())
     finally:
-        errors = world.close()
+        try:
+            errors = world.close()
+        except KeyboardInterrupt as interrupt:
+            _report_interrupt(interrupt, f"closing the scenario {scenario.name!r}")
+            raise  # behave aborts the run on it: the run stops, and does not pass
     for error in errors:
         print(f"mcpbdd: closing the scenario {scenario.name!r} failed: {error!r}", file=sys.stderr)
 
 
+def _report_interrupt(interrupt: KeyboardInterrupt, while_doing: str) -> None:
+    said = f"mcpbdd: interrupted ({signal_name(interrupt)}) while {while_doing}"
+    print(f"{said}: what it had open is closed; the run stops", file=sys.stderr, flush=True)
+
+
 def after_all(context: Any) -> None:
     loop: RunLoop | None = getattr(context, "mcpbdd_loop", None)
-    if loop is not None:
-        loop.close()
-    _redact_junit(context)
+    try:
+        if loop is not None:
+            loop.close()
+    finally:
+        restore_sigterm()
+        _redact_junit(context)
 
 
 def _redact_junit(context: Any) -> None:

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 import sysconfig
 import tempfile
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
@@ -173,11 +177,60 @@ def open_document(path: str) -> str:
     raise ToolError(f"No document at {path!r}; the documents live in the caller's own folder")
 
 
-SERVERS = {"awkward": awkward, "json_notes": json_notes, "zones": zones}
+BLOCKING_DIR_ENV = "MCPBDD_TEST_BLOCKING_DIR"
+
+
+@awkward.tool()
+async def block_the_loop() -> str:
+    """Blocks the server's event loop (a sync sleep in an async tool): it cannot notice its stdin closing.
+
+    With `MCPBDD_TEST_IGNORE_SIGTERM` set the process also ignores SIGTERM, so only SIGKILL stops it.
+    It first writes a file named by its pid in `MCPBDD_TEST_BLOCKING_DIR`, so a test knows the loop is blocked.
+    """
+    (Path(os.environ[BLOCKING_DIR_ENV]) / str(os.getpid())).touch()
+    time.sleep(120)
+    return "unblocked"
+
+
+# A server slow to close: a test interrupts the run while the scenario's resources are being closed.
+CLOSING_DIR_ENV = "MCPBDD_TEST_CLOSING_DIR"
+
+
+@asynccontextmanager
+async def _slow_to_close(_server: MCPServer[Any]) -> AsyncIterator[dict[str, str]]:
+    """Logs `opened`, then on exit `closing`, waits for the test's `go` file (at most a minute), logs `closed`."""
+    folder = Path(os.environ[CLOSING_DIR_ENV])
+
+    def log(line: str) -> None:
+        with open(folder / "log", "a") as file:
+            file.write(f"{line}\n")
+
+    log("opened")
+    yield {}
+    log("closing")
+    deadline = time.monotonic() + 60
+    while not (folder / "go").exists() and time.monotonic() < deadline:
+        await anyio.sleep(0.02)
+    log("closed")
+
+
+slow_to_close = MCPServer("slow-to-close", lifespan=_slow_to_close)
+
+
+@slow_to_close.tool()
+def ping() -> str:
+    return "pong"
+
+
+SERVERS = {"awkward": awkward, "json_notes": json_notes, "zones": zones, "slow_to_close": slow_to_close}
 
 
 if __name__ == "__main__":
+    if os.environ.get("MCPBDD_TEST_IGNORE_SIGTERM"):  # a server that only SIGKILL stops
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if "MCPBDD_TEST_PIDFILE" in os.environ:  # lets a test count how many server processes a run started
         with open(os.environ["MCPBDD_TEST_PIDFILE"], "a") as pids:
             pids.write(f"{os.getpid()}\n")
     SERVERS[sys.argv[1] if len(sys.argv) > 1 else "awkward"].run("stdio")
+    # Lingers after its stdin closes: a server nobody stopped stays visible to a test, not gone by luck.
+    time.sleep(float(os.environ.get("MCPBDD_TEST_LINGER", "0")))

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import os
+import signal
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -69,6 +72,77 @@ def test_cleanup_exits_resources_in_reverse_order_and_reports_failures(run_loop:
     errors = owner.close()
     assert events == ["enter lifespan", "enter session", "exit session", "exit lifespan"]
     assert [str(e) for e in errors] == ["lifespan failed to close"]
+
+
+def _interrupt_me() -> None:
+    """A real SIGINT to this process (Python runs its handler at the next line, as for a Ctrl-C)."""
+    os.kill(os.getpid(), signal.SIGINT)
+
+
+def test_an_interrupt_while_closing_is_raised_once_everything_is_closed(run_loop: RunLoop) -> None:
+    events: list[str] = []
+
+    @asynccontextmanager
+    async def resource(name: str, interrupt: bool = False) -> AsyncIterator[str]:
+        yield name
+        if interrupt:
+            _interrupt_me()
+        await asyncio.sleep(0.01)  # the close goes on past the signal
+        events.append(f"exit {name}")
+
+    owner = run_loop.owner()
+    owner.enter(resource("lifespan"))
+    owner.enter(resource("session", interrupt=True))
+    with pytest.raises(KeyboardInterrupt):
+        owner.close()
+    assert events == ["exit session", "exit lifespan"]
+    assert owner.close_errors == []  # an interrupt is not a close error
+
+
+def test_a_run_loop_gives_sigint_back_when_it_closes() -> None:
+    loop = RunLoop()
+    assert signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    loop.close()
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_second_interrupt_while_closing_stops_waiting(run_loop: RunLoop) -> None:
+    events: list[str] = []
+
+    @asynccontextmanager
+    async def stubborn() -> AsyncIterator[None]:
+        yield
+        _interrupt_me()
+        await asyncio.sleep(0.01)
+        _interrupt_me()  # the user insists
+        await asyncio.sleep(0.01)
+        events.append("closed")
+
+    owner = run_loop.owner()
+    owner.enter(stubborn())
+    with pytest.raises(KeyboardInterrupt):
+        owner.close()
+    assert events == []
+
+
+def test_an_interrupt_during_a_step_cancels_it_at_an_await_and_is_raised(run_loop: RunLoop) -> None:
+    seen: list[str] = []
+
+    async def step() -> None:
+        _interrupt_me()
+        try:
+            await asyncio.sleep(60)
+        except asyncio.CancelledError:
+            seen.append("cancelled at the await")
+            raise
+
+    owner = run_loop.owner()
+    client = owner.enter(Client(mcp))
+    with pytest.raises(KeyboardInterrupt):
+        owner.run(step())
+    assert seen == ["cancelled at the await"]  # not a KeyboardInterrupt raised mid-line inside a task
+    assert owner.run(client.list_tools()).tools  # the scenario's resources are intact
+    assert owner.close() == []
 
 
 def test_an_error_entering_a_resource_reaches_the_step_and_the_owner_survives(run_loop: RunLoop) -> None:

@@ -18,18 +18,23 @@ leaks step definitions when called twice in one process.
 
 Exit codes CI can trust: 0 every scenario passed; 1 a scenario failed; 2 a usage error
 (a bad option, setting or path, a feature file that does not parse: the run could not
-start). `report` exits 2 when there is nothing to render or Node.js is missing.
+start); 130 interrupted (SIGINT, Ctrl-C) and 143 terminated (SIGTERM): the behave processes
+got the signal, closed their scenarios and stopped, and the totals so far are printed.
+`report` exits 2 when there is nothing to render or Node.js is missing.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shutil
+import signal
 import sys
 import tempfile
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -38,12 +43,15 @@ from mcpbdd.cli.progress import EventFiles, ProgressLine, wants_progress
 from mcpbdd.cli.workers import JOB_ENV, Worker, run_workers
 from mcpbdd.kinds import HarnessKind, harness_tags
 from mcpbdd.reporting.redaction import Redactor, redact_tree
+from mcpbdd.runtime import Terminated
 
 REPORTS = Path("reports")
 DEFAULT_RESULTS = REPORTS / "allure-results"
 DEFAULT_JUNIT = REPORTS / "junit"
 DEFAULT_HTML = REPORTS / "html"
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+EXIT_INTERRUPTED = 128 + signal.SIGINT
+"""Stopped by a signal: 128 + its number, as a shell reports a process it killed (130 SIGINT, 143 SIGTERM)."""
 FORMATTER = "mcpbdd.reporting.allure_formatter:AllureFormatter"
 PROGRESS = "mcpbdd.cli.progress:ProgressFormatter"
 STARTUP_ERRORS = ("ConfigError:", "ParserError:", "HOOK-ERROR in before_all", "InvalidFilenameError:")
@@ -242,6 +250,23 @@ def run(args: argparse.Namespace, passthrough: Sequence[str], out: TextIO | None
     harnesses: list[str | None] = list(args.harness) if args.harness else [None]
     redactor = _run_redactor(plan.userdata)
     scratch = Path(tempfile.mkdtemp(prefix="mcpbdd-run-"))
+    try:  # the scratch folder goes whatever happens, a Ctrl-C before the workers start included
+        return _run_planned(args, plan, harnesses, scratch, out, started, redactor)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+        redact_tree(_run_outputs(args, plan), redactor, since=wall_started)  # also after an interrupted run
+
+
+def _run_planned(
+    args: argparse.Namespace,
+    plan: Plan,
+    harnesses: list[str | None],
+    scratch: Path,
+    out: TextIO,
+    started: float,
+    redactor: Redactor,
+) -> int:
+    """The run once planned: the behave processes, their progress and output, the summary."""
     color = bool(getattr(out, "isatty", lambda: False)())
 
     def worker(harness: str | None, locations: list[str], job: int | None, jobs: int) -> Worker:
@@ -280,7 +305,6 @@ def run(args: argparse.Namespace, passthrough: Sequence[str], out: TextIO | None
     if not any(chains):
         where = f"shard {args.shard[0]}/{args.shard[1]}" if args.shard else "this run"
         print(f"mcpbdd: {where} has no feature to run ({len(plan.units)} feature file(s) in all)", file=out)
-        shutil.rmtree(scratch, ignore_errors=True)
         return EXIT_OK
 
     progress = ProgressLine(total, enabled=wants_progress())
@@ -303,19 +327,25 @@ def run(args: argparse.Namespace, passthrough: Sequence[str], out: TextIO | None
         events.poll()
         progress.update(events.passed + events.failed, events.failed)
 
+    def on_notice(text: str) -> None:
+        progress.write(f"\n{text}\n", out)
+
     try:
-        run_workers(chains, on_output=on_output, on_done=on_done, on_tick=on_tick)
+        stopped_by = run_workers(chains, on_output=on_output, on_done=on_done, on_tick=on_tick, on_notice=on_notice)
         events.poll()  # the last scenarios, before the files go
     finally:
         progress.close()
-        shutil.rmtree(scratch, ignore_errors=True)
-        redact_tree(_run_outputs(args, plan), redactor, since=wall_started)  # also after an interrupted run
+    if stopped_by is not None:
+        _summary(args, events, EXIT_INTERRUPTED, time.monotonic() - started, out, signal.Signals(stopped_by).name)
+        return 128 + stopped_by
     worst = max(_exit_code(w) for chain in chains for w in chain)
     _summary(args, events, worst, time.monotonic() - started, out)
     return worst
 
 
-def _summary(args: argparse.Namespace, events: EventFiles, worst: int, elapsed: float, out: TextIO) -> None:
+def _summary(
+    args: argparse.Namespace, events: EventFiles, worst: int, elapsed: float, out: TextIO, signal_name: str = ""
+) -> None:
     counts = f"{events.passed} passed, {events.failed} failed"
     if events.skipped:
         counts += f", {events.skipped} skipped"
@@ -325,7 +355,9 @@ def _summary(args: argparse.Namespace, events: EventFiles, worst: int, elapsed: 
     if args.shard:
         where.append(f"shard {args.shard[0]}/{args.shard[1]}")
     how = f" ({', '.join(where)})" if where else ""
-    verdict = {EXIT_OK: "passed", EXIT_FAILED: "FAILED", EXIT_USAGE: "could not run"}[worst]
+    verdict = {EXIT_OK: "passed", EXIT_FAILED: "FAILED", EXIT_USAGE: "could not run"}.get(
+        worst, f"interrupted ({signal_name})"
+    )
     print(f"\nmcpbdd: {verdict}: {counts} in {elapsed:.1f} s{how}", file=out)
     print(f"mcpbdd: Allure results in {args.results.resolve()} (render them: mcpbdd report)", file=out)
     if not args.no_junit:
@@ -403,7 +435,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args, passthrough = parser.parse_known_args(argv)
     try:
         if args.command == "run":
-            return run(args, passthrough)
+            with _sigterm_as_interrupt():
+                return run(args, passthrough)
         if passthrough:
             parser.error(f"unrecognized arguments: {' '.join(passthrough)}")
         if args.command == "catalog":
@@ -416,8 +449,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # `mcpbdd steps | head`
         sys.stderr.close()
         return EXIT_OK
-    except KeyboardInterrupt:
-        return 130
+    except KeyboardInterrupt as interrupt:  # before or after the behave processes ran (while they run: run_workers)
+        return 128 + (signal.SIGTERM if isinstance(interrupt, Terminated) else signal.SIGINT)
+
+
+@contextlib.contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """SIGTERM raises `Terminated` (a KeyboardInterrupt) instead of ending the process: cleanups run, exit 143."""
+
+    def terminated(number: int, frame: object) -> None:
+        raise Terminated()
+
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGTERM) != signal.SIG_DFL:
+        yield
+        return
+    signal.signal(signal.SIGTERM, terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 if __name__ == "__main__":

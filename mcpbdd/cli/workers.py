@@ -12,17 +12,29 @@ Elsewhere (or with `MCPBDD_NO_FORK=1`) a worker is `python -m behave` in a subpr
 No threads here: forking a process that runs threads can deadlock the child, so one
 `selectors` loop reads every worker's output, polls the progress files and starts the
 next process of a job when the previous one ends.
+
+Signals. Each worker runs in a process group of its own, so a Ctrl-C at the terminal
+reaches this process only, and this process passes SIGINT and SIGTERM on to every running
+worker exactly once per signal (a worker treats a second signal as "stop waiting", so it
+must not get one signal twice). The workers then close their scenarios (servers stopped,
+temporary folders removed) and exit; no further worker starts. A forked worker also stops
+so if this process dies without passing anything on (Linux's parent-death signal).
+Workers still running `STOP_GRACE` seconds after the first signal are killed.
 """
 
 from __future__ import annotations
 
 import codecs
+import contextlib
+import ctypes
 import importlib
 import logging
 import os
 import selectors
+import signal
 import subprocess
 import sys
+import threading
 import time
 import traceback
 from collections import deque
@@ -48,6 +60,15 @@ PREIMPORT = (
 )
 """What a forked worker inherits already imported: everything heavy that registers no step."""
 
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+"""What is passed on to the workers: an interrupt (Ctrl-C) and a polite termination (CI cancelling a job)."""
+
+STOP_GRACE = float(os.environ.get("MCPBDD_STOP_GRACE", "30"))
+"""Seconds the workers get, after the first signal, to close their scenarios before they are killed
+(`MCPBDD_STOP_GRACE`): a stdio server takes about 4 s to stop when it must be killed."""
+
+_PR_SET_PDEATHSIG = 1
+
 
 @dataclass
 class Worker:
@@ -64,6 +85,76 @@ class Worker:
     _fd: int | None = None
     _decoder: Any = None
     _partial: str = ""
+    _signalled: int = 0
+    """How many of the run's stop signals this worker has been sent (each is sent once)."""
+
+    @property
+    def pid(self) -> int:
+        pid = self._popen.pid if self._popen is not None else self._pid
+        assert pid is not None, "the worker has not started"
+        return pid
+
+
+class _Stop:
+    """The stop signals this process received, passed on to each running worker once each.
+
+    The handler only records and forwards (`os.kill`); printing from a signal handler could
+    re-enter a write in progress, so the loop says what happened (`news`).
+    """
+
+    def __init__(self) -> None:
+        self.received: list[int] = []
+        self.running: dict[int, Worker] = {}
+        self.first_at: float | None = None
+        self._told = 0
+        self._saved: dict[int, Any] = {}
+
+    def __enter__(self) -> _Stop:
+        if threading.current_thread() is threading.main_thread():
+            for number in STOP_SIGNALS:
+                self._saved[number] = signal.signal(number, self._on_signal)
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        for number, handler in self._saved.items():
+            signal.signal(number, handler)
+
+    def _on_signal(self, number: int, frame: object) -> None:
+        self.received.append(number)
+        if self.first_at is None:
+            self.first_at = time.monotonic()
+        for worker in list(self.running.values()):
+            self.forward(worker)
+
+    def forward(self, worker: Worker) -> None:
+        """Send `worker` every signal received that it has not been sent yet."""
+        while worker._signalled < len(self.received):
+            number = self.received[worker._signalled]
+            worker._signalled += 1
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(worker.pid, number)
+
+    @property
+    def signal(self) -> int | None:
+        return self.received[0] if self.received else None
+
+    def news(self) -> list[int]:
+        """Signals received since the last call."""
+        new, self._told = self.received[self._told :], len(self.received)
+        return new
+
+
+@contextlib.contextmanager
+def _signals_blocked() -> Any:
+    """Hold SIGINT and SIGTERM (delivered when unblocked): a fork and its registration are then one step."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def use_fork() -> bool:
@@ -75,14 +166,45 @@ def _preimport() -> None:
         importlib.import_module(module)
 
 
+def _orphaned(number: int, frame: object) -> None:
+    """The parent died: nobody reads this worker's output any more, so write it nowhere, then stop as on SIGTERM.
+
+    (Writing to the dead parent's pipe would raise BrokenPipeError in the middle of behave's
+    output and end the worker before it closes its scenario.)
+    """
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.dup2(devnull, 2)
+    os.close(devnull)
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
+def _die_with_parent(parent: int) -> None:
+    """Linux: have the kernel signal this worker when the parent dies (SIGHUP, see `_orphaned`), so it closes."""
+    if sys.platform != "linux":
+        return
+    signal.signal(signal.SIGHUP, _orphaned)
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGHUP, 0, 0, 0)
+    if os.getppid() != parent:  # the parent died before that took effect
+        os._exit(1)
+
+
 def _fork(worker: Worker, inherited: Sequence[int]) -> None:
+    """Fork the worker; call with SIGINT and SIGTERM blocked (the child resets their handlers, then unblocks them)."""
     read, write = os.pipe()
     for stream in (sys.stdout, sys.stderr):
         stream.flush()
+    parent = os.getpid()
     pid = os.fork()
     if pid == 0:  # the worker
         code = 1
         try:
+            os.setpgid(0, 0)  # its own group: a Ctrl-C at the terminal reaches the parent, which passes it on once
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            _die_with_parent(parent)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
             os.close(read)
             for fd in inherited:  # the other workers' pipes: not ours to hold
                 os.close(fd)
@@ -101,6 +223,8 @@ def _fork(worker: Worker, inherited: Sequence[int]) -> None:
             code = main(list(worker.args))
         except SystemExit as exc:
             code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        except KeyboardInterrupt:  # stopped before behave's own hooks were in place: nothing of ours to close
+            code = 128 + signal.SIGINT
         except BaseException:
             traceback.print_exc()
             code = 1
@@ -123,6 +247,7 @@ def _spawn(worker: Worker) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         env=env,
+        process_group=0,  # its own group, as a forked worker (see the module's doc)
     )
     assert popen.stdout is not None
     worker._popen, worker._fd = popen, popen.stdout.fileno()
@@ -136,18 +261,27 @@ def _wait(worker: Worker) -> int:
     return os.waitstatus_to_exitcode(status)
 
 
+def _kill(worker: Worker) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(worker.pid, signal.SIGKILL)
+
+
 def run_workers(
     chains: Sequence[Sequence[Worker]],
     *,
     on_output: Callable[[Worker, str], None],
     on_done: Callable[[Worker], None],
     on_tick: Callable[[], None],
+    on_notice: Callable[[str], None] = lambda text: None,
     fork: bool | None = None,
-) -> None:
-    """Run each chain's workers one after the other, the chains side by side.
+) -> int | None:
+    """Run each chain's workers one after the other, the chains side by side; return the signal that stopped the run.
 
     `on_output(worker, text)` gets complete lines as they come; `on_done(worker)` runs when
-    a worker has exited (its `returncode` set); `on_tick()` about ten times a second.
+    a worker has exited (its `returncode` set); `on_tick()` about ten times a second;
+    `on_notice(text)` a line about stopping. On SIGINT or SIGTERM no further worker starts and
+    the running ones get the signal; their output is still read until they exit, and the
+    signal is returned (None when the run was not stopped).
     """
     fork = use_fork() if fork is None else fork
     if fork:
@@ -155,19 +289,23 @@ def run_workers(
     queues = [deque(chain) for chain in chains]
     selector = selectors.DefaultSelector()
     running: dict[int, tuple[Worker, deque[Worker]]] = {}
+    stop = _Stop()
 
     def start(queue: deque[Worker]) -> None:
-        if not queue:
+        if not queue or stop.received:
             return
         worker = queue.popleft()
-        if fork:
-            _fork(worker, list(running))
-        else:
+        if not fork:
             _spawn(worker)
-        assert worker._fd is not None
-        worker._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        selector.register(worker._fd, selectors.EVENT_READ)
-        running[worker._fd] = (worker, queue)
+        with _signals_blocked():  # a signal from here on is passed on to this worker too
+            if fork:
+                _fork(worker, list(running))
+            assert worker._fd is not None
+            worker._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+            selector.register(worker._fd, selectors.EVENT_READ)
+            running[worker._fd] = (worker, queue)
+            stop.running[worker._fd] = worker
+            stop.forward(worker)  # what arrived while it was being started
 
     def emit(worker: Worker, text: str, final: bool = False) -> None:
         text = worker._partial + text
@@ -180,34 +318,53 @@ def run_workers(
             worker.output.append(complete)
             on_output(worker, complete)
 
-    for queue in queues:
-        start(queue)
-    last_tick = 0.0
-    try:
-        while running:
-            for key, _ in selector.select(timeout=0.1):
-                fd = key.fd
-                worker, queue = running[fd]
-                data = os.read(fd, 65536)
-                if data:
-                    emit(worker, worker._decoder.decode(data))
-                    continue
-                emit(worker, worker._decoder.decode(b"", final=True), final=True)
-                selector.unregister(fd)
-                del running[fd]
-                if worker._popen is not None and worker._popen.stdout is not None:
-                    worker._popen.stdout.close()
-                else:
+    def notice() -> None:
+        for number in stop.news():
+            name = signal.Signals(number).name
+            on_notice(
+                f"mcpbdd: {name}: stopping the run; {len(running)} behave process(es) close their scenarios first "
+                f"(at most {STOP_GRACE:g} s)"
+            )
+        if stop.first_at is not None and running and time.monotonic() - stop.first_at > STOP_GRACE:
+            on_notice(f"mcpbdd: {len(running)} behave process(es) still running {STOP_GRACE:g} s later: killed")
+            for worker, _queue in running.values():
+                _kill(worker)
+            stop.first_at = None  # killed once; their pipes close and the loop reaps them
+
+    with stop:
+        try:
+            for queue in queues:
+                start(queue)
+            last_tick = 0.0
+            while running:
+                for key, _ in selector.select(timeout=0.1):
+                    fd = key.fd
+                    worker, queue = running[fd]
+                    data = os.read(fd, 65536)
+                    if data:
+                        emit(worker, worker._decoder.decode(data))
+                        continue
+                    emit(worker, worker._decoder.decode(b"", final=True), final=True)
+                    selector.unregister(fd)
+                    del running[fd]
+                    del stop.running[fd]
+                    if worker._popen is not None and worker._popen.stdout is not None:
+                        worker._popen.stdout.close()
+                    else:
+                        os.close(fd)
+                    worker.returncode = _wait(worker)
+                    on_done(worker)
+                    start(queue)
+                notice()
+                if time.monotonic() - last_tick >= 0.1:
+                    last_tick = time.monotonic()
+                    on_tick()
+        finally:
+            selector.close()
+            for fd, (worker, _queue) in list(running.items()):  # an error above: stop what is left, then reap it
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(worker.pid, signal.SIGTERM)
+                if worker._popen is None:
                     os.close(fd)
                 worker.returncode = _wait(worker)
-                on_done(worker)
-                start(queue)
-            if time.monotonic() - last_tick >= 0.1:
-                last_tick = time.monotonic()
-                on_tick()
-    finally:
-        selector.close()
-        for fd, (worker, _queue) in list(running.items()):  # interrupted: reap what is left
-            if worker._popen is None:
-                os.close(fd)
-            worker.returncode = _wait(worker)
+    return stop.signal
