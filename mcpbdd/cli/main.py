@@ -422,3 +422,23 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+__all__ = [
+    "DEFAULT_HTML",
+    "DEFAULT_JUNIT",
+    "DEFAULT_RESULTS",
+    "FORMATTER",
+    "PINNED_TO_OTHERS",
+    "PROGRESS",
+    "REPORTS",
+    "STARTUP_ERRORS",
+    "behave_args",
+    "init",
+    "list_steps",
+    "main",
+    "plan_processes",
+    "print_catalog",
+    "report",
+    "run",
+]
