@@ -77,3 +77,17 @@ def required_fields(question: Question) -> list[str]:
         return []
     data = schema if isinstance(schema, dict) else schema.model_dump(by_alias=True, exclude_none=True)
     return list(data.get("required", []))
+
+
+__all__ = [
+    "KIND_OF_ANSWER",
+    "MODEL_NAME",
+    "accept",
+    "answer_kind",
+    "cancel",
+    "check_fits",
+    "decline",
+    "model_reply",
+    "required_fields",
+    "roots",
+]

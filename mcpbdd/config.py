@@ -145,3 +145,6 @@ def load_settings(userdata: Mapping[str, str] | None = None, *, start: Path | No
                 message = f"unknown setting; known settings: {', '.join(Settings.model_fields)}"
             lines.append(f"  {name}: {message} (from {source})")
         raise ConfigError("mcpbdd configuration is invalid:\n" + "\n".join(lines)) from None
+
+
+__all__ = ["DEFAULT_ATTACHMENT_LIMIT", "USERDATA_PREFIX", "ConfigError", "Settings", "find_pyproject", "load_settings"]

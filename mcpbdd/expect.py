@@ -329,3 +329,33 @@ def storage_unchanged(changes: Mapping[str, StorageDiff]) -> None:
 def _json(value: Any) -> str:
     text = json.dumps(value, ensure_ascii=False, default=str)
     return clip(text, 300, flat=False)
+
+
+__all__ = [
+    "VacuousCheck",
+    "channel_is",
+    "does_not_mention",
+    "does_not_succeed",
+    "fails_with_protocol_error",
+    "fails_with_tool_error",
+    "input_required",
+    "mentions",
+    "nothing_mentions",
+    "offers_tools",
+    "other_tenants_exist",
+    "question_requires",
+    "question_says",
+    "reason_is",
+    "same_failure",
+    "storage_baseline_taken",
+    "storage_holds",
+    "storage_known",
+    "storage_lacks",
+    "storage_unchanged",
+    "structured_contains",
+    "structured_matches",
+    "succeeds",
+    "suggests",
+    "took_rounds",
+    "upstream_can_receive",
+]

@@ -143,3 +143,16 @@ class Directory:
         """Make "the client" anonymous for the rest of the scenario (a later declaration does not sign anyone in)."""
         self.caller = None
         self.chosen = True
+
+
+__all__ = [
+    "ANONYMOUS_CALLER",
+    "DEFAULT_CLIENT_ID",
+    "TOKEN_PREFIX",
+    "Directory",
+    "Principal",
+    "UnknownUserError",
+    "acting_as",
+    "authenticated_user",
+    "caller_label",
+]

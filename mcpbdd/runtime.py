@@ -356,3 +356,6 @@ async def _sleep_forever() -> None:
 async def _make_anyio_root(task: asyncio.Task[None]) -> None:
     """Tell anyio which task owns its worker threads (see `mcpbdd._sdk.set_anyio_root_task`)."""
     await set_anyio_root_task(task)
+
+
+__all__ = ["OwnerTaskDied", "RunLoop", "ScenarioOwner"]

@@ -92,3 +92,6 @@ def load_inprocess(target: ServerTarget) -> MCPServer[Any]:
     if not isinstance(obj, MCPServer):
         raise TargetError(f"server target {target.spec!r} is a {type(obj).__name__}, not an MCPServer")
     return obj
+
+
+__all__ = ["ServerTarget", "TargetError", "load_inprocess"]

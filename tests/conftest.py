@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -37,3 +37,34 @@ async def notes_harness(request: pytest.FixtureRequest) -> AsyncIterator[Any]:
 
     async with make_harness(request.param, mcp, timeout=5.0) as harness:
         yield harness
+
+
+@pytest.fixture
+def run_loop() -> Iterator[Any]:
+    """The run's one event loop, as behave's hooks make it (`mcpbdd.runtime.RunLoop`), closed after the test."""
+    from mcpbdd.runtime import RunLoop
+
+    loop = RunLoop()
+    yield loop
+    loop.close()
+
+
+@pytest.fixture
+def make_world(run_loop: Any) -> Iterator[Callable[..., Any]]:
+    """Builds Worlds from settings (`make_world(server=..., harness=...)`), each closed after the test.
+
+    A test may close a World itself to assert on what closing reported (closing twice is harmless).
+    """
+    from mcpbdd.config import Settings
+    from mcpbdd.world import World
+
+    worlds: list[Any] = []
+
+    def make(**settings: Any) -> Any:
+        world = World(Settings(**settings), run_loop.owner())
+        worlds.append(world)
+        return world
+
+    yield make
+    for world in reversed(worlds):
+        world.close()

@@ -6,7 +6,7 @@ Real SDK servers only: the example notes server keeps its contracts, the weak se
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
@@ -24,9 +24,7 @@ from mcpbdd.checks.output_schema import (
     check_results_match_output_schema,
     run_tool_contract,
 )
-from mcpbdd.config import Settings
 from mcpbdd.principals import Principal
-from mcpbdd.runtime import RunLoop
 from mcpbdd.world import World
 
 ALICE = Principal("alice", "acme")
@@ -36,13 +34,6 @@ ALICE = Principal("alice", "acme")
 async def weak(request: pytest.FixtureRequest) -> AsyncIterator[Any]:
     async with make_harness(request.param, weak_server.mcp, timeout=5.0) as harness:
         yield harness
-
-
-@pytest.fixture
-def run_loop() -> Iterator[RunLoop]:
-    loop = RunLoop()
-    yield loop
-    loop.close()
 
 
 # JSON Schema checks ---------------------------------------------------------------------------
@@ -186,13 +177,13 @@ async def test_an_unknown_tool_names_the_tools_on_offer(weak: Any) -> None:
 # the output-schema step's check, through a World ---------------------------------------------------
 
 
-def _world(run_loop: RunLoop, server: str, harness: str = "context") -> World:
-    return World(Settings(server=server, harness=harness), run_loop.owner())
+def _world(make_world: Callable[..., World], server: str, harness: str = "context") -> World:
+    return make_world(server=server, harness=harness)
 
 
 @pytest.mark.parametrize("harness", ["context", "client"])
-def test_every_result_of_a_notes_tool_matches_its_output_schema(run_loop: RunLoop, harness: str) -> None:
-    world = _world(run_loop, "mcpbdd.examples.notes:mcp", harness)
+def test_every_result_of_a_notes_tool_matches_its_output_schema(make_world: Callable[..., World], harness: str) -> None:
+    world = _world(make_world, "mcpbdd.examples.notes:mcp", harness)
     world.add_user("alice", "acme")
     world.call_tool("create_note", {"title": "A", "body": "a", "tags": ["x"]})
     world.call_tool("create_note", {"title": "B", "body": "b"})
@@ -202,8 +193,8 @@ def test_every_result_of_a_notes_tool_matches_its_output_schema(run_loop: RunLoo
     assert world.close() == []
 
 
-def test_a_non_conforming_result_fails_the_check_with_its_paths(run_loop: RunLoop) -> None:
-    world = _world(run_loop, "weak_server:mcp")
+def test_a_non_conforming_result_fails_the_check_with_its_paths(make_world: Callable[..., World]) -> None:
+    world = _world(make_world, "weak_server:mcp")
     world.call_tool("reading", {"region": "north"})
     with pytest.raises(AssertionError) as failure:
         check_results_match_output_schema(world, "reading")
@@ -213,8 +204,8 @@ def test_a_non_conforming_result_fails_the_check_with_its_paths(run_loop: RunLoo
     assert world.close() == []
 
 
-def test_nothing_to_check_is_a_failure_not_a_pass(run_loop: RunLoop) -> None:
-    world = _world(run_loop, "weak_server:mcp")
+def test_nothing_to_check_is_a_failure_not_a_pass(make_world: Callable[..., World]) -> None:
+    world = _world(make_world, "weak_server:mcp")
     with pytest.raises(AssertionError, match="advertises no output schema"):
         check_results_match_output_schema(world, "untyped")
     with pytest.raises(AssertionError, match=r"No call of 'shout' succeeded .* \(it was not called\)"):

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable
 
 import pytest
 from conftest import HARNESS_KINDS, make_harness
 
 from mcpbdd import answers, expect
-from mcpbdd.config import Settings
 from mcpbdd.conversation import ConversationError, RoundAnswered, RoundLimitExceeded
 from mcpbdd.examples.notes import mcp
 from mcpbdd.outcome import Call, Channel
 from mcpbdd.principals import Principal
-from mcpbdd.runtime import RunLoop
 from mcpbdd.trace import ExchangeRecorded
 from mcpbdd.world import World
 
@@ -21,16 +19,9 @@ ALICE = Principal("alice", "acme")
 WORLD_KINDS = {"context": ("context", "auto"), "client-auto": ("client", "auto"), "client-legacy": ("client", "legacy")}
 
 
-@pytest.fixture
-def run_loop() -> Iterator[RunLoop]:
-    loop = RunLoop()
-    yield loop
-    loop.close()
-
-
-def notes_world(run_loop: RunLoop, kind: str, **settings: object) -> World:
+def notes_world(make_world: Callable[..., World], kind: str, **settings: object) -> World:
     harness, mode = WORLD_KINDS[kind]
-    world = World(Settings(server="mcpbdd.examples.notes:mcp", **settings), run_loop.owner())  # type: ignore[arg-type]
+    world = make_world(server="mcpbdd.examples.notes:mcp", **settings)  # type: ignore[arg-type]
     world.use_harness(harness, mode)
     world.add_user("alice", "acme")
     world.call_tool("create_note", {"title": "Old", "body": "Milk"})
@@ -38,8 +29,10 @@ def notes_world(run_loop: RunLoop, kind: str, **settings: object) -> World:
 
 
 @pytest.mark.parametrize("kind", HARNESS_KINDS)
-def test_a_question_answers_to_its_key_its_short_name_and_its_kind_and_order(run_loop: RunLoop, kind: str) -> None:
-    world = notes_world(run_loop, kind)
+def test_a_question_answers_to_its_key_its_short_name_and_its_kind_and_order(
+    make_world: Callable[..., World], kind: str
+) -> None:
+    world = notes_world(make_world, kind)
     world.call_tool("suggest_title", {"note_id": "n-1"})
     by_order = world.question("sampling-1")
     assert by_order is world.question(None) is world.question(None, "sampling")
@@ -48,51 +41,46 @@ def test_a_question_answers_to_its_key_its_short_name_and_its_kind_and_order(run
         assert world.question("mcpbdd.examples.notes:ask_model_for_title") is by_order
     with pytest.raises(ConversationError, match="no elicitation question is open"):
         world.question(None, "elicitation")
-    world.close()
 
 
 @pytest.mark.parametrize("kind", HARNESS_KINDS)
-def test_two_open_calls_are_answered_independently(run_loop: RunLoop, kind: str) -> None:
-    world = notes_world(run_loop, kind)
+def test_two_open_calls_are_answered_independently(make_world: Callable[..., World], kind: str) -> None:
+    world = notes_world(make_world, kind)
     world.call_tool("delete_note", {"note_id": "n-1"})
     assert world.call_tool("list_notes", {}).structured["count"] == 1  # the first call is still waiting
     outcome = world.answer(None, answers.accept({"confirm": True}))
     assert outcome is not None and outcome.structured == {"id": "n-1", "deleted": True}
     assert world.rounds == 2
     assert world.call_tool("list_notes", {}).structured["count"] == 0
-    world.close()
 
 
 @pytest.mark.parametrize("kind", HARNESS_KINDS)
-def test_a_wrong_kind_of_answer_is_refused_before_anything_is_sent(run_loop: RunLoop, kind: str) -> None:
-    world = notes_world(run_loop, kind)
+def test_a_wrong_kind_of_answer_is_refused_before_anything_is_sent(make_world: Callable[..., World], kind: str) -> None:
+    world = notes_world(make_world, kind)
     world.call_tool("delete_note", {"note_id": "n-1"})
     sent = len(world.trace)
     with pytest.raises(ValueError, match="asks by elicitation, so it cannot be answered by roots"):
         world.answer(None, answers.roots([("file:///tmp", None)]))
     assert len(world.trace) == sent
-    world.close()
 
 
 @pytest.mark.parametrize("kind", ["context", "client-auto"])
-def test_a_server_that_keeps_asking_stops_at_the_round_limit(run_loop: RunLoop, kind: str) -> None:
+def test_a_server_that_keeps_asking_stops_at_the_round_limit(make_world: Callable[..., World], kind: str) -> None:
     harness, mode = WORLD_KINDS[kind]
-    world = World(Settings(server="servers:awkward", max_rounds=3), run_loop.owner())
+    world = make_world(server="servers:awkward", max_rounds=3)
     world.use_harness(harness, mode)
     world.call_tool("interrogate", {})
     world.answer("again", answers.accept({}))
     world.answer("again", answers.accept({}))
     with pytest.raises(RoundLimitExceeded, match=r"still asking after 3 rounds, the limit \(max_rounds = 3\)"):
         world.answer("again", answers.accept({}))
-    world.close()
 
 
-def test_tampering_needs_a_request_state_which_the_older_era_does_not_have(run_loop: RunLoop) -> None:
-    world = notes_world(run_loop, "client-legacy")
+def test_tampering_needs_a_request_state_which_the_older_era_does_not_have(make_world: Callable[..., World]) -> None:
+    world = notes_world(make_world, "client-legacy")
     world.call_tool("delete_note", {"note_id": "n-1"})
     with pytest.raises(ConversationError, match="no request state to tamper with"):
         world.retry_tampered()
-    world.close()
 
 
 @pytest.mark.anyio
@@ -109,8 +97,10 @@ async def test_the_python_api_drives_a_round_by_hand(kind: str) -> None:
 
 
 @pytest.mark.parametrize("kind", HARNESS_KINDS)
-def test_the_world_tells_each_round_before_the_exchange_it_leads_to(run_loop: RunLoop, kind: str) -> None:
-    world = notes_world(run_loop, kind)
+def test_the_world_tells_each_round_before_the_exchange_it_leads_to(
+    make_world: Callable[..., World], kind: str
+) -> None:
+    world = notes_world(make_world, kind)
     told: list[tuple[str, object]] = []
     world.events.subscribe(ExchangeRecorded, lambda event: told.append(("exchange", event.exchange.outcome.channel)))
     world.events.subscribe(RoundAnswered, lambda event: told.append(("round", event)))
@@ -124,25 +114,22 @@ def test_the_world_tells_each_round_before_the_exchange_it_leads_to(run_loop: Ru
     assert round_.conversation.call == Call.tool("delete_note", {"note_id": "n-1"})
     [(key, answer)] = round_.answers.items()
     assert key in round_.questions and answer == answers.accept({"confirm": True})
-    world.close()
 
 
-def test_a_tampered_retry_is_told_as_a_round_with_no_answers(run_loop: RunLoop) -> None:
-    world = notes_world(run_loop, "client-auto")
+def test_a_tampered_retry_is_told_as_a_round_with_no_answers(make_world: Callable[..., World]) -> None:
+    world = notes_world(make_world, "client-auto")
     rounds: list[RoundAnswered] = []
     world.events.subscribe(RoundAnswered, rounds.append)
     world.call_tool("delete_note", {"note_id": "n-1"})
     assert world.retry_tampered().channel is Channel.PROTOCOL_ERROR
     assert [(r.number, dict(r.answers)) for r in rounds] == [(1, {})]
-    world.close()
 
 
 @pytest.mark.parametrize("kind", HARNESS_KINDS)
-def test_repeating_the_last_call_re_sends_its_call_as_its_caller(run_loop: RunLoop, kind: str) -> None:
-    world = notes_world(run_loop, kind)
+def test_repeating_the_last_call_re_sends_its_call_as_its_caller(make_world: Callable[..., World], kind: str) -> None:
+    world = notes_world(make_world, kind)
     world.add_user("bob", "acme")
     world.read_resource("notes://n-1", as_user="bob")
     repeats = world.repeat_last(2)
     assert [o.call for o in repeats] == [Call.resource("notes://n-1")] * 2
     assert [e.caller for e in world.trace.exchanges[-3:]] == ["bob"] * 3
-    world.close()

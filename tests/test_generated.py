@@ -14,7 +14,7 @@ import sysconfig
 import tempfile
 import time
 import zlib
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -53,12 +53,10 @@ from mcpbdd.checks.generated import (
     server_paths,
 )
 from mcpbdd.checks.generated.inputs import _hypothesis_jsonschema_problem
-from mcpbdd.config import Settings
 from mcpbdd.harness import ClientHarness
 from mcpbdd.harness.connectors import Stdio, python_command
 from mcpbdd.outcome import Call, Channel, Outcome, ProtocolError
 from mcpbdd.principals import Principal
-from mcpbdd.runtime import RunLoop
 from mcpbdd.world import World
 
 ALICE = Principal("alice", "acme")
@@ -76,13 +74,6 @@ async def weak_context() -> AsyncIterator[Any]:
 async def weak(request: pytest.FixtureRequest) -> AsyncIterator[Any]:
     async with make_harness(request.param, weak_server.mcp, timeout=5.0) as harness:
         yield harness
-
-
-@pytest.fixture
-def run_loop() -> Iterator[RunLoop]:
-    loop = RunLoop()
-    yield loop
-    loop.close()
 
 
 # the verdicts, one answer at a time --------------------------------------------------------------
@@ -256,8 +247,8 @@ async def test_an_unknown_tool_or_no_calls_is_a_usage_error(weak_context: Any) -
 # through a World (what the step does) -------------------------------------------------------------
 
 
-def test_the_world_wrapper_calls_as_the_caller_and_keeps_the_trace_clean(run_loop: RunLoop) -> None:
-    world = World(Settings(server="mcpbdd.examples.notes:mcp"), run_loop.owner())
+def test_the_world_wrapper_calls_as_the_caller_and_keeps_the_trace_clean(make_world: Callable[..., World]) -> None:
+    world = make_world(server="mcpbdd.examples.notes:mcp")
     world.add_user("alice", "acme")
     world.call_tool("create_note", {"title": "T", "body": "B"})
     report = check_generated_calls_in_world(world, "list_notes", 30)
@@ -269,8 +260,8 @@ def test_the_world_wrapper_calls_as_the_caller_and_keeps_the_trace_clean(run_loo
     assert world.close() == []
 
 
-def test_the_world_wrapper_watches_the_configured_secrets(run_loop: RunLoop) -> None:
-    world = World(Settings(server="weak_server:mcp", secrets=(weak_server.API_KEY,)), run_loop.owner())
+def test_the_world_wrapper_watches_the_configured_secrets(make_world: Callable[..., World]) -> None:
+    world = make_world(server="weak_server:mcp", secrets=(weak_server.API_KEY,))
     report = check_generated_calls_in_world(world, "connect", 6)
     assert set(report.failures) == {LEAK}
     assert report.failures[LEAK][0].detail == "configured secret #1 (sk-… 18 characters)"

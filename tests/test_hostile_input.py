@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
@@ -19,10 +19,8 @@ import pytest
 from expected_failures import ROOT, assert_each_scenario_fails_with, behave
 
 from mcpbdd._text import not_utf8
-from mcpbdd.config import Settings
 from mcpbdd.kit.clock import LATEST, FrozenClock, parse_duration, parse_instant
 from mcpbdd.reporting.attachments import cap
-from mcpbdd.runtime import RunLoop
 from mcpbdd.steps.arguments import MAX_JSON_DEPTH, nesting_beyond
 from mcpbdd.world import World
 
@@ -72,13 +70,6 @@ def test_the_depth_scan_counts_brackets_outside_strings_only() -> None:
     assert nesting_beyond('{"a\\"[[": [[1]]}', 2) == 11, "an escaped quote does not end the string"
 
 
-@pytest.fixture
-def run_loop() -> Iterator[RunLoop]:
-    loop = RunLoop()
-    yield loop
-    loop.close()
-
-
 def _nested(depth: int) -> object:
     value: object = 1
     for _ in range(depth):
@@ -97,10 +88,10 @@ def _nested(depth: int) -> object:
     ids=["context", "client", "client-legacy", "stdio"],
 )
 def test_arguments_at_the_nesting_limit_reach_the_server_on_every_harness(
-    run_loop: RunLoop, server: str, kind: str, mode: str | None
+    make_world: Callable[..., World], server: str, kind: str, mode: str | None
 ) -> None:
     """The limit is well inside what each harness carries (over stdio a server drops JSON deeper than 200)."""
-    world = World(Settings(server=server, timeout=20), run_loop.owner())
+    world = make_world(server=server, timeout=20)
     world.use_harness(kind, mode)
     try:
         outcome = world.call_tool("depth", {"value": _nested(MAX_JSON_DEPTH - 1)})

@@ -7,19 +7,17 @@ clock steps see over stdio is what the server process wrote and read.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import httpx
 import pytest
 
-from mcpbdd.config import Settings
 from mcpbdd.harness.handover import DoublesNotTaken, Placement
 from mcpbdd.kit import doubles as kit_doubles
 from mcpbdd.kit.doubles import ENV_DOUBLES, from_environment, scenario_doubles
 from mcpbdd.kit.upstream import ENV_ALL, LoopbackRoutes
-from mcpbdd.runtime import RunLoop
 from mcpbdd.storage import MISSING
 from mcpbdd.storage.doubles_file import DoublesFile, FileClock
 from mcpbdd.upstream import LoopbackServer, Upstream
@@ -30,15 +28,8 @@ NOTES_ENV = {"NOTES_TENANT": "{tenant}", "NOTES_USER": "{user}"}
 MARCH = datetime(2026, 3, 1, 9, 30, tzinfo=UTC)
 
 
-@pytest.fixture
-def run_loop() -> Iterator[RunLoop]:
-    loop = RunLoop()
-    yield loop
-    loop.close()
-
-
-def stdio_world(run_loop: RunLoop) -> World:
-    return World(Settings(server=NOTES_OVER_STDIO, harness="client", env=NOTES_ENV), run_loop.owner())
+def stdio_world(make_world: Callable[..., World]) -> World:
+    return make_world(server=NOTES_OVER_STDIO, harness="client", env=NOTES_ENV)
 
 
 # -- the file: one clock, one storage, marks ---------------------------------------------------------------
@@ -134,8 +125,10 @@ def test_loopback_routes_refuse_an_origin_the_scenario_does_not_name() -> None:
 # -- the World over stdio: the steps see what the server process sees -----------------------------------------
 
 
-def test_over_stdio_seeded_storage_the_clock_and_ttls_reach_the_server_process(run_loop: RunLoop) -> None:
-    world = stdio_world(run_loop)
+def test_over_stdio_seeded_storage_the_clock_and_ttls_reach_the_server_process(
+    make_world: Callable[..., World],
+) -> None:
+    world = stdio_world(make_world)
     world.add_user("alice", "acme")
     door = {"id": "n-9", "title": "Door code", "body": "4711", "tags": [], "author": "alice"}
     world.seed_storage("acme", {15 * 60: {"notes/n-9": {**door, "created_at": "2026-01-01T00:00:00Z"}}})
@@ -155,8 +148,10 @@ def test_over_stdio_seeded_storage_the_clock_and_ttls_reach_the_server_process(r
     assert not Path(path).parent.exists()  # the scenario's file goes with the scenario
 
 
-def test_over_stdio_each_caller_has_a_process_of_their_own_sharing_the_doubles(run_loop: RunLoop) -> None:
-    world = stdio_world(run_loop)
+def test_over_stdio_each_caller_has_a_process_of_their_own_sharing_the_doubles(
+    make_world: Callable[..., World],
+) -> None:
+    world = stdio_world(make_world)
     world.add_user("alice", "acme")
     world.add_user("bob", "acme")
     world.add_user("erin", "globex")
@@ -170,12 +165,11 @@ def test_over_stdio_each_caller_has_a_process_of_their_own_sharing_the_doubles(r
     assert world.close() == []
 
 
-def test_a_server_process_that_keeps_its_own_state_fails_the_storage_step_after_a_call(run_loop: RunLoop) -> None:
+def test_a_server_process_that_keeps_its_own_state_fails_the_storage_step_after_a_call(
+    make_world: Callable[..., World],
+) -> None:
     """The issue's lie: a server that never took the doubles, and a storage step that would have passed."""
-    world = World(
-        Settings(server="stdio: {python} -m servers", harness="client", cwd=str(Path(__file__).parent)),
-        run_loop.owner(),
-    )
+    world = make_world(server="stdio: {python} -m servers", harness="client", cwd=str(Path(__file__).parent))
     world.add_user("alice", "acme")
     world.take_baseline()
     assert world.call_tool("whoami", {}).ok
@@ -207,28 +201,27 @@ def test_a_storage_adapter_excuses_the_server_from_taking_the_doubles() -> None:
     placement.relied('reading the storage of tenant "acme"')
 
 
-def test_choosing_a_server_process_moves_the_doubles_to_a_file_and_keeps_the_clock(run_loop: RunLoop) -> None:
-    world = World(Settings(server="mcpbdd.examples.notes:mcp"), run_loop.owner())
+def test_choosing_a_server_process_moves_the_doubles_to_a_file_and_keeps_the_clock(
+    make_world: Callable[..., World],
+) -> None:
+    world = make_world(server="mcpbdd.examples.notes:mcp")
     assert world.placement.file is None
     world.set_clock(MARCH)
     world.use_server(NOTES_OVER_STDIO)
     assert world.placement.file is not None and world.clock.now() == MARCH
-    world.close()
 
 
-def test_storage_seeded_before_a_server_process_is_chosen_is_refused_clearly(run_loop: RunLoop) -> None:
-    world = World(Settings(server="mcpbdd.examples.notes:mcp"), run_loop.owner())
+def test_storage_seeded_before_a_server_process_is_chosen_is_refused_clearly(make_world: Callable[..., World]) -> None:
+    world = make_world(server="mcpbdd.examples.notes:mcp")
     world.seed_storage("acme", {None: {"notes/n-1": {}}})
     with pytest.raises(ValueError, match="the storage was seeded before the server was chosen"):
         world.use_server(NOTES_OVER_STDIO)
-    world.close()
 
 
-def test_a_server_mcpbdd_starts_over_http_gets_the_doubles_and_stops_with_the_scenario(run_loop: RunLoop) -> None:
-    world = World(
-        Settings(server="http: {python} -m mcpbdd.examples.notes --http 127.0.0.1:{port}", harness="client"),
-        run_loop.owner(),
-    )
+def test_a_server_mcpbdd_starts_over_http_gets_the_doubles_and_stops_with_the_scenario(
+    make_world: Callable[..., World],
+) -> None:
+    world = make_world(server="http: {python} -m mcpbdd.examples.notes --http 127.0.0.1:{port}", harness="client")
     world.add_user("alice", "acme")
     world.add_user("erin", "globex")
     world.set_clock(MARCH)

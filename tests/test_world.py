@@ -5,14 +5,13 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
 from mcp import Client
 
-from mcpbdd.config import Settings
 from mcpbdd.examples.notes import mcp
 from mcpbdd.outcome import Channel
 from mcpbdd.principals import Directory, Principal
@@ -22,21 +21,14 @@ from mcpbdd.world import NoCallYet, World
 NOTES = "mcpbdd.examples.notes:mcp"
 
 
-@pytest.fixture
-def run_loop() -> Iterator[RunLoop]:
-    loop = RunLoop()
-    yield loop
-    loop.close()
-
-
 @pytest.mark.parametrize("harness", ["context", "client"])
-def test_nothing_leaks_from_one_scenario_to_the_next(run_loop: RunLoop, harness: str) -> None:
-    first = World(Settings(server=NOTES, harness=harness), run_loop.owner())
+def test_nothing_leaks_from_one_scenario_to_the_next(make_world: Callable[..., World], harness: str) -> None:
+    first = make_world(server=NOTES, harness=harness)
     first.add_user("alice", "acme")
     assert first.call_tool("create_note", {"title": "Secret", "body": "x"}).ok
     assert first.close() == []
 
-    second = World(Settings(server=NOTES, harness=harness), run_loop.owner())
+    second = make_world(server=NOTES, harness=harness)
     assert second.caller is None
     assert second.outcomes == [] and len(second.trace) == 0
     second.add_user("alice", "acme")
@@ -165,54 +157,49 @@ def test_a_closed_owner_refuses_new_resources(run_loop: RunLoop) -> None:
         owner.enter(Client(mcp))
 
 
-def test_an_outcome_step_before_any_call_says_what_is_missing(run_loop: RunLoop) -> None:
-    world = World(Settings(server=NOTES), run_loop.owner())
+def test_an_outcome_step_before_any_call_says_what_is_missing(make_world: Callable[..., World]) -> None:
+    world = make_world(server=NOTES)
     with pytest.raises(NoCallYet, match="no call has been made yet"):
         _ = world.last
-    world.close()
 
 
-def test_calling_a_tool_the_server_lacks_names_the_tools_it_offers(run_loop: RunLoop) -> None:
-    world = World(Settings(server=NOTES), run_loop.owner())
+def test_calling_a_tool_the_server_lacks_names_the_tools_it_offers(make_world: Callable[..., World]) -> None:
+    world = make_world(server=NOTES)
     outcome = world.call_tool("archive_notes", {})
     assert outcome.channel is Channel.TOOL_ERROR
     assert outcome.note is not None
     assert "it offers: create_note, get_note, list_notes, delete_note, export_notes" in outcome.note
     assert "it offers" in outcome.describe()
-    world.close()
 
 
-def test_settings_cannot_change_after_the_first_call(run_loop: RunLoop) -> None:
-    world = World(Settings(server=NOTES), run_loop.owner())
+def test_settings_cannot_change_after_the_first_call(make_world: Callable[..., World]) -> None:
+    world = make_world(server=NOTES)
     world.call_tool("list_notes", {})
     with pytest.raises(RuntimeError, match="before the first call"):
         world.declare_capabilities(["roots"])
-    world.close()
 
 
-def test_a_missing_server_target_says_how_to_configure_one(run_loop: RunLoop) -> None:
-    world = World(Settings(), run_loop.owner())
+def test_a_missing_server_target_says_how_to_configure_one(make_world: Callable[..., World]) -> None:
+    world = make_world()
     with pytest.raises(ValueError, match=r"\[tool.mcpbdd\]"):
         world.call_tool("anything", {})
-    world.close()
 
 
-def test_repeating_a_call_repeats_it_as_the_same_caller(run_loop: RunLoop) -> None:
-    world = World(Settings(server=NOTES, harness="client"), run_loop.owner())
+def test_repeating_a_call_repeats_it_as_the_same_caller(make_world: Callable[..., World]) -> None:
+    world = make_world(server=NOTES, harness="client")
     world.add_user("alice", "acme")
     world.add_user("erin", "globex")
     world.call_tool("create_note", {"title": "A", "body": "a"}, as_user="alice")
     repeats = world.repeat_last(2)
     assert [o.structured["author"] for o in repeats] == ["alice", "alice"]
     assert [e.caller for e in world.trace.exchanges] == ["alice", "alice", "alice"]
-    world.close()
 
 
-def test_sync_tools_reuse_one_worker_thread_across_steps(run_loop: RunLoop) -> None:
+def test_sync_tools_reuse_one_worker_thread_across_steps(make_world: Callable[..., World]) -> None:
     """The SDK runs sync tools in anyio worker threads; they must outlive a step, not start per step."""
     import threading
 
-    world = World(Settings(server=NOTES), run_loop.owner())
+    world = make_world(server=NOTES)
     world.add_user("alice", "acme")
     world.call_tool("list_notes", {})  # the first sync call may start the worker
     started: list[str] = []
@@ -228,16 +215,15 @@ def test_sync_tools_reuse_one_worker_thread_across_steps(run_loop: RunLoop) -> N
             assert world.call_tool("list_notes", {}).ok
     finally:
         threading.Thread.start = original  # type: ignore[method-assign]
-    world.close()
     assert started == [], f"{len(started)} threads started across 20 steps"
 
 
 def test_a_foreign_storage_adapter_gets_every_storage_step(
-    run_loop: RunLoop, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    make_world: Callable[..., World], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A server keeping its state in a JSON file: seeded, read and diffed through the project's adapter."""
     monkeypatch.setenv("MCPBDD_TEST_JSON_STATE", str(tmp_path / "state.json"))
-    world = World(Settings(server="servers:json_notes", storage_adapter="servers:json_adapter"), run_loop.owner())
+    world = make_world(server="servers:json_notes", storage_adapter="servers:json_adapter")
     world.add_user("alice", "acme")
     world.seed_storage("globex", {None: {"motto": "We are globex"}})
     world.take_baseline()
@@ -246,12 +232,11 @@ def test_a_foreign_storage_adapter_gets_every_storage_step(
     assert not world.storage_changes("globex")
     assert world.storage_changes("acme").added == {"todo": "Ship it"}
     assert world.other_tenants() == ["globex"]
-    world.close()
 
 
-def test_a_storage_adapter_that_cannot_be_loaded_says_so(run_loop: RunLoop) -> None:
+def test_a_storage_adapter_that_cannot_be_loaded_says_so(make_world: Callable[..., World]) -> None:
     with pytest.raises(ValueError, match="storage_adapter 'servers:nope' cannot be loaded"):
-        World(Settings(server=NOTES, storage_adapter="servers:nope"), run_loop.owner())
+        make_world(server=NOTES, storage_adapter="servers:nope")
 
 
 def test_the_client_is_the_first_caller_declared_until_the_scenario_chooses() -> None:
@@ -278,8 +263,8 @@ def test_a_tenant_declared_first_makes_its_default_user_the_client() -> None:
     assert directory.caller == Principal("initech-user", "initech")
 
 
-def test_every_outcome_the_world_records_names_its_caller(run_loop: RunLoop) -> None:
-    world = World(Settings(server=NOTES), run_loop.owner())
+def test_every_outcome_the_world_records_names_its_caller(make_world: Callable[..., World]) -> None:
+    world = make_world(server=NOTES)
     world.add_user("alice", "acme")
     world.add_user("erin", "globex")
     as_client = world.call_tool("get_note", {"note_id": "n-9"})
@@ -290,4 +275,3 @@ def test_every_outcome_the_world_records_names_its_caller(run_loop: RunLoop) -> 
     assert as_erin.describe().startswith("tools/call 'get_note' as erin of tenant globex failed")
     assert anonymous.describe().startswith("tools/call 'list_notes' as an anonymous caller (no access token) failed")
     assert world.last is anonymous and [e.outcome for e in world.trace.exchanges] == world.outcomes
-    world.close()

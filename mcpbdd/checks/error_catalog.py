@@ -84,3 +84,6 @@ def catalog(server: str, features: Path) -> str:
     contracts = [CONTRACTS[name] for name in tools if name in CONTRACTS]
     undeclared = [name for name in tools if name not in CONTRACTS]
     return render(contracts, specifications(features, set(tools)), undeclared)
+
+
+__all__ = ["Specified", "catalog", "render", "specifications"]

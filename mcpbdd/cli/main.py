@@ -472,3 +472,23 @@ def _sigterm_as_interrupt() -> Iterator[None]:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+__all__ = [
+    "DEFAULT_HTML",
+    "DEFAULT_JUNIT",
+    "DEFAULT_RESULTS",
+    "FORMATTER",
+    "PINNED_TO_OTHERS",
+    "PROGRESS",
+    "REPORTS",
+    "STARTUP_ERRORS",
+    "behave_args",
+    "init",
+    "list_steps",
+    "main",
+    "plan_processes",
+    "print_catalog",
+    "report",
+    "run",
+]

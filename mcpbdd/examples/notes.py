@@ -47,7 +47,7 @@ from mcpbdd.kit.clock import Clock, SystemClock
 from mcpbdd.kit.consent import DECLINED, ConsentGate, Shown
 from mcpbdd.kit.doubles import scenario_doubles
 from mcpbdd.kit.errors import ErrorContract, Failure
-from mcpbdd.kit.upstream import upstream_base
+from mcpbdd.kit.upstream import LoopbackRoutes, upstream_base
 from mcpbdd.storage import (
     InMemoryProvider,
     InvalidKeyError,
@@ -56,7 +56,6 @@ from mcpbdd.storage import (
     StorageService,
     TenantStorage,
 )
-from mcpbdd.upstream import Upstream
 
 TENANT_CLAIM = "tenant"
 """The access-token claim naming the caller's tenant."""
@@ -116,7 +115,7 @@ async def notes_lifespan(_server: MCPServer[NotesState]) -> AsyncIterator[NotesS
     """Production storage (SQLite at $NOTES_DB, else memory) and real time, unless a scenario provides its own."""
     doubles = scenario_doubles()
     if doubles is not None:
-        upstream = doubles.upstream or Upstream()  # no routes: every import is refused, never the network
+        upstream = doubles.upstream or LoopbackRoutes({})  # no routes: every import is refused, never the network
         async with _docs_client(upstream.transport()) as docs:
             yield NotesState(doubles.storage, doubles.clock, docs)
         return
@@ -485,3 +484,44 @@ def main(argv: list[str] | None = None) -> None:
 
 if __name__ == "__main__":
     main()
+
+
+__all__ = [
+    "CREATE_NOTE",
+    "DELETE_CONSENT",
+    "DELETE_NOTE",
+    "DOCS_URL",
+    "DOCUMENT_ID",
+    "EXPORT_FORMATS",
+    "EXPORT_NOTES",
+    "GET_NOTE",
+    "IMPORT_NOTE",
+    "MAX_EXPIRY_MINUTES",
+    "NOTE_COUNTER",
+    "NOTE_EXISTS",
+    "NOTE_NOT_FOUND",
+    "TENANT_CLAIM",
+    "Deleted",
+    "Document",
+    "Note",
+    "NoteList",
+    "NoteNotFound",
+    "NotesState",
+    "TitleSuggestion",
+    "Workspace",
+    "ask_for_roots",
+    "ask_model_for_title",
+    "create_note",
+    "delete_note",
+    "export_notes",
+    "get_note",
+    "import_note",
+    "list_import_folders",
+    "list_notes",
+    "main",
+    "mcp",
+    "note_resource",
+    "notes_lifespan",
+    "suggest_title",
+    "summarize_notes",
+]

@@ -31,3 +31,6 @@ def crash(reason: str = "the index is corrupt") -> str:
 
 if __name__ == "__main__":
     mcp.run("stdio")
+
+
+__all__ = ["crash", "mcp", "status"]

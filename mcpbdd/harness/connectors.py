@@ -248,3 +248,6 @@ async def _closing(transport: Any, client: httpx2.AsyncClient) -> AsyncIterator[
 def python_command(module: str, *args: str) -> str:
     """`stdio: <this interpreter> -m module ...`, for tests and examples that must use the same Python."""
     return shlex.join([sys.executable, "-m", module, *args])
+
+
+__all__ = ["STDERR_TAIL_LINES", "Connector", "Http", "InProcess", "Stdio", "python_command"]

@@ -1,0 +1,13 @@
+"""What a production server imports from mcpbdd, and nothing else: it loads no behave, hypothesis or allure.
+
+- `consent`: the consent gate (a destructive tool asks first; each consent works once, on what it showed);
+- `errors`: error contracts (declared failures with reason, channel, retry guidance, recovery hint);
+- `auth`: test tokens for servers reached over HTTP;
+- `doubles`: `scenario_doubles()`, the scenario's storage, clock and upstream while mcpbdd runs the server;
+- `clock`: the clocks a server reads (system time in production, frozen in a scenario);
+- `upstream`: `upstream_base()`, a server's outbound base URL, pointed at the scenario's double under mcpbdd.
+
+An import contract (`[tool.importlinter]` in pyproject.toml, checked by `make lint`) keeps it that way.
+"""
+
+__all__: list[str] = []

@@ -61,3 +61,6 @@ def mount_test_auth(app: Any, verifier: TestTokenVerifier | None = None) -> Any:
     app.add_middleware(AuthContextMiddleware)  # inner: runs after authentication
     app.add_middleware(AuthenticationMiddleware, backend=BearerAuthBackend(verifier or TestTokenVerifier()))
     return app
+
+
+__all__ = ["TestTokenVerifier", "mount_test_auth", "test_token"]

@@ -179,3 +179,15 @@ def reason_and_hint(structured: Any, error_data: Any) -> tuple[str | None, str |
             hint = recovery.get("hint") if isinstance(recovery, dict) else None
             return error["reason"], hint if isinstance(hint, str) else None
     return None, None
+
+
+__all__ = [
+    "CODES",
+    "CONTRACTS",
+    "ErrorContract",
+    "Failure",
+    "code_name",
+    "parse_code",
+    "reason_and_hint",
+    "tool_failure",
+]

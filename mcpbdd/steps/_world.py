@@ -13,3 +13,6 @@ def world(context: Any) -> World:
     if not isinstance(found, World):
         raise RuntimeError("mcpbdd's hooks are not installed: add `from mcpbdd.behave import *` to your environment.py")
     return found
+
+
+__all__ = ["world"]

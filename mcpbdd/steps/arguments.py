@@ -232,3 +232,20 @@ _TOO_DEEP = (
 
 def _indent(text: str) -> str:
     return "\n".join(f"    {line}" for line in text.splitlines())
+
+
+__all__ = [
+    "MAX_JSON_DEPTH",
+    "SpecError",
+    "call_arguments",
+    "cell_value",
+    "current_step",
+    "inline_arguments",
+    "json_doc_string",
+    "location",
+    "nesting_beyond",
+    "parse_json",
+    "spec_errors",
+    "table_column",
+    "table_mapping",
+]

@@ -49,3 +49,6 @@ def the_caller_is(context: Any, user: str) -> None:
 def nobody_signed_in(context: Any) -> None:
     """Given nobody is signed in  (the client's calls carry no access token from now on)"""
     world(context).sign_out()
+
+
+__all__: list[str] = []  # steps register themselves with behave on import; nothing here is imported by name

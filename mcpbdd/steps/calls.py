@@ -73,3 +73,6 @@ def gets_prompt_with(context: Any, name: str) -> None:
     """When the client gets the prompt "summarize_notes" with: (an argument | value table)"""
     arguments = {key: value if isinstance(value, str) else str(value) for key, value in call_arguments(context).items()}
     world(context).get_prompt(name, arguments)
+
+
+__all__: list[str] = []  # steps register themselves with behave on import; nothing here is imported by name

@@ -79,3 +79,6 @@ def calls_with_consent_in_advance(context: Any, tool: str, arguments: str) -> No
     """When the client calls "delete_note" with {"note_id": "n-1"} and consent given in advance"""
     consent = {CONSENT_KEY: answers.accept({CONSENT_KEY: True})}
     world(context).call_tool(tool, inline_arguments(arguments, context), input_responses=consent)
+
+
+__all__: list[str] = []  # steps register themselves with behave on import; nothing here is imported by name

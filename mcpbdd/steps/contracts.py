@@ -22,3 +22,6 @@ def survives_generated_calls(context: Any, tool: str, count: int) -> None:
     if count < 1:
         raise SpecError(f"{location(context)}: the number of generated calls must be at least 1, got {count}")
     world(context).generated_calls(tool, count).assert_ok()
+
+
+__all__: list[str] = []  # steps register themselves with behave on import; nothing here is imported by name

@@ -26,3 +26,6 @@ NOTES = """
     Error codes: a number (-32602) or a name (InvalidParams, MethodNotFound, InternalError, ...).
     Outcomes: ok, tool-error, protocol-error, input-required, transport-failure.
 """
+
+
+__all__ = ["GROUPS", "NOTES"]

@@ -119,3 +119,6 @@ def fails_the_same_way(context: Any, times: int) -> None:
     w = world(context)
     first = w.last
     expect.same_failure(first, w.repeat_last(times - 1))
+
+
+__all__: list[str] = []  # steps register themselves with behave on import; nothing here is imported by name

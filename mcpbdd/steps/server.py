@@ -59,3 +59,6 @@ def offers_the_tools(context: Any) -> None:
 def offers_exactly_the_tools(context: Any) -> None:
     """Then the server offers exactly the tools: (a table with a name column; all of them)"""
     expect.offers_tools(world(context).offered_tools(), table_column(context, "name"), exactly=True)
+
+
+__all__: list[str] = []  # steps register themselves with behave on import; nothing here is imported by name

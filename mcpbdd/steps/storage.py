@@ -139,3 +139,6 @@ def time_passes(context: Any, amount: str, unit: str) -> None:
     """When 2 hours pass  (or: When 1 day passes; seconds, minutes, hours, days)"""
     with spec_errors(context):
         world(context).advance_clock(f"{amount} {unit}")
+
+
+__all__: list[str] = []  # steps register themselves with behave on import; nothing here is imported by name

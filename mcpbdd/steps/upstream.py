@@ -121,3 +121,6 @@ def upstream_received_nothing(context: Any, base: str) -> None:
     except AssertionError:
         _attach_requests(context)
         raise
+
+
+__all__: list[str] = []  # steps register themselves with behave on import; nothing here is imported by name
