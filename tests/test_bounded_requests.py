@@ -11,11 +11,13 @@ from __future__ import annotations
 import signal
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 import servers
 from conftest import HARNESS_KINDS, TESTS, make_harness
+from expected_failures import assert_each_scenario_fails_with
 from test_remote import processes_marked
 
 from mcpbdd.config import Settings
@@ -225,3 +227,30 @@ async def test_over_stdio_arguments_the_server_cannot_parse_are_refused_not_left
     assert (outcome.failure or "").startswith(f"{TRANSPORT_LIMIT}: not sent over stdio, not the tool's failure")
     assert f"at most {STDIO_ARGUMENT_DEPTH} levels on mcp 2.3.0" in (outcome.failure or "")
     assert alive.ok  # nothing was sent that could have wedged the server
+
+
+# the same through behave ------------------------------------------------------------------------------
+
+UNANSWERED = "tests/behave_cases/features/unanswered_requests.feature"
+LISTING_AFTER_REFUSAL = (
+    "tools/list got no answer within the call timeout of 0.3 s: asked after tools/call 'refuse' was answered "
+    "(tool-error), to tell whether the server offers that tool"
+)
+
+
+@pytest.mark.parametrize("harness", ["context", "client"])
+def test_each_unanswered_request_fails_its_step_naming_it(tmp_path: Path, harness: str) -> None:
+    expected = {
+        "a tool error, then a listing the server never answers": [LISTING_AFTER_REFUSAL],
+        "the tools of a server that never lists them": ["tools/list got no answer within the call timeout of 0.3 s"],
+        "a tool that blocks the event loop": [
+            "Expected the call to succeed, but tools/call 'block'",
+            "got no answer: no answer within the call timeout of 0.3 s: ",
+            "event loop",
+        ],
+    }
+    if harness == "client":
+        expected["a server over stdio that never lists its tools"] = [LISTING_AFTER_REFUSAL]
+    other = "client" if harness == "context" else "context"
+    options = ["-D", f"mcpbdd.harness={harness}", "-D", "mcpbdd.timeout=0.3", "--tags", f"not @harness.{other}"]
+    assert_each_scenario_fails_with(UNANSWERED, expected, options, tmp_path / "report.json")

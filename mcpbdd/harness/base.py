@@ -40,11 +40,13 @@ CLIENT_REFUSED = "the client refused the server's answer: "
 T = TypeVar("T")
 
 
-class RequestTimeout(TimeoutError):
+class RequestTimeout(AssertionError, TimeoutError):
     """A request other than the call itself (`tools/list`, closing the server) got no answer in time.
 
     A call's own timeout is an Outcome (`transport-failure`); a listing or a close has no Outcome
-    to carry it, so it fails the step that needed it, naming the request and the timeout.
+    to carry it, so it fails the step that needed it, naming the request and the timeout. An
+    `AssertionError` because it is the server's failure a specification found (behave then reports
+    a failed step with this message, not an error with a traceback), and a `TimeoutError` for Python.
     """
 
     def __init__(self, request: str, timeout: float, why: str = "") -> None:
