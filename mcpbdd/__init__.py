@@ -34,6 +34,7 @@ _WHERE: dict[str, str] = {
     "ContextHarness": "mcpbdd.harness",
     "ClientHarness": "mcpbdd.harness",
     "MockContext": "mcpbdd.harness",
+    "RequestTimeout": "mcpbdd.harness",
     "InProcess": "mcpbdd.harness.connectors",
     "Stdio": "mcpbdd.harness.connectors",
     "Http": "mcpbdd.harness.connectors",
@@ -69,6 +70,7 @@ __all__ = [
     "Principal",
     "ProtocolError",
     "Question",
+    "RequestTimeout",
     "RunLoop",
     "Settings",
     "Stdio",
@@ -86,7 +88,7 @@ __all__ = [
 if TYPE_CHECKING:  # what type checkers and editors see; at run time `__getattr__` loads on first use
     from mcpbdd import answers, expect, matching
     from mcpbdd.config import Settings
-    from mcpbdd.harness import ClientHarness, ContextHarness, Harness, MockContext
+    from mcpbdd.harness import ClientHarness, ContextHarness, Harness, MockContext, RequestTimeout
     from mcpbdd.harness.connectors import Http, InProcess, Stdio
     from mcpbdd.kit.clock import FrozenClock, SystemClock
     from mcpbdd.kit.doubles import Doubles, scenario_doubles

@@ -22,7 +22,7 @@ from mcp_types import InputResponse, InputResponses, Tool
 
 from mcpbdd.config import Settings
 from mcpbdd.conversation import AnswerPlan, Conversation, InputRounds
-from mcpbdd.harness.base import Harness
+from mcpbdd.harness.base import Harness, RequestTimeout
 from mcpbdd.harness.client import ClientHarness
 from mcpbdd.harness.connectors import Connector, Http, InProcess, Stdio
 from mcpbdd.harness.context import ContextHarness
@@ -214,7 +214,9 @@ class World:
                     f"server target {target}: the context harness calls an in-process server's handlers; "
                     "a server in another process needs the client harness (-D mcpbdd.harness=client)"
                 )
-            return ContextHarness(load_inprocess(target), doubles=self.doubles, **common)
+            return ContextHarness(
+                load_inprocess(target), doubles=self.doubles, start_timeout=self.settings.start_timeout, **common
+            )
         connector = InProcess(load_inprocess(target), self.doubles) if target.kind == "inprocess" else None
         return ClientHarness(
             connector or self._connector(target),
@@ -387,7 +389,16 @@ class World:
         outcome = self.run(self.harness.send(caller, call, input_responses=input_responses or None))
         if call.method == TOOLS_CALL and outcome.channel in (Channel.TOOL_ERROR, Channel.PROTOCOL_ERROR):
             # The server answered: ask what it offers, so a misspelt tool name reads as one.
-            offered_names = self.tool_names()
+            try:
+                offered_names = self.tool_names()
+            except RequestTimeout as exc:
+                self.input_rounds.begin(caller, outcome)  # the call's own answer stays in the trace
+                raise RequestTimeout(
+                    exc.request,
+                    exc.timeout,
+                    f"asked after tools/call {call.target!r} was answered ({outcome.channel.value}), "
+                    "to tell whether the server offers that tool",
+                ) from None
             if call.target not in offered_names:
                 offered = ", ".join(offered_names) or "no tools"
                 outcome = replace(outcome, note=f"the server offers no tool {call.target!r}; it offers: {offered}")

@@ -19,6 +19,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.resolve import Elicit, Resolve
 from mcp_types import ElicitRequest, ElicitRequestFormParams, InputRequiredResult
+from mcp_types import Tool as MCPTool
 from pydantic import BaseModel
 
 from mcpbdd.storage import JsonFileAdapter
@@ -217,12 +218,68 @@ async def _slow_to_close(_server: MCPServer[Any]) -> AsyncIterator[dict[str, str
 slow_to_close = MCPServer("slow-to-close", lifespan=_slow_to_close)
 
 
-@slow_to_close.tool()
+@slow_to_close.tool(name="ping")
+def slow_to_close_ping() -> str:
+    return "pong"
+
+
+@awkward.tool()
+async def block(seconds: float) -> str:
+    """Blocks the event loop (a sync sleep in an async tool): no asyncio timeout can interrupt it in-process."""
+    time.sleep(seconds)
+    return f"blocked the loop for {seconds} s"
+
+
+class SilentListing(MCPServer):
+    """A server whose `tools/list` never answers (the SDK's handler awaits `list_tools`, overridden here)."""
+
+    async def list_tools(self) -> list[MCPTool]:
+        await anyio.sleep_forever()
+        raise AssertionError("unreachable")
+
+
+silent_listing = SilentListing("silent-listing")
+
+
+@silent_listing.tool()
+def refuse() -> str:
+    """A tool error: after one, the World lists the tools to tell a misspelt name from a real refusal."""
+    raise ToolError("refused")
+
+
+@asynccontextmanager
+async def _hangs_on_shutdown(_server: MCPServer) -> AsyncIterator[None]:
+    """A lifespan whose shutdown never finishes (a pool that never drains)."""
+    yield
+    await anyio.sleep_forever()
+
+
+stuck_shutdown = MCPServer("stuck-shutdown", lifespan=_hangs_on_shutdown)
+
+
+@stuck_shutdown.tool()
 def ping() -> str:
     return "pong"
 
 
-SERVERS = {"awkward": awkward, "json_notes": json_notes, "zones": zones, "slow_to_close": slow_to_close}
+@asynccontextmanager
+async def _hangs_on_startup(_server: MCPServer) -> AsyncIterator[None]:
+    """A lifespan whose start-up never finishes (a database that never accepts the connection)."""
+    await anyio.sleep_forever()
+    yield
+
+
+stuck_startup = MCPServer("stuck-startup", lifespan=_hangs_on_startup)
+
+
+SERVERS = {
+    "awkward": awkward,
+    "json_notes": json_notes,
+    "zones": zones,
+    "silent_listing": silent_listing,
+    "stuck_shutdown": stuck_shutdown,
+    "slow_to_close": slow_to_close,
+}
 
 
 if __name__ == "__main__":

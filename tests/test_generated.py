@@ -435,11 +435,12 @@ async def test_the_measured_client_limit_is_the_sdks_serialiser() -> None:
 
 
 @pytest.mark.anyio
-async def test_the_context_harness_has_no_transport_to_limit_nesting() -> None:
+async def test_the_context_harness_refuses_what_the_client_cannot_send_the_same_way() -> None:
+    """No client and no wire, but the same limit as the client harness: one verdict per input on both."""
     async with make_harness("context", servers.zones, timeout=5.0) as harness:
         report = await check_generated_calls(harness, "open_document", 30, depth=300)
         assert report.ok, report.describe()
-        assert "transport/SDK limit" not in report.channels
+        assert report.channels["transport/SDK limit"] == 2
 
 
 def test_the_corpus_nests_below_every_measured_transport_limit() -> None:

@@ -12,20 +12,61 @@ import time
 from abc import abstractmethod
 from collections.abc import Awaitable, Callable, Coroutine
 from contextlib import AbstractAsyncContextManager
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED, CallToolResult, InputRequiredResult, InputResponses, Tool
 from pydantic import ValidationError
 
+from mcpbdd.harness.limits import SERIALIZATION_DEPTH_ERROR, too_deep
 from mcpbdd.outcome import Call, Channel, Outcome, ProtocolError, Question, Result, question_kind
 from mcpbdd.principals import Principal
 
-__all__ = ["CLIENT_REFUSED", "DEFAULT_TIMEOUT", "Harness", "Request", "classify", "from_answer"]
+__all__ = [
+    "CLIENT_REFUSED",
+    "DEFAULT_TIMEOUT",
+    "Harness",
+    "Request",
+    "RequestTimeout",
+    "bounded",
+    "classify",
+    "from_answer",
+]
 
 DEFAULT_TIMEOUT = 5.0
 CLIENT_REFUSED = "the client refused the server's answer: "
 """How a transport failure starts when the SDK client raised on an answer it cannot accept."""
+
+T = TypeVar("T")
+
+
+class RequestTimeout(AssertionError, TimeoutError):
+    """A request other than the call itself (`tools/list`, closing the server) got no answer in time.
+
+    A call's own timeout is an Outcome (`transport-failure`); a listing or a close has no Outcome
+    to carry it, so it fails the step that needed it, naming the request and the timeout. An
+    `AssertionError` because it is the server's failure a specification found (behave then reports
+    a failed step with this message, not an error with a traceback), and a `TimeoutError` for Python.
+    """
+
+    def __init__(self, request: str, timeout: float, why: str = "") -> None:
+        self.request = request
+        self.timeout = timeout
+        message = f"{request} got no answer within the call timeout of {timeout:g} s"
+        super().__init__(f"{message}: {why}" if why else message)
+
+
+async def bounded(request: str, timeout: float, awaitable: Awaitable[T], why: str = "") -> T:
+    """Await `awaitable` (one request the harness makes for a step) under `timeout`, or raise `RequestTimeout`.
+
+    Every request a step makes is bounded, so a server that never answers one fails the step
+    instead of hanging it.
+    """
+    try:
+        async with asyncio.timeout(timeout):
+            return await awaitable
+    except TimeoutError:
+        raise RequestTimeout(request, timeout, why) from None
 
 
 class Harness(AbstractAsyncContextManager["Harness"], Protocol):
@@ -119,18 +160,29 @@ async def classify(call: Call, request: Request, timeout: float) -> Outcome:
     A hung call never hangs the run: it becomes a `transport_failure` naming the timeout.
     (`asyncio.timeout`, not `anyio.fail_after`: mcpbdd runs on asyncio and it is ~3x cheaper
     per call, which is most of the harness's own overhead.)
+
+    A timeout can only fire when the event loop gets control. A tool that blocks the loop
+    (`time.sleep` or blocking I/O in an async tool) on a harness that runs it on this loop
+    (the context harness, the in-process client) would otherwise come back late and pass,
+    while a server in another process gets the timeout: so an answer that comes back after the
+    timeout without the timeout having fired is the same `transport_failure`, saying the loop
+    was blocked. Arguments deeper than the SDK client serialises are its `transport_failure`
+    too, worded alike whether the SDK raised or a harness without a client checked first.
     """
     started = time.perf_counter()
     try:
-        async with asyncio.timeout(timeout):
+        async with asyncio.timeout(timeout) as scope:
             answer = await request()
     except TimeoutError:
-        return Outcome(
-            Channel.TRANSPORT_FAILURE,
-            call,
-            failure=f"no answer within the call timeout of {timeout:g} s",
-            duration=time.perf_counter() - started,
-        )
+        duration = time.perf_counter() - started
+        failure = f"no answer within the call timeout of {timeout:g} s"
+        if duration - timeout > max(timeout, _LATE):
+            failure += (
+                f": the call came back only after {duration:.1f} s, so something kept the timeout from interrupting "
+                "it: the tool blocking the event loop (synchronous code such as time.sleep or blocking I/O in an "
+                "async function), or a sync tool's worker thread, which cannot be cancelled"
+            )
+        return Outcome(Channel.TRANSPORT_FAILURE, call, failure=failure, duration=duration)
     except (RuntimeError, ValidationError) as exc:
         # The SDK client refused what the server sent (e.g. structured content that breaks the
         # advertised output schema): no usable answer reached the caller.
@@ -140,8 +192,15 @@ async def classify(call: Call, request: Request, timeout: float) -> Outcome:
             failure=f"{CLIENT_REFUSED}{type(exc).__name__}: {exc}",
             duration=time.perf_counter() - started,
         )
+    except ValueError as exc:
+        limit = too_deep(call.arguments) if SERIALIZATION_DEPTH_ERROR in str(exc) else None
+        if limit is None:
+            raise
+        return Outcome(Channel.TRANSPORT_FAILURE, call, failure=limit, duration=time.perf_counter() - started)
     except MCPError as exc:
         duration = time.perf_counter() - started
+        if duration > timeout:
+            return _overran(call, timeout, duration, scope.expired())
         if exc.code == CONNECTION_CLOSED:
             return Outcome(
                 Channel.TRANSPORT_FAILURE,
@@ -151,7 +210,27 @@ async def classify(call: Call, request: Request, timeout: float) -> Outcome:
             )
         error = ProtocolError(exc.error.code, exc.error.message, exc.error.data)
         return Outcome(Channel.PROTOCOL_ERROR, call, error=error, duration=duration)
-    return from_answer(call, answer, time.perf_counter() - started)
+    duration = time.perf_counter() - started
+    if duration > timeout:
+        return _overran(call, timeout, duration, scope.expired())
+    return from_answer(call, answer, duration)
+
+
+_LATE = 0.5
+"""Seconds past its timeout after which a timed-out call is said to have been kept from being interrupted."""
+
+
+def _overran(call: Call, timeout: float, duration: float, expired: bool) -> Outcome:
+    """An answer that came after the timeout: what the other harnesses say of it (a timed-out call), and why."""
+    if expired:
+        why = f"the call ignored its cancellation and answered after {duration:.1f} s"
+    else:
+        why = (
+            f"the tool blocked the event loop for {duration:.1f} s (synchronous code such as time.sleep or "
+            "blocking I/O in an async function), so no timeout could interrupt it"
+        )
+    failure = f"no answer within the call timeout of {timeout:g} s: {why}"
+    return Outcome(Channel.TRANSPORT_FAILURE, call, failure=failure, duration=duration)
 
 
 def from_answer(call: Call, answer: Any, duration: float) -> Outcome:

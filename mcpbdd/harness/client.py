@@ -47,8 +47,9 @@ from mcp_types import (
 )
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from mcpbdd.harness.base import DEFAULT_TIMEOUT, Harness, classify
+from mcpbdd.harness.base import DEFAULT_TIMEOUT, Harness, bounded, classify
 from mcpbdd.harness.connectors import Connector, InProcess
+from mcpbdd.harness.limits import too_deep
 from mcpbdd.kinds import CAPABILITIES, Capability, ClientMode, check_capabilities, client_mode
 from mcpbdd.kit.doubles import Doubles
 from mcpbdd.outcome import PROMPTS_GET, RESOURCES_READ, TOOLS_CALL, Call, Channel, Outcome, Question, question_kind
@@ -120,7 +121,11 @@ class ClientHarness(Harness):
         stack = AsyncExitStack()
         await stack.__aenter__()
         try:
-            await self.connector.start(stack)
+            started = self.connector.start(stack)
+            # An in-process lifespan runs on this loop: bound it here (a process connector bounds its own start).
+            if self.connector.kind == "inprocess":
+                started = bounded("starting the server (its lifespan)", self.start_timeout, started)
+            await started
         except BaseException:
             await stack.aclose()
             raise
@@ -135,7 +140,12 @@ class ClientHarness(Harness):
         self._clients.clear()
         if self._stack is not None:
             stack, self._stack = self._stack, None
-            await stack.__aexit__(*exc_info)
+            closing = stack.__aexit__(*exc_info)
+            # Bounded in-process only: a process's stop is the SDK's own bounded, shielded escalation to a kill,
+            # which a cancellation here could cut short and leave the process behind.
+            if self.connector.kind == "inprocess":
+                closing = bounded("closing the server (its lifespan's shutdown)", self.timeout, closing)
+            await closing
 
     # sessions ------------------------------------------------------------------------------
 
@@ -213,6 +223,10 @@ class ClientHarness(Harness):
         request_state: str | None = None,
     ) -> Outcome:
         """Make `call` as `caller` over the caller's own Client; a legacy call that asks mid-call is parked."""
+        if self.connector.kind == "stdio":  # a stdio server drops a line it cannot parse: refuse it here, not hang
+            limit = too_deep(call.arguments, stdio=True)
+            if limit is not None:
+                return Outcome(Channel.TRANSPORT_FAILURE, call, failure=limit)
         client = await self.session(caller)
 
         async def request() -> Any:
@@ -270,7 +284,11 @@ class ClientHarness(Harness):
         return self.connector.stderr()
 
     async def list_tools(self, caller: Principal | None = None) -> list[Tool]:
+        """Every page of `tools/list`, all of them bounded by the call timeout like every request."""
         client = await self.session(caller)
+        return await bounded("tools/list", self.timeout, self._all_tools(client, caller))
+
+    async def _all_tools(self, client: Client, caller: Principal | None) -> list[Tool]:
         tools: list[Tool] = []
         cursor: str | None = None
         with acting_as(caller, self.tenant_claim):

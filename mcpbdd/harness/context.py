@@ -34,11 +34,12 @@ from mcp_types import (
 )
 
 from mcpbdd._sdk import lowlevel_server
-from mcpbdd.harness.base import DEFAULT_TIMEOUT, Harness, classify
+from mcpbdd.harness.base import DEFAULT_TIMEOUT, Harness, bounded, classify
+from mcpbdd.harness.limits import too_deep
 from mcpbdd.harness.mock_context import MockContext, Recorder
 from mcpbdd.kinds import CAPABILITIES
 from mcpbdd.kit.doubles import Doubles, providing
-from mcpbdd.outcome import PROMPTS_GET, RESOURCES_READ, TOOLS_CALL, Call, Outcome
+from mcpbdd.outcome import PROMPTS_GET, RESOURCES_READ, TOOLS_CALL, Call, Channel, Outcome
 from mcpbdd.principals import Principal, authenticated_user
 
 __all__ = ["ContextHarness"]
@@ -60,8 +61,11 @@ class ContextHarness(Harness):
         timeout: float = DEFAULT_TIMEOUT,
         tenant_claim: str = "tenant",
         doubles: Doubles | None = None,
+        start_timeout: float = 20.0,
     ) -> None:
         self.server = server
+        self.start_timeout = start_timeout
+        """Seconds the server's lifespan may take to start; its shutdown gets the call timeout (`timeout`)."""
         self.capabilities = frozenset(capabilities)
         self.timeout = timeout
         self.tenant_claim = tenant_claim
@@ -78,7 +82,8 @@ class ContextHarness(Harness):
         await stack.__aenter__()
         try:
             with providing(self.doubles) if self.doubles is not None else contextlib.nullcontext():
-                state = await stack.enter_async_context(self._lowlevel.lifespan(self._lowlevel))
+                lifespan = stack.enter_async_context(self._lowlevel.lifespan(self._lowlevel))
+                state = await bounded("starting the server (its lifespan)", self.start_timeout, lifespan)
         except BaseException:
             await stack.aclose()
             raise
@@ -89,7 +94,7 @@ class ContextHarness(Harness):
     async def __aexit__(self, *exc_info: Any) -> None:
         if self._stack is not None:
             stack, self._stack = self._stack, None
-            await stack.__aexit__(*exc_info)
+            await bounded("closing the server (its lifespan's shutdown)", self.timeout, stack.__aexit__(*exc_info))
 
     @property
     def mock(self) -> MockContext:
@@ -153,10 +158,14 @@ class ContextHarness(Harness):
             )
         else:
             raise ValueError(f"cannot send {call.method!r}: use one of {TOOLS_CALL}, {RESOURCES_READ}, {PROMPTS_GET}")
+        limit = too_deep(call.arguments)  # what the client harness's SDK client refuses to send
+        if limit is not None:
+            return Outcome(Channel.TRANSPORT_FAILURE, call, failure=limit)
         return await classify(call, lambda: self._handle(caller, call.method, params, raw), self.timeout)
 
     async def list_tools(self, caller: Principal | None = None) -> list[Tool]:
-        return await self.server.list_tools()
+        """The server's tools (`tools/list`), bounded by the call timeout like every request."""
+        return await bounded("tools/list", self.timeout, self.server.list_tools())
 
     def server_stderr(self) -> str:
         """No process, no stderr: the server runs in this one."""

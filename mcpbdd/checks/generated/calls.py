@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mcpbdd._text import clip
-from mcpbdd.checks.generated.limits import answered_limit, client_limit, unsendable
+from mcpbdd.checks.generated.limits import TRANSPORT_LIMIT, answered_limit, client_limit, unsendable
 from mcpbdd.checks.generated.verdicts import LIMIT, MUTATION, REFUSED, TIMEOUT_PREFIX, Rules, judge
 from mcpbdd.harness.base import CLIENT_REFUSED, Harness
 from mcpbdd.outcome import Call, Channel, Outcome
@@ -90,6 +90,9 @@ class CallRunner:
                 self.last_limit = limit
                 return None
             self.last_client_error = f"the client refused the answer: {type(exc).__name__}: {clip(str(exc), 400)}"
+            return None
+        if outcome.failure and outcome.failure.startswith(TRANSPORT_LIMIT):  # the harness refused to send it
+            self.last_limit = outcome.failure
             return None
         if outcome.failure and outcome.failure.startswith(CLIENT_REFUSED):
             refusal = outcome.failure[len(CLIENT_REFUSED) :]

@@ -21,18 +21,25 @@ serialiser) with an echo tool, in argument depth (the arguments object is level 
 So generated calls keep their deep values well inside these limits (`adversarial.DEEP`), check
 every input against the stdio parser before sending it over stdio (`unsendable`), and count a
 call the SDK refused to send, or a parse error about nesting, as the transport's limit
-(`client_limit`, `answered_limit`): reported, not a verdict against the tool.
+(`client_limit`, `answered_limit`): reported, not a verdict against the tool. The figures and
+`nesting_depth` live in `mcpbdd.harness.limits`, where every harness refuses arguments deeper
+than the client carries with the same transport failure.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
-
-from mcp_types import jsonrpc_message_adapter
 
 from mcpbdd._text import clip
 from mcpbdd.harness.base import Harness
+from mcpbdd.harness.limits import (
+    CLIENT_ARGUMENT_DEPTH,
+    SERIALIZATION_DEPTH_ERROR,
+    STDIO_ARGUMENT_DEPTH,
+    TRANSPORT_LIMIT,
+    nesting_depth,
+    too_deep,
+)
 from mcpbdd.outcome import Channel, Outcome
 
 __all__ = [
@@ -45,35 +52,8 @@ __all__ = [
     "unsendable",
 ]
 
-CLIENT_ARGUMENT_DEPTH = 256
-"""The deepest arguments the SDK's client serialises (mcp 2.3.0; one more raises `ValueError`)."""
-
-STDIO_ARGUMENT_DEPTH = 199
-"""The deepest arguments the SDK's stdio server can parse (mcp 2.3.0; one more and the line is dropped)."""
-
-TRANSPORT_LIMIT = "transport/SDK limit"
-"""How a report names a call the transport could not carry: the tool never saw it."""
-
-_CLIENT_LIMIT_MESSAGES = ("Maximum serialization depth exceeded", "recursion limit exceeded")
+_CLIENT_LIMIT_MESSAGES = (SERIALIZATION_DEPTH_ERROR, "recursion limit exceeded")
 _PARSE_ERROR = -32700
-
-
-def nesting_depth(value: Any) -> int:
-    """How many arrays and objects deep a JSON value nests (a scalar is 0, `[]` is 1); iterative, for any depth."""
-    deepest = 0
-    stack: list[tuple[Any, int]] = [(value, 0)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict):
-            children: Any = item.values()
-        elif isinstance(item, list | tuple):
-            children = item
-        else:
-            deepest = max(deepest, depth)
-            continue
-        deepest = max(deepest, depth + 1)
-        stack.extend((child, depth + 1) for child in children)
-    return deepest
 
 
 def unsendable(harness: Harness, tool: str, arguments: dict[str, Any]) -> str | None:
@@ -81,27 +61,13 @@ def unsendable(harness: Harness, tool: str, arguments: dict[str, Any]) -> str | 
 
     Only stdio needs this check before sending: there a line the server cannot parse gets no
     answer at all, so the call would wait for its whole timeout and look like a hang. The
-    check is the SDK's own parser on the line the client would send, so it follows the
-    installed SDK rather than a remembered figure.
+    stdio client harness makes the same check (`mcpbdd.harness.limits.too_deep`) on every call;
+    asking here first keeps such an input from being sent, and timed, at all.
     """
     connector = getattr(harness, "connector", None)
     if getattr(connector, "kind", None) != "stdio":
         return None
-    request = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": tool, "arguments": arguments}}
-    try:
-        jsonrpc_message_adapter.validate_json(json.dumps(request), by_name=False)
-    except RecursionError:
-        reason = "they nest too deep to be written as JSON at all"
-    except ValueError as exc:
-        if "recursion limit" not in str(exc):
-            return None
-        reason = "the SDK's stdio server cannot parse a line nested that deep, drops it and never answers"
-    else:
-        return None
-    return (
-        f"{TRANSPORT_LIMIT}: not sent over stdio, not the tool's failure: the arguments nest "
-        f"{nesting_depth(arguments)} levels deep and {reason} (at most {STDIO_ARGUMENT_DEPTH} levels on mcp 2.3.0)"
-    )
+    return too_deep(arguments, stdio=True)
 
 
 def client_limit(error: BaseException | str, arguments: dict[str, Any]) -> str | None:
