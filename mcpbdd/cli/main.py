@@ -5,6 +5,7 @@
     mcpbdd report [RESULTS...] [--output DIR] [--name NAME]
     mcpbdd steps [--markdown]
     mcpbdd init --server package.module:attr [DIRECTORY]
+    mcpbdd record --out FILE -- COMMAND | feature CASSETTE | verify CASSETTE  (see mcpbdd.cli.recording)
 
 `run` is a thin wrapper over behave: mcpbdd's Allure formatter (results under
 `reports/allure-results`), JUnit XML for CI (`reports/junit`), behave's readable console
@@ -33,6 +34,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
+from mcpbdd.cli import recording
 from mcpbdd.cli.plan import Plan, PlanError, Unit, balance, parse_shard, plan_run, shard_of
 from mcpbdd.cli.progress import EventFiles, ProgressLine, wants_progress
 from mcpbdd.cli.workers import JOB_ENV, Worker, run_workers
@@ -125,6 +127,7 @@ def _parser() -> argparse.ArgumentParser:
     init.add_argument(
         "--harness", choices=list(HarnessKind), default=HarnessKind.CONTEXT, help="the default harness to configure"
     )
+    recording.add_commands(commands)  # record, feature, verify
     return parser
 
 
@@ -412,6 +415,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return report(args)
         if args.command == "init":
             return init(args)
+        recorded = recording.dispatch(args)
+        if recorded is not None:
+            return recorded
         return list_steps(args.markdown)
     except BrokenPipeError:  # `mcpbdd steps | head`
         sys.stderr.close()

@@ -1,0 +1,115 @@
+"""`mcpbdd record | feature | verify`: the command-line side of `mcpbdd.record`.
+
+    mcpbdd record --out FILE [--secret S ...] -- COMMAND [ARGS...]
+    mcpbdd feature CASSETTE [--out PATH] [--replays N] [-- COMMAND]
+    mcpbdd verify CASSETTE [--junit FILE] [-- COMMAND]
+
+Kept apart from `cli/main.py`, which only registers these parsers and dispatches to them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+EXIT_OK, EXIT_DRIFT, EXIT_USAGE = 0, 1, 2
+
+
+def _command(values: list[str]) -> list[str]:
+    return values[1:] if values[:1] == ["--"] else values
+
+
+def add_commands(commands: Any) -> None:
+    """Register the three sub-commands on `mcpbdd`'s sub-parser set."""
+    record = commands.add_parser(
+        "record",
+        help="record a client's session with a stdio server into a cassette (a proxy the client starts)",
+        description="Put `mcpbdd record --out FILE --` in front of the server command in the client's configuration.",
+    )
+    record.add_argument("--out", "-o", type=Path, required=True, help="the cassette to write (NDJSON)")
+    record.add_argument("--secret", action="append", default=[], help="a value to redact (repeatable)")
+    record.add_argument("server_command", nargs=argparse.REMAINDER, help="-- COMMAND [ARGS...]: the server")
+    feature = commands.add_parser(
+        "feature",
+        help="turn a cassette into a feature file (volatile values found by replaying it twice)",
+    )
+    feature.add_argument("cassette", type=Path)
+    feature.add_argument("--out", "-o", type=Path, default=None, help="where to write it (default: stdout)")
+    feature.add_argument("--replays", type=int, default=2, help="fresh server runs to find volatile values (2)")
+    feature.add_argument("server_command", nargs=argparse.REMAINDER, help="-- COMMAND: another server command")
+    verify = commands.add_parser(
+        "verify",
+        help="replay a cassette against a server; report drift per exchange and JSON path (exit 0, 1 drift, 2)",
+    )
+    verify.add_argument("cassette", type=Path)
+    verify.add_argument("--junit", type=Path, default=None, help="also write JUnit XML, one test case per exchange")
+    verify.add_argument("server_command", nargs=argparse.REMAINDER, help="-- COMMAND: the server to verify")
+
+
+def dispatch(args: argparse.Namespace) -> int | None:
+    """Run the sub-command if it is one of ours; None otherwise."""
+    if args.command == "record":
+        return record(args)
+    if args.command == "feature":
+        return feature(args)
+    if args.command == "verify":
+        return verify(args)
+    return None
+
+
+def record(args: argparse.Namespace) -> int:
+    from mcpbdd.record.recorder import redactor_for
+    from mcpbdd.record.stdio_proxy import record_stdio
+
+    command = _command(args.server_command)
+    if not command:
+        print("mcpbdd record: name the server after --: mcpbdd record --out FILE -- COMMAND [ARGS...]", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        return record_stdio(command, args.out, redactor=redactor_for(args.secret))
+    except OSError as exc:
+        print(f"mcpbdd record: cannot start {command[0]!r}: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+def feature(args: argparse.Namespace) -> int:
+    from mcpbdd.record.cassette import CassetteError, read
+    from mcpbdd.record.feature import write_feature
+    from mcpbdd.record.replay import ReplayError
+
+    try:
+        cassette = read(args.cassette)
+        text = write_feature(cassette, command=_command(args.server_command) or None, replays=args.replays)
+    except (CassetteError, ReplayError) as exc:
+        print(f"mcpbdd feature: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.out is None:
+        sys.stdout.write(text)
+    else:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(text, encoding="utf-8")
+        print(f"mcpbdd: feature written: {args.out}", file=sys.stderr)
+    return EXIT_OK
+
+
+def verify(args: argparse.Namespace) -> int:
+    from mcpbdd.record.cassette import CassetteError, read
+    from mcpbdd.record.replay import ReplayError
+    from mcpbdd.record.verify import junit_xml, verify_cassette
+
+    try:
+        cassette = read(args.cassette)
+        report = verify_cassette(cassette, command=_command(args.server_command) or None)
+    except (CassetteError, ReplayError) as exc:
+        print(f"mcpbdd verify: could not run: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    print(report.render())
+    if args.junit is not None:
+        args.junit.parent.mkdir(parents=True, exist_ok=True)
+        args.junit.write_text(junit_xml(report, str(args.cassette)), encoding="utf-8")
+    return EXIT_OK if report.ok else EXIT_DRIFT
+
+
+__all__ = ["add_commands", "dispatch"]
