@@ -403,6 +403,7 @@ def init(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
+    argv, server_command = recording.split_command(sys.argv[1:] if argv is None else argv)
     args, passthrough = parser.parse_known_args(argv)
     try:
         if args.command == "run":
@@ -415,7 +416,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return report(args)
         if args.command == "init":
             return init(args)
-        recorded = recording.dispatch(args)
+        recorded = recording.dispatch(args, server_command)
         if recorded is not None:
             return recorded
         return list_steps(args.markdown)

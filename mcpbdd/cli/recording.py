@@ -11,14 +11,27 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 EXIT_OK, EXIT_DRIFT, EXIT_USAGE = 0, 1, 2
 
 
-def _command(values: list[str]) -> list[str]:
-    return values[1:] if values[:1] == ["--"] else values
+COMMANDS = ("record", "feature", "verify")
+
+
+def split_command(argv: Sequence[str]) -> tuple[list[str], list[str]]:
+    """`[record, --out, F, --, python, -m, x]` -> the options, and the server command after `--`.
+
+    Split before argparse sees it, so options may come on either side of the cassette and the
+    server's own options (`-m`, `--http`) are never read as ours.
+    """
+    argv = list(argv)
+    if argv[:1] and argv[0] in COMMANDS and "--" in argv:
+        cut = argv.index("--")
+        return argv[:cut], argv[cut + 1 :]
+    return argv, []
 
 
 def add_commands(commands: Any) -> None:
@@ -30,7 +43,6 @@ def add_commands(commands: Any) -> None:
     )
     record.add_argument("--out", "-o", type=Path, required=True, help="the cassette to write (NDJSON)")
     record.add_argument("--secret", action="append", default=[], help="a value to redact (repeatable)")
-    record.add_argument("server_command", nargs=argparse.REMAINDER, help="-- COMMAND [ARGS...]: the server")
     feature = commands.add_parser(
         "feature",
         help="turn a cassette into a feature file (volatile values found by replaying it twice)",
@@ -38,32 +50,30 @@ def add_commands(commands: Any) -> None:
     feature.add_argument("cassette", type=Path)
     feature.add_argument("--out", "-o", type=Path, default=None, help="where to write it (default: stdout)")
     feature.add_argument("--replays", type=int, default=2, help="fresh server runs to find volatile values (2)")
-    feature.add_argument("server_command", nargs=argparse.REMAINDER, help="-- COMMAND: another server command")
+    feature.epilog = "After --, a server command to replay against instead of the recorded one."
     verify = commands.add_parser(
         "verify",
         help="replay a cassette against a server; report drift per exchange and JSON path (exit 0, 1 drift, 2)",
     )
     verify.add_argument("cassette", type=Path)
     verify.add_argument("--junit", type=Path, default=None, help="also write JUnit XML, one test case per exchange")
-    verify.add_argument("server_command", nargs=argparse.REMAINDER, help="-- COMMAND: the server to verify")
+    verify.add_argument("--replays", type=int, default=2, help="runs of the server, to tell volatile values (2)")
+    verify.epilog = "After --, the server command to verify (default: the recorded one)."
 
 
-def dispatch(args: argparse.Namespace) -> int | None:
-    """Run the sub-command if it is one of ours; None otherwise."""
-    if args.command == "record":
-        return record(args)
-    if args.command == "feature":
-        return feature(args)
-    if args.command == "verify":
-        return verify(args)
-    return None
+def dispatch(args: argparse.Namespace, command: list[str]) -> int | None:
+    """Run the sub-command if it is one of ours (with the server `command` given after `--`); None otherwise."""
+    if args.command not in COMMANDS:
+        return None
+    args.server_command = command
+    return {"record": record, "feature": feature, "verify": verify}[args.command](args)
 
 
 def record(args: argparse.Namespace) -> int:
     from mcpbdd.record.recorder import redactor_for
     from mcpbdd.record.stdio_proxy import record_stdio
 
-    command = _command(args.server_command)
+    command = args.server_command
     if not command:
         print("mcpbdd record: name the server after --: mcpbdd record --out FILE -- COMMAND [ARGS...]", file=sys.stderr)
         return EXIT_USAGE
@@ -81,7 +91,7 @@ def feature(args: argparse.Namespace) -> int:
 
     try:
         cassette = read(args.cassette)
-        text = write_feature(cassette, command=_command(args.server_command) or None, replays=args.replays)
+        text = write_feature(cassette, command=args.server_command or None, replays=args.replays)
     except (CassetteError, ReplayError) as exc:
         print(f"mcpbdd feature: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -101,7 +111,7 @@ def verify(args: argparse.Namespace) -> int:
 
     try:
         cassette = read(args.cassette)
-        report = verify_cassette(cassette, command=_command(args.server_command) or None)
+        report = verify_cassette(cassette, command=args.server_command or None, replays=args.replays)
     except (CassetteError, ReplayError) as exc:
         print(f"mcpbdd verify: could not run: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -10,6 +10,7 @@ GROUPS = {
     "mcpbdd.steps.server": "Server and harness",
     "mcpbdd.steps.callers": "Tenants and callers",
     "mcpbdd.steps.calls": "Calls",
+    "mcpbdd.steps.remembering": "Values carried between calls",
     "mcpbdd.steps.outcomes": "Outcomes and error channels",
     "mcpbdd.steps.storage": "Seeded storage and clock",
     "mcpbdd.steps.rounds": "Input-required rounds",
