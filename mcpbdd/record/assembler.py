@@ -26,6 +26,7 @@ INPUT_REQUIRED = "input_required"
 META_VERSION = "io.modelcontextprotocol/protocolVersion"
 META_CLIENT = "io.modelcontextprotocol/clientInfo"
 META_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
+META_SERVER = "io.modelcontextprotocol/serverInfo"
 
 
 def now_iso() -> str:
@@ -155,8 +156,8 @@ class Assembler:
         if open_ is None:
             return
         exchange = open_.exchange
-        if exchange.method == "initialize" and isinstance(message, mcp_types.JSONRPCResponse):
-            self.header.protocol_version = message.result.get("protocolVersion") or self.header.protocol_version
+        if isinstance(message, mcp_types.JSONRPCResponse):
+            self._learn_server(exchange.method, message.result)
         if isinstance(message, mcp_types.JSONRPCResponse) and message.result.get("resultType") == INPUT_REQUIRED:
             exchange.rounds.append({"era": MODERN, "asked": message.result})
             open_.awaiting_retry = message.result.get("requestState")
@@ -165,6 +166,14 @@ class Assembler:
         exchange.response = _outcome(message)
         exchange.latency_ms = round((time.perf_counter() - open_.started) * 1000, 3)
         self.emit(exchange)
+
+    def _learn_server(self, method: str, result: dict[str, Any]) -> None:
+        """The server's name and version: from `initialize` (2025-11-25) or any result's `_meta` (2026-07-28)."""
+        if method == "initialize":
+            self.header.protocol_version = result.get("protocolVersion") or self.header.protocol_version
+        info = result.get("serverInfo") or (result.get("_meta") or {}).get(META_SERVER)
+        if isinstance(info, dict) and "info" not in self.header.server:
+            self.header.server["info"] = {"name": info.get("name"), "version": info.get("version")}
 
     def _server_request(self, message: mcp_types.JSONRPCRequest) -> None:
         asked = {"id": message.id, "method": message.method, "params": message.params or {}}

@@ -53,9 +53,17 @@ def observable(response: dict[str, Any] | None) -> Any:
     result = dict(response.get("result") or {})
     if result.get("resultType") == INPUT_REQUIRED:
         return {"inputRequests": result.get("inputRequests") or {}}
-    for key in ("_meta", "resultType", "requestState", "cacheScope", "ttlMs"):
+    for key in ("_meta", "resultType", "requestState", "cacheScope", "ttlMs", "nextCursor"):
         result.pop(key, None)
+    for key, by in LISTINGS.items():
+        items = result.get(key)
+        if isinstance(items, list) and all(isinstance(i, dict) and by in i for i in items):
+            result[key] = {str(item[by]): item for item in items}
     return result
+
+
+LISTINGS = {"tools": "name", "prompts": "name", "resources": "uri", "resourceTemplates": "uriTemplate"}
+"""Listings compared by name, not position: `$.tools.get_note.description`, and a new tool is one difference."""
 
 
 def _kind_marker(values: Sequence[Any]) -> str:

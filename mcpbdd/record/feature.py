@@ -271,10 +271,10 @@ def render(cassette: Cassette, replays: Sequence[Sequence[Replayed]], *, target:
     plan = plan_carries(calls)
     header = cassette.header
     client = header.client or {}
-    name = shlex.split(target.removeprefix("stdio: "))[-1] if target.startswith("stdio:") else target
+    name = (header.server.get("info") or {}).get("name") or target
     lines = [
         "@harness.client",
-        f"Feature: A recorded session with {name}",
+        f"Feature: A recorded session with the {name} server",
         f"  Recorded by mcpbdd record on {header.started_at[:10]}: protocol {header.protocol_version},",
         f"  client {client.get('name')} {client.get('version')}, over {header.transport}.",
         "",

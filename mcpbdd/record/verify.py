@@ -19,6 +19,9 @@ from mcpbdd.record.cassette import Cassette, Exchange
 from mcpbdd.record.compare import channel, differences, observable, template, volatile
 from mcpbdd.record.replay import Replayed, leaves, replay_sync
 
+LINES_PER_EXCHANGE = 20
+"""Differences printed per exchange (all of them are in the Report and the JUnit file)."""
+
 
 @dataclass
 class Verdict:
@@ -69,7 +72,10 @@ class Report:
         lines = [f"mcpbdd verify: drift in {len(self.drifted)} of {len(self.verdicts)} exchange(s)"]
         for verdict in self.drifted:
             lines.append(f"  {verdict.name}")
-            lines.extend(f"    {line}" for line in verdict.lines())
+            found = verdict.lines()
+            lines.extend(f"    {line}" for line in found[:LINES_PER_EXCHANGE])
+            if len(found) > LINES_PER_EXCHANGE:
+                lines.append(f"    ... and {len(found) - LINES_PER_EXCHANGE} more difference(s)")
         return "\n".join(lines)
 
 
