@@ -14,9 +14,11 @@ from collections.abc import Sequence
 from typing import Any
 
 import anyio
+import httpx2
 import mcp_types as types
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
 
@@ -54,6 +56,19 @@ async def everything_session(params: StdioServerParameters) -> None:
         with contextlib.suppress(MCPError):  # a protocol error is part of the recorded session too
             await client.call_tool("no-such-tool", {})
         await client.call_tool("trigger-elicitation-request", {})
+
+
+async def notes_over_http(url: str, token: str) -> None:
+    """The notes session over Streamable HTTP (through `mcpbdd record --listen ... --to ...`), as a signed-in user."""
+    consent = _accept({"confirm": True})
+    async with (
+        httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}) as http,
+        Client(streamable_http_client(url, http_client=http), elicitation_callback=consent) as client,
+    ):
+        created = await client.call_tool("create_note", {"title": "Plan", "body": "Ship on Friday"})
+        note_id = created.structured_content["id"]
+        await client.call_tool("get_note", {"note_id": note_id})
+        await client.call_tool("delete_note", {"note_id": note_id})
 
 
 SESSIONS = {"notes": notes_session, "everything": everything_session}

@@ -10,10 +10,15 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
+import socket
 import subprocess
 import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
+import anyio
 import pytest
 
 from mcpbdd.cli.recording import split_command
@@ -235,3 +240,76 @@ def test_a_file_that_is_not_a_cassette_is_refused_by_line() -> None:
         parse(['{"type": "exchange", "seq": 1, "request": {}}'])
     with pytest.raises(CassetteError, match=r"<cassette>:2: not JSON"):
         parse([json.dumps({"type": "header", "format": "mcpbdd-cassette", "version": 1}), "{oops"])
+
+
+# over Streamable HTTP --------------------------------------------------------------------------
+
+
+def _wait_for_port(port: int, process: subprocess.Popen[bytes] | None = None) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        with socket.socket() as sock:
+            if sock.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        if process is not None and process.poll() is not None:
+            raise AssertionError(f"the process exited with {process.returncode}")
+        time.sleep(0.05)
+    raise AssertionError(f"nothing listens on {port}")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def notes_http() -> Iterator[str]:
+    port = _free_port()
+    server = subprocess.Popen(
+        [*NOTES, "--http", f"127.0.0.1:{port}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        _wait_for_port(port, server)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_the_http_reverse_proxy_records_the_caller_but_never_the_token(notes_http: str, tmp_path: Path) -> None:
+    cassette = tmp_path / "http.ndjson"
+    port = _free_port()
+    listen = ["--listen", f"127.0.0.1:{port}", "--to", notes_http]
+    recorder = subprocess.Popen(
+        [sys.executable, "-m", "mcpbdd.cli.main", "record", "--out", str(cassette), *listen],
+        env=_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        _wait_for_port(port, recorder)
+        from recorded_sessions import notes_over_http
+
+        anyio.run(notes_over_http, f"http://127.0.0.1:{port}/mcp", "mcpbdd:acme:alice")
+    finally:
+        recorder.send_signal(signal.SIGINT)
+        _, err = recorder.communicate(timeout=30)
+    assert recorder.returncode == 0, err
+    text = cassette.read_text()
+    assert "mcpbdd:acme:alice" not in text
+    recorded = read(cassette)
+    assert recorded.header.transport == "http" and recorded.header.server["url"] == notes_http
+    calls = recorded.calls()
+    assert [c.target for c in calls] == ["create_note", "get_note", "delete_note"]
+    assert {json.dumps(c.caller) for c in calls} == {json.dumps({"subject": "alice", "tenant": "acme"})}
+    assert calls[2].rounds[0]["era"] == MODERN and "retry" in calls[2].rounds[0]
+    assert calls[2].response["result"]["structuredContent"] == {"id": "n-1", "deleted": True}
+    verified = mcpbdd("verify", str(cassette), "--url", notes_http)  # the caller's test token, from the recording
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    feature = tmp_path / "features" / "http.feature"
+    assert mcpbdd("feature", str(cassette), "--out", str(feature), "--url", notes_http).returncode == 0
+    text = feature.read_text()
+    assert 'Given the user "alice" of tenant "acme"' in text
+    run = run_feature(feature)
+    assert run.returncode == 0, text + run.stdout + run.stderr

@@ -1,8 +1,9 @@
 """`mcpbdd record | feature | verify`: the command-line side of `mcpbdd.record`.
 
     mcpbdd record --out FILE [--secret S ...] -- COMMAND [ARGS...]
-    mcpbdd feature CASSETTE [--out PATH] [--replays N] [-- COMMAND]
-    mcpbdd verify CASSETTE [--junit FILE] [-- COMMAND]
+    mcpbdd record --out FILE [--secret S ...] --listen HOST:PORT --to URL
+    mcpbdd feature CASSETTE [--out PATH] [--replays N] [-- COMMAND | --url URL [--token T]]
+    mcpbdd verify CASSETTE [--junit FILE] [-- COMMAND | --url URL [--token T]]
 
 Kept apart from `cli/main.py`, which only registers these parsers and dispatches to them.
 """
@@ -19,6 +20,7 @@ EXIT_OK, EXIT_DRIFT, EXIT_USAGE = 0, 1, 2
 
 
 COMMANDS = ("record", "feature", "verify")
+TOKEN_HELP = "over HTTP: the bearer token to replay with (default: the recorded caller's test token)"
 
 
 def split_command(argv: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -43,6 +45,9 @@ def add_commands(commands: Any) -> None:
     )
     record.add_argument("--out", "-o", type=Path, required=True, help="the cassette to write (NDJSON)")
     record.add_argument("--secret", action="append", default=[], help="a value to redact (repeatable)")
+    record.add_argument("--listen", metavar="HOST:PORT", help="over HTTP: where the client connects (with --to)")
+    record.add_argument("--to", metavar="URL", help="over HTTP: the Streamable HTTP server's URL (with --listen)")
+    record.epilog = "Over stdio: -- COMMAND [ARGS...] after the options. Over HTTP: --listen and --to."
     feature = commands.add_parser(
         "feature",
         help="turn a cassette into a feature file (volatile values found by replaying it twice)",
@@ -50,6 +55,8 @@ def add_commands(commands: Any) -> None:
     feature.add_argument("cassette", type=Path)
     feature.add_argument("--out", "-o", type=Path, default=None, help="where to write it (default: stdout)")
     feature.add_argument("--replays", type=int, default=2, help="fresh server runs to find volatile values (2)")
+    feature.add_argument("--url", help="replay against this Streamable HTTP server instead")
+    feature.add_argument("--token", help=TOKEN_HELP)
     feature.epilog = "After --, a server command to replay against instead of the recorded one."
     verify = commands.add_parser(
         "verify",
@@ -58,6 +65,8 @@ def add_commands(commands: Any) -> None:
     verify.add_argument("cassette", type=Path)
     verify.add_argument("--junit", type=Path, default=None, help="also write JUnit XML, one test case per exchange")
     verify.add_argument("--replays", type=int, default=2, help="runs of the server, to tell volatile values (2)")
+    verify.add_argument("--url", help="verify this Streamable HTTP server")
+    verify.add_argument("--token", help=TOKEN_HELP)
     verify.epilog = "After --, the server command to verify (default: the recorded one)."
 
 
@@ -74,6 +83,8 @@ def record(args: argparse.Namespace) -> int:
     from mcpbdd.record.stdio_proxy import record_stdio
 
     command = args.server_command
+    if args.listen or args.to:
+        return _record_http(args, command)
     if not command:
         print("mcpbdd record: name the server after --: mcpbdd record --out FILE -- COMMAND [ARGS...]", file=sys.stderr)
         return EXIT_USAGE
@@ -84,6 +95,23 @@ def record(args: argparse.Namespace) -> int:
         return EXIT_USAGE
 
 
+def _record_http(args: argparse.Namespace, command: list[str]) -> int:
+    from mcpbdd.record.http_proxy import record_http
+    from mcpbdd.record.recorder import redactor_for
+
+    if not (args.listen and args.to) or command:
+        print("mcpbdd record: over HTTP give both --listen HOST:PORT and --to URL (and no command)", file=sys.stderr)
+        return EXIT_USAGE
+    print(f"mcpbdd record: connect the client to http://{args.listen}{_path(args.to)}; Ctrl-C ends", file=sys.stderr)
+    return record_http(args.listen, args.to, args.out, redactor=redactor_for(args.secret))
+
+
+def _path(url: str) -> str:
+    from urllib.parse import urlsplit
+
+    return urlsplit(url).path
+
+
 def feature(args: argparse.Namespace) -> int:
     from mcpbdd.record.cassette import CassetteError, read
     from mcpbdd.record.feature import write_feature
@@ -91,7 +119,9 @@ def feature(args: argparse.Namespace) -> int:
 
     try:
         cassette = read(args.cassette)
-        text = write_feature(cassette, command=args.server_command or None, replays=args.replays)
+        text = write_feature(
+            cassette, command=args.server_command or None, url=args.url, token=args.token, replays=args.replays
+        )
     except (CassetteError, ReplayError) as exc:
         print(f"mcpbdd feature: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -111,7 +141,9 @@ def verify(args: argparse.Namespace) -> int:
 
     try:
         cassette = read(args.cassette)
-        report = verify_cassette(cassette, command=args.server_command or None, replays=args.replays)
+        report = verify_cassette(
+            cassette, command=args.server_command or None, url=args.url, token=args.token, replays=args.replays
+        )
     except (CassetteError, ReplayError) as exc:
         print(f"mcpbdd verify: could not run: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -13,7 +13,7 @@ Kept out of the kit: nothing here is for a production server.
 from mcpbdd.record.cassette import Cassette, CassetteError, End, Exchange, Header, parse, read, write
 from mcpbdd.record.feature import write_feature
 from mcpbdd.record.recorder import Recorder
-from mcpbdd.record.replay import ReplayError, Replayed, replay, replay_sync
+from mcpbdd.record.replay import Replayed, ReplayError, replay, replay_sync
 from mcpbdd.record.stdio_proxy import proxy, record_stdio
 from mcpbdd.record.values import Remembered
 from mcpbdd.record.verify import Report, Verdict, verify_cassette

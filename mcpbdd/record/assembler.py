@@ -69,6 +69,8 @@ class Assembler:
     _server_requests: dict[Any, tuple[_Open | None, dict[str, Any]]] = field(default_factory=dict)
     messages: int = 0
     unparsed: int = 0
+    caller: dict[str, Any] | None = None
+    """Who sends the client messages fed next (set per HTTP request by the reverse proxy)."""
 
     # client -> server ------------------------------------------------------------------------
 
@@ -93,7 +95,7 @@ class Assembler:
             self._by_id[message.id] = retried
             return
         self._seq += 1
-        exchange = Exchange(self._seq, request, started_at=now_iso())
+        exchange = Exchange(self._seq, request, started_at=now_iso(), caller=self.caller)
         self._by_id[message.id] = _Open(exchange, time.perf_counter())
 
     def _retry_of(self, method: str, params: dict[str, Any]) -> _Open | None:

@@ -84,6 +84,8 @@ class Exchange:
     latency_ms: float | None = None
     origin: str = "client"
     """`server` for a request the server made outside any call (it has no rounds)."""
+    caller: dict[str, Any] | None = None
+    """Over HTTP: who sent it, from the bearer token (`{"subject", "tenant"}`); the token itself is never kept."""
 
     @property
     def method(self) -> str:
@@ -107,6 +109,8 @@ class Exchange:
         line: dict[str, Any] = {"type": "exchange", "seq": self.seq}
         if self.origin != "client":
             line["origin"] = self.origin
+        if self.caller:
+            line["caller"] = self.caller
         line.update(request=self.request, rounds=self.rounds, response=self.response)
         line.update(startedAt=self.started_at, latencyMs=self.latency_ms)
         return line
@@ -121,6 +125,7 @@ class Exchange:
             started_at=line.get("startedAt", ""),
             latency_ms=line.get("latencyMs"),
             origin=line.get("origin", "client"),
+            caller=line.get("caller"),
         )
 
 

@@ -280,6 +280,7 @@ def render(cassette: Cassette, replays: Sequence[Sequence[Replayed]], *, target:
         "",
         "  Background:",
         f'    Given the MCP server "{target}"',
+        *_callers(calls),
         "",
         "  Scenario: The recorded session",
     ]
@@ -295,14 +296,33 @@ def render(cassette: Cassette, replays: Sequence[Sequence[Replayed]], *, target:
     return "\n".join(lines) + "\n"
 
 
+def _callers(calls: Sequence[Exchange]) -> list[str]:
+    """Over HTTP, the recorded callers (from their tokens) as users: the harness sends each one's token."""
+    steps, seen = [], set()
+    for exchange in calls:
+        caller = exchange.caller or {}
+        subject, tenant = caller.get("subject"), caller.get("tenant")
+        if subject and tenant and (subject, tenant) not in seen:
+            seen.add((subject, tenant))
+            steps.append(f'    {"Given" if not steps else "And"} the user "{subject}" of tenant "{tenant}"')
+    return steps
+
+
 def _indent_steps(steps: list[str]) -> list[str]:
     return [f"{INDENT}{s}" for s in steps]
 
 
-def write_feature(cassette: Cassette, *, command: Sequence[str] | None = None, replays: int = 2) -> str:
-    """Replay the session `replays` times against fresh servers and render the feature."""
-    runs = [replay_sync(cassette, command=command) for _ in range(max(0, replays))]
-    return render(cassette, runs, target=server_target(cassette, command))
+def write_feature(
+    cassette: Cassette,
+    *,
+    command: Sequence[str] | None = None,
+    url: str | None = None,
+    token: str | None = None,
+    replays: int = 2,
+) -> str:
+    """Replay the session `replays` times against fresh servers (or the server at `url`) and render the feature."""
+    runs = [replay_sync(cassette, command=command, url=url, token=token) for _ in range(max(0, replays))]
+    return render(cassette, runs, target=url or server_target(cassette, command))
 
 
 __all__ = ["plan_carries", "render", "server_target", "write_feature"]

@@ -19,12 +19,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
+import httpx2
 import mcp_types
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
-from mcp.shared.message import SessionMessage
+from mcp.shared.inbound import (
+    MCP_METHOD_HEADER,
+    MCP_NAME_HEADER,
+    MCP_PROTOCOL_VERSION_HEADER,
+    NAME_BEARING_METHODS,
+    encode_header_value,
+)
+from mcp.shared.message import ClientMessageMetadata, SessionMessage
 
-from mcpbdd.record.assembler import INPUT_REQUIRED
+from mcpbdd.record.assembler import INPUT_REQUIRED, META_VERSION
 from mcpbdd.record.cassette import LEGACY, MODERN, Cassette, Exchange
 
 TIMEOUT = 30.0
@@ -111,9 +119,15 @@ class Carried:
 
 
 @contextlib.asynccontextmanager
-async def _transport(command: Sequence[str] | None, url: str | None) -> AsyncIterator[tuple[Any, Any]]:
+async def _transport(
+    command: Sequence[str] | None, url: str | None, token: str | None = None
+) -> AsyncIterator[tuple[Any, Any]]:
     if url is not None:
-        async with streamable_http_client(url) as streams:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        async with (
+            httpx2.AsyncClient(headers=headers, timeout=TIMEOUT) as http,
+            streamable_http_client(url, http_client=http) as streams,
+        ):
             yield streams[0], streams[1]
         return
     assert command
@@ -130,8 +144,8 @@ class _Session:
     def __init__(self, read: Any, write: Any) -> None:
         self.read, self.write = read, write
 
-    async def send(self, message: mcp_types.JSONRPCMessage) -> None:
-        await self.write.send(SessionMessage(message))
+    async def send(self, message: mcp_types.JSONRPCMessage, metadata: ClientMessageMetadata | None = None) -> None:
+        await self.write.send(SessionMessage(message, metadata))
 
     async def receive(self) -> mcp_types.JSONRPCMessage:
         try:
@@ -143,7 +157,24 @@ class _Session:
         return item.message
 
     async def request(self, id_: Any, method: str, params: dict[str, Any]) -> None:
-        await self.send(mcp_types.JSONRPCRequest(jsonrpc="2.0", id=id_, method=method, params=params))
+        message = mcp_types.JSONRPCRequest(jsonrpc="2.0", id=id_, method=method, params=params)
+        await self.send(message, _routing(method, params))
+
+
+def _routing(method: str, params: dict[str, Any]) -> ClientMessageMetadata | None:
+    """A 2026-07-28 request's per-message HTTP headers (version, method, name), as the SDK's client sets them.
+
+    Over Streamable HTTP a modern server routes on them (without them it asks for a session);
+    over stdio the transport ignores them.
+    """
+    version = (params.get("_meta") or {}).get(META_VERSION)
+    if not version:
+        return None
+    headers = {MCP_PROTOCOL_VERSION_HEADER: version, MCP_METHOD_HEADER: method}
+    name_key = NAME_BEARING_METHODS.get(method)
+    if name_key is not None and isinstance(name := params.get(name_key), str):
+        headers[MCP_NAME_HEADER] = encode_header_value(name)
+    return ClientMessageMetadata(headers=headers)
 
 
 def _answer_message(id_: Any, answer: dict[str, Any]) -> mcp_types.JSONRPCMessage:
@@ -216,18 +247,25 @@ async def replay(
     *,
     command: Sequence[str] | None = None,
     url: str | None = None,
+    token: str | None = None,
     timeout: float = TIMEOUT,
 ) -> list[Replayed]:
-    """Replay every client exchange of `cassette` against a fresh server; the recorded server by default."""
+    """Replay every client exchange of `cassette` against a fresh server; the recorded server by default.
+
+    Over HTTP the recorded bearer token is not in the cassette: pass `token`, or leave it out to
+    send mcpbdd's test token of the recorded caller (`mcpbdd:<tenant>:<subject>`) when one is known.
+    """
     if command is None and url is None:
         server = cassette.header.server
         command, url = server.get("command"), server.get("url")
     if not command and not url:
         raise ReplayError("the cassette names no server: pass a command (-- COMMAND) or a URL")
+    if url is not None and token is None:
+        token = recorded_test_token(cassette)
     carried = Carried()
     out: list[Replayed] = []
     try:
-        async with _transport(command, url) as (read, write):
+        async with _transport(command, url, token) as (read, write):
             session = _Session(read, write)
             for exchange in cassette.exchanges:
                 if exchange.origin != "client":
@@ -241,6 +279,16 @@ async def replay(
     except Exception as exc:  # a transport that failed under us: the replay could not run
         raise ReplayError(f"{type(exc).__name__}: {exc}") from exc
     return out
+
+
+def recorded_test_token(cassette: Cassette) -> str | None:
+    """mcpbdd's test token for the caller the recording names (its first), or None."""
+    from mcpbdd.principals import Principal
+
+    caller = next((e.caller for e in cassette.exchanges if e.caller), None)
+    if not caller or not caller.get("subject") or not caller.get("tenant"):
+        return None
+    return Principal(str(caller["subject"]), str(caller["tenant"])).token
 
 
 def replay_sync(cassette: Cassette, **kwargs: Any) -> list[Replayed]:

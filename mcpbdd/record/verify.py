@@ -117,10 +117,11 @@ def verify_cassette(
     *,
     command: Sequence[str] | None = None,
     url: str | None = None,
+    token: str | None = None,
     replays: int = 2,
 ) -> Report:
     """Replay `cassette` against the server (`replays` fresh runs) and judge every client exchange."""
-    runs = [replay_sync(cassette, command=command, url=url) for _ in range(max(1, replays))]
+    runs = [replay_sync(cassette, command=command, url=url, token=token) for _ in range(max(1, replays))]
     exchanges = [e for e in cassette.exchanges if e.origin == "client"]
     verdicts = []
     for index, exchange in enumerate(exchanges):
