@@ -12,6 +12,6 @@ from mcpbdd.steps.arguments import spec_errors
 
 @step('the result\'s "{path:Text}" is remembered as "{name:Text}"')
 def remembers(context: Any, path: str, name: str) -> None:
-    """And the result's "$.id" is remembered as "note"  (later arguments and URIs write "${note}")"""
+    """Then the result's "$.id" is remembered as "note"  (later arguments and URIs write "${note}")"""
     with spec_errors(context):
         world(context).remember(name, path)
