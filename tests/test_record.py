@@ -17,12 +17,15 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import anyio
+import mcp_types
 import pytest
 
 from mcpbdd.cli.recording import split_command
-from mcpbdd.record.cassette import LEGACY, MODERN, CassetteError, parse, read
+from mcpbdd.record.assembler import Assembler
+from mcpbdd.record.cassette import LEGACY, MODERN, CassetteError, Exchange, Header, parse, read
 from mcpbdd.record.values import Remembered, path_steps
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -313,3 +316,67 @@ def test_the_http_reverse_proxy_records_the_caller_but_never_the_token(notes_htt
     assert 'Given the user "alice" of tenant "acme"' in text
     run = run_feature(feature)
     assert run.returncode == 0, text + run.stdout + run.stderr
+
+
+# the assembler, fed wire lines built with the SDK's JSON-RPC models ----------------------------
+
+
+def _wire(message: Any) -> bytes:
+    return message.model_dump_json(by_alias=True, exclude_none=True).encode() + b"\n"
+
+
+def _request(id_: int, method: str, params: dict[str, Any]) -> bytes:
+    return _wire(mcp_types.JSONRPCRequest(jsonrpc="2.0", id=id_, method=method, params=params))
+
+
+def _result(id_: int, result: dict[str, Any]) -> bytes:
+    return _wire(mcp_types.JSONRPCResponse(jsonrpc="2.0", id=id_, result=result))
+
+
+def _assembled(feed: list[tuple[str, bytes]]) -> list[Exchange]:
+    done: list[Exchange] = []
+    assembler = Assembler(done.append, Header("stdio", {"command": ["server"]}, "now"))
+    for side, line in feed:
+        (assembler.from_client if side == "client" else assembler.from_server)(line)
+    return done
+
+
+def test_concurrent_calls_keep_their_own_rounds_in_both_eras() -> None:
+    """A modern retry finds its call by the echoed state; a mid-call request joins the call still pending."""
+    asked = {"resultType": "input_required", "requestState": "s-1", "inputRequests": {"confirm": {}}}
+    retry = {"name": "delete", "inputResponses": {"confirm": {"action": "accept"}}, "requestState": "s-1"}
+    done = _assembled(
+        [
+            ("client", _request(1, "tools/call", {"name": "delete"})),
+            ("server", _result(1, asked)),
+            ("client", _request(2, "tools/call", {"name": "slow"})),
+            ("client", _request(3, "tools/call", retry)),
+            ("server", _result(3, {"content": [], "structuredContent": {"deleted": True}})),
+            ("server", _request(0, "elicitation/create", {"message": "name?"})),
+            ("client", _result(0, {"action": "accept", "content": {"name": "Ada"}})),
+            ("server", _result(2, {"content": []})),
+            ("client", b"not json-rpc\n"),
+        ]
+    )
+    delete, slow = done
+    assert (delete.seq, delete.target, slow.seq, slow.target) == (1, "delete", 2, "slow")
+    assert delete.rounds == [{"era": MODERN, "asked": asked, "retry": {"id": 3, "params": retry}}]
+    assert delete.response == {"result": {"content": [], "structuredContent": {"deleted": True}}}
+    [legacy] = slow.rounds
+    assert legacy["era"] == LEGACY and legacy["asked"]["method"] == "elicitation/create"
+    assert legacy["answer"] == {"result": {"action": "accept", "content": {"name": "Ada"}}}
+
+
+def test_the_recorder_ends_with_the_server_and_keeps_its_exit_code_and_stderr(tmp_path: Path) -> None:
+    cassette = tmp_path / "crash.ndjson"
+    crash = "import sys; sys.stderr.write('boom: no database'); sys.exit(3)"
+    proxy = subprocess.run(
+        [sys.executable, "-m", "mcpbdd.cli.main", "record", "--out", str(cassette), "--", sys.executable, "-c", crash],
+        stdin=subprocess.PIPE,  # the client keeps its end open: the server's exit alone ends the session
+        capture_output=True,
+        timeout=60,
+    )
+    assert proxy.returncode == 3
+    assert b"boom: no database" in proxy.stderr  # passed through to the client's stderr
+    ended = read(cassette).end
+    assert ended is not None and ended.exit_code == 3 and "boom: no database" in ended.stderr

@@ -105,11 +105,38 @@ def judge(exchange: Exchange, runs: Sequence[Replayed | None]) -> Verdict:
     if recorded_channel != now_channel:
         verdict.channel_change = (recorded_channel, now_channel)
         return verdict
+    verdict.paths = _question_drift(exchange.rounds, first.rounds)
     recorded, now = observable(exchange.response), observable(first.response)
     others = [observable(r.response) for r in runs[1:] if r is not None]
     markers = {**_same_shape(recorded, now), **(volatile(now, others) if others else {})}
-    verdict.paths = differences(template(recorded, markers), now)
+    verdict.paths += differences(template(recorded, markers), now)
     return verdict
+
+
+def _questions(rounds: Sequence[dict[str, Any]]) -> list[Any]:
+    """What each round asked (its kind, message and form), without request ids or sealed state."""
+    asked = []
+    for round_ in rounds:
+        if "inputRequests" in (round_.get("asked") or {}):
+            requests = round_["asked"]["inputRequests"]
+        else:
+            requests = {"": round_.get("asked") or {}}
+        asked.append({key: {"method": r.get("method"), **_form(r.get("params") or {})} for key, r in requests.items()})
+    return asked
+
+
+def _form(params: dict[str, Any]) -> dict[str, Any]:
+    return {k: params[k] for k in ("message", "requestedSchema") if k in params}
+
+
+def _question_drift(recorded: Sequence[dict[str, Any]], now: Sequence[dict[str, Any]]) -> list[tuple[str, str]]:
+    """Differences in the questions asked on the way (`$.rounds[0].confirm.message: ...`)."""
+    expected, actual = _questions(recorded), _questions(now)
+    if len(expected) != len(actual):
+        asked = f"the server asked {len(actual)} round(s) of questions; the recording has {len(expected)}"
+        return [("$.rounds", asked)]
+    found = differences(template(expected, _same_shape(expected, actual)), actual)
+    return [(path.replace("$", "$.rounds", 1), reason) for path, reason in found]
 
 
 def verify_cassette(
