@@ -2,15 +2,15 @@
 
 The client's configuration names `mcpbdd record --out FILE -- <server command>` in place of the
 server command, exactly as a desktop client's would. Run as a script by the tests:
-`python tests/recorded_sessions.py notes|everything CASSETTE [RECORDER OPTIONS] -- SERVER-COMMAND...`.
+`python tests/recorded_sessions.py notes|everything CASSETTE [--secret S ...] -- SERVER-COMMAND...`.
 """
 
 from __future__ import annotations
 
 import contextlib
-import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -21,11 +21,7 @@ from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
-
-def through_recorder(cassette: str, server: Sequence[str], *extra: str) -> StdioServerParameters:
-    """What a client's configuration says: the recorder in front of the server command."""
-    recorder = [sys.executable, "-m", "mcpbdd.cli.main", "record", "--out", cassette, *extra, "--", *server]
-    return StdioServerParameters(command=recorder[0], args=recorder[1:], env=dict(os.environ))
+from mcpbdd.record import through_recorder
 
 
 def _accept(answer: dict[str, Any]) -> Any:
@@ -77,7 +73,8 @@ SESSIONS = {"notes": notes_session, "everything": everything_session}
 def main(argv: Sequence[str]) -> None:
     name, cassette, *rest = argv
     cut = rest.index("--")
-    anyio.run(SESSIONS[name], through_recorder(cassette, rest[cut + 1 :], *rest[:cut]))
+    secrets = [value for option, value in zip(rest[:cut:2], rest[1:cut:2], strict=True) if option == "--secret"]
+    anyio.run(SESSIONS[name], through_recorder(Path(cassette), rest[cut + 1 :], secrets=secrets))
 
 
 if __name__ == "__main__":

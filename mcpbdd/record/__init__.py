@@ -1,5 +1,7 @@
 """Record a real client's session, turn it into a feature, verify a new build against it.
 
+- `through_recorder(out, command)`: the `StdioServerParameters` to give `mcp.Client` so its
+  session is recorded (from pytest);
 - `record_stdio(command, out)` / `proxy(...)`: the stdio proxy behind `mcpbdd record`;
   `Recorder` writes a cassette from wire lines (usable from pytest with any transport).
 - `read(path)` / `parse(lines)`: a cassette (see docs/cassette.md for the format).
@@ -14,7 +16,7 @@ from mcpbdd.record.cassette import Cassette, CassetteError, End, Exchange, Heade
 from mcpbdd.record.feature import write_feature
 from mcpbdd.record.recorder import Recorder
 from mcpbdd.record.replay import Replayed, ReplayError, replay, replay_sync
-from mcpbdd.record.stdio_proxy import proxy, record_stdio
+from mcpbdd.record.stdio_proxy import proxy, record_stdio, through_recorder
 from mcpbdd.record.values import Remembered
 from mcpbdd.record.verify import Report, Verdict, verify_cassette
 
@@ -36,6 +38,7 @@ __all__ = [
     "record_stdio",
     "replay",
     "replay_sync",
+    "through_recorder",
     "verify_cassette",
     "write",
     "write_feature",

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from mcpbdd.kinds import CAPABILITIES
 from mcpbdd.kit.errors import CODES
 from mcpbdd.record.cassette import LEGACY, MODERN, Cassette, Exchange
 from mcpbdd.record.compare import (
@@ -280,6 +281,7 @@ def render(cassette: Cassette, replays: Sequence[Sequence[Replayed]], *, target:
         "",
         "  Background:",
         f'    Given the MCP server "{target}"',
+        *_capabilities(client.get("capabilities")),
         *_callers(calls),
         "",
         "  Scenario: The recorded session",
@@ -294,6 +296,22 @@ def render(cassette: Cassette, replays: Sequence[Sequence[Replayed]], *, target:
             steps.append(f'And the result\'s "{carry.path}" is remembered as "{carry.name}"')
         lines.extend(_indent_steps(steps))
     return "\n".join(lines) + "\n"
+
+
+def _capabilities(declared: Any) -> list[str]:
+    """The client capabilities the recorded client declared, when not all of them: a server asks by what it sees.
+
+    (The everything server asks a client that declares roots for them as soon as it connects; the
+    recorded client did not declare them, so the scenario must not either.)
+    """
+    if not isinstance(declared, dict):
+        return []
+    known = [name for name in CAPABILITIES if name in declared]
+    if len(known) == len(CAPABILITIES):
+        return []
+    if not known:
+        return ["    And the client declares no capabilities"]
+    return [f'    And the client declares the capabilities "{", ".join(known)}"']
 
 
 def _callers(calls: Sequence[Exchange]) -> list[str]:

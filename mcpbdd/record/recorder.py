@@ -7,7 +7,6 @@ cassette of what finished. Configured secrets are redacted line by line (the rep
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import IO, Any
 
@@ -77,10 +76,6 @@ def redactor_for(secrets: list[str]) -> Redactor:
     except Exception:  # no project here, or a bad one: the recording still works, with what was given
         configured = []
     return Redactor([*secrets, *configured])
-
-
-def exchange_json(exchange: Exchange) -> str:
-    return json.dumps(exchange.to_json(), indent=2)
 
 
 __all__ = ["Recorder", "redactor_for"]

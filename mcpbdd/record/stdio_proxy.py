@@ -17,6 +17,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import BinaryIO
 
+from mcp.client.stdio import StdioServerParameters
+
 from mcpbdd.record.assembler import now_iso
 from mcpbdd.record.cassette import Header
 from mcpbdd.record.recorder import Recorder
@@ -116,9 +118,22 @@ async def proxy(
     return code
 
 
+def through_recorder(
+    out: Path, command: Sequence[str], *, secrets: Sequence[str] = (), env: dict[str, str] | None = None
+) -> StdioServerParameters:
+    """What to give `mcp.Client` (from pytest, say) so that its session with `command` is recorded into `out`.
+
+    The same line a client's configuration has: `mcpbdd record --out OUT -- COMMAND`, run with
+    this interpreter. The environment is passed whole (the SDK's default passes only a few names).
+    """
+    options = [arg for secret in secrets for arg in ("--secret", secret)]
+    args = ["-m", "mcpbdd.cli.main", "record", "--out", str(out), *options, "--", *command]
+    return StdioServerParameters(command=sys.executable, args=args, env=dict(os.environ if env is None else env))
+
+
 def record_stdio(command: Sequence[str], out: Path, *, redactor: Redactor | None = None) -> int:
     """The blocking entry point `mcpbdd record` calls."""
     return asyncio.run(proxy(command, out, redactor=redactor))
 
 
-__all__ = ["proxy", "record_stdio"]
+__all__ = ["proxy", "record_stdio", "through_recorder"]

@@ -105,7 +105,7 @@ def judge(exchange: Exchange, runs: Sequence[Replayed | None]) -> Verdict:
     if recorded_channel != now_channel:
         verdict.channel_change = (recorded_channel, now_channel)
         return verdict
-    verdict.paths = _question_drift(exchange.rounds, first.rounds)
+    verdict.paths = _question_drift(exchange.rounds, first.rounds, [r.rounds for r in runs[1:] if r is not None])
     recorded, now = observable(exchange.response), observable(first.response)
     others = [observable(r.response) for r in runs[1:] if r is not None]
     markers = {**_same_shape(recorded, now), **(volatile(now, others) if others else {})}
@@ -129,13 +129,16 @@ def _form(params: dict[str, Any]) -> dict[str, Any]:
     return {k: params[k] for k in ("message", "requestedSchema") if k in params}
 
 
-def _question_drift(recorded: Sequence[dict[str, Any]], now: Sequence[dict[str, Any]]) -> list[tuple[str, str]]:
-    """Differences in the questions asked on the way (`$.rounds[0].confirm.message: ...`)."""
+def _question_drift(
+    recorded: Sequence[dict[str, Any]], now: Sequence[dict[str, Any]], others: Sequence[Sequence[dict[str, Any]]]
+) -> list[tuple[str, str]]:
+    """Differences in the questions asked on the way (`$.rounds[0].confirm.message: ...`), under the same markers."""
     expected, actual = _questions(recorded), _questions(now)
     if len(expected) != len(actual):
         asked = f"the server asked {len(actual)} round(s) of questions; the recording has {len(expected)}"
         return [("$.rounds", asked)]
-    found = differences(template(expected, _same_shape(expected, actual)), actual)
+    markers = {**_same_shape(expected, actual), **volatile(actual, [_questions(o) for o in others])}
+    found = differences(template(expected, markers), actual)
     return [(path.replace("$", "$.rounds", 1), reason) for path, reason in found]
 
 
