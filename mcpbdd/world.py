@@ -31,8 +31,9 @@ from mcpbdd.harness.http_process import HttpProcess
 from mcpbdd.kinds import ClientMode, HarnessKind, check_capabilities, client_mode, harness_kind
 from mcpbdd.kit.clock import FrozenClock
 from mcpbdd.kit.doubles import Doubles
-from mcpbdd.outcome import TOOLS_CALL, Call, Channel, Outcome
+from mcpbdd.outcome import RESOURCES_READ, TOOLS_CALL, Call, Channel, Outcome
 from mcpbdd.principals import Directory, Principal, caller_label
+from mcpbdd.record.values import Remembered
 from mcpbdd.runtime import ScenarioOwner
 from mcpbdd.storage import ServiceAdapter, StorageAdapter, StorageDiff, StorageService, diff
 from mcpbdd.storage.doubles_file import DoublesFile
@@ -103,6 +104,8 @@ class World:
         """Every tenant's storage just before the first When step (what "is unchanged" compares with)."""
         self.input_rounds = InputRounds(self._resume, self._record, self.events, max_rounds=settings.max_rounds)
         """Drives the rounds of calls that ask for input (the plan, the open conversation, replays)."""
+        self.remembered = Remembered()
+        """Values taken from results by JSON path; a later call's `${name}` sends them (`remember`)."""
 
     # configuration (before the first call) ------------------------------------------------------
 
@@ -386,6 +389,7 @@ class World:
         A call that asks for input opens a conversation (answered from the plan where it can).
         """
         caller = self._caller_for(as_user)
+        call = self._filled(call)
         outcome = self.run(self.harness.send(caller, call, input_responses=input_responses or None))
         if call.method == TOOLS_CALL and outcome.channel in (Channel.TOOL_ERROR, Channel.PROTOCOL_ERROR):
             # The server answered: ask what it offers, so a misspelt tool name reads as one.
@@ -403,6 +407,16 @@ class World:
                 offered = ", ".join(offered_names) or "no tools"
                 outcome = replace(outcome, note=f"the server offers no tool {call.target!r}; it offers: {offered}")
         return self.input_rounds.begin(caller, outcome)
+
+    def remember(self, name: str, path: str) -> Any:
+        """Keep the value at JSON `path` of the last result (its structured content) as `name`."""
+        return self.remembered.remember(name, self.last.structured, path)
+
+    def _filled(self, call: Call) -> Call:
+        """`call` with every remembered `${name}` in its arguments (and a resource URI) replaced."""
+        if call.method == RESOURCES_READ:
+            return replace(call, target=self.remembered.fill(call.target))
+        return replace(call, arguments=self.remembered.fill(call.arguments))
 
     def call_tool(
         self,

@@ -5,6 +5,7 @@
     mcpbdd report [RESULTS...] [--output DIR] [--name NAME]
     mcpbdd steps [--markdown]
     mcpbdd init --server package.module:attr [DIRECTORY]
+    mcpbdd record --out FILE -- COMMAND | feature CASSETTE | verify CASSETTE  (see mcpbdd.cli.recording)
 
 `run` is a thin wrapper over behave: mcpbdd's Allure formatter (results under
 `reports/allure-results`), JUnit XML for CI (`reports/junit`), behave's readable console
@@ -38,6 +39,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TextIO
 
+from mcpbdd.cli import recording
 from mcpbdd.cli.plan import Plan, PlanError, Unit, balance, parse_shard, plan_run, shard_of
 from mcpbdd.cli.progress import EventFiles, ProgressLine, wants_progress
 from mcpbdd.cli.workers import JOB_ENV, Worker, run_workers
@@ -133,6 +135,7 @@ def _parser() -> argparse.ArgumentParser:
     init.add_argument(
         "--harness", choices=list(HarnessKind), default=HarnessKind.CONTEXT, help="the default harness to configure"
     )
+    recording.add_commands(commands)  # record, feature, verify
     return parser
 
 
@@ -432,6 +435,7 @@ def init(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
+    argv, server_command = recording.split_command(sys.argv[1:] if argv is None else argv)
     args, passthrough = parser.parse_known_args(argv)
     try:
         if args.command == "run":
@@ -445,6 +449,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return report(args)
         if args.command == "init":
             return init(args)
+        recorded = recording.dispatch(args, server_command)
+        if recorded is not None:
+            return recorded
         return list_steps(args.markdown)
     except BrokenPipeError:  # `mcpbdd steps | head`
         sys.stderr.close()

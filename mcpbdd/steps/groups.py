@@ -10,6 +10,7 @@ GROUPS = {
     "mcpbdd.steps.server": "Server and harness",
     "mcpbdd.steps.callers": "Tenants and callers",
     "mcpbdd.steps.calls": "Calls",
+    "mcpbdd.steps.remembering": "Values carried between calls",
     "mcpbdd.steps.outcomes": "Outcomes and error channels",
     "mcpbdd.steps.storage": "Seeded storage and clock",
     "mcpbdd.steps.rounds": "Input-required rounds",
@@ -23,6 +24,7 @@ NOTES = """
     feature or scenario (default: `harness` under [tool.mcpbdd], or -D mcpbdd.harness=...).
     Arguments: a JSON object doc string, inline JSON, or a table with the columns
     argument | value (a cell that reads as JSON is JSON, anything else is text).
+    Carried values: "${name}" in arguments or a URI sends what `the result's "$.id" is remembered as "name"` kept.
     Error codes: a number (-32602) or a name (InvalidParams, MethodNotFound, InternalError, ...).
     Outcomes: ok, tool-error, protocol-error, input-required, transport-failure.
 """

@@ -1,0 +1,247 @@
+"""The cassette: one recorded MCP session as NDJSON, readable by other tools (see docs/cassette.md).
+
+A header line (format, negotiated protocol version, transport, server, client), one line per
+exchange (a client request, its rounds and its final response or error, with latency), and an
+end line (the server's exit code and stderr). Lines are plain JSON dicts so that the wire form
+of every message is kept exactly as it was sent: params and results are never re-serialised
+through a model that could drop an unknown field.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+FORMAT = "mcpbdd-cassette"
+VERSION = 1
+MODERN = "2026-07-28"
+"""The era whose questions come back as `input_required` results (SEP-2322)."""
+LEGACY = "2025-11-25"
+"""The era whose questions are server-initiated requests in the middle of a call."""
+
+
+class CassetteError(ValueError):
+    """A file that is not a cassette this version of mcpbdd can read (the message names file and line)."""
+
+
+@dataclass
+class Header:
+    """What the session was: who talked to whom, over what, in which protocol version."""
+
+    transport: str
+    server: dict[str, Any]
+    """`{"command": [...]}` over stdio, `{"url": ...}` over HTTP."""
+    started_at: str
+    protocol_version: str | None = None
+    client: dict[str, Any] = field(default_factory=dict)
+    """`{"name", "version", "capabilities"}` as the client declared them."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "type": "header",
+            "format": FORMAT,
+            "version": VERSION,
+            "protocolVersion": self.protocol_version,
+            "transport": self.transport,
+            "server": self.server,
+            "client": self.client,
+            "startedAt": self.started_at,
+        }
+
+    @classmethod
+    def from_json(cls, line: dict[str, Any]) -> Header:
+        return cls(
+            transport=line.get("transport", "stdio"),
+            server=line.get("server") or {},
+            started_at=line.get("startedAt", ""),
+            protocol_version=line.get("protocolVersion"),
+            client=line.get("client") or {},
+        )
+
+    @property
+    def modern(self) -> bool:
+        return self.protocol_version is not None and self.protocol_version >= MODERN
+
+
+@dataclass
+class Exchange:
+    """One client request as it went: the request, every round of questions, the final response.
+
+    `request` is `{"id", "method", "params"}`; `response` is `{"result": ...}` or `{"error": ...}`
+    (None when the session ended first). A round is either
+    `{"era": "2026-07-28", "asked": <input_required result>, "retry": {"id", "params"}}` or
+    `{"era": "2025-11-25", "asked": {"id", "method", "params"}, "answer": {"result"|"error": ...}}`.
+    """
+
+    seq: int
+    request: dict[str, Any]
+    response: dict[str, Any] | None = None
+    rounds: list[dict[str, Any]] = field(default_factory=list)
+    started_at: str = ""
+    latency_ms: float | None = None
+    origin: str = "client"
+    """`server` for a request the server made outside any call (it has no rounds)."""
+    caller: dict[str, Any] | None = None
+    """Over HTTP: who sent it, from the bearer token (`{"subject", "tenant"}`); the token itself is never kept."""
+
+    @property
+    def method(self) -> str:
+        return str(self.request.get("method", ""))
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return self.request.get("params") or {}
+
+    @property
+    def target(self) -> str:
+        """The tool or prompt name, or the resource URI ('' for other methods)."""
+        params = self.params
+        return str(params.get("name") or params.get("uri") or "")
+
+    @property
+    def arguments(self) -> dict[str, Any]:
+        return dict(self.params.get("arguments") or {})
+
+    def to_json(self) -> dict[str, Any]:
+        line: dict[str, Any] = {"type": "exchange", "seq": self.seq}
+        if self.origin != "client":
+            line["origin"] = self.origin
+        if self.caller:
+            line["caller"] = self.caller
+        line.update(request=self.request, rounds=self.rounds, response=self.response)
+        line.update(startedAt=self.started_at, latencyMs=self.latency_ms)
+        return line
+
+    @classmethod
+    def from_json(cls, line: dict[str, Any]) -> Exchange:
+        return cls(
+            seq=int(line.get("seq", 0)),
+            request=line.get("request") or {},
+            response=line.get("response"),
+            rounds=list(line.get("rounds") or []),
+            started_at=line.get("startedAt", ""),
+            latency_ms=line.get("latencyMs"),
+            origin=line.get("origin", "client"),
+            caller=line.get("caller"),
+        )
+
+
+@dataclass
+class End:
+    """How the session ended: the server's exit code and what it wrote to stderr."""
+
+    exit_code: int | None
+    stderr: str = ""
+    ended_at: str = ""
+    messages: int = 0
+    unparsed: int = 0
+    """Lines on the wire that were not JSON-RPC (passed through, not recorded)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "type": "end",
+            "exitCode": self.exit_code,
+            "stderr": self.stderr,
+            "endedAt": self.ended_at,
+            "messages": self.messages,
+            "unparsed": self.unparsed,
+        }
+
+    @classmethod
+    def from_json(cls, line: dict[str, Any]) -> End:
+        return cls(
+            exit_code=line.get("exitCode"),
+            stderr=line.get("stderr", ""),
+            ended_at=line.get("endedAt", ""),
+            messages=int(line.get("messages", 0)),
+            unparsed=int(line.get("unparsed", 0)),
+        )
+
+
+@dataclass
+class Cassette:
+    """A whole recorded session."""
+
+    header: Header
+    exchanges: list[Exchange]
+    end: End | None = None
+
+    def calls(self) -> list[Exchange]:
+        """The exchanges a specification is about: tool calls, resource reads, prompts (in order)."""
+        return [e for e in self.exchanges if e.origin == "client" and e.method in CALL_METHODS]
+
+
+CALL_METHODS = ("tools/call", "resources/read", "prompts/get")
+
+
+def dumps(line: dict[str, Any]) -> str:
+    """One NDJSON line (compact, no trailing newline)."""
+    return json.dumps(line, ensure_ascii=False, separators=(",", ":"))
+
+
+def lines(cassette: Cassette) -> Iterator[str]:
+    yield dumps(cassette.header.to_json())
+    for exchange in cassette.exchanges:
+        yield dumps(exchange.to_json())
+    if cassette.end is not None:
+        yield dumps(cassette.end.to_json())
+
+
+def write(cassette: Cassette, path: Path) -> None:
+    path.write_text("".join(f"{line}\n" for line in lines(cassette)), encoding="utf-8")
+
+
+def parse(text_lines: Iterable[str], source: str = "<cassette>") -> Cassette:
+    """Read a cassette; a line that is not JSON or a file without a header fails naming the line."""
+    header: Header | None = None
+    exchanges: list[Exchange] = []
+    end: End | None = None
+    for number, raw in enumerate(text_lines, start=1):
+        if not raw.strip():
+            continue
+        try:
+            line = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise CassetteError(f"{source}:{number}: not JSON: {exc.msg}") from None
+        kind = line.get("type") if isinstance(line, dict) else None
+        if kind == "header":
+            if line.get("format") != FORMAT or int(line.get("version", 0)) > VERSION:
+                raise CassetteError(f"{source}:{number}: not a {FORMAT} version {VERSION} header")
+            header = Header.from_json(line)
+        elif kind == "exchange":
+            exchanges.append(Exchange.from_json(line))
+        elif kind == "end":
+            end = End.from_json(line)
+        else:
+            raise CassetteError(f"{source}:{number}: unknown line type {kind!r} (header, exchange or end)")
+    if header is None:
+        raise CassetteError(f"{source}: no header line: is this a cassette written by `mcpbdd record`?")
+    return Cassette(header, exchanges, end)
+
+
+def read(path: Path) -> Cassette:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CassetteError(f"{path}: {exc.strerror or exc}") from None
+    return parse(text.splitlines(), str(path))
+
+
+__all__ = [
+    "CALL_METHODS",
+    "LEGACY",
+    "MODERN",
+    "Cassette",
+    "CassetteError",
+    "End",
+    "Exchange",
+    "Header",
+    "dumps",
+    "lines",
+    "parse",
+    "read",
+    "write",
+]

@@ -1,0 +1,346 @@
+"""`mcpbdd feature`: a recorded session as a feature file in mcpbdd's vocabulary.
+
+The server goes into the Background, each call becomes a When step, its questions and the
+answers given become the input-round steps, and its outcome becomes the outcome steps (success
+and `the structured result matches:`, the tool error and its text, the protocol error by name).
+Values that change from run to run are found by replaying the session against fresh server
+processes (`replays` times) and written as matcher markers; prose that changes is left out.
+A value one call returns and a later call sends back is remembered by JSON path
+(`And the result's "$.id" is remembered as "note_id"`) and sent as `"${note_id}"`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from mcpbdd.kinds import CAPABILITIES
+from mcpbdd.kit.errors import CODES
+from mcpbdd.record.cassette import LEGACY, MODERN, Cassette, Exchange
+from mcpbdd.record.compare import (
+    INPUT_REQUIRED_CHANNEL,
+    OK,
+    PROTOCOL_ERROR,
+    TOOL_ERROR,
+    channel,
+    observable,
+    template,
+    volatile,
+)
+from mcpbdd.record.replay import Replayed, leaves, replay_sync
+
+INDENT = "    "
+SNIPPET = 80
+_NAME = re.compile(r"[^A-Za-z0-9_-]+")
+_KIND = {"elicitation/create": "by elicitation", "sampling/createMessage": "by sampling", "roots/list": "for the roots"}
+
+
+@dataclass
+class _Carry:
+    """A value exchange `source` returned at `path` that later arguments send back, under `name`."""
+
+    source: int
+    path: str
+    name: str
+
+
+@dataclass
+class _Plan:
+    carries: dict[Any, _Carry] = field(default_factory=dict)
+    """Recorded value -> how it is carried."""
+
+
+def _snippet(text: str) -> str | None:
+    """A phrase of `text` a `"..."` step can quote: the first line's longest run without quotes."""
+    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    parts = sorted((p.strip() for p in first.split('"')), key=len, reverse=True)
+    best = parts[0] if parts else ""
+    if len(best) > SNIPPET:
+        best = best[:SNIPPET].rsplit(" ", 1)[0] or best[:SNIPPET]
+    return best if len(best) >= 3 else None
+
+
+def _structured(exchange: Exchange) -> Any:
+    response = exchange.response or {}
+    return (response.get("result") or {}).get("structuredContent")
+
+
+def _argument_leaves(value: Any, key: str = "") -> list[tuple[str, Any]]:
+    if isinstance(value, dict):
+        return [leaf for k, v in value.items() for leaf in _argument_leaves(v, k)]
+    if isinstance(value, list):
+        return [leaf for v in value for leaf in _argument_leaves(v, key)]
+    return [(key, value)]
+
+
+def plan_carries(calls: Sequence[Exchange]) -> _Plan:
+    """Which argument values came from an earlier result (and were never sent by the client before it)."""
+    plan = _Plan()
+    sent: set[Any] = set()
+    names: set[str] = set()
+    for index, exchange in enumerate(calls):
+        values = [v for _, v in _argument_leaves(exchange.arguments)]
+        for key, value in _argument_leaves(exchange.arguments):
+            if not isinstance(value, str) or len(value) < 2 or value in plan.carries or value in sent:
+                continue
+            for source in range(index - 1, -1, -1):
+                found = [p for p, v in leaves(_structured(calls[source])) if v == value and _structured(calls[source])]
+                if found:
+                    name = _NAME.sub("_", key or "value").strip("_") or "value"
+                    base, n = name, 1
+                    while name in names:
+                        n += 1
+                        name = f"{base}_{n}"
+                    names.add(name)
+                    plan.carries[value] = _Carry(source, found[0], name)
+                    break
+        sent.update(v for v in values if isinstance(v, str))
+    return plan
+
+
+def _refer(value: Any, plan: _Plan) -> Any:
+    if isinstance(value, dict):
+        return {k: _refer(v, plan) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_refer(v, plan) for v in value]
+    if isinstance(value, str) and value in plan.carries:
+        return "${" + plan.carries[value].name + "}"
+    return value
+
+
+def _doc_string(value: Any, indent: str = "  ") -> list[str]:
+    text = json.dumps(value, indent=2, ensure_ascii=False)
+    return [f'{indent}"""', *(f"{indent}{line}" for line in text.splitlines()), f'{indent}"""']
+
+
+def _when(exchange: Exchange, plan: _Plan) -> list[str]:
+    if exchange.method == "resources/read":
+        uri = exchange.target
+        for value, carry in plan.carries.items():
+            if len(value) >= 4 and value in uri:
+                uri = uri.replace(value, "${" + carry.name + "}")
+        return [f'When the client reads the resource "{uri}"']
+    arguments = _refer(exchange.arguments, plan)
+    if exchange.method == "prompts/get":
+        if not arguments:
+            return [f'When the client gets the prompt "{exchange.target}"']
+        rows = ["  | argument | value |"]
+        rows += [f"  | {k} | {json.dumps(v) if not isinstance(v, str) else v} |" for k, v in arguments.items()]
+        return [f'When the client gets the prompt "{exchange.target}" with:', *rows]
+    if not arguments:
+        return [f'When the client calls "{exchange.target}"']
+    inline = json.dumps(arguments, ensure_ascii=False)
+    if len(inline) <= 100 and "\n" not in inline:
+        return [f'When the client calls "{exchange.target}" with {inline}']
+    return [f'When the client calls "{exchange.target}" with:', *_doc_string(arguments)]
+
+
+def _questions(round_: dict[str, Any]) -> dict[str | None, dict[str, Any]]:
+    """A round's questions by key (a 2025-11-25 request has no key: None)."""
+    if round_.get("era") == MODERN:
+        return dict((round_.get("asked") or {}).get("inputRequests") or {})
+    asked = round_.get("asked") or {}
+    return {None: {"method": asked.get("method"), "params": asked.get("params") or {}}}
+
+
+def _answers(round_: dict[str, Any]) -> dict[str | None, Any] | None:
+    if round_.get("era") == MODERN:
+        retry = round_.get("retry")
+        return None if retry is None else dict(retry.get("params", {}).get("inputResponses") or {})
+    answer = round_.get("answer")
+    return None if answer is None or "result" not in answer else {None: answer["result"]}
+
+
+def _stable_message(key: str | None, index: int, message: str, replays: Sequence[Replayed | None]) -> bool:
+    for run in replays:
+        if run is None or index >= len(run.rounds):
+            return False
+        other = _questions(run.rounds[index])
+        question = other.get(key) if key is not None else next(iter(other.values()), None)
+        if question is None or (question.get("params") or {}).get("message") != message:
+            return False
+    return True
+
+
+def _round_steps(exchange: Exchange, replays: Sequence[Replayed | None]) -> list[str]:
+    steps: list[str] = []
+    for index, round_ in enumerate(r for r in exchange.rounds if r.get("era") in (MODERN, LEGACY)):
+        questions = _questions(round_)
+        single = len(questions) == 1
+        for key, question in questions.items():
+            how = _KIND.get(str(question.get("method")), "")
+            named = "" if single else f' "{key}"'
+            steps.append(f"Then the server asks{' for' + named if named else ''} {how}".rstrip())
+            message = (question.get("params") or {}).get("message")
+            snippet = _snippet(message) if isinstance(message, str) else None
+            if snippet and _stable_message(key, index, message, replays):
+                steps.append(f'And the question{named} says "{snippet}"')
+        answers = _answers(round_)
+        if answers is None:
+            continue
+        for key, question in questions.items():
+            answer = answers.get(key) if key is not None else answers.get(None)
+            if answer is None:
+                continue
+            named = "" if single else f' "{key}"'
+            steps.extend(_answer_steps(str(question.get("method")), named, answer))
+    return steps
+
+
+def _answer_steps(method: str, named: str, answer: dict[str, Any]) -> list[str]:
+    if method == "elicitation/create":
+        action = answer.get("action")
+        if action == "accept":
+            return [f"When the user accepts{named} with:", *_doc_string(answer.get("content") or {})]
+        return [f"When the user {'declines' if action == 'decline' else 'cancels'}{named}"]
+    if method == "sampling/createMessage":
+        text = (answer.get("content") or {}).get("text", "")
+        return [f'When the model answers{named} with "{text}"']
+    if method == "roots/list":
+        rows = ["  | uri | name |"] + [
+            f"  | {r.get('uri', '')} | {r.get('name', '')} |" for r in answer.get("roots") or []
+        ]
+        return [f"When the client answers{named} with the roots:", *rows]
+    return [f"# an answer to {method} is not in the vocabulary: {json.dumps(answer)[:120]}"]
+
+
+def _text_of(result: dict[str, Any]) -> str:
+    if "contents" in result:
+        return next((c.get("text", "") for c in result["contents"] if c.get("text")), "")
+    if "messages" in result:
+        return next((m.get("content", {}).get("text", "") for m in result["messages"]), "")
+    return next((c.get("text", "") for c in result.get("content") or [] if c.get("type") == "text"), "")
+
+
+def _outcome_steps(exchange: Exchange, replays: Sequence[Replayed | None]) -> list[str]:
+    response = exchange.response
+    kind = channel(response)
+    seen = [observable(r.response) for r in replays if r is not None]
+    markers = volatile(observable(response), seen)
+    text_stable = not any(path.startswith(("$.content", "$.contents", "$.messages", "$.message")) for path in markers)
+    result = (response or {}).get("result") or {}
+    if kind == OK:
+        steps = ["Then the call succeeds"]
+        if exchange.method == "tools/call" and "structuredContent" in result:
+            expected = template(observable(response), markers)["structuredContent"]
+            steps += ["And the structured result matches:", *_doc_string(expected)]
+        elif text_stable and (snippet := _snippet(_text_of(result))):
+            steps.append(f'And the result mentions "{snippet}"')
+        return steps
+    if kind == TOOL_ERROR:
+        snippet = _snippet(_text_of(result)) if text_stable else None
+        steps = [f'Then the call fails with a tool error mentioning "{snippet}"' if snippet else ""]
+        steps = [s for s in steps if s] or ["Then the call fails with a tool error"]
+        reason = ((result.get("structuredContent") or {}).get("error") or {}).get("reason")
+        if isinstance(reason, str):
+            steps.append(f'And the error reason is "{reason}"')
+        return steps
+    if kind == PROTOCOL_ERROR:
+        error = (response or {}).get("error") or {}
+        code = error.get("code")
+        name = next((n for n, c in CODES.items() if c == code), str(code))
+        steps = [f"Then the call fails with the protocol error {name}"]
+        reason = (error.get("data") or {}).get("reason") if isinstance(error.get("data"), dict) else None
+        if isinstance(reason, str):
+            steps.append(f'And the error reason is "{reason}"')
+        return steps
+    if kind == INPUT_REQUIRED_CHANNEL:
+        return []  # the question steps already say it; the recording ended with it open
+    return ["# the session ended before the server answered this call"]
+
+
+def server_target(cassette: Cassette, command: Sequence[str] | None = None) -> str:
+    """The Background's server: `stdio: COMMAND` (this interpreter written `{python}`) or the URL."""
+    server = cassette.header.server
+    if command is None and server.get("url"):
+        return str(server["url"])
+    argv = list(command or server.get("command") or [])
+    if argv and argv[0] == sys.executable:
+        return "stdio: {python} " + shlex.join(argv[1:])
+    return "stdio: " + shlex.join(argv)
+
+
+def render(cassette: Cassette, replays: Sequence[Sequence[Replayed]], *, target: str) -> str:
+    """The feature text for `cassette`, with markers where `replays` (fresh runs) disagree with it."""
+    calls = cassette.calls()
+    all_exchanges = [e for e in cassette.exchanges if e.origin == "client"]
+    plan = plan_carries(calls)
+    header = cassette.header
+    client = header.client or {}
+    name = (header.server.get("info") or {}).get("name") or target
+    lines = [
+        "@harness.client",
+        f"Feature: A recorded session with the {name} server",
+        f"  Recorded by mcpbdd record on {header.started_at[:10]}: protocol {header.protocol_version},",
+        f"  client {client.get('name')} {client.get('version')}, over {header.transport}.",
+        "",
+        "  Background:",
+        f'    Given the MCP server "{target}"',
+        *_capabilities(client.get("capabilities")),
+        *_callers(calls),
+        "",
+        "  Scenario: The recorded session",
+    ]
+    for index, exchange in enumerate(calls):
+        position = all_exchanges.index(exchange)
+        runs = [run[position] if position < len(run) else None for run in replays]
+        steps = _when(exchange, plan)
+        steps += _round_steps(exchange, runs)
+        steps += _outcome_steps(exchange, runs)
+        for carry in (c for c in plan.carries.values() if c.source == index):
+            steps.append(f'And the result\'s "{carry.path}" is remembered as "{carry.name}"')
+        lines.extend(_indent_steps(steps))
+    return "\n".join(lines) + "\n"
+
+
+def _capabilities(declared: Any) -> list[str]:
+    """The client capabilities the recorded client declared, when not all of them: a server asks by what it sees.
+
+    (The everything server asks a client that declares roots for them as soon as it connects; the
+    recorded client did not declare them, so the scenario must not either.)
+    """
+    if not isinstance(declared, dict):
+        return []
+    known = [name for name in CAPABILITIES if name in declared]
+    if len(known) == len(CAPABILITIES):
+        return []
+    if not known:
+        return ["    And the client declares no capabilities"]
+    return [f'    And the client declares the capabilities "{", ".join(known)}"']
+
+
+def _callers(calls: Sequence[Exchange]) -> list[str]:
+    """Over HTTP, the recorded callers (from their tokens) as users: the harness sends each one's token."""
+    steps, seen = [], set()
+    for exchange in calls:
+        caller = exchange.caller or {}
+        subject, tenant = caller.get("subject"), caller.get("tenant")
+        if subject and tenant and (subject, tenant) not in seen:
+            seen.add((subject, tenant))
+            steps.append(f'    {"Given" if not steps else "And"} the user "{subject}" of tenant "{tenant}"')
+    return steps
+
+
+def _indent_steps(steps: list[str]) -> list[str]:
+    return [f"{INDENT}{s}" for s in steps]
+
+
+def write_feature(
+    cassette: Cassette,
+    *,
+    command: Sequence[str] | None = None,
+    url: str | None = None,
+    token: str | None = None,
+    replays: int = 2,
+) -> str:
+    """Replay the session `replays` times against fresh servers (or the server at `url`) and render the feature."""
+    runs = [replay_sync(cassette, command=command, url=url, token=token) for _ in range(max(0, replays))]
+    return render(cassette, runs, target=url or server_target(cassette, command))
+
+
+__all__ = ["plan_carries", "render", "server_target", "write_feature"]
