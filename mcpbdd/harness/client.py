@@ -53,6 +53,7 @@ from mcpbdd.kinds import CAPABILITIES, Capability, ClientMode, check_capabilitie
 from mcpbdd.kit.doubles import Doubles
 from mcpbdd.outcome import PROMPTS_GET, RESOURCES_READ, TOOLS_CALL, Call, Channel, Outcome, Question, question_kind
 from mcpbdd.principals import Principal, acting_as
+from mcpbdd.targets import ServerCannotStart
 
 __all__ = ["ClientHarness", "EnterInOwner", "InFlightCall", "ParkedQuestion"]
 
@@ -121,8 +122,11 @@ class ClientHarness(Harness):
         await stack.__aenter__()
         try:
             await self.connector.start(stack)
-        except BaseException:
+        except BaseException as exc:
             await stack.aclose()
+            if isinstance(exc, Exception) and not isinstance(exc, ServerCannotStart):
+                # A lifespan that raises, a process that ends before it listens: the server cannot start.
+                raise ServerCannotStart(_summary(exc)) from exc
             raise
         self._stack = stack
         return self
@@ -165,10 +169,13 @@ class ClientHarness(Harness):
                     return await self._stack.enter_async_context(client)
             except TimeoutError:
                 why = self.connector.diagnose()
-                raise ConnectionError(
-                    f"the server did not answer within {self.start_timeout:g} s of starting"
-                    + (f"; {why}" if why else "")
+                raise ServerCannotStart(
+                    f"it did not answer within {self.start_timeout:g} s of starting" + (f"; {why}" if why else "")
                 ) from None
+            except Exception as exc:  # the SDK's ExceptionGroup around "Connection closed", a refused connection
+                why = self.connector.diagnose()
+                ended = "it ended before its first answer" if why else "it gave no first answer"
+                raise ServerCannotStart(f"{ended} ({_summary(exc)})" + (f"; {why}" if why else "")) from None
 
     # mid-call questions (legacy era) ----------------------------------------------------------
 
@@ -280,6 +287,15 @@ class ClientHarness(Harness):
                 cursor = page.next_cursor
                 if not cursor:
                     return tools
+
+
+def _summary(exc: BaseException) -> str:
+    """The innermost error of `exc` in one line (`MCPError: Connection closed`, not an ExceptionGroup's traceback)."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    if isinstance(exc, ConnectionError) and str(exc):
+        return str(exc)
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
 def _session_request(
