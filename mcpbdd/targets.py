@@ -63,7 +63,7 @@ class ServerCannotStart(Broken, ConnectionError):
         command = None
         if parsed.kind in _PROCESS_KINDS:
             with contextlib.suppress(ValueError):
-                command = shlex.join(command_argv(parsed))
+                command = " ".join(_shown(part) for part in command_argv(parsed))
         return ServerCannotStart(self.why, target=target, command=command, cannot_load=self.cannot_load)
 
 
@@ -152,6 +152,12 @@ def _where(exc: BaseException) -> str:
     inside = [frame for frame in frames if not frame.filename.startswith("<frozen")]
     at = f" (at {inside[-1].filename}, line {inside[-1].lineno})" if inside else ""
     return f"{type(exc).__name__}: {exc}{at}"
+
+
+def _shown(part: str) -> str:
+    """A word of a command as a shell would need it, except that `{port}` is left as written (it is not filled yet)."""
+    bare = part.replace("{port}", "")
+    return part if not bare or shlex.quote(bare) == bare else shlex.quote(part)
 
 
 def command_argv(target: ServerTarget) -> list[str]:
