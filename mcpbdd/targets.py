@@ -28,7 +28,15 @@ from mcp.server.mcpserver import MCPServer
 
 from mcpbdd.expect import Broken
 
-__all__ = ["ServerCannotStart", "ServerTarget", "TargetError", "command_argv", "load_inprocess", "missing_command"]
+__all__ = [
+    "ServerCannotStart",
+    "ServerTarget",
+    "TargetError",
+    "command_argv",
+    "error_summary",
+    "load_inprocess",
+    "missing_command",
+]
 
 
 class TargetError(ValueError):
@@ -125,7 +133,8 @@ def load_inprocess(target: ServerTarget) -> MCPServer[Any]:
     try:
         module = importlib.import_module(module_name)
     except Exception as exc:  # any error while importing the server's code (a NameError, a missing setting)
-        raise TargetError(f"server target {target.spec!r}: cannot import {module_name!r}: {_where(exc)}") from exc
+        why = error_summary(exc)
+        raise TargetError(f"server target {target.spec!r}: cannot import {module_name!r}: {why}") from exc
     obj: Any = module
     for part in attr_path.split("."):
         if not hasattr(obj, part):
@@ -144,8 +153,8 @@ def load_inprocess(target: ServerTarget) -> MCPServer[Any]:
     return obj
 
 
-def _where(exc: BaseException) -> str:
-    """`No module named 'x'`, or for an error inside the module: `NameError: ... (at pkg/server.py, line 12)`."""
+def error_summary(exc: BaseException) -> str:
+    """An error in one line: `No module named 'x'`, or `NameError: ... (at pkg/server.py, line 12)` (its last frame)."""
     if isinstance(exc, ModuleNotFoundError):
         return str(exc)
     frames = traceback.extract_tb(exc.__traceback__)

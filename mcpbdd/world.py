@@ -37,11 +37,22 @@ from mcpbdd.principals import Directory, Principal, caller_label
 from mcpbdd.runtime import ScenarioOwner
 from mcpbdd.storage import ServiceAdapter, StorageAdapter, StorageDiff, StorageService, diff
 from mcpbdd.storage.doubles_file import DoublesFile
-from mcpbdd.targets import ServerCannotStart, ServerTarget, TargetError, load_inprocess, missing_command
+from mcpbdd.targets import (
+    ServerCannotStart,
+    ServerTarget,
+    TargetError,
+    error_summary,
+    load_inprocess,
+    missing_command,
+)
 from mcpbdd.trace import Events, Exchange, Trace
 from mcpbdd.upstream import Upstream
 
 T = TypeVar("T")
+
+
+class NoServer(Broken, TargetError):
+    """No server to test (none configured or named): the set-up is wrong, so broken; still a TargetError."""
 
 
 class NoCallYet(Broken):
@@ -215,9 +226,8 @@ class World:
             if target.kind != "inprocess":
                 raise ServerCannotStart(
                     "the context harness calls an in-process server's handlers; "
-                    "a server in another process needs the client harness (-D mcpbdd.harness=client)",
-                    cannot_load=True,
-                )
+                    "a server in another process needs the client harness (-D mcpbdd.harness=client)"
+                )  # not `cannot_load`: the scenarios a tag pins to the client harness reach it
             return ContextHarness(_load(target), doubles=self.doubles, **common)
         connector = InProcess(_load(target), self.doubles) if target.kind == "inprocess" else None
         return ClientHarness(
@@ -269,7 +279,7 @@ class World:
             try:
                 target = self._target()
             except TargetError as exc:  # no server named, or a malformed target: the set-up is wrong
-                raise Broken(str(exc)) from None
+                raise NoServer(str(exc)) from None
             shared = self.shared if target.kind != "inprocess" else None
             key = (self.server_target, self.harness_kind, self.client_mode, self.capabilities)
             if shared is not None and key in shared.harnesses:
@@ -280,7 +290,12 @@ class World:
                 harness = self._build_harness(target, owner)
             except ServerCannotStart as exc:
                 raise self._cannot_start(exc) from None
-            self.run(owner.enter_async(harness))
+            try:
+                self.run(owner.enter_async(harness))
+            except ServerCannotStart:
+                raise  # named by `run`
+            except Exception as exc:  # the context harness entering a lifespan that raises
+                raise self._cannot_start(ServerCannotStart(f"its lifespan raised {error_summary(exc)}")) from exc
             if shared is not None:
                 shared.harnesses[key] = harness
             self._harness = harness
@@ -543,4 +558,4 @@ def load_adapter(spec: str, doubles: Doubles) -> StorageAdapter:
     return factory(doubles)
 
 
-__all__ = ["Channel", "NoCallYet", "World", "load_adapter"]
+__all__ = ["Channel", "NoCallYet", "NoServer", "World", "load_adapter"]

@@ -45,6 +45,21 @@ mcp = MCPServer("broken")
 LIMIT = undefined_setting + 1
 """
 
+LIFESPAN_RAISES = """\
+from contextlib import asynccontextmanager
+
+from mcp.server.mcpserver import MCPServer
+
+
+@asynccontextmanager
+async def lifespan(server):
+    raise RuntimeError("the database is not reachable")
+    yield
+
+
+mcp = MCPServer("notes", lifespan=lifespan)
+"""
+
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
@@ -56,6 +71,7 @@ def project(tmp_path: Path) -> Path:
     (tmp_path / "environment.py").write_text("from mcpbdd.behave import *  # noqa: F403\n")
     (tmp_path / "raises_on_import.py").write_text(RAISES_ON_IMPORT)
     (tmp_path / "exits_at_once.py").write_text(EXITS_AT_ONCE)
+    (tmp_path / "lifespan_raises.py").write_text(LIFESPAN_RAISES)
     return tmp_path
 
 
@@ -69,9 +85,9 @@ def mcpbdd_run(project: Path, server: str, *args: str) -> subprocess.CompletedPr
     return run(project, *command, "-D", "mcpbdd.harness=client", *args)
 
 
-def behave(project: Path, server: str) -> subprocess.CompletedProcess[str]:
+def behave(project: Path, server: str, harness: str = "client") -> subprocess.CompletedProcess[str]:
     command = [sys.executable, "-m", "behave", "-f", "plain", "-D", f"mcpbdd.server={server}"]
-    return run(project, *command, "-D", "mcpbdd.harness=client")
+    return run(project, *command, "-D", f"mcpbdd.harness={harness}")
 
 
 # targets that cannot load at all: mcpbdd run stops before the first scenario -----------------------------------
@@ -146,3 +162,12 @@ def test_a_process_that_ends_before_its_first_answer_is_named_with_its_exit_code
     )
     assert output.count(message) == 2, output  # both scenarios, the same way
     assert "Traceback" not in output and "ExceptionGroup" not in output
+
+
+@pytest.mark.parametrize("harness", ["context", "client"])
+def test_a_lifespan_that_raises_is_a_server_that_cannot_start_on_either_harness(project: Path, harness: str) -> None:
+    done = behave(project, "lifespan_raises:mcp", harness)
+    output = done.stdout + done.stderr
+    where = f"RuntimeError: the database is not reachable (at {project / 'lifespan_raises.py'}, line 8)"
+    assert output.count('The server "lifespan_raises:mcp" cannot start: ') == 2, output
+    assert where in output and "Traceback" not in output

@@ -53,7 +53,7 @@ from mcpbdd.kinds import CAPABILITIES, Capability, ClientMode, check_capabilitie
 from mcpbdd.kit.doubles import Doubles
 from mcpbdd.outcome import PROMPTS_GET, RESOURCES_READ, TOOLS_CALL, Call, Channel, Outcome, Question, question_kind
 from mcpbdd.principals import Principal, acting_as
-from mcpbdd.targets import ServerCannotStart
+from mcpbdd.targets import ServerCannotStart, error_summary
 
 __all__ = ["ClientHarness", "EnterInOwner", "InFlightCall", "ParkedQuestion"]
 
@@ -125,8 +125,9 @@ class ClientHarness(Harness):
         except BaseException as exc:
             await stack.aclose()
             if isinstance(exc, Exception) and not isinstance(exc, ServerCannotStart):
-                # A lifespan that raises, a process that ends before it listens: the server cannot start.
-                raise ServerCannotStart(_summary(exc)) from exc
+                # A process that ends before it listens, a lifespan that raises: the server cannot start.
+                why = str(exc) if isinstance(exc, ConnectionError) else f"it raised {error_summary(exc)}"
+                raise ServerCannotStart(why) from exc
             raise
         self._stack = stack
         return self
