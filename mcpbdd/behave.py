@@ -178,6 +178,21 @@ def after_scenario(context: Any, scenario: Any) -> None:
             raise  # behave aborts the run on it: the run stops, and does not pass
     for error in errors:
         print(f"mcpbdd: closing the scenario {scenario.name!r} failed: {error!r}", file=sys.stderr)
+    _stop_if_the_server_cannot_load(context, world)
+
+
+def _stop_if_the_server_cannot_load(context: Any, world: World) -> None:
+    """The configured server does not import, or its program does not exist: no later scenario can pass.
+
+    The first scenario that met it failed (broken) with the reason; the run stops there, saying
+    why once, rather than repeating it for every scenario. (`mcpbdd run` checks this before the
+    first scenario and exits 2.) A server a scenario names itself stops nothing but that scenario.
+    """
+    failure = world.start_failure
+    if failure is not None and failure.cannot_load and world.server_target == _settings(context).server:
+        # behave's own --stop (a failed scenario ends the run), not context.abort(), which reports "By user".
+        context.config.stop = True
+        print(f"mcpbdd: stopping the run, no scenario can pass: {failure}", file=sys.stderr)
 
 
 def _report_interrupt(interrupt: KeyboardInterrupt, while_doing: str) -> None:

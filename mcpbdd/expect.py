@@ -26,7 +26,18 @@ from mcpbdd.outcome import Channel, Outcome, Question
 from mcpbdd.storage import MISSING, StorageDiff
 
 
-class VacuousCheck(AssertionError):
+class Broken(AssertionError):
+    """Not a verdict on the server: the specification or its set-up is wrong.
+
+    A malformed doc string, an unknown user or outcome word, a bad setting, a check that would
+    check nothing, a server that cannot start. Reports show it as *broken*, and an expectation
+    the server did not meet as *failed* (Allure's convention), so a reviewer knows whom to ask:
+    the author of the specification, or the server's. It is an AssertionError so that behave
+    prints its message without a traceback, as for any failed step.
+    """
+
+
+class VacuousCheck(Broken):
     """A check that would pass while checking nothing; it fails instead, so a green always means something."""
 
 

@@ -3,21 +3,79 @@
 Four forms exist in the vocabulary: `package.module:attr` (an in-process SDK server,
 or a factory returning one), `stdio: <command>`, `http: <command with {port}>` (a server
 mcpbdd starts and reaches over Streamable HTTP) and an `http(s)://` URL. This module
-parses them and loads in-process servers; a target names what it is in every error.
+parses them, loads in-process servers and finds a process target's program; a target names
+what it is in every error. A server that cannot be loaded or started is `ServerCannotStart`:
+one readable message (the target, the command, the exit code, the end of stderr), reported as
+broken, never a Python traceback.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import os
+import shlex
+import shutil
+import sys
+import traceback
+from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from mcp.server import Server
 from mcp.server.mcpserver import MCPServer
 
+from mcpbdd.expect import Broken
+
+__all__ = [
+    "ServerCannotStart",
+    "ServerTarget",
+    "TargetError",
+    "command_argv",
+    "error_summary",
+    "load_inprocess",
+    "missing_command",
+]
+
 
 class TargetError(ValueError):
     """A server target that cannot be parsed or loaded; the message says which and why."""
+
+
+class ServerCannotStart(Broken, ConnectionError):
+    """A server that could not be loaded or started, or that ended before its first answer.
+
+    The set-up is wrong, not the server's answers, so a report shows it as broken. It is an
+    AssertionError (behave prints the message, no traceback) and a ConnectionError (what code
+    that opens a session already expects). `cannot_load` marks a target that can never work as
+    configured (its module does not import, its program does not exist): no scenario can use
+    it, so `mcpbdd run` stops before the first one and plain behave stops after it.
+    """
+
+    def __init__(
+        self, why: str, *, target: str | None = None, command: str | None = None, cannot_load: bool = False
+    ) -> None:
+        self.why = why
+        self.target = target
+        self.cannot_load = cannot_load
+        named = f'The server "{target}"' if target else "The server"
+        run = f" (command: {command})" if command else ""
+        super().__init__(f"{named}{run} cannot start: {why}")
+
+    def naming(self, target: str) -> ServerCannotStart:
+        """The same failure naming its target and, for a process, the command that was run (`{python}` filled in)."""
+        if self.target is not None:
+            return self
+        parsed = ServerTarget.parse(target)
+        command = None
+        if parsed.kind in _PROCESS_KINDS:
+            with contextlib.suppress(ValueError):
+                command = " ".join(_shown(part) for part in command_argv(parsed))
+        return ServerCannotStart(self.why, target=target, command=command, cannot_load=self.cannot_load)
+
+
+_PROCESS_KINDS = ("stdio", "http-command")
 
 
 @dataclass(frozen=True)
@@ -74,8 +132,9 @@ def load_inprocess(target: ServerTarget) -> MCPServer[Any]:
     module_name, _, attr_path = target.spec.partition(":")
     try:
         module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise TargetError(f"server target {target.spec!r}: cannot import {module_name!r}: {exc}") from exc
+    except Exception as exc:  # any error while importing the server's code (a NameError, a missing setting)
+        why = error_summary(exc)
+        raise TargetError(f"server target {target.spec!r}: cannot import {module_name!r}: {why}") from exc
     obj: Any = module
     for part in attr_path.split("."):
         if not hasattr(obj, part):
@@ -94,4 +153,53 @@ def load_inprocess(target: ServerTarget) -> MCPServer[Any]:
     return obj
 
 
-__all__ = ["ServerTarget", "TargetError", "load_inprocess"]
+def error_summary(exc: BaseException) -> str:
+    """An error in one line: `No module named 'x'`, or `NameError: ... (at pkg/server.py, line 12)` (its last frame)."""
+    if isinstance(exc, ModuleNotFoundError):
+        return str(exc)
+    frames = traceback.extract_tb(exc.__traceback__)
+    inside = [frame for frame in frames if not frame.filename.startswith("<frozen")]
+    at = f" (at {inside[-1].filename}, line {inside[-1].lineno})" if inside else ""
+    return f"{type(exc).__name__}: {exc}{at}"
+
+
+def _shown(part: str) -> str:
+    """A word of a command as a shell would need it, except that `{port}` is left as written (it is not filled yet)."""
+    bare = part.replace("{port}", "")
+    return part if not bare or shlex.quote(bare) == bare else shlex.quote(part)
+
+
+def command_argv(target: ServerTarget) -> list[str]:
+    """A process target's command as argv, `{python}` being this interpreter (`{port}` is left for mcpbdd to fill)."""
+    return [sys.executable if part == "{python}" else part for part in shlex.split(target.spec)]
+
+
+def missing_command(
+    target: ServerTarget, *, cwd: str | None = None, env: Mapping[str, str] | None = None
+) -> str | None:
+    """Why a process target's program cannot be started (no such command or file), or None (or not a process).
+
+    Checked before a process is started: otherwise `sh` or the SDK reports it as a process
+    that ended at once, and every scenario would try again.
+    """
+    if target.kind not in _PROCESS_KINDS:
+        return None
+    try:
+        argv = command_argv(target)
+    except ValueError as exc:  # unbalanced quotes
+        return f"its command {target.spec!r} cannot be split into words: {exc}"
+    if not argv:
+        return "its command is empty"
+    program = argv[0]
+    if os.sep in program or (os.altsep and os.altsep in program):
+        path = Path(cwd or ".") / program
+        where = f" (from the folder {cwd})" if cwd and not Path(program).is_absolute() else ""
+        if not path.is_file():
+            return f"there is no program {program!r}{where}"
+        if not os.access(path, os.X_OK):
+            return f"the program {program!r}{where} is not executable"
+        return None
+    search = (env or {}).get("PATH") or os.environ.get("PATH", os.defpath)
+    if shutil.which(program, path=search) is None:
+        return f"there is no command {program!r} on the PATH"
+    return None

@@ -22,6 +22,7 @@ from mcp_types import InputResponse, InputResponses, Tool
 
 from mcpbdd.config import Settings
 from mcpbdd.conversation import AnswerPlan, Conversation, InputRounds
+from mcpbdd.expect import Broken
 from mcpbdd.harness.base import Harness, RequestTimeout
 from mcpbdd.harness.client import ClientHarness
 from mcpbdd.harness.connectors import Connector, Http, InProcess, Stdio
@@ -37,15 +38,26 @@ from mcpbdd.record.values import Remembered
 from mcpbdd.runtime import ScenarioOwner
 from mcpbdd.storage import ServiceAdapter, StorageAdapter, StorageDiff, StorageService, diff
 from mcpbdd.storage.doubles_file import DoublesFile
-from mcpbdd.targets import ServerTarget, TargetError, load_inprocess
+from mcpbdd.targets import (
+    ServerCannotStart,
+    ServerTarget,
+    TargetError,
+    error_summary,
+    load_inprocess,
+    missing_command,
+)
 from mcpbdd.trace import Events, Exchange, Trace
 from mcpbdd.upstream import Upstream
 
 T = TypeVar("T")
 
 
-class NoCallYet(AssertionError):
-    """An outcome step ran before any call was made."""
+class NoServer(Broken, TargetError):
+    """No server to test (none configured or named): the set-up is wrong, so broken; still a TargetError."""
+
+
+class NoCallYet(Broken):
+    """An outcome step ran before any call was made (the specification is wrong: broken, not failed)."""
 
 
 class SharedServers:
@@ -106,6 +118,8 @@ class World:
         """Drives the rounds of calls that ask for input (the plan, the open conversation, replays)."""
         self.remembered = Remembered()
         """Values taken from results by JSON path; a later call's `${name}` sends them (`remember`)."""
+        self.start_failure: ServerCannotStart | None = None
+        """Why the server could not be loaded or started in this scenario (the behave hooks stop a run on it)."""
 
     # configuration (before the first call) ------------------------------------------------------
 
@@ -213,14 +227,14 @@ class World:
         }
         if self.harness_kind is HarnessKind.CONTEXT:
             if target.kind != "inprocess":
-                raise TargetError(
-                    f"server target {target}: the context harness calls an in-process server's handlers; "
+                raise ServerCannotStart(
+                    "the context harness calls an in-process server's handlers; "
                     "a server in another process needs the client harness (-D mcpbdd.harness=client)"
-                )
+                )  # not `cannot_load`: the scenarios a tag pins to the client harness reach it
             return ContextHarness(
-                load_inprocess(target), doubles=self.doubles, start_timeout=self.settings.start_timeout, **common
+                _load(target), doubles=self.doubles, start_timeout=self.settings.start_timeout, **common
             )
-        connector = InProcess(load_inprocess(target), self.doubles) if target.kind == "inprocess" else None
+        connector = InProcess(_load(target), self.doubles) if target.kind == "inprocess" else None
         return ClientHarness(
             connector or self._connector(target),
             mode=self.client_mode,
@@ -230,6 +244,9 @@ class World:
         )
 
     def _connector(self, target: ServerTarget) -> Connector:
+        missing = missing_command(target, cwd=self.settings.cwd, env=self.settings.env)
+        if missing is not None:
+            raise ServerCannotStart(missing, cannot_load=True)
         if target.kind == "stdio":
             return Stdio(
                 target.spec,
@@ -264,15 +281,26 @@ class World:
         owner task and shared by the feature's scenarios; otherwise the scenario's owner owns it.
         """
         if self._harness is None:
-            target = self._target()
+            try:
+                target = self._target()
+            except TargetError as exc:  # no server named, or a malformed target: the set-up is wrong
+                raise NoServer(str(exc)) from None
             shared = self.shared if target.kind != "inprocess" else None
             key = (self.server_target, self.harness_kind, self.client_mode, self.capabilities)
             if shared is not None and key in shared.harnesses:
                 self._harness = shared.harnesses[key]
                 return self._harness
             owner = shared.owner if shared is not None else self.owner
-            harness = self._build_harness(target, owner)
-            self.run(owner.enter_async(harness))
+            try:
+                harness = self._build_harness(target, owner)
+            except ServerCannotStart as exc:
+                raise self._cannot_start(exc) from None
+            try:
+                self.run(owner.enter_async(harness))
+            except ServerCannotStart:
+                raise  # named by `run`
+            except Exception as exc:  # the context harness entering a lifespan that raises
+                raise self._cannot_start(ServerCannotStart(f"its lifespan raised {error_summary(exc)}")) from exc
             if shared is not None:
                 shared.harnesses[key] = harness
             self._harness = harness
@@ -359,7 +387,17 @@ class World:
         return diff(before, self.storage.snapshot(tenant))
 
     def run(self, coro: Coroutine[Any, Any, T]) -> T:
-        return self.owner.run(coro)
+        """Drive the run's loop for `coro`; a server that cannot start is named once, with its target."""
+        try:
+            return self.owner.run(coro)
+        except ServerCannotStart as exc:
+            raise self._cannot_start(exc) from None
+
+    def _cannot_start(self, exc: ServerCannotStart) -> ServerCannotStart:
+        """`exc` naming the scenario's target, remembered for the hooks (which stop a run that cannot work)."""
+        named = exc.naming(self.server_target) if self.server_target else exc
+        self.start_failure = named
+        return named
 
     # calls ------------------------------------------------------------------------------------------
 
@@ -524,6 +562,15 @@ class World:
         return errors
 
 
+def _load(target: ServerTarget) -> Any:
+    """The in-process server of `target`; one that does not load is a server that cannot start."""
+    try:
+        return load_inprocess(target)
+    except TargetError as exc:
+        why = str(exc).removeprefix(f"server target {target.spec!r}: ")
+        raise ServerCannotStart(why, cannot_load=True) from None
+
+
 def load_adapter(spec: str, doubles: Doubles) -> StorageAdapter:
     """Build the configured foreign-storage adapter: `module:factory`, called with the scenario's doubles."""
     module_name, _, attr = spec.partition(":")
@@ -536,4 +583,4 @@ def load_adapter(spec: str, doubles: Doubles) -> StorageAdapter:
     return factory(doubles)
 
 
-__all__ = ["Channel", "NoCallYet", "World", "load_adapter"]
+__all__ = ["Channel", "NoCallYet", "NoServer", "World", "load_adapter"]

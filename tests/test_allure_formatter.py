@@ -247,3 +247,52 @@ def test_junit_xml_is_written_per_harness(reviewer: Results) -> None:
         (report,) = (junit / harness).glob("TESTS-*.xml")
         text = report.read_text(encoding="utf-8")
         assert 'tests="4"' in text and 'failures="4"' in text, text[:400]
+
+
+# whose mistake: failed (the server) or broken (the specification or its set-up) -------------------------------
+
+VERDICTS = "tests/allure_cases/verdicts/features"
+
+
+@pytest.fixture(scope="module")
+def verdicts(tmp_path_factory: pytest.TempPathFactory) -> Results:
+    """One scenario per kind of mistake, and two where the server is wrong, through the formatter."""
+    return behave(tmp_path_factory.mktemp("verdicts"), OURS, "-D", "mcpbdd.harness=client", VERDICTS)
+
+
+@pytest.mark.parametrize(
+    ("scenario", "message"),
+    [
+        ("a malformed doc string", "verdicts.feature:16: the doc string is not valid JSON"),
+        ("an unknown user", "verdicts.feature:20: no user 'mallory' in this scenario"),
+        ("an unknown outcome word", "verdicts.feature:24: unknown outcome 'splendid'"),
+        ("a bad setting", "verdicts.feature:27: unknown capabilities ['telepathy']"),
+        ("a check that checks nothing", "The text to look for is empty"),
+        (
+            "a server that does not import",
+            'The server "mcpbdd.examples.no_such_server:mcp" cannot start: cannot import',
+        ),
+        (
+            "a server process that ends before its first answer",
+            "cannot start: it ended before its first answer (MCPError: Connection closed); the server process "
+            "exited with code 3; the end of its stderr:\nnotes server: no licence key in NOTES_LICENCE",
+        ),
+    ],
+)
+def test_a_mistake_in_the_specification_or_its_set_up_is_broken(verdicts: Results, scenario: str, message: str) -> None:
+    test = verdicts.test(scenario)
+    assert test["status"] == "broken", test["statusDetails"]
+    assert message in test["statusDetails"]["message"]
+    assert "mcpbdd/" not in test["statusDetails"].get("trace", ""), "the mistake is in the feature, not in mcpbdd"
+
+
+def test_an_expectation_the_server_does_not_meet_is_failed_without_mcpbdd_frames(verdicts: Results) -> None:
+    test = verdicts.test("the server does not do what the specification expects")
+    assert test["status"] == "failed"
+    assert test["statusDetails"]["message"].startswith("AssertionError: Expected the response to mention 'Bread'")
+    assert "trace" not in test["statusDetails"], "mcpbdd's and behave's frames say nothing about the server"
+    own = verdicts.test("a project's own step finds the server wrong")
+    assert own["status"] == "failed"
+    trace = own["statusDetails"]["trace"]
+    assert "steps/own.py" in trace and "expect.mentions(context.mcp.last" in trace
+    assert "mcpbdd/" not in trace and "behave/" not in trace

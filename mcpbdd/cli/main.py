@@ -18,10 +18,11 @@ results, the JUnit XML, any `--outfile` and anything else under `reports/` (see
 leaks step definitions when called twice in one process.
 
 Exit codes CI can trust: 0 every scenario passed; 1 a scenario failed; 2 a usage error
-(a bad option, setting or path, a feature file that does not parse: the run could not
-start); 130 interrupted (SIGINT, Ctrl-C) and 143 terminated (SIGTERM): the behave processes
-got the signal, closed their scenarios and stopped, and the totals so far are printed.
-`report` exits 2 when there is nothing to render or Node.js is missing.
+(a bad option, setting or path, a feature file that does not parse, a configured server
+that cannot load: the run could not start); 130 interrupted (SIGINT, Ctrl-C) and 143
+terminated (SIGTERM): the behave processes got the signal, closed their scenarios and
+stopped, and the totals so far are printed. `report` exits 2 when there is nothing to
+render or Node.js is missing.
 """
 
 from __future__ import annotations
@@ -252,6 +253,12 @@ def run(args: argparse.Namespace, passthrough: Sequence[str], out: TextIO | None
     # STARTUP_ERRORS); here only the secrets are read, for the console and the files at the end.
     harnesses: list[str | None] = list(args.harness) if args.harness else [None]
     redactor = _run_redactor(plan.userdata)
+    from mcpbdd.cli.preflight import check_server
+
+    cannot_start = check_server(plan.userdata)  # a server that can never load: one message, not one per scenario
+    if cannot_start is not None:
+        print(redactor.redact(f"mcpbdd run: {cannot_start}"), file=sys.stderr)
+        return EXIT_USAGE
     scratch = Path(tempfile.mkdtemp(prefix="mcpbdd-run-"))
     try:  # the scratch folder goes whatever happens, a Ctrl-C before the workers start included
         return _run_planned(args, plan, harnesses, scratch, out, started, redactor)

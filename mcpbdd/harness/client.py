@@ -47,13 +47,14 @@ from mcp_types import (
 )
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from mcpbdd.harness.base import DEFAULT_TIMEOUT, Harness, bounded, classify
+from mcpbdd.harness.base import DEFAULT_TIMEOUT, Harness, RequestTimeout, bounded, classify
 from mcpbdd.harness.connectors import Connector, InProcess
 from mcpbdd.harness.limits import too_deep
 from mcpbdd.kinds import CAPABILITIES, Capability, ClientMode, check_capabilities, client_mode
 from mcpbdd.kit.doubles import Doubles
 from mcpbdd.outcome import PROMPTS_GET, RESOURCES_READ, TOOLS_CALL, Call, Channel, Outcome, Question, question_kind
 from mcpbdd.principals import Principal, acting_as
+from mcpbdd.targets import ServerCannotStart, error_summary
 
 __all__ = ["ClientHarness", "EnterInOwner", "InFlightCall", "ParkedQuestion"]
 
@@ -126,8 +127,13 @@ class ClientHarness(Harness):
             if self.connector.kind == "inprocess":
                 started = bounded("starting the server (its lifespan)", self.start_timeout, started)
             await started
-        except BaseException:
+        except BaseException as exc:
             await stack.aclose()
+            if isinstance(exc, Exception) and not isinstance(exc, ServerCannotStart):
+                # A process that ends before it listens, a lifespan that raises: the server cannot start.
+                told = isinstance(exc, ConnectionError | RequestTimeout)  # already says what happened
+                why = str(exc) if told else f"it raised {error_summary(exc)}"
+                raise ServerCannotStart(why) from exc
             raise
         self._stack = stack
         return self
@@ -175,10 +181,13 @@ class ClientHarness(Harness):
                     return await self._stack.enter_async_context(client)
             except TimeoutError:
                 why = self.connector.diagnose()
-                raise ConnectionError(
-                    f"the server did not answer within {self.start_timeout:g} s of starting"
-                    + (f"; {why}" if why else "")
+                raise ServerCannotStart(
+                    f"it did not answer within {self.start_timeout:g} s of starting" + (f"; {why}" if why else "")
                 ) from None
+            except Exception as exc:  # the SDK's ExceptionGroup around "Connection closed", a refused connection
+                why = self.connector.diagnose()
+                ended = "it ended before its first answer" if why else "it gave no first answer"
+                raise ServerCannotStart(f"{ended} ({_summary(exc)})" + (f"; {why}" if why else "")) from None
 
     # mid-call questions (legacy era) ----------------------------------------------------------
 
@@ -298,6 +307,15 @@ class ClientHarness(Harness):
                 cursor = page.next_cursor
                 if not cursor:
                     return tools
+
+
+def _summary(exc: BaseException) -> str:
+    """The innermost error of `exc` in one line (`MCPError: Connection closed`, not an ExceptionGroup's traceback)."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    if isinstance(exc, ConnectionError) and str(exc):
+        return str(exc)
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
 def _session_request(

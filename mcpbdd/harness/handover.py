@@ -23,6 +23,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from mcpbdd.expect import Broken
 from mcpbdd.kit.clock import DEFAULT_FROZEN_START, FrozenClock
 from mcpbdd.kit.doubles import ENV_DOUBLES, Doubles, Handover, UpstreamDoubles
 from mcpbdd.storage import InMemoryProvider, StorageService
@@ -42,8 +43,11 @@ _FIXES = (
 )
 
 
-class DoublesNotTaken(AssertionError):
-    """A storage or clock step against a server that never took the scenario's doubles (it would check nothing)."""
+class DoublesNotTaken(Broken):
+    """A storage or clock step against a server that never took the scenario's doubles (it would check nothing).
+
+    The set-up is wrong, not the server's answers: reported as broken.
+    """
 
 
 def temporary_doubles_file() -> DoublesFile:

@@ -27,6 +27,12 @@ small and each override is a fix we rely on (each has a test in
   redacted, in every encoding `mcpbdd.reporting.redaction` knows, from every file written:
   results (step names, error messages, traces, parameters) and attachments, whoever
   attached them.
+- *Failed* means the server did not meet an expectation; *broken* means the specification or
+  its set-up is wrong (a malformed doc string, an unknown word, a bad setting, a check that
+  would check nothing, a server that cannot start: `mcpbdd.expect.Broken`), as well as any
+  other error. allure-behave calls every AssertionError failed. An expectation's or a
+  mistake's failure text keeps only the frames of the project's own code: mcpbdd's and
+  behave's frames say nothing about the server (an unexpected error keeps its whole trace).
 - Results are serialised with one `json.dumps` and one write per file, which keeps this
   formatter's overhead per scenario at or under allure-behave's (see `bench/bench_formatter.py`).
 """
@@ -37,6 +43,8 @@ import json
 import os
 import shutil
 import socket
+import sysconfig
+import traceback
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -49,8 +57,8 @@ from allure_behave.utils import (
     get_title_path,
     is_planned_scenario,
     scenario_parameters,
-    scenario_status,
-    scenario_status_details,
+    step_status,
+    step_status_details,
     step_table,
 )
 from allure_commons.logger import AllureFileLogger
@@ -61,10 +69,12 @@ from allure_commons.utils import format_traceback, md5, now, uuid4
 from behave.formatter.base import Formatter
 from behave.model import Feature, Rule, ScenarioOutline
 
+import mcpbdd
 from mcpbdd.cli.workers import JOB_ENV
+from mcpbdd.expect import Broken
 from mcpbdd.reporting.redaction import Redactor, redactor_for
 
-__all__ = ["AllureFormatter", "McpbddListener", "RedactingFileLogger", "tag_labels"]
+__all__ = ["AllureFormatter", "McpbddListener", "RedactingFileLogger", "tag_labels", "verdict"]
 
 # Tag prefixes that become Allure labels: `@tool.create_note` -> label tool=create_note.
 TAG_LABELS = {
@@ -203,8 +213,7 @@ class McpbddListener(_AllureBehaveListener):
             test.status = Status.BROKEN
             test.statusDetails = _hook_details(scenario)
         else:
-            test.status = scenario_status(scenario)
-            test.statusDetails = scenario_status_details(scenario)
+            test.status, test.statusDetails = _scenario_verdict(scenario)
             if test.status == Status.SKIPPED and scenario.skip_reason and test.statusDetails is None:
                 test.statusDetails = StatusDetails(message=scenario.skip_reason)  # why, e.g. a hook's skip()
         self._finish(test, scenario)
@@ -236,6 +245,12 @@ class McpbddListener(_AllureBehaveListener):
         self.group_context.exit()
         self.current_scenario_uuid = None
         self.current_step_uuid = None
+
+    def stop_behave_step(self, result: Any) -> None:
+        """As allure-behave, with a mistake in the specification broken, not failed (see `verdict`)."""
+        self.logger.stop_step(
+            self.current_step_uuid, stop=now(), status=_step_status(result), statusDetails=_step_details(result)
+        )
 
     def start_behave_step(self, step: Any) -> None:
         """As allure-behave, with the step's data named for a reader: `doc string`, `table` (not `.text`, `.table`)."""
@@ -276,6 +291,59 @@ class McpbddListener(_AllureBehaveListener):
             mode_value = getattr(mode, "value", mode)
             parameter = Parameter(name=name, value=str(value), excluded=excluded, mode=mode_value)
             test.parameters = [p for p in test.parameters or [] if p.name != name] + [parameter]
+
+
+def verdict(exception: BaseException) -> Status:
+    """*failed* for an expectation the server did not meet; *broken* for a mistake in the specification or set-up.
+
+    Allure's convention (an AssertionError fails, anything else breaks), except that
+    `mcpbdd.expect.Broken` (an AssertionError so that behave prints no traceback for it) breaks.
+    """
+    if isinstance(exception, AssertionError) and not isinstance(exception, Broken):
+        return Status.FAILED
+    return Status.BROKEN
+
+
+def _step_status(result: Any) -> Any:
+    return verdict(result.exception) if result.exception else step_status(result)
+
+
+def _step_details(result: Any) -> StatusDetails | None:
+    """allure-behave's details; for an expectation or a mistake, the trace without mcpbdd's and behave's frames."""
+    details = step_status_details(result)
+    if (
+        details is not None
+        and isinstance(result.exception, AssertionError)
+        and not isinstance(result.exc_traceback, list)
+    ):
+        details.trace = _project_frames(result.exc_traceback)
+    return details
+
+
+def _scenario_verdict(scenario: Any) -> tuple[Any, StatusDetails | None]:
+    """The first step that did not pass decides, as in allure-behave (with our verdict)."""
+    for step in scenario.all_steps:
+        status = _step_status(step)
+        if status != Status.PASSED:
+            return status, _step_details(step)
+    return Status.PASSED, None
+
+
+_RUNNER_FOLDERS = (
+    *(str(Path(package.__file__).resolve().parent) + os.sep for package in (mcpbdd, __import__("behave"))),
+    str(Path(sysconfig.get_paths()["stdlib"]).resolve()) + os.sep,
+)
+"""Frames from here (mcpbdd, behave, the standard library) ran the step; they did not decide its outcome."""
+
+
+def _project_frames(tb: Any) -> str | None:
+    """The traceback's frames outside mcpbdd and behave (a project's own step code), or None when there are none."""
+    kept = [
+        frame
+        for frame in traceback.extract_tb(tb)
+        if not str(Path(frame.filename).resolve()).startswith(_RUNNER_FOLDERS)
+    ]
+    return "".join(traceback.format_list(kept)) or None
 
 
 def _hook_details(entity: Any) -> StatusDetails:

@@ -24,9 +24,11 @@ from typing import Any, Final
 import parse
 from behave import register_type
 
+from mcpbdd.expect import Broken
 
-class SpecError(AssertionError):
-    """The specification itself is malformed (bad JSON, a table with the wrong columns)."""
+
+class SpecError(Broken):
+    """The specification itself is malformed (bad JSON, a table with the wrong columns): reported as broken."""
 
 
 MAX_JSON_DEPTH: Final = 100
