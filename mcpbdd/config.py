@@ -66,6 +66,10 @@ class Settings(BaseModel):
         default="scenario",
         description="start a stdio server (or open HTTP sessions) once per scenario, or once per feature",
     )
+    spawn: Literal["auto", "fork", "spare", "plain"] = Field(
+        default="auto",
+        description="how a server process starts: fork (from a warm Python parent), spare, plain; auto picks",
+    )
     upstreams: tuple[str, ...] = Field(
         default=(),
         description="upstream bases always served over loopback to a server process, besides those a scenario names",
