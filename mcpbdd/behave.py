@@ -25,6 +25,7 @@ import behave.parser
 
 from mcpbdd._text import not_utf8
 from mcpbdd.config import Settings, load_settings
+from mcpbdd.harness import spawn
 from mcpbdd.kinds import (
     ClientMode,
     HarnessKind,
@@ -99,6 +100,9 @@ def before_all(context: Any) -> None:
     # The SDK logs every tool failure at INFO; scenarios provoke failures on purpose. httpx logs every request.
     logging.getLogger("mcp").setLevel(logging.WARNING)
     logging.getLogger("httpx").setLevel(logging.WARNING)
+    server = _settings(context).server or ""
+    if server.startswith("stdio:") or (server.startswith("http:") and not server.startswith("http://")):
+        spawn.announce(_settings(context).spawn)  # the run's header says how server processes start
 
 
 def before_feature(context: Any, feature: Any) -> None:
@@ -169,6 +173,7 @@ def after_all(context: Any) -> None:
     loop: RunLoop | None = getattr(context, "mcpbdd_loop", None)
     if loop is not None:
         loop.close()
+    spawn.stop_all()  # the fork servers stop their forks, then end (they would at exit anyway)
     _redact_junit(context)
 
 

@@ -66,6 +66,7 @@ RUNTIME_MODULES = (
     "mcp.server.lowlevel.server",
     "pydantic",
     "httpx",
+    "rich.logging",
 )
 """Modules a Python MCP server loads when it runs (anyio loads its backend lazily), imported if installed."""
 
@@ -139,6 +140,15 @@ def _preload(names: list[str]) -> list[str]:
     return loaded
 
 
+def _decode_request(payload: bytes) -> dict[str, Any]:
+    """The launcher's request (see `fork_launcher.encode_request`): cwd, argc, argv..., NAME=value..."""
+    fields = [os.fsdecode(field) for field in payload.split(b"\0")]
+    cwd, count = fields[0], int(fields[1])
+    argv = fields[2 : 2 + count]
+    env = dict(item.partition("=")[::2] for item in fields[2 + count :] if item)
+    return {"cwd": cwd, "argv": argv, "env": env}
+
+
 class _Child:
     """One forked server process and the launcher connection it reports to."""
 
@@ -205,7 +215,7 @@ class ForkServer:
                 if not chunk:
                     raise OSError("the launcher hung up")
                 payload += chunk
-            request = json.loads(payload.decode("utf-8", "surrogatepass"))
+            request = _decode_request(bytes(payload))
         except (OSError, ValueError):
             for fd in fds:
                 os.close(fd)
@@ -307,7 +317,6 @@ class ForkServer:
             os.environ.update(env)
             os.chdir(request["cwd"])
             _fresh_stdio(unbuffered=bool(env.get("PYTHONUNBUFFERED")))
-            gc.unfreeze()
             code = self._run(request["argv"])
         except BaseException:
             code = _report(*sys.exc_info())

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-__all__ = ["SPAWN_MODES", "ForkServerHandle", "SpawnMode", "describe", "prepare", "resolve", "stop_all"]
+__all__ = ["SPAWN_MODES", "ForkServerHandle", "SpawnMode", "announce", "describe", "prepare", "resolve", "stop_all"]
 
 SpawnMode = Literal["auto", "fork", "spare", "plain"]
 SPAWN_MODES: tuple[SpawnMode, ...] = ("auto", "fork", "spare", "plain")
@@ -93,6 +93,22 @@ def describe(mode: SpawnMode) -> str:
         "plain": "plain",
     }
     return meaning[mode]
+
+
+_announced = False
+
+
+def announce(mode: SpawnMode) -> None:
+    """Say once per process (per worker) how server processes start: the run's header line about it.
+
+    Written to the real stderr (`sys.__stderr__`): behave captures `sys.stderr` inside a step, where the
+    first process starts, and a run's header is not a scenario's output.
+    """
+    global _announced
+    if _announced:
+        return
+    _announced = True
+    print(f"mcpbdd: server processes start with spawn = {describe(mode)}", file=sys.__stderr__ or sys.stderr)
 
 
 class ForkServerHandle:
@@ -172,6 +188,7 @@ def prepare(mode: SpawnMode, argv: Sequence[str], *, cwd: str | None, env: Mappi
     The first call for a command starts its fork server (once per process, so once per worker);
     if it cannot be used, the reason is printed once and the command starts plainly from then on.
     """
+    announce(mode)
     if resolve(mode, argv, cwd) != "fork":
         return list(argv)
     entry = _entry(argv, cwd)
@@ -188,7 +205,7 @@ def prepare(mode: SpawnMode, argv: Sequence[str], *, cwd: str | None, env: Mappi
                 print(
                     f"mcpbdd: starting {shlex.join(argv)} plainly in every scenario, not from the fork server: "
                     f"{handle.why_not}",
-                    file=sys.stderr,
+                    file=sys.__stderr__ or sys.stderr,
                 )
         handle = _servers[key]
     return list(argv) if handle is None else handle.launcher_argv(entry)
