@@ -19,6 +19,7 @@ import atexit
 import json
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -51,10 +52,10 @@ class _Entry:
 
 
 def _same_interpreter(program: str) -> bool:
-    try:
-        return os.path.samefile(program, sys.executable)
-    except OSError:
-        return False
+    """Whether `program` is this interpreter by path: the same binary elsewhere (a venv's symlink) is another
+    environment (its `pyvenv.cfg`, its site-packages), so symlinks are not followed."""
+    found = shutil.which(program) if os.sep not in program else program
+    return found is not None and os.path.abspath(found) == os.path.abspath(sys.executable)
 
 
 def _entry(argv: Sequence[str], cwd: str | None) -> _Entry | None:
