@@ -68,7 +68,7 @@ class Settings(BaseModel):
     )
     spawn: Literal["auto", "fork", "spare", "plain"] = Field(
         default="auto",
-        description="how a server process starts: fork (from a warm Python parent), spare, plain; auto picks",
+        description="how a server process starts: fork (a warm Python parent), plain, spare (not built: plain); auto",
     )
     upstreams: tuple[str, ...] = Field(
         default=(),
