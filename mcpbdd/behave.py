@@ -30,6 +30,7 @@ import behave.parser
 
 from mcpbdd._text import not_utf8
 from mcpbdd.config import Settings, load_settings
+from mcpbdd.harness import spawn
 from mcpbdd.kinds import (
     ClientMode,
     HarnessKind,
@@ -105,6 +106,9 @@ def before_all(context: Any) -> None:
     # The SDK logs every tool failure at INFO; scenarios provoke failures on purpose. httpx logs every request.
     logging.getLogger("mcp").setLevel(logging.WARNING)
     logging.getLogger("httpx").setLevel(logging.WARNING)
+    server = _settings(context).server or ""
+    if server.startswith("stdio:") or (server.startswith("http:") and not server.startswith("http://")):
+        spawn.announce(_settings(context).spawn)  # the run's header says how server processes start
 
 
 def before_feature(context: Any, feature: Any) -> None:
@@ -206,6 +210,7 @@ def after_all(context: Any) -> None:
         if loop is not None:
             loop.close()
     finally:
+        spawn.stop_all()  # the fork servers stop their forks, then end (they would at exit anyway)
         restore_sigterm()
         _redact_junit(context)
 

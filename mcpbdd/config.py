@@ -66,6 +66,11 @@ class Settings(BaseModel):
         default="scenario",
         description="start a stdio server (or open HTTP sessions) once per scenario, or once per feature",
     )
+    spawn: Literal["auto", "fork", "spare", "plain"] = Field(
+        default="plain",
+        description="how a server process starts: plain (the default for now), fork (a warm Python parent), "
+        "spare (not built: plain), auto (fork for Python commands)",
+    )
     upstreams: tuple[str, ...] = Field(
         default=(),
         description="upstream bases always served over loopback to a server process, besides those a scenario names",

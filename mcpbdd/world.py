@@ -255,6 +255,7 @@ class World:
                 upstream=self.upstream,
                 upstream_bases=self.settings.upstreams,
                 extra_env=self.placement.environment(),
+                spawn=self.settings.spawn,
             )
         if target.kind == "http-command":
             return HttpProcess(
@@ -266,6 +267,7 @@ class World:
                 upstream_bases=self.settings.upstreams,
                 tokens=self.settings.tokens,
                 start_timeout=self.settings.start_timeout,
+                spawn=self.settings.spawn,
             )
         return Http(target.spec, tokens=self.settings.tokens)
 

@@ -37,6 +37,8 @@ from mcp.server import Server
 from mcp.server.mcpserver import MCPServer
 
 from mcpbdd._sdk import lowlevel_server
+from mcpbdd.harness import spawn
+from mcpbdd.harness.spawn import SpawnMode
 from mcpbdd.kit.doubles import Doubles, providing
 from mcpbdd.principals import Principal
 from mcpbdd.upstream import LoopbackServer, Upstream
@@ -120,7 +122,10 @@ class Stdio:
         extra_env: Mapping[str, str] | None = None,
         upstream: Upstream | None = None,
         upstream_bases: Iterable[str] = (),
+        spawn: SpawnMode = "plain",
     ) -> None:
+        self.spawn: SpawnMode = spawn
+        """How each process starts: forked from a warm parent for a Python command, or plainly (`spawn.py`)."""
         # `{python}` is this interpreter, so a specification can start a Python server in the same environment.
         self.argv = [sys.executable if part == "{python}" else part for part in shlex.split(command)]
         self.upstream = upstream
@@ -168,10 +173,12 @@ class Stdio:
         number = len(self.started_for)
         self.started_for.append(caller)
         upstream_env = self._loopback.start().environment() if self._loopback is not None else {}
+        env = {**os.environ, **upstream_env, **self.environment(caller)}
+        argv = spawn.prepare(self.spawn, self.argv, cwd=self.cwd, env=env)
         params = StdioServerParameters(
             command="sh",
-            args=["-c", _STATUS_WRAPPER, "mcpbdd-stdio", str(self._status_path(number)), *self.argv],
-            env={**os.environ, **upstream_env, **self.environment(caller)},
+            args=["-c", _STATUS_WRAPPER, "mcpbdd-stdio", str(self._status_path(number)), *argv],
+            env=env,
             cwd=self.cwd,
         )
         return stdio_client(params, errlog=self._stderr_file)

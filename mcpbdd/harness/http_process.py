@@ -28,7 +28,9 @@ from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Any
 
+from mcpbdd.harness import spawn
 from mcpbdd.harness.connectors import STDERR_TAIL_LINES, Http
+from mcpbdd.harness.spawn import SpawnMode
 from mcpbdd.principals import Principal
 from mcpbdd.upstream import LoopbackServer, Upstream
 
@@ -65,7 +67,10 @@ class HttpProcess:
         tokens: Mapping[str, str] | None = None,
         start_timeout: float = 20.0,
         path: str = MCP_PATH,
+        spawn: SpawnMode = "plain",
     ) -> None:
+        self.spawn: SpawnMode = spawn
+        """How the process starts: forked from a warm parent for a Python command, or plainly (`spawn.py`)."""
         if "{port}" not in command:
             raise ValueError(f"the http command {command!r} has no {{port}}: mcpbdd picks the port and fills it in")
         self.command = command
@@ -107,10 +112,12 @@ class HttpProcess:
             stack.callback(loopback.stop)  # registered before the process, so it stops after it
             upstream_env = loopback.start().environment()
         self.port = free_port()
+        env = {**os.environ, **upstream_env, **self.env}
+        argv = spawn.prepare(self.spawn, self.argv(self.port), cwd=self.cwd, env=env)
         with open(self._stderr_path, "wb") as stderr:
             self._process = subprocess.Popen(
-                self.argv(self.port),
-                env={**os.environ, **upstream_env, **self.env},
+                argv,
+                env=env,
                 cwd=self.cwd,
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,

@@ -437,6 +437,7 @@ class AllureFormatter(_AllureBehaveFormatter):
         allure_commons.plugin_manager.register(self.file_logger)
         self.testplan = allure_commons.utils.get_testplan()
         self.feature_scenarios: list[Any] = []
+        _write_environment(self.stream_opener.name, config)
 
     def feature(self, feature: Any) -> None:
         """Wrap every scenario, including those inside rules and outlines (allure-behave misses rules)."""
@@ -455,6 +456,25 @@ class AllureFormatter(_AllureBehaveFormatter):
                 self.listener.report_unstarted(scenario, _hook_details(failed))
         self.feature_scenarios = []
         super().eof()
+
+
+def _write_environment(folder: str, config: Any) -> None:
+    """The report's Environment panel (`environment.properties`): how server processes were started.
+
+    Every worker writes the same lines (the settings are the run's), each by a rename, so a reader
+    never sees half a file.
+    """
+    from mcpbdd.config import ConfigError, load_settings
+    from mcpbdd.harness.spawn import describe
+
+    try:
+        settings = load_settings(dict(config.userdata))
+    except ConfigError:
+        return
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    temporary = f"{folder}/environment.properties.{os.getpid()}.tmp"
+    _write(temporary, f"mcpbdd.spawn = {describe(settings.spawn)}\n".encode())
+    os.replace(temporary, f"{folder}/environment.properties")
 
 
 def _secrets(config: Any) -> tuple[str, ...]:

@@ -1,0 +1,460 @@
+"""The fork server: one warm Python parent that forks a fresh server process per scenario.
+
+Run as a script (`python forkserver.py CONFIG_JSON`), never imported by the parent it serves, and
+importing nothing but the standard library itself: whatever it imports, every scenario's process
+inherits, so it must not drag in mcpbdd (or read the run's environment into module state).
+
+What it does, and why:
+
+- Once, at start: imports the server module's dependencies (the modules its source imports,
+  found with `ast`, minus the server module's own package or directory, whose code may read
+  the environment at import time) and the SDK's run-time modules, then freezes the garbage
+  collector's view so children share those pages. It never starts a thread or an event loop:
+  a fork copies only the calling thread, so a thread started by a dependency at import would
+  be missing (holding its locks) in every child. If one did, it says `fallback` and exits,
+  and mcpbdd starts the server the plain way.
+- Per scenario: a launcher (`fork_launcher.py`, started by the SDK's `stdio_client` in place
+  of the server) connects over a Unix socket and passes its stdin, stdout and stderr with
+  `SCM_RIGHTS`, plus the argv, environment and working directory it was given. The fork
+  owns those pipes directly (no proxying), calls `setsid` (its own process group, as a plain
+  start gets), sets `os.environ`, cwd, `sys.argv`, `sys.path[0]`, and runs the server's entry
+  point with `runpy` as `__main__`, exactly as `python -m pkg.mod` / `python path.py` would.
+- Exit: the child's status goes back to the launcher, which exits with it (or dies of the same
+  signal). If the launcher dies first (the SDK stopping the server's process group), the child's
+  process group gets SIGTERM, then SIGKILL after a grace period.
+- Lifetime: the fork server watches a pipe only the run holds (EOF when the run ends, however it
+  ends) and stops on SIGTERM/SIGINT; either way it stops every child's process group and exits.
+  Children ask the kernel for SIGTERM if the fork server dies (`PR_SET_PDEATHSIG`).
+"""
+
+from __future__ import annotations
+
+import ast
+import atexit
+import contextlib
+import ctypes
+import gc
+import importlib.machinery
+import io
+import json
+import os
+import runpy
+import selectors
+import signal
+import socket
+import struct
+import sys
+import threading
+import time
+import traceback
+from pathlib import Path
+from typing import Any
+
+__all__ = ["GRACE_SECONDS", "RUNTIME_MODULES", "dependencies_of", "main"]
+
+GRACE_SECONDS = 2.0
+"""How long a child may take to exit after SIGTERM before SIGKILL (the SDK's own grace period)."""
+
+RUNTIME_MODULES = (
+    "asyncio",
+    "anyio",
+    "anyio._backends._asyncio",
+    "anyio.streams.text",
+    "mcp",
+    "mcp.server.stdio",
+    "mcp.server.mcpserver",
+    "mcp.server.lowlevel.server",
+    "pydantic",
+    "httpx",
+    "rich.logging",
+)
+"""Modules a Python MCP server loads when it runs (anyio loads its backend lazily), imported if installed."""
+
+_HEADER = struct.Struct("!I")
+_PR_SET_PDEATHSIG = 1
+
+
+def _source_file(kind: str, target: str) -> Path | None:
+    """The server's source file, found without importing (importing a package runs its `__init__`)."""
+    if kind == "path":
+        return Path(target)
+    parts = target.split(".")
+    search: list[str] | None = None
+    spec = None
+    for depth, part in enumerate(parts):
+        spec = importlib.machinery.PathFinder.find_spec(part, search)
+        if spec is None:
+            return None
+        if depth < len(parts) - 1:
+            search = list(spec.submodule_search_locations or [])
+    if spec is None or spec.origin is None:
+        return None
+    origin = Path(spec.origin)
+    if spec.submodule_search_locations is not None:  # `-m pkg` runs pkg/__main__.py
+        origin = origin.parent / "__main__.py"
+    return origin if origin.suffix == ".py" else None
+
+
+def dependencies_of(kind: str, target: str) -> list[str]:
+    """The absolute imports in the server's source that are not its own package's or directory's modules.
+
+    Imports inside functions count too (a lazy `import uvicorn` in `main()` is still paid per scenario);
+    relative imports and the server's siblings are left to the child, where they see its environment.
+    """
+    source = _source_file(kind, target)
+    if source is None or not source.is_file():
+        return []
+    try:
+        tree = ast.parse(source.read_bytes(), filename=str(source))
+    except (SyntaxError, ValueError):
+        return []
+    own_package = target.split(".")[0] if kind == "module" else None
+    own_dir = source.parent
+    names: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found = [node.module]
+        else:
+            continue
+        for name in found:
+            top = name.split(".")[0]
+            if top == own_package or top == "__future__":
+                continue
+            if (own_dir / f"{top}.py").exists() or (own_dir / top / "__init__.py").exists():
+                continue
+            names.append(name)
+    return list(dict.fromkeys(names))
+
+
+def _preload(names: list[str]) -> list[str]:
+    """Import what can be imported (a failing import is the child's to report, with its own environment)."""
+    loaded = []
+    for name in names:
+        try:
+            __import__(name)
+        except BaseException:
+            continue
+        loaded.append(name)
+    return loaded
+
+
+def _decode_request(payload: bytes) -> dict[str, Any]:
+    """The launcher's request (see `fork_launcher.encode_request`): cwd, argc, argv..., NAME=value..."""
+    fields = [os.fsdecode(field) for field in payload.split(b"\0")]
+    cwd, count = fields[0], int(fields[1])
+    argv = fields[2 : 2 + count]
+    env = dict(item.partition("=")[::2] for item in fields[2 + count :] if item)
+    return {"cwd": cwd, "argv": argv, "env": env}
+
+
+class _Child:
+    """One forked server process and the launcher connection it reports to."""
+
+    def __init__(self, pid: int, conn: socket.socket | None, pidfd: int) -> None:
+        self.pid = pid
+        self.conn = conn
+        self.pidfd = pidfd
+        self.kill_at: float | None = None
+
+
+class ForkServer:
+    """The accept/fork/reap loop; single-threaded, no event loop (see the module docstring)."""
+
+    def __init__(self, config: dict[str, Any]) -> None:
+        self.kind: str = config["kind"]
+        self.target: str = config["target"]
+        self.path0: str = config["path0"]
+        self.lifeline: int = config["lifeline"]
+        self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.listener.bind(config["socket"])
+        self.listener.listen(64)
+        self.selector = selectors.DefaultSelector()
+        self.children: dict[int, _Child] = {}
+        self.stopping = False
+
+    # the loop -----------------------------------------------------------------------------------
+
+    def serve(self) -> None:
+        self.selector.register(self.listener, selectors.EVENT_READ, "accept")
+        self.selector.register(self.lifeline, selectors.EVENT_READ, "lifeline")
+        while not self.stopping:
+            now = time.monotonic()
+            deadlines = [child.kill_at for child in self.children.values() if child.kill_at is not None]
+            timeout = max(0.0, min(deadlines) - now) if deadlines else None
+            for key, _events in self.selector.select(timeout):
+                what = key.data
+                if what == "accept":
+                    self._accept()
+                elif what == "lifeline":
+                    self.stopping = True
+                elif isinstance(what, tuple):
+                    role, pid = what
+                    child = self.children.get(pid)
+                    if child is None:
+                        continue
+                    if role == "exit":
+                        self._reap(child)
+                    else:
+                        self._launcher_gone(child)
+            self._escalate()
+
+    def _accept(self) -> None:
+        conn, _ = self.listener.accept()
+        fds: list[int] = []
+        try:
+            conn.settimeout(10.0)
+            header, fds, _flags, _addr = socket.recv_fds(conn, _HEADER.size, 3)
+            if len(header) != _HEADER.size or len(fds) != 3:
+                raise OSError("the launcher sent no pipes")
+            (size,) = _HEADER.unpack(header)
+            payload = bytearray()
+            while len(payload) < size:
+                chunk = conn.recv(size - len(payload))
+                if not chunk:
+                    raise OSError("the launcher hung up")
+                payload += chunk
+            request = _decode_request(bytes(payload))
+        except (OSError, ValueError):
+            for fd in fds:
+                os.close(fd)
+            conn.close()
+            return
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the child never returns here
+            self._become_server(conn, fds, request)
+        for fd in fds:
+            os.close(fd)
+        conn.settimeout(None)
+        pidfd = os.pidfd_open(pid)
+        child = _Child(pid, conn, pidfd)
+        self.children[pid] = child
+        conn.sendall(f"pid {pid}\n".encode())
+        self.selector.register(pidfd, selectors.EVENT_READ, ("exit", pid))
+        self.selector.register(conn, selectors.EVENT_READ, ("launcher", pid))
+
+    def _reap(self, child: _Child) -> None:
+        _, status = os.waitpid(child.pid, 0)
+        self.selector.unregister(child.pidfd)
+        os.close(child.pidfd)
+        del self.children[child.pid]
+        if child.conn is not None:
+            code = os.waitstatus_to_exitcode(status)
+            message = f"signal {-code}\n" if code < 0 else f"exit {code}\n"
+            with contextlib.suppress(OSError):
+                child.conn.sendall(message.encode())
+            self.selector.unregister(child.conn)
+            child.conn.close()
+
+    def _launcher_gone(self, child: _Child) -> None:
+        """The launcher's end closed: it was stopped, so the server is stopped too (process group and all)."""
+        assert child.conn is not None
+        self.selector.unregister(child.conn)
+        child.conn.close()
+        child.conn = None
+        self._terminate(child)
+
+    def _terminate(self, child: _Child) -> None:
+        if child.kill_at is None:
+            _signal_group(child.pid, signal.SIGTERM)
+            child.kill_at = time.monotonic() + GRACE_SECONDS
+
+    def _escalate(self) -> None:
+        now = time.monotonic()
+        for child in self.children.values():
+            if child.kill_at is not None and now >= child.kill_at:
+                _signal_group(child.pid, signal.SIGKILL)
+                child.kill_at = float("inf")
+
+    def stop_children(self) -> None:
+        """SIGTERM every child's process group, wait out the grace period, SIGKILL what is left, reap all."""
+        for child in self.children.values():
+            self._terminate(child)
+        deadline = time.monotonic() + GRACE_SECONDS
+        while self.children:
+            for child in list(self.children.values()):
+                pid, _status = os.waitpid(child.pid, os.WNOHANG)
+                if pid:
+                    os.close(child.pidfd)
+                    if child.conn is not None:
+                        child.conn.close()
+                    del self.children[child.pid]
+            if self.children and time.monotonic() >= deadline:
+                for child in self.children.values():
+                    _signal_group(child.pid, signal.SIGKILL)
+                deadline = float("inf")
+            if self.children:
+                time.sleep(0.01)
+
+    # the child ----------------------------------------------------------------------------------
+
+    def _become_server(self, conn: socket.socket, fds: list[int], request: dict[str, Any]) -> None:
+        """In the fork: take the launcher's pipes and environment, run the server's entry point, exit."""
+        code = 1
+        try:
+            os.setsid()
+            _ask_for_death_signal(signal.SIGTERM)
+            for signum in (signal.SIGTERM, signal.SIGCHLD):
+                signal.signal(signum, signal.SIG_DFL)
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+            # Python objects, not raw fd numbers: a socket object closed later by the collector would close
+            # whatever file the server had opened under the same number meanwhile.
+            self.selector.close()
+            self.listener.close()
+            conn.close()
+            for child in self.children.values():
+                os.close(child.pidfd)
+                if child.conn is not None:
+                    child.conn.close()
+            self.children.clear()
+            os.close(self.lifeline)
+            for number, fd in enumerate(fds):
+                os.dup2(fd, number)
+                os.close(fd)
+            env = request["env"]
+            os.environ.clear()
+            os.environ.update(env)
+            os.chdir(request["cwd"])
+            _fresh_stdio(unbuffered=bool(env.get("PYTHONUNBUFFERED")))
+            code = self._run(request["argv"])
+        except BaseException:
+            code = _report(*sys.exc_info())
+        finally:
+            os._exit(_finish(code))
+
+    def _run(self, argv: list[str]) -> int:
+        """Run the entry point as `__main__`; the exit code Python itself would give."""
+        try:
+            if self.kind == "module":
+                sys.path[0] = os.getcwd()
+                sys.argv = ["-m", *argv]
+                runpy.run_module(self.target, run_name="__main__", alter_sys=True)
+            else:
+                sys.path[0] = self.path0
+                sys.argv = [argv[0] if argv else self.target, *argv[1:]]
+                runpy.run_path(self.target, run_name="__main__")
+        except SystemExit as exc:
+            return _exit_code(exc.code)
+        except KeyboardInterrupt:
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            _finish(0)
+            os.kill(os.getpid(), signal.SIGINT)
+            return 130
+        except BaseException:
+            return _report(*sys.exc_info())
+        return 0
+
+
+def _report(kind: Any, value: Any, tb: Any) -> int:
+    """Print an uncaught exception the way the interpreter does (through `sys.excepthook`); exit code 1."""
+    try:
+        sys.excepthook(kind, value, tb)
+    except BaseException:
+        traceback.print_exception(kind, value, tb)
+    return 1
+
+
+def _exit_code(code: Any) -> int:
+    """`sys.exit(x)` as the interpreter maps it: None is 0, an int is itself, anything else is printed and 1."""
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code & 0xFF
+    with contextlib.suppress(BaseException):
+        print(code, file=sys.stderr)
+    return 1
+
+
+def _finish(code: int) -> int:
+    """What the interpreter does before it exits: join non-daemon threads, run atexit, flush the streams."""
+    try:
+        shutdown = getattr(threading, "_shutdown", None)
+        if shutdown is not None:
+            shutdown()
+        atexit._run_exitfuncs()
+    except BaseException:
+        code = code or 1
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except BaseException:
+            code = code or 120  # what Python exits with when it cannot flush stdout
+    return code
+
+
+def _fresh_stdio(*, unbuffered: bool) -> None:
+    """New `sys.stdin/stdout/stderr` over fds 0-2, as interpreter start-up makes them (none of the parent's buffers)."""
+    encoding = sys.stdout.encoding if sys.stdout is not None else "utf-8"
+    errors = sys.stdout.errors if sys.stdout is not None else "strict"
+
+    def text(fd: int, mode: str, errors: str, line_buffering: bool) -> io.TextIOWrapper:
+        raw = io.FileIO(fd, mode, closefd=False)
+        buffered: Any = io.BufferedReader(raw) if mode == "r" else io.BufferedWriter(raw)
+        return io.TextIOWrapper(
+            buffered, encoding=encoding, errors=errors, line_buffering=line_buffering, write_through=unbuffered
+        )
+
+    sys.stdin = sys.__stdin__ = text(0, "r", errors, os.isatty(0))
+    sys.stdout = sys.__stdout__ = text(1, "w", errors, os.isatty(1))
+    sys.stderr = sys.__stderr__ = text(2, "w", "backslashreplace", True)
+
+
+def _ask_for_death_signal(signum: int) -> None:
+    """Linux: the kernel sends `signum` to this process when the fork server dies (best effort elsewhere)."""
+    if not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(signum), 0, 0, 0)
+
+
+def _signal_group(pid: int, signum: int) -> None:
+    try:
+        os.killpg(pid, signum)
+    except ProcessLookupError:
+        pass
+    except PermissionError:  # the group leader left its group: signal the process itself
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signum)
+
+
+def _stop(signum: int, _frame: Any) -> None:
+    raise SystemExit(128 + signum)
+
+
+def main(argv: list[str]) -> int:
+    """Start: set up `sys.path` as the server's interpreter would, preload, say `ready` (or `fallback`), serve."""
+    config = json.loads(argv[1])
+    sys.path[0] = config["path0"]
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGINT, _stop)
+    names = [*RUNTIME_MODULES, *dependencies_of(config["kind"], config["target"])]
+    loaded = _preload(names)
+    threads = threading.active_count()
+    out = os.fdopen(os.dup(1), "w")
+    devnull = os.open(os.devnull, os.O_RDWR)
+    os.dup2(devnull, 0)
+    os.dup2(devnull, 1)  # nothing a preloaded module prints lands in the run's pipe
+    os.close(devnull)
+    if threads > 1:
+        started = sorted(thread.name for thread in threading.enumerate() if thread is not threading.main_thread())
+        out.write(f"fallback importing the server's dependencies started threads ({', '.join(started)})\n")
+        out.close()
+        os._exit(0)  # not a normal exit: that would wait for the non-daemon threads a dependency started
+    gc.collect()
+    gc.freeze()  # children share the preloaded objects' pages instead of copying them at their first collection
+    server = ForkServer(config)
+    out.write(f"ready {len(loaded)}\n")
+    out.close()
+    try:
+        server.serve()
+    finally:
+        server.stop_children()
+        server.listener.close()
+        with contextlib.suppress(OSError):
+            os.unlink(config["socket"])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,224 @@
+"""How a server process is started: plain, or forked from a warm Python parent (the `spawn` setting).
+
+Starting a Python MCP server costs about a second, nearly all of it the interpreter importing `mcp`.
+With `spawn = "fork"` (or `auto`, which forks Python commands; the default is still `plain`) mcpbdd
+keeps one warm parent per run and per worker (`forkserver.py`) that has imported the server's dependencies
+once; each scenario's process is a fork of it running the server's own entry point with the scenario's environment. The
+SDK's `stdio_client` still starts a process and talks to its pipes: a tiny launcher
+(`fork_launcher.py`) that passes those pipes to the fork and reports its exit code, so stopping,
+exit codes and stderr work as they do for a plain start.
+
+A command is forked when it is this interpreter running a module or a script (`{python} -m pkg.mod`,
+`{python} path/to/server.py`); anything else starts plainly. A fork server that cannot be used (its
+preloading started a thread, or it did not start) falls back to plain starts, saying so once.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+__all__ = ["SPAWN_MODES", "ForkServerHandle", "SpawnMode", "announce", "describe", "prepare", "resolve", "stop_all"]
+
+SpawnMode = Literal["auto", "fork", "spare", "plain"]
+SPAWN_MODES: tuple[SpawnMode, ...] = ("auto", "fork", "spare", "plain")
+
+_HERE = Path(__file__).resolve().parent
+_FORKSERVER = _HERE / "forkserver.py"
+_LAUNCHER = _HERE / "fork_launcher.py"
+READY_TIMEOUT = 120.0
+"""Seconds the fork server may take to import the server's dependencies (a loaded CI machine is slow)."""
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """What a Python command runs: a module (`-m`) or a script path, and the interpreter's `sys.path[0]` for it."""
+
+    kind: Literal["module", "path"]
+    target: str
+    path0: str
+    args: tuple[str, ...]
+
+
+def _same_interpreter(program: str) -> bool:
+    """Whether `program` is this interpreter by path: the same binary elsewhere (a venv's symlink) is another
+    environment (its `pyvenv.cfg`, its site-packages), so symlinks are not followed."""
+    found = shutil.which(program) if os.sep not in program else program
+    return found is not None and os.path.abspath(found) == os.path.abspath(sys.executable)
+
+
+def _entry(argv: Sequence[str], cwd: str | None) -> _Entry | None:
+    """The entry point of `argv` if it is this interpreter running a module or a script with no options."""
+    if len(argv) < 2 or not _same_interpreter(argv[0]):
+        return None
+    base = Path(cwd or os.getcwd()).resolve()
+    if argv[1] == "-m" and len(argv) >= 3:
+        return _Entry("module", argv[2], str(base), tuple(argv[3:]))
+    if argv[1].endswith(".py") and not argv[1].startswith("-"):
+        script = (base / argv[1]).resolve()
+        if script.is_file():
+            return _Entry("path", str(script), str(script.parent), (argv[1], *argv[2:]))
+    return None
+
+
+def resolve(mode: SpawnMode, argv: Sequence[str], cwd: str | None = None) -> Literal["fork", "spare", "plain"]:
+    """What `mode` means for this command: fork needs a Python command, anything else starts plainly.
+
+    A spare (a process started ahead for the next scenario) is not built yet: `spare`, and `auto` for
+    a command that is not Python, start plainly (`describe` says so in the run's header).
+    """
+    if mode == "plain":
+        return "plain"
+    if mode in ("auto", "fork") and _entry(argv, cwd) is not None:
+        return "fork"
+    return "plain"
+
+
+def describe(mode: SpawnMode) -> str:
+    """The setting as the run's header and the report's environment show it."""
+    meaning = {
+        "auto": "auto (fork for Python commands, plain otherwise)",
+        "fork": "fork (Python commands; plain otherwise)",
+        "spare": "spare (not built yet: plain)",
+        "plain": "plain",
+    }
+    return meaning[mode]
+
+
+_announced = False
+
+
+def announce(mode: SpawnMode) -> None:
+    """Say once per process (per worker) how server processes start: the run's header line about it.
+
+    Written to the real stderr (`sys.__stderr__`): behave captures `sys.stderr` inside a step, where the
+    first process starts, and a run's header is not a scenario's output.
+    """
+    global _announced
+    if _announced:
+        return
+    _announced = True
+    print(f"mcpbdd: server processes start with spawn = {describe(mode)}", file=sys.__stderr__ or sys.stderr)
+
+
+class ForkServerHandle:
+    """A running fork server: its socket, and the pipe whose end-of-file stops it when this process ends."""
+
+    def __init__(self, entry: _Entry, cwd: str | None, env: Mapping[str, str]) -> None:
+        self.entry = entry
+        self._folder = tempfile.TemporaryDirectory(prefix="mcpbdd-fork-")
+        self.socket_path = str(Path(self._folder.name) / "fork.sock")
+        lifeline_read, self._lifeline = os.pipe()
+        config = {
+            "kind": entry.kind,
+            "target": entry.target,
+            "path0": entry.path0,
+            "socket": self.socket_path,
+            "lifeline": lifeline_read,
+        }
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, str(_FORKSERVER), json.dumps(config)],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                cwd=cwd,
+                env=dict(env),
+                pass_fds=(lifeline_read,),
+                start_new_session=True,  # a Ctrl-C at the terminal reaches the run, which then ends us
+            )
+        finally:
+            os.close(lifeline_read)
+        assert self.process.stdout is not None
+        line = _read_line(self.process.stdout, READY_TIMEOUT)
+        self.process.stdout.close()
+        self.ready = line.startswith("ready")
+        self.why_not = "" if self.ready else (line.partition(" ")[2] or "the fork server did not start").strip()
+        if not self.ready:
+            self.stop()
+
+    def launcher_argv(self, entry: _Entry) -> list[str]:
+        """What to start instead of the command: the launcher, which hands the process's pipes to a fresh fork."""
+        return [sys.executable, "-I", "-S", str(_LAUNCHER), self.socket_path, *entry.args]
+
+    def stop(self) -> None:
+        """End the fork server (it stops its children first) and wait for it, briefly."""
+        if self._lifeline >= 0:
+            os.close(self._lifeline)
+            self._lifeline = -1
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self._folder.cleanup()
+
+
+def _read_line(stream: object, timeout: float) -> str:
+    """The fork server's first line (`ready ...` or `fallback <why>`), or '' if it says nothing in time."""
+    result: list[bytes] = []
+    reader = threading.Thread(target=lambda: result.append(stream.readline()), daemon=True)  # type: ignore[attr-defined]
+    reader.start()
+    reader.join(timeout)
+    return result[0].decode(errors="replace").strip() if result else ""
+
+
+_servers: dict[tuple[object, ...], ForkServerHandle | None] = {}
+_lock = threading.Lock()
+
+
+def _key(entry: _Entry, cwd: str | None, env: Mapping[str, str]) -> tuple[object, ...]:
+    """One fork server per entry point, directory and interpreter settings (the `PYTHON*` variables)."""
+    python_vars = tuple(sorted((name, value) for name, value in env.items() if name.startswith("PYTHON")))
+    return (entry.kind, entry.target, entry.path0, cwd, python_vars)
+
+
+def prepare(mode: SpawnMode, argv: Sequence[str], *, cwd: str | None, env: Mapping[str, str]) -> list[str]:
+    """The command to start for `argv` under `mode`: the launcher of a warm fork, or `argv` itself.
+
+    The first call for a command starts its fork server (once per process, so once per worker);
+    if it cannot be used, the reason is printed once and the command starts plainly from then on.
+    """
+    announce(mode)
+    if resolve(mode, argv, cwd) != "fork":
+        return list(argv)
+    entry = _entry(argv, cwd)
+    assert entry is not None
+    key = _key(entry, cwd, env)
+    with _lock:
+        if key not in _servers:
+            base_env = {**os.environ, **{name: value for name, value in env.items() if name.startswith("PYTHON")}}
+            handle = ForkServerHandle(entry, cwd, base_env)
+            if handle.ready:
+                _servers[key] = handle
+            else:
+                _servers[key] = None
+                print(
+                    f"mcpbdd: starting {shlex.join(argv)} plainly in every scenario, not from the fork server: "
+                    f"{handle.why_not}",
+                    file=sys.__stderr__ or sys.stderr,
+                )
+        handle = _servers[key]
+    return list(argv) if handle is None else handle.launcher_argv(entry)
+
+
+def stop_all() -> None:
+    """Stop every fork server this process started (also run at exit; a killed run's pipe closes anyway)."""
+    with _lock:
+        handles = [handle for handle in _servers.values() if handle is not None]
+        _servers.clear()
+    for handle in handles:
+        handle.stop()
+
+
+atexit.register(stop_all)

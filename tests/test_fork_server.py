@@ -1,0 +1,265 @@
+"""The fork server: a fresh server process per scenario, forked from a warm parent, as real as a plain start.
+
+Real processes and real signals: each test writes a small Python MCP server into its own temporary
+folder, so every process of the test (the fork server, whose command line names the server's path,
+its forks, the launchers) can be found by that folder in its command line or environment.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import anyio
+import pytest
+from conftest import TESTS
+
+from mcpbdd.harness import ClientHarness, spawn
+from mcpbdd.harness.connectors import Stdio
+from mcpbdd.outcome import Channel
+
+ROOT = TESTS.parent
+
+SERVER = '''
+import json
+import os
+import sys
+import time
+
+from mcp.server.mcpserver import MCPServer
+
+import settings  # a sibling module: it reads the environment at import time too
+
+GREETING = os.environ.get("GREETING", "unset")
+if os.environ.get("CRASH_AT_START"):
+    print("fatal: the configuration is missing", file=sys.stderr)
+    sys.exit(4)
+
+mcp = MCPServer("forked")
+
+
+@mcp.tool()
+def about() -> str:
+    """What this process saw when it started."""
+    return json.dumps({"greeting": GREETING, "sibling": settings.VALUE, "parent": os.getppid(), "name": __name__,
+                       "argv": sys.argv, "cwd": os.getcwd()})
+
+
+@mcp.tool()
+def crash() -> str:
+    """Dies mid-call."""
+    print("fatal: the index is corrupt", file=sys.stderr, flush=True)
+    os._exit(3)
+
+
+@mcp.tool()
+def hang() -> str:
+    """Says it started, then never answers."""
+    open(os.environ["HANG_STARTED"], "w").close()
+    time.sleep(600)
+    return "never"
+
+
+if __name__ == "__main__":
+    mcp.run("stdio")
+'''
+
+
+@pytest.fixture(autouse=True)
+def _stop_fork_servers() -> Iterator[None]:
+    """Each test's fork servers end with the test (as a run's end with the run), not with the test session."""
+    yield
+    spawn.stop_all()
+
+
+def write_server(folder: Path) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "settings.py").write_text('import os\n\nVALUE = os.environ.get("SIBLING", "unset")\n')
+    script = folder / "server.py"
+    script.write_text(SERVER)
+    return script
+
+
+def processes_mentioning(text: str) -> list[int]:
+    """Live processes whose command line or environment holds `text` (a fork shares its parent's command line)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            seen = (entry / "cmdline").read_bytes() + (entry / "environ").read_bytes()
+            status = (entry / "status").read_text()
+        except OSError:
+            continue
+        if text.encode() in seen and "State:\tZ" not in status:
+            found.append(int(entry.name))
+    return found
+
+
+def is_fork_server(pid: int) -> bool:
+    return b"forkserver.py" in Path(f"/proc/{pid}/cmdline").read_bytes()
+
+
+@pytest.mark.anyio
+async def test_each_fork_sees_its_scenarios_environment_at_import_time(tmp_path: Path) -> None:
+    script = write_server(tmp_path / "srv")
+    seen = []
+    for value in ("first", "second"):
+        stdio = Stdio(
+            f"{{python}} {script} --flag",
+            cwd=str(tmp_path),
+            extra_env={"GREETING": value, "SIBLING": f"{value}!"},
+            spawn="fork",
+        )
+        async with ClientHarness(stdio, timeout=30, start_timeout=120) as harness:
+            about = await harness.call_tool(None, "about", {})
+        assert about.ok, about.failure
+        seen.append(json.loads(about.text))
+    assert [(s["greeting"], s["sibling"]) for s in seen] == [("first", "first!"), ("second", "second!")]
+    assert seen[0]["parent"] == seen[1]["parent"] and is_fork_server(seen[0]["parent"])
+    assert seen[0]["name"] == "__main__"
+    assert seen[0]["argv"] == [str(script), "--flag"] and seen[0]["cwd"] == str(tmp_path)
+
+
+@pytest.mark.anyio
+async def test_a_fork_that_crashes_at_start_is_reported_and_the_next_one_starts(tmp_path: Path) -> None:
+    script = write_server(tmp_path / "srv")
+    broken = Stdio(f"{{python}} {script}", extra_env={"CRASH_AT_START": "1"}, spawn="fork")
+    async with ClientHarness(broken, timeout=30, start_timeout=120) as harness:
+        # How a failed start is worded is the client harness's business; here: what is known about the process.
+        with pytest.raises(BaseException):  # noqa: B017
+            await harness.call_tool(None, "about", {})
+        deadline = time.monotonic() + 60
+        while broken.exit_code() is None and time.monotonic() < deadline:
+            await anyio.sleep(0.05)
+        diagnosis = broken.diagnose() or ""
+    assert "exited with code 4" in diagnosis
+    assert "fatal: the configuration is missing" in diagnosis
+
+    healthy = Stdio(f"{{python}} {script}", extra_env={"GREETING": "again"}, spawn="fork")
+    async with ClientHarness(healthy, timeout=30, start_timeout=120) as harness:
+        about = await harness.call_tool(None, "about", {})
+        dead = await harness.call_tool(None, "crash", {})
+    assert about.ok and json.loads(about.text)["greeting"] == "again"
+    assert is_fork_server(json.loads(about.text)["parent"])
+    assert dead.channel is Channel.TRANSPORT_FAILURE
+    assert "exited with code 3" in (dead.failure or "") and "fatal: the index is corrupt" in (dead.failure or "")
+
+
+@pytest.mark.anyio
+async def test_a_dependency_that_starts_a_thread_at_import_falls_back_to_plain_starts_saying_so_once(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    script = write_server(tmp_path / "srv")
+    library = tmp_path / "lib"
+    library.mkdir()
+    (library / "threaded_dep.py").write_text(
+        "import threading, time\n\n"
+        "threading.Thread(target=time.sleep, args=(600,), name='poller', daemon=True).start()\n"
+    )
+    script.write_text(script.read_text().replace("import settings", "import settings\nimport threaded_dep"))
+    parents = []
+    for _ in range(2):
+        stdio = Stdio(f"{{python}} {script}", env={"PYTHONPATH": str(library)}, spawn="fork")
+        async with ClientHarness(stdio, timeout=30, start_timeout=120) as harness:
+            about = await harness.call_tool(None, "about", {})
+        assert about.ok, about.failure
+        parents.append(json.loads(about.text)["parent"])
+    err = capfd.readouterr().err
+    assert err.count("plainly in every scenario") == 1, err
+    assert "started threads (poller)" in err
+    assert not any(is_fork_server(parent) for parent in parents if Path(f"/proc/{parent}").exists())
+
+
+# -- whole runs: no process is left behind, whatever way the run ends --------------------------------------------
+
+
+FEATURE = """Feature: forked servers
+  Scenario: a call that passes
+    When the client calls "about"
+    Then the call succeeds
+
+  Scenario: a check that fails
+    When the client calls "about"
+    Then the result mentions "something the server never says"
+
+  Scenario: a server that crashes
+    When the client calls "crash"
+    Then the call succeeds
+"""
+
+
+def project(tmp_path: Path, feature: str) -> tuple[Path, list[str]]:
+    script = write_server(tmp_path / "srv")
+    features = tmp_path / "features"
+    (features / "steps").mkdir(parents=True)
+    (features / "steps" / "steps.py").write_text("from mcpbdd.steps import *  # noqa: F403\n")
+    (features / "environment.py").write_text("from mcpbdd.behave import *  # noqa: F403\n")
+    (features / "forked.feature").write_text(feature)
+    command = [
+        sys.executable,
+        "-m",
+        "behave",
+        str(features),
+        "--format",
+        "plain",
+        "--no-capture",
+        "-D",
+        "mcpbdd.harness=client",
+        "-D",
+        "mcpbdd.timeout=60",
+        "-D",
+        "mcpbdd.start_timeout=120",
+        "-D",
+        f"mcpbdd.server=stdio: {{python}} {script}",
+        "-D",
+        "mcpbdd.spawn=fork",
+    ]
+    return script, command
+
+
+def wait_until(condition: object, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():  # type: ignore[operator]
+            return True
+        time.sleep(0.1)
+    return bool(condition())  # type: ignore[operator]
+
+
+def test_a_run_with_a_pass_a_failure_and_a_crash_leaves_no_process(tmp_path: Path) -> None:
+    _script, command = project(tmp_path, FEATURE)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    run = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    assert "1 scenario passed, 2 failed" in run.stdout, run.stdout + run.stderr
+    assert "exited with code 3" in run.stdout
+    assert processes_mentioning(str(tmp_path)) == []
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_an_interrupted_or_terminated_run_leaves_no_process(tmp_path: Path, signum: signal.Signals) -> None:
+    started = tmp_path / "hang-started"
+    hang = 'Feature: hang\n  Scenario: a call that never ends\n    When the client calls "hang"\n'
+    _script, command = project(tmp_path, hang)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "HANG_STARTED": str(started)}
+    process = subprocess.Popen(
+        command, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    try:
+        assert wait_until(started.exists, 300), "the server never started the call"
+        forks = [pid for pid in processes_mentioning(str(tmp_path)) if pid != process.pid]
+        assert any(is_fork_server(pid) for pid in forks), "the server was not forked"
+        process.send_signal(signum)
+        process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    # The fork server stops its forks (SIGTERM, SIGKILL after a grace period) once the run is gone.
+    assert wait_until(lambda: processes_mentioning(str(tmp_path)) == [], 60), processes_mentioning(str(tmp_path))
