@@ -3,6 +3,7 @@
     mcpbdd run [--harness context,client|both] [--jobs N] [--shard I/N] [--results DIR]
                [--junit DIR | --no-junit] [--keep-results] [behave options and paths...]
     mcpbdd report [RESULTS...] [--output DIR] [--name NAME]
+    mcpbdd surface dump [--server TARGET] [-o FILE] | mcpbdd surface diff OLD.json NEW.json
     mcpbdd steps [--markdown]
     mcpbdd init --server package.module:attr [DIRECTORY]
 
@@ -38,6 +39,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TextIO
 
+from mcpbdd.cli import surface as surface_cli
 from mcpbdd.cli.plan import Plan, PlanError, Unit, balance, parse_shard, plan_run, shard_of
 from mcpbdd.cli.progress import EventFiles, ProgressLine, wants_progress
 from mcpbdd.cli.workers import JOB_ENV, Worker, run_workers
@@ -108,6 +110,9 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--junit", type=Path, default=DEFAULT_JUNIT, help=f"JUnit XML folder ({DEFAULT_JUNIT})")
     run.add_argument("--no-junit", action="store_true", help="write no JUnit XML")
     run.add_argument("--keep-results", action="store_true", help="add to the results folders instead of emptying them")
+    run.add_argument(
+        "--update-snapshots", action="store_true", help="write the tool-surface snapshots instead of comparing them"
+    )
     report = commands.add_parser(
         "report",
         help="render Allure results into one HTML file (Allure 3, needs Node.js)",
@@ -122,6 +127,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     catalog.add_argument("--server", help="package.module:attr (default: server under [tool.mcpbdd])")
     catalog.add_argument("features", nargs="?", type=Path, default=Path("features"), help="the feature files")
+    surface_cli.add_parser(commands)
     steps = commands.add_parser("steps", help="list the step vocabulary, grouped, with an example of each")
     steps.add_argument("--markdown", action="store_true", help="print Markdown (for a wiki or the README)")
     init = commands.add_parser(
@@ -273,6 +279,8 @@ def _run_planned(
         events = scratch / f"events-{job or 0}-{harness}"
         junit = None if args.no_junit else (args.junit / harness if harness else args.junit)
         options = [*plan.options, *locations]
+        if args.update_snapshots:
+            options = ["-D", "mcpbdd.update_snapshots=true", *options]
         behave = behave_args(
             args.results,
             harness,
@@ -439,6 +447,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return run(args, passthrough)
         if passthrough:
             parser.error(f"unrecognized arguments: {' '.join(passthrough)}")
+        if args.command == "surface":
+            return surface_cli.main(args)
         if args.command == "catalog":
             return print_catalog(args)
         if args.command == "report":
