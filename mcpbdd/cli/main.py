@@ -39,6 +39,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TextIO
 
+from mcpbdd.cli import coverage as coverage_cli
 from mcpbdd.cli import surface as surface_cli
 from mcpbdd.cli.plan import Plan, PlanError, Unit, balance, parse_shard, plan_run, shard_of
 from mcpbdd.cli.progress import EventFiles, ProgressLine, wants_progress
@@ -110,6 +111,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--junit", type=Path, default=DEFAULT_JUNIT, help=f"JUnit XML folder ({DEFAULT_JUNIT})")
     run.add_argument("--no-junit", action="store_true", help="write no JUnit XML")
     run.add_argument("--keep-results", action="store_true", help="add to the results folders instead of emptying them")
+    run.add_argument("--coverage", type=Path, default=None, help="the coverage file (default: coverage_file setting)")
+    run.add_argument("--no-coverage", action="store_true", help="collect no coverage")
     run.add_argument(
         "--update-snapshots", action="store_true", help="write the tool-surface snapshots instead of comparing them"
     )
@@ -128,6 +131,7 @@ def _parser() -> argparse.ArgumentParser:
     catalog.add_argument("--server", help="package.module:attr (default: server under [tool.mcpbdd])")
     catalog.add_argument("features", nargs="?", type=Path, default=Path("features"), help="the feature files")
     surface_cli.add_parser(commands)
+    coverage_cli.add_parser(commands)
     steps = commands.add_parser("steps", help="list the step vocabulary, grouped, with an example of each")
     steps.add_argument("--markdown", action="store_true", help="print Markdown (for a wiki or the README)")
     init = commands.add_parser(
@@ -233,6 +237,17 @@ def _run_redactor(userdata: dict[str, str]) -> Redactor:
         return Redactor()  # each behave process stops with the reason (exit 2), before writing any report
 
 
+def _coverage_file(userdata: dict[str, str]) -> Path | None:
+    """Where the run's merged coverage goes: the `coverage_file` setting ('' for none), as behave would read it."""
+    from mcpbdd.config import ConfigError, load_settings
+
+    try:
+        configured = load_settings(userdata).coverage_file
+    except ConfigError:
+        return None
+    return Path(configured) if configured else None
+
+
 def _run_outputs(args: argparse.Namespace, plan: Plan) -> list[Path]:
     """Where the run writes, to redact at the end: results, JUnit, `--outfile`s and `reports/` (any other format)."""
     outputs = [args.results, *(Path(name) for name in plan.outfiles)]
@@ -255,6 +270,7 @@ def run(args: argparse.Namespace, passthrough: Sequence[str], out: TextIO | None
     # STARTUP_ERRORS); here only the secrets are read, for the console and the files at the end.
     harnesses: list[str | None] = list(args.harness) if args.harness else [None]
     redactor = _run_redactor(plan.userdata)
+    coverage = None if args.no_coverage else (args.coverage or _coverage_file(plan.userdata))
     scratch = Path(tempfile.mkdtemp(prefix="mcpbdd-run-"))
     try:  # the scratch folder goes whatever happens, a Ctrl-C before the workers start included
         return _run_planned(args, plan, harnesses, scratch, out, started, redactor)
@@ -290,6 +306,9 @@ def _run_planned(
             color=color,
             pinned_elsewhere=len(harnesses) > 1,
         )
+        # Each process writes its own coverage file (set last: it wins over a -D given to the run); merged below.
+        part = scratch / f"coverage-{job or 0}-{harness}.json" if coverage else ""
+        behave += ["-D", f"mcpbdd.coverage_file={part}"]
         where = f"job {job}/{jobs} · " if job is not None else ""
         label = f"{where}{harness + ' harness' if harness else 'configured harness'} · {len(locations)} feature file(s)"
         return Worker(behave, {JOB_ENV: str(job)} if job is not None else {}, label, events)
@@ -308,6 +327,8 @@ def _run_planned(
         chains.append(chain)
     total = sum(unit.scenarios for bucket in buckets for unit in bucket)
     _prepare(args.results, args.keep_results)
+    if coverage and not args.keep_results:
+        coverage.unlink(missing_ok=True)  # a run that calls nothing must not leave the last run's coverage
     if not args.no_junit:
         _prepare(args.junit, args.keep_results)
     if not any(chains):
@@ -341,6 +362,9 @@ def _run_planned(
     try:
         stopped_by = run_workers(chains, on_output=on_output, on_done=on_done, on_tick=on_tick, on_notice=on_notice)
         events.poll()  # the last scenarios, before the files go
+        if coverage:
+            parts = sorted(scratch.glob("coverage-*.json"))
+            coverage_cli.merge_run_coverage(parts, coverage, keep=args.keep_results, results=args.results)
     finally:
         progress.close()
     if stopped_by is not None:
@@ -348,6 +372,8 @@ def _run_planned(
         return 128 + stopped_by
     worst = max(_exit_code(w) for chain in chains for w in chain)
     _summary(args, events, worst, time.monotonic() - started, out)
+    if coverage and coverage.is_file():
+        print(f"mcpbdd: coverage in {coverage.resolve()} (summarise it: mcpbdd coverage)", file=out)
     return worst
 
 
@@ -447,6 +473,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return run(args, passthrough)
         if passthrough:
             parser.error(f"unrecognized arguments: {' '.join(passthrough)}")
+        if args.command == "coverage":
+            return coverage_cli.main(args)
         if args.command == "surface":
             return surface_cli.main(args)
         if args.command == "catalog":
