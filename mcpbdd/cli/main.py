@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import shutil
 import signal
@@ -130,6 +131,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     catalog.add_argument("--server", help="package.module:attr (default: server under [tool.mcpbdd])")
     catalog.add_argument("features", nargs="?", type=Path, default=Path("features"), help="the feature files")
+    catalog.add_argument("--json", action="store_true", help="print JSON (per tool, each failure and its scenarios)")
+    catalog.add_argument("--strict", action="store_true", help="exit 1 when a declared failure has no scenario")
     surface_cli.add_parser(commands)
     coverage_cli.add_parser(commands)
     steps = commands.add_parser("steps", help="list the step vocabulary, grouped, with an example of each")
@@ -270,7 +273,6 @@ def run(args: argparse.Namespace, passthrough: Sequence[str], out: TextIO | None
     # STARTUP_ERRORS); here only the secrets are read, for the console and the files at the end.
     harnesses: list[str | None] = list(args.harness) if args.harness else [None]
     redactor = _run_redactor(plan.userdata)
-    coverage = None if args.no_coverage else (args.coverage or _coverage_file(plan.userdata))
     scratch = Path(tempfile.mkdtemp(prefix="mcpbdd-run-"))
     try:  # the scratch folder goes whatever happens, a Ctrl-C before the workers start included
         return _run_planned(args, plan, harnesses, scratch, out, started, redactor)
@@ -289,6 +291,7 @@ def _run_planned(
     redactor: Redactor,
 ) -> int:
     """The run once planned: the behave processes, their progress and output, the summary."""
+    coverage = None if args.no_coverage else (args.coverage or _coverage_file(plan.userdata))
     color = bool(getattr(out, "isatty", lambda: False)())
 
     def worker(harness: str | None, locations: list[str], job: int | None, jobs: int) -> Worker:
@@ -420,7 +423,7 @@ def report(args: argparse.Namespace) -> int:
 
 def print_catalog(args: argparse.Namespace) -> int:
     """`mcpbdd catalog`: the server's error contracts joined with the scenarios that specify them."""
-    from mcpbdd.checks.error_catalog import catalog
+    from mcpbdd.checks.error_catalog import catalog, catalog_json, unspecified
     from mcpbdd.config import load_settings
 
     server = args.server or load_settings({}).server
@@ -428,11 +431,15 @@ def print_catalog(args: argparse.Namespace) -> int:
         print("mcpbdd catalog: no server: pass --server package.module:attr or set server under [tool.mcpbdd]")
         return EXIT_USAGE
     try:
-        print(catalog(server, args.features))
+        data = catalog_json(server, args.features)
+        print(json.dumps(data, indent=2) if args.json else catalog(server, args.features))
     except ValueError as exc:
         print(f"mcpbdd catalog: {exc}")
         return EXIT_USAGE
-    return EXIT_OK
+    gaps = unspecified(data) if args.strict else []
+    for gap in gaps:
+        print(f"mcpbdd catalog: no scenario specifies the declared failure {gap}", file=sys.stderr)
+    return EXIT_FAILED if gaps else EXIT_OK
 
 
 def list_steps(markdown: bool) -> int:
