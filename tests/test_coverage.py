@@ -128,7 +128,7 @@ def test_what_no_scenario_exercises_shows_as_uncovered(project: Path) -> None:
     assert (tallies["tools"].covered, tallies["tools"].offered, tallies["tools"].uncovered) == (1, 2, ["archive"])
     assert tallies["templates"].uncovered == [] and tallies["templates"].offered == 1
     assert tallies["prompts"].uncovered == ["summarise"]
-    assert tallies["arguments"].uncovered == ["archive.note_id"]
+    assert tallies["arguments"].uncovered == ["archive.note_id", "summarise.tag"]  # a prompt's argument too
     assert tallies["values"].uncovered == ["export.draft=false", 'export.format="json"']
     assert tallies["failures"].uncovered == ["export:locked", "export:never_seen"]
 

@@ -7,7 +7,7 @@ World) and from the steps that passed, per harness:
 - tools, resources, resource templates and prompts offered vs. called, with each call's
   channel (ok, tool-error, protocol-error, input-required, transport-failure);
 - per tool, the input properties some call used vs. those its schema declares, and the enum
-  values and boolean branches exercised;
+  values and boolean branches exercised (per prompt, its arguments likewise);
 - per tool, each declared failure (its error contract, `mcpbdd.kit.errors`) observed in an
   answer, and asserted: a step naming its reason passed after it was observed;
 - the scenarios behind every covered item.
@@ -211,8 +211,10 @@ class CoverageCollector:
             _item(section["resources"], uri, True)
         for template in offered.templates:
             _item(section["templates"], template, True)
-        for prompt in offered.prompts:
-            _item(section["prompts"], prompt, True)
+        for prompt, names in offered.prompts.items():
+            arguments = _item(section["prompts"], prompt, True).setdefault("arguments", {})
+            for argument in names:
+                arguments.setdefault(argument, {"declared": True, "used": 0})["declared"] = True
 
     @staticmethod
     def _failure(section: dict[str, Any], tool: str, reason: str) -> dict[str, Any]:
@@ -242,6 +244,10 @@ class CoverageCollector:
         elif call.method == PROMPTS_GET:
             offered = surface is not None and call.target in surface.offered.prompts
             item = _item(section["prompts"], call.target, offered)
+            arguments = item.setdefault("arguments", {})
+            for name in call.arguments or ():
+                usage = arguments.setdefault(name, {"declared": False, "used": 0})
+                usage["used"] += 1
         else:
             return
         item["calls"][channel] = item["calls"].get(channel, 0) + 1

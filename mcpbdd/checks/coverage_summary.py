@@ -3,7 +3,7 @@
 Kinds and what "covered" means for each:
 
 - `tools`, `resources`, `templates`, `prompts`: offered and called at least once (any outcome);
-- `arguments`: a tool's declared input property that some call passed;
+- `arguments`: a tool's declared input property (or a prompt's argument) that some call passed;
 - `values`: an enum value (or a boolean's true and false) that some call passed;
 - `failures`: a declared failure observed in an answer and asserted by a step naming its reason.
 
@@ -66,6 +66,10 @@ def _harness(section: Mapping[str, Any]) -> dict[str, Tally]:
         for prop, counts in sorted(item.get("values", {}).items()):
             for value, used in sorted(counts.items()):
                 tallies["values"].count(f"{tool}.{prop}={value}", used > 0)
+    for prompt, item in sorted(section.get("prompts", {}).items()):
+        for argument, usage in sorted(item.get("arguments", {}).items()) if item.get("offered") else ():
+            if usage.get("declared"):
+                tallies["arguments"].count(f"{prompt}.{argument}", usage.get("used", 0) > 0)
     for tool, failures in sorted(section.get("failures", {}).items()):
         for reason, entry in sorted(failures.items()):
             if entry.get("declared"):
