@@ -1,9 +1,12 @@
 """The `mcpbdd` command: run specifications, render the report, list the vocabulary, start a project.
 
     mcpbdd run [--harness context,client|both] [--jobs N] [--shard I/N] [--results DIR]
-               [--junit DIR | --no-junit] [--keep-results] [behave options and paths...]
+               [--junit DIR | --no-junit] [--keep-results] [--coverage FILE | --no-coverage]
+               [--update-snapshots] [behave options and paths...]
     mcpbdd report [RESULTS...] [--output DIR] [--name NAME]
     mcpbdd surface dump [--server TARGET] [-o FILE] | mcpbdd surface diff OLD.json NEW.json
+    mcpbdd coverage [FILES...] [--json] [--fail-under [KIND=]PCT ...] [-o MERGED]
+    mcpbdd catalog [--json] [--strict] [FEATURES]
     mcpbdd steps [--markdown]
     mcpbdd init --server package.module:attr [DIRECTORY]
 
