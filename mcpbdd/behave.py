@@ -9,8 +9,10 @@ What they do: read the settings once (`[tool.mcpbdd]` + `-D mcpbdd.*`), keep one
 loop for the run, give every scenario a fresh World with its own owner task (created
 before the scenario, always closed after it, even when a step failed), attach each
 MCP exchange to the step that made it, mark scenario names with their harness so
-a report of both harnesses keeps both results apart, and redact the configured secrets
-from behave's own JUnit XML at the end (`mcpbdd.reporting.redaction` says what and how).
+a report of both harnesses keeps both results apart, collect coverage from what the
+scenarios did (written to `coverage_file`, `reports/coverage.json` by default; see
+`mcpbdd.checks.coverage`), and redact the configured secrets from behave's own JUnit XML at
+the end (`mcpbdd.reporting.redaction` says what and how).
 
 Interrupts (see `mcpbdd.runtime`): SIGTERM becomes an interrupt for the run (`before_all`),
 so behave stops, the scenario under way is closed (servers stopped, temporary folders
@@ -29,6 +31,7 @@ from typing import Any
 import behave.parser
 
 from mcpbdd._text import not_utf8
+from mcpbdd.checks.coverage import CoverageCollector, ScenarioCoverage, scenario_label, write_coverage
 from mcpbdd.config import Settings, load_settings
 from mcpbdd.harness import spawn
 from mcpbdd.kinds import (
@@ -49,6 +52,7 @@ __all__ = [
     "after_all",
     "after_feature",
     "after_scenario",
+    "after_step",
     "before_all",
     "before_feature",
     "before_scenario",
@@ -103,6 +107,7 @@ def before_all(context: Any) -> None:
     report.use_secrets(_settings(context).secrets)
     report.use_attachment_limit(_settings(context).attachment_limit)
     context.mcpbdd_loop = RunLoop()
+    context.mcpbdd_coverage = CoverageCollector() if _settings(context).coverage_file else None
     # The SDK logs every tool failure at INFO; scenarios provoke failures on purpose. httpx logs every request.
     logging.getLogger("mcp").setLevel(logging.WARNING)
     logging.getLogger("httpx").setLevel(logging.WARNING)
@@ -153,6 +158,10 @@ def before_scenario(context: Any, scenario: Any) -> None:
     scenario_report.start(kind, mode)
     scenario_report.subscribe(world.events)
     context.mcpbdd_report = scenario_report
+    collector: CoverageCollector | None = getattr(context, "mcpbdd_coverage", None)
+    if collector is not None:
+        label = scenario_label(scenario.filename, scenario.line, scenario.name)
+        context.mcpbdd_scenario_coverage = collector.start(world.events, label)
     context.mcp = world
 
 
@@ -164,12 +173,23 @@ def before_step(context: Any, step: Any) -> None:
         world.before_step(step.step_type)
 
 
+def after_step(context: Any, step: Any) -> None:
+    """A passing step that names an observed failure's reason asserted it (coverage of declared failures)."""
+    scenario_coverage: ScenarioCoverage | None = getattr(context, "mcpbdd_scenario_coverage", None)
+    if scenario_coverage is not None and step.status == "passed":
+        scenario_coverage.step_passed(step.name)
+
+
 def after_scenario(context: Any, scenario: Any) -> None:
     world: World | None = getattr(context, "mcp", None)
     if world is None:
         return
     scenario_report: report.ScenarioReport | None = getattr(context, "mcpbdd_report", None)
+    scenario_coverage: ScenarioCoverage | None = getattr(context, "mcpbdd_scenario_coverage", None)
+    context.mcpbdd_scenario_coverage = None
     try:
+        if scenario_coverage is not None:
+            context.mcpbdd_coverage.finish(world, scenario_coverage)
         if scenario_report is not None:
             scenario_report.finish(scenario)
         if scenario.status == "failed" and world.server_stderr():
@@ -212,6 +232,9 @@ def after_all(context: Any) -> None:
     finally:
         spawn.stop_all()  # the fork servers stop their forks, then end (they would at exit anyway)
         restore_sigterm()
+        collector: CoverageCollector | None = getattr(context, "mcpbdd_coverage", None)
+        if collector is not None and collector.harnesses:
+            write_coverage(_settings(context).coverage_file, collector.document())
         _redact_junit(context)
 
 

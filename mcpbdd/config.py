@@ -86,6 +86,12 @@ class Settings(BaseModel):
         ge=1024,
         description="bytes one report attachment may hold; a longer one keeps its head and tail and says what was cut",
     )
+    update_snapshots: bool = Field(
+        default=False, description="write tool-surface snapshots instead of comparing (mcpbdd run --update-snapshots)"
+    )
+    coverage_file: str = Field(
+        default="reports/coverage.json", description="where a behave run writes its coverage ('' writes none)"
+    )
 
     @field_validator("env", "tokens", mode="before")
     @classmethod

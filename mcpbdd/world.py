@@ -316,6 +316,12 @@ class World:
 
         contract.check_results_match_output_schema(self, tool)
 
+    def check_tool_snapshot(self, path: str) -> Any:
+        """The offered tools match the snapshot file at `path` (written instead with `update_snapshots`)."""
+        from mcpbdd.checks import surface
+
+        return surface.match_snapshot(self.offered_tools(), path, update=self.settings.update_snapshots)
+
     def generated_calls(self, tool: str, n: int) -> Any:
         """`n` generated and adversarial calls of `tool`: no crash, leak, hang, or storage change from a refusal."""
         from mcpbdd.checks import generated

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -42,3 +43,20 @@ def test_the_command_prints_markdown_and_refuses_a_missing_server(tmp_path: Path
         [sys.executable, "-m", "mcpbdd.cli.main", "catalog"], cwd=tmp_path, capture_output=True, text=True
     )
     assert missing.returncode == 2 and "no server" in missing.stdout
+
+
+def test_json_lists_each_failure_with_its_scenarios_and_strict_fails_on_a_gap(tmp_path: Path) -> None:
+    def catalog_cli(*args: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "mcpbdd.cli.main", "catalog", *args]
+        return subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+
+    full = catalog_cli("--json", "--strict")
+    assert full.returncode == 0, full.stderr  # every failure the example declares has a scenario
+    data = json.loads(full.stdout)
+    [exists] = data["tools"]["create_note"]
+    assert exists["reason"] == "note_exists" and "features/notes.feature:38" in " ".join(exists["scenarios"])
+    assert "list_notes" in data["without_contract"]
+    (tmp_path / "empty.feature").write_text("Feature: nothing yet\n  Scenario: no errors\n    Then the call succeeds\n")
+    gaps = catalog_cli("--strict", str(tmp_path))
+    assert gaps.returncode == 1 and gaps.stdout.startswith("# Error catalog")
+    assert "no scenario specifies the declared failure get_note:note_not_found" in gaps.stderr

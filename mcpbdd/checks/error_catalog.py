@@ -77,13 +77,44 @@ def render(contracts: list[ErrorContract], specified: Specified, undeclared_tool
     return "\n".join(lines)
 
 
-def catalog(server: str, features: Path) -> str:
-    """Load the in-process server (which declares its contracts on import) and render its catalog."""
+def _load(server: str, features: Path) -> tuple[list[ErrorContract], Specified, list[str]]:
+    """Load the in-process server (which declares its contracts on import): contracts, specifications, the rest."""
     mcp: Any = load_inprocess(ServerTarget.parse(server))
     tools = sorted(tool.name for tool in registered_tools(mcp))  # the registry the server itself lists
     contracts = [CONTRACTS[name] for name in tools if name in CONTRACTS]
     undeclared = [name for name in tools if name not in CONTRACTS]
-    return render(contracts, specifications(features, set(tools)), undeclared)
+    return contracts, specifications(features, set(tools)), undeclared
 
 
-__all__ = ["Specified", "catalog", "render", "specifications"]
+def catalog(server: str, features: Path) -> str:
+    """The server's catalog as Markdown."""
+    return render(*_load(server, features))
+
+
+def catalog_json(server: str, features: Path) -> dict[str, Any]:
+    """The catalog for machines: per tool, each declared failure with its scenarios; the tools with no contract."""
+    contracts, specified, undeclared = _load(server, features)
+    tools = {
+        contract.tool: [
+            {
+                "reason": failure.reason,
+                "channel": failure.channel,
+                "code": failure.code if failure.channel == "protocol" else None,
+                "retryable": failure.retryable,
+                "hint": failure.hint,
+                "changes_state": failure.changes_state,
+                "scenarios": specified.by_pair.get((contract.tool, failure.reason), []),
+            }
+            for failure in contract.failures.values()
+        ]
+        for contract in contracts
+    }
+    return {"tools": tools, "without_contract": undeclared}
+
+
+def unspecified(data: dict[str, Any]) -> list[str]:
+    """`tool:reason` of every declared failure no scenario specifies (what `mcpbdd catalog --strict` refuses)."""
+    return [f"{tool}:{f['reason']}" for tool, failures in data["tools"].items() for f in failures if not f["scenarios"]]
+
+
+__all__ = ["Specified", "catalog", "catalog_json", "render", "specifications", "unspecified"]

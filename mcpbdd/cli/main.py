@@ -1,8 +1,12 @@
 """The `mcpbdd` command: run specifications, render the report, list the vocabulary, start a project.
 
     mcpbdd run [--harness context,client|both] [--jobs N] [--shard I/N] [--results DIR]
-               [--junit DIR | --no-junit] [--keep-results] [behave options and paths...]
+               [--junit DIR | --no-junit] [--keep-results] [--coverage FILE | --no-coverage]
+               [--update-snapshots] [behave options and paths...]
     mcpbdd report [RESULTS...] [--output DIR] [--name NAME]
+    mcpbdd surface dump [--server TARGET] [-o FILE] | mcpbdd surface diff OLD.json NEW.json
+    mcpbdd coverage [FILES...] [--json] [--fail-under [KIND=]PCT ...] [-o MERGED]
+    mcpbdd catalog [--json] [--strict] [FEATURES]
     mcpbdd steps [--markdown]
     mcpbdd init --server package.module:attr [DIRECTORY]
     mcpbdd record --out FILE -- COMMAND | feature CASSETTE | verify CASSETTE  (see mcpbdd.cli.recording)
@@ -29,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import shutil
 import signal
@@ -40,7 +45,9 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TextIO
 
+from mcpbdd.cli import coverage as coverage_cli
 from mcpbdd.cli import recording
+from mcpbdd.cli import surface as surface_cli
 from mcpbdd.cli.plan import Plan, PlanError, Unit, balance, parse_shard, plan_run, shard_of
 from mcpbdd.cli.progress import EventFiles, ProgressLine, wants_progress
 from mcpbdd.cli.workers import JOB_ENV, Worker, run_workers
@@ -111,6 +118,11 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--junit", type=Path, default=DEFAULT_JUNIT, help=f"JUnit XML folder ({DEFAULT_JUNIT})")
     run.add_argument("--no-junit", action="store_true", help="write no JUnit XML")
     run.add_argument("--keep-results", action="store_true", help="add to the results folders instead of emptying them")
+    run.add_argument("--coverage", type=Path, default=None, help="the coverage file (default: coverage_file setting)")
+    run.add_argument("--no-coverage", action="store_true", help="collect no coverage")
+    run.add_argument(
+        "--update-snapshots", action="store_true", help="write the tool-surface snapshots instead of comparing them"
+    )
     report = commands.add_parser(
         "report",
         help="render Allure results into one HTML file (Allure 3, needs Node.js)",
@@ -125,6 +137,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     catalog.add_argument("--server", help="package.module:attr (default: server under [tool.mcpbdd])")
     catalog.add_argument("features", nargs="?", type=Path, default=Path("features"), help="the feature files")
+    catalog.add_argument("--json", action="store_true", help="print JSON (per tool, each failure and its scenarios)")
+    catalog.add_argument("--strict", action="store_true", help="exit 1 when a declared failure has no scenario")
+    surface_cli.add_parser(commands)
+    coverage_cli.add_parser(commands)
     steps = commands.add_parser("steps", help="list the step vocabulary, grouped, with an example of each")
     steps.add_argument("--markdown", action="store_true", help="print Markdown (for a wiki or the README)")
     init = commands.add_parser(
@@ -231,6 +247,17 @@ def _run_redactor(userdata: dict[str, str]) -> Redactor:
         return Redactor()  # each behave process stops with the reason (exit 2), before writing any report
 
 
+def _coverage_file(userdata: dict[str, str]) -> Path | None:
+    """Where the run's merged coverage goes: the `coverage_file` setting ('' for none), as behave would read it."""
+    from mcpbdd.config import ConfigError, load_settings
+
+    try:
+        configured = load_settings(userdata).coverage_file
+    except ConfigError:
+        return None
+    return Path(configured) if configured else None
+
+
 def _run_outputs(args: argparse.Namespace, plan: Plan) -> list[Path]:
     """Where the run writes, to redact at the end: results, JUnit, `--outfile`s and `reports/` (any other format)."""
     outputs = [args.results, *(Path(name) for name in plan.outfiles)]
@@ -277,12 +304,15 @@ def _run_planned(
     redactor: Redactor,
 ) -> int:
     """The run once planned: the behave processes, their progress and output, the summary."""
+    coverage = None if args.no_coverage else (args.coverage or _coverage_file(plan.userdata))
     color = bool(getattr(out, "isatty", lambda: False)())
 
     def worker(harness: str | None, locations: list[str], job: int | None, jobs: int) -> Worker:
         events = scratch / f"events-{job or 0}-{harness}"
         junit = None if args.no_junit else (args.junit / harness if harness else args.junit)
         options = [*plan.options, *locations]
+        if args.update_snapshots:
+            options = ["-D", "mcpbdd.update_snapshots=true", *options]
         behave = behave_args(
             args.results,
             harness,
@@ -292,6 +322,9 @@ def _run_planned(
             color=color,
             pinned_elsewhere=len(harnesses) > 1,
         )
+        # Each process writes its own coverage file (set last: it wins over a -D given to the run); merged below.
+        part = scratch / f"coverage-{job or 0}-{harness}.json" if coverage else ""
+        behave += ["-D", f"mcpbdd.coverage_file={part}"]
         where = f"job {job}/{jobs} · " if job is not None else ""
         label = f"{where}{harness + ' harness' if harness else 'configured harness'} · {len(locations)} feature file(s)"
         return Worker(behave, {JOB_ENV: str(job)} if job is not None else {}, label, events)
@@ -310,6 +343,8 @@ def _run_planned(
         chains.append(chain)
     total = sum(unit.scenarios for bucket in buckets for unit in bucket)
     _prepare(args.results, args.keep_results)
+    if coverage and not args.keep_results:
+        coverage.unlink(missing_ok=True)  # a run that calls nothing must not leave the last run's coverage
     if not args.no_junit:
         _prepare(args.junit, args.keep_results)
     if not any(chains):
@@ -343,6 +378,9 @@ def _run_planned(
     try:
         stopped_by = run_workers(chains, on_output=on_output, on_done=on_done, on_tick=on_tick, on_notice=on_notice)
         events.poll()  # the last scenarios, before the files go
+        if coverage:
+            parts = sorted(scratch.glob("coverage-*.json"))
+            coverage_cli.merge_run_coverage(parts, coverage, keep=args.keep_results, results=args.results)
     finally:
         progress.close()
     if stopped_by is not None:
@@ -350,6 +388,8 @@ def _run_planned(
         return 128 + stopped_by
     worst = max(_exit_code(w) for chain in chains for w in chain)
     _summary(args, events, worst, time.monotonic() - started, out)
+    if coverage and coverage.is_file():
+        print(f"mcpbdd: coverage in {coverage.resolve()} (summarise it: mcpbdd coverage)", file=out)
     return worst
 
 
@@ -396,7 +436,7 @@ def report(args: argparse.Namespace) -> int:
 
 def print_catalog(args: argparse.Namespace) -> int:
     """`mcpbdd catalog`: the server's error contracts joined with the scenarios that specify them."""
-    from mcpbdd.checks.error_catalog import catalog
+    from mcpbdd.checks.error_catalog import catalog, catalog_json, unspecified
     from mcpbdd.config import load_settings
 
     server = args.server or load_settings({}).server
@@ -404,11 +444,15 @@ def print_catalog(args: argparse.Namespace) -> int:
         print("mcpbdd catalog: no server: pass --server package.module:attr or set server under [tool.mcpbdd]")
         return EXIT_USAGE
     try:
-        print(catalog(server, args.features))
+        data = catalog_json(server, args.features)
+        print(json.dumps(data, indent=2) if args.json else catalog(server, args.features))
     except ValueError as exc:
         print(f"mcpbdd catalog: {exc}")
         return EXIT_USAGE
-    return EXIT_OK
+    gaps = unspecified(data) if args.strict else []
+    for gap in gaps:
+        print(f"mcpbdd catalog: no scenario specifies the declared failure {gap}", file=sys.stderr)
+    return EXIT_FAILED if gaps else EXIT_OK
 
 
 def list_steps(markdown: bool) -> int:
@@ -450,6 +494,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return run(args, passthrough)
         if passthrough:
             parser.error(f"unrecognized arguments: {' '.join(passthrough)}")
+        if args.command == "coverage":
+            return coverage_cli.main(args)
+        if args.command == "surface":
+            return surface_cli.main(args)
         if args.command == "catalog":
             return print_catalog(args)
         if args.command == "report":

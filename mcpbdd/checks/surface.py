@@ -1,0 +1,140 @@
+"""Tool-surface snapshots: what a server offers its clients, kept in the repository and compared on every run.
+
+The surface is each tool's listing as a client receives it (name, title, description,
+input and output schemas, annotations), in a JSON file with sorted keys so a change reads
+as a small diff in review. `Then the server's tools match the snapshot "PATH"` compares the
+server's listing with the file and fails naming every difference, each classed breaking or
+not (`mcpbdd.checks.surface_diff`).
+
+Writing the file is always a decision: `mcpbdd run --update-snapshots` (or
+`-D mcpbdd.update_snapshots=true`) writes or rewrites it; a missing file is written on a
+developer's machine (the first run records it) but fails in CI (`CI` set), so a snapshot
+is never made up where nobody reviews it.
+
+From Python: `match_snapshot(tools, "features/snapshots/tools.json", update=False)`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from mcp_types import Tool
+
+from mcpbdd.checks.surface_diff import Difference, diff_surfaces, render_differences
+
+__all__ = [
+    "SURFACE_FORMAT",
+    "SnapshotMismatch",
+    "SnapshotVerdict",
+    "in_ci",
+    "load_surface",
+    "match_snapshot",
+    "surface_of",
+    "write_surface",
+]
+
+SURFACE_FORMAT = "mcpbdd tool surface 1"
+"""The file's `format` entry: a file of another format is refused rather than misread."""
+
+
+class SnapshotMismatch(AssertionError):
+    """The server's tools differ from the snapshot (or the snapshot is missing in CI)."""
+
+    def __init__(self, message: str, differences: list[Difference] | None = None) -> None:
+        super().__init__(message)
+        self.differences = differences or []
+
+
+@dataclass(frozen=True)
+class SnapshotVerdict:
+    """What `match_snapshot` did: `matched`, `written` (a new file) or `updated` (with the differences it recorded)."""
+
+    action: Literal["matched", "written", "updated"]
+    path: Path
+    differences: tuple[Difference, ...] = ()
+
+
+def in_ci() -> bool:
+    """Whether this run is a CI job: `CI` set to anything but empty, 0, false or no (what CI services set)."""
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def surface_of(tools: Iterable[Tool]) -> dict[str, Any]:
+    """The surface of a tool listing, as the snapshot file holds it."""
+    listed: dict[str, Any] = {}
+    for tool in tools:
+        body = tool.model_dump(mode="json", by_alias=True, exclude_none=True)
+        listed[body.pop("name")] = body
+    return {"format": SURFACE_FORMAT, "tools": dict(sorted(listed.items()))}
+
+
+def load_surface(path: Path | str) -> dict[str, Any]:
+    """Read a surface file; a file that is not one raises ValueError naming the file and why."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path}: not valid JSON ({exc.msg}, line {exc.lineno})") from None
+    if not isinstance(data, dict) or data.get("format") != SURFACE_FORMAT or not isinstance(data.get("tools"), dict):
+        raise ValueError(
+            f"{path}: not a tool surface (expected a JSON object with format {SURFACE_FORMAT!r} and tools)"
+        )
+    return data
+
+
+def write_surface(path: Path | str, surface: dict[str, Any]) -> Path:
+    """Write atomically (parallel jobs may write the same snapshot): sorted keys, two-space indent, final newline."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(surface, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    handle, scratch = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    with os.fdopen(handle, "w", encoding="utf-8") as out:
+        out.write(text)
+    os.replace(scratch, path)
+    return path
+
+
+def match_snapshot(
+    tools: Iterable[Tool], path: Path | str, *, update: bool = False, ci: bool | None = None
+) -> SnapshotVerdict:
+    """Compare `tools` with the snapshot at `path`; raise SnapshotMismatch listing every difference.
+
+    `update` writes the current surface instead of failing. Without it, a missing snapshot is
+    recorded, except in CI (`ci`, default: `in_ci()`), where it fails.
+    """
+    path = Path(path)
+    current = surface_of(tools)
+    ci = in_ci() if ci is None else ci
+    if not path.exists():
+        if ci and not update:
+            raise SnapshotMismatch(
+                f"the tool snapshot {path} does not exist, and in CI (CI is set) it is never written: "
+                "record it on your machine with `mcpbdd run --update-snapshots`, review it and commit it"
+            )
+        write_surface(path, current)
+        return SnapshotVerdict("written", path)
+    try:
+        recorded = load_surface(path)
+    except ValueError as exc:
+        if not update:
+            raise SnapshotMismatch(f"{exc}; rewrite it with `mcpbdd run --update-snapshots`") from None
+        write_surface(path, current)
+        return SnapshotVerdict("updated", path)
+    differences = diff_surfaces(recorded, current)
+    if not differences:
+        return SnapshotVerdict("matched", path)
+    if update:
+        write_surface(path, current)
+        return SnapshotVerdict("updated", path, tuple(differences))
+    raise SnapshotMismatch(
+        f"The server's tools differ from the snapshot {path}: {render_differences(differences)}\n"
+        "If the change is intended, update the snapshot (`mcpbdd run --update-snapshots`) and commit it; "
+        "a breaking change also needs a new major version or a migration path for clients.",
+        differences,
+    )

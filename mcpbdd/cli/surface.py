@@ -1,0 +1,86 @@
+"""`mcpbdd surface dump` and `mcpbdd surface diff`: the tool surface outside a run, for release checks.
+
+    mcpbdd surface dump [--server TARGET] [-o FILE]     # the current surface (stdout by default)
+    mcpbdd surface diff OLD.json NEW.json               # every difference, breaking or not
+
+`dump` reaches the server as a scenario would (a World, the configured harness; any target
+kind: module:attr, a stdio command, a URL), so the file it writes is exactly what the
+snapshot step compares. `diff` exits 1 when a difference is breaking, 0 otherwise, 2 when a
+file cannot be read: a release job can gate on it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+__all__ = ["add_parser", "main"]
+
+EXIT_OK, EXIT_BREAKING, EXIT_USAGE = 0, 1, 2
+
+
+def add_parser(commands: Any) -> None:
+    """Register `surface` with its two actions on the `mcpbdd` command's subparsers."""
+    surface = commands.add_parser("surface", help="the tool surface: dump the current one, or diff two files")
+    actions = surface.add_subparsers(dest="surface_command", required=True, metavar="{dump,diff}")
+    dump = actions.add_parser("dump", help="write the server's tool surface as JSON (what snapshots hold)")
+    dump.add_argument("--server", help="the server (default: server under [tool.mcpbdd])")
+    dump.add_argument("--output", "-o", type=Path, default=None, help="the file to write (default: stdout)")
+    diff = actions.add_parser("diff", help="classify every difference between two surface files; exit 1 if breaking")
+    diff.add_argument("old", type=Path, help="the surface before (e.g. the released version's snapshot)")
+    diff.add_argument("new", type=Path, help="the surface after")
+
+
+def current_surface(server: str | None) -> dict[str, Any]:
+    """The configured (or given) server's surface, listed through a World as a scenario lists it."""
+    from mcpbdd.checks.surface import surface_of
+    from mcpbdd.config import load_settings
+    from mcpbdd.kinds import HarnessKind
+    from mcpbdd.runtime import RunLoop
+    from mcpbdd.targets import ServerTarget
+    from mcpbdd.world import World
+
+    settings = load_settings({})
+    target = server or settings.server
+    if not target:
+        raise ValueError("no server: pass --server package.module:attr (or a stdio command, a URL) or set server")
+    loop = RunLoop()
+    try:
+        world = World(settings, loop.owner())
+        try:
+            world.use_server(target)
+            inprocess = ServerTarget.parse(target).kind == "inprocess"
+            world.use_harness(HarnessKind.CONTEXT if inprocess else HarnessKind.CLIENT)
+            return surface_of(world.offered_tools())
+        finally:
+            world.close()
+    finally:
+        loop.close()
+
+
+def main(args: argparse.Namespace) -> int:
+    from mcpbdd.checks.surface import load_surface, write_surface
+    from mcpbdd.checks.surface_diff import diff_surfaces, render_differences
+
+    if args.surface_command == "dump":
+        try:
+            surface = current_surface(args.server)
+        except Exception as exc:  # a bad target, a server that does not start: say why, exit 2
+            print(f"mcpbdd surface dump: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+        if args.output is None:
+            sys.stdout.write(json.dumps(surface, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+        else:
+            print(f"mcpbdd: wrote {write_surface(args.output, surface)} ({len(surface['tools'])} tools)")
+        return EXIT_OK
+    try:
+        old, new = load_surface(args.old), load_surface(args.new)
+    except (OSError, ValueError) as exc:
+        print(f"mcpbdd surface diff: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    differences = diff_surfaces(old, new)
+    print(f"{args.old} -> {args.new}: {render_differences(differences)}")
+    return EXIT_BREAKING if any(d.breaking for d in differences) else EXIT_OK
