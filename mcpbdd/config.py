@@ -81,6 +81,9 @@ class Settings(BaseModel):
         ge=1024,
         description="bytes one report attachment may hold; a longer one keeps its head and tail and says what was cut",
     )
+    parity_stdio: str | None = Field(
+        default=None, description="command starting the server over stdio: the stdio column of mcpbdd run --harness all"
+    )
 
     @field_validator("env", "tokens", mode="before")
     @classmethod

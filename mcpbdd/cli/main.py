@@ -38,8 +38,11 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TextIO
 
+from mcpbdd.cli.finish import finish_run
+from mcpbdd.cli.passes import ALL, pass_options, passes_for_all
 from mcpbdd.cli.plan import Plan, PlanError, Unit, balance, parse_shard, plan_run, shard_of
 from mcpbdd.cli.progress import EventFiles, ProgressLine, wants_progress
+from mcpbdd.cli.timings import load_timings, unit_weights
 from mcpbdd.cli.workers import JOB_ENV, Worker, run_workers
 from mcpbdd.kinds import HarnessKind, harness_tags
 from mcpbdd.reporting.redaction import Redactor, redact_tree
@@ -49,6 +52,8 @@ REPORTS = Path("reports")
 DEFAULT_RESULTS = REPORTS / "allure-results"
 DEFAULT_JUNIT = REPORTS / "junit"
 DEFAULT_HTML = REPORTS / "html"
+DEFAULT_TIMINGS = REPORTS / "timings.json"
+VERDICTS = "mcpbdd.reporting.verdicts:VerdictFormatter"
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 EXIT_INTERRUPTED = 128 + signal.SIGINT
 """Stopped by a signal: 128 + its number, as a shell reports a process it killed (130 SIGINT, 143 SIGTERM)."""
@@ -58,14 +63,16 @@ STARTUP_ERRORS = ("ConfigError:", "ParserError:", "HOOK-ERROR in before_all", "I
 """Lines behave prints (and then exits 1) when a run could not start: that is a usage error, not a failure."""
 
 
-def _harnesses(text: str) -> list[HarnessKind]:
+def _harnesses(text: str) -> list[str]:
     if text.strip() == "both":
         return list(HarnessKind)
+    if text.strip() == ALL:
+        return [ALL]  # the parity matrix's columns, known once the settings are read (stdio when configured)
     chosen = [part.strip() for part in text.split(",") if part.strip()]
     unknown = [name for name in chosen if name not in list(HarnessKind)]
     if unknown or not chosen:
         known = ", ".join(HarnessKind)
-        raise argparse.ArgumentTypeError(f"unknown harness {', '.join(unknown) or text!r}: use {known} or both")
+        raise argparse.ArgumentTypeError(f"unknown harness {', '.join(unknown) or text!r}: use {known}, both or all")
     return [HarnessKind(name) for name in dict.fromkeys(chosen)]
 
 
@@ -100,7 +107,8 @@ def _parser() -> argparse.ArgumentParser:
         "--harness",
         type=_harnesses,
         default=None,
-        help="run on these harnesses: context, client, or both (default: the configured one)",
+        help="run on these harnesses: context, client, both, or all (the parity matrix: context, client on "
+        "2026-07-28 and on 2025-11-25, stdio when parity_stdio is set) (default: the configured one)",
     )
     run.add_argument("--jobs", "-j", type=_jobs, default=1, help="behave processes on this machine (N or auto)")
     run.add_argument("--shard", type=_shard, default=None, metavar="I/N", help="run only shard I of N (CI machines)")
@@ -108,6 +116,15 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--junit", type=Path, default=DEFAULT_JUNIT, help=f"JUnit XML folder ({DEFAULT_JUNIT})")
     run.add_argument("--no-junit", action="store_true", help="write no JUnit XML")
     run.add_argument("--keep-results", action="store_true", help="add to the results folders instead of emptying them")
+    run.add_argument(
+        "--timings",
+        type=Path,
+        default=DEFAULT_TIMINGS,
+        help=f"timing file: read to balance --shard/--jobs by duration, updated by the run ({DEFAULT_TIMINGS})",
+    )
+    run.add_argument(
+        "--parity", type=Path, default=REPORTS, help=f"folder of parity.json and parity.md (--harness all) ({REPORTS})"
+    )
     report = commands.add_parser(
         "report",
         help="render Allure results into one HTML file (Allure 3, needs Node.js)",
@@ -156,6 +173,8 @@ def behave_args(
     junit: Path | None = None,
     color: bool = False,
     pinned_elsewhere: bool = False,
+    formats: Sequence[tuple[str, Path]] = (),
+    stdio_command: str | None = None,
 ) -> list[str]:
     """behave's arguments for one process.
 
@@ -165,6 +184,8 @@ def behave_args(
     args = ["--format", FORMATTER, "--outfile", str(results)]
     if events is not None:
         args += ["--format", PROGRESS, "--outfile", str(events)]
+    for name, outfile in formats:  # mcpbdd's other formatters: verdicts, Cucumber Messages
+        args += ["--format", name, "--outfile", str(outfile)]
     if not _has_format(passthrough):
         args += ["--format", "pretty"]
     if not any(arg in ("--no-skipped", "--show-skipped") for arg in passthrough):
@@ -174,9 +195,7 @@ def behave_args(
     if color and not _has_color(passthrough):
         args += ["--color", "always"]
     if harness is not None:
-        args += ["-D", f"mcpbdd.harness={harness}"]
-        if pinned_elsewhere:
-            args += ["--tags", PINNED_TO_OTHERS[harness]]
+        args += pass_options(harness, pinned_elsewhere, stdio_command)
     return [*args, *passthrough]
 
 
@@ -208,13 +227,19 @@ def _lines(worker: Worker) -> list[str]:
 
 
 def plan_processes(
-    plan: Plan, harnesses: list[str | None], jobs: int, shard: tuple[int, int] | None
+    plan: Plan,
+    harnesses: list[str | None],
+    jobs: int,
+    shard: tuple[int, int] | None,
+    timings: Path | None = None,
 ) -> list[list[Unit]]:
-    """The buckets of work, one per job: every (harness, feature) unit of this shard, balanced."""
+    """The buckets of work, one per job: every (harness, feature) unit of this shard, balanced (by the timing
+    file's durations when it has them)."""
     units = [Unit(u.filename, u.locations, u.scenarios, harness) for harness in harnesses for u in plan.units]
+    weights = unit_weights(units, load_timings(timings))
     if shard is not None:
-        units = shard_of(units, *shard)
-    return [bucket for bucket in balance(units, jobs) if bucket]
+        units = shard_of(units, *shard, weights)
+    return [bucket for bucket in balance(units, jobs, weights) if bucket]
 
 
 def _run_redactor(userdata: dict[str, str]) -> Redactor:
@@ -237,6 +262,16 @@ def _run_outputs(args: argparse.Namespace, plan: Plan) -> list[Path]:
     return list(dict.fromkeys(path.resolve() for path in outputs))
 
 
+def _parity_stdio(userdata: dict[str, str]) -> str | None:
+    """The stdio command of the parity matrix's stdio column (`parity_stdio`), if the settings name one."""
+    from mcpbdd.config import ConfigError, load_settings
+
+    try:
+        return load_settings(userdata).parity_stdio
+    except ConfigError:
+        return None
+
+
 def run(args: argparse.Namespace, passthrough: Sequence[str], out: TextIO | None = None) -> int:
     out = out if out is not None else sys.stdout
     started, wall_started = time.monotonic(), time.time()
@@ -249,6 +284,11 @@ def run(args: argparse.Namespace, passthrough: Sequence[str], out: TextIO | None
     # STARTUP_ERRORS); here only the secrets are read, for the console and the files at the end.
     harnesses: list[str | None] = list(args.harness) if args.harness else [None]
     redactor = _run_redactor(plan.userdata)
+    stdio_command = _parity_stdio(plan.userdata)
+    matrix = harnesses == [ALL]
+    if matrix:
+        harnesses = [column.name for column in passes_for_all(stdio_command)]
+    verdict_files: list[tuple[Path, str | None]] = []
     scratch = Path(tempfile.mkdtemp(prefix="mcpbdd-run-"))
     try:  # the scratch folder goes whatever happens, a Ctrl-C before the workers start included
         return _run_planned(args, plan, harnesses, scratch, out, started, redactor)
@@ -271,6 +311,8 @@ def _run_planned(
 
     def worker(harness: str | None, locations: list[str], job: int | None, jobs: int) -> Worker:
         events = scratch / f"events-{job or 0}-{harness}"
+        verdicts = scratch / f"verdicts-{job or 0}-{harness}.jsonl"
+        verdict_files.append((verdicts, harness))
         junit = None if args.no_junit else (args.junit / harness if harness else args.junit)
         options = [*plan.options, *locations]
         behave = behave_args(
@@ -281,6 +323,8 @@ def _run_planned(
             junit=junit,
             color=color,
             pinned_elsewhere=len(harnesses) > 1,
+            formats=[(VERDICTS, verdicts)],
+            stdio_command=stdio_command,
         )
         where = f"job {job}/{jobs} · " if job is not None else ""
         label = f"{where}{harness + ' harness' if harness else 'configured harness'} · {len(locations)} feature file(s)"
@@ -288,7 +332,7 @@ def _run_planned(
 
     # Serial or not, behave gets the planned feature files, never the original paths: the same
     # arguments give the same JUnit class names (behave derives them from the paths it was given).
-    buckets = plan_processes(plan, harnesses, args.jobs, args.shard)
+    buckets = plan_processes(plan, harnesses, args.jobs, args.shard, args.timings)
     chains: list[list[Worker]] = []
     for number, bucket in enumerate(buckets, start=1):
         job = number if len(buckets) > 1 else None
@@ -333,6 +377,15 @@ def _run_planned(
     try:
         stopped_by = run_workers(chains, on_output=on_output, on_done=on_done, on_tick=on_tick, on_notice=on_notice)
         events.poll()  # the last scenarios, before the files go
+        finish_run(
+            verdict_files,
+            timings=args.timings,
+            junit=None if args.no_junit else args.junit,
+            parity=args.parity if matrix else None,
+            columns=[h for h in harnesses if h] if matrix else (),
+            results=args.results,
+            stdio_command=stdio_command,
+        )
     finally:
         progress.close()
     if stopped_by is not None:

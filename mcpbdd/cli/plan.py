@@ -13,9 +13,10 @@ The unit of work is a feature file (with any `file:line` locations the command l
 gave for it): a feature's scenarios always run in the same process, in file order, so
 `before_feature`/`after_feature` hooks and Backgrounds behave exactly as in a serial
 run, and the union of the buckets is exactly the serial run: nothing is lost or
-duplicated. Buckets are balanced by the number of scenarios each feature will run
-(longest first, to the lightest bucket; ties by path), which is deterministic: the same
-suite and N give the same split on every machine.
+duplicated. Buckets are balanced by each feature's duration in the previous run (the timing
+file, `mcpbdd.cli.timings`) or, without one, by the number of scenarios it will run (longest
+first, to the lightest bucket; ties by path), which is deterministic: the same suite, timing
+file and N give the same split on every machine.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from __future__ import annotations
 import contextlib
 import io
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -168,18 +169,26 @@ def _count(feature: Any, config: Any, lines: list[int]) -> int:
     return chosen
 
 
-def balance(units: Sequence[Unit], buckets: int) -> list[list[Unit]]:
+def balance(units: Sequence[Unit], buckets: int, weights: Mapping[Unit, float] | None = None) -> list[list[Unit]]:
     """Deterministic split into `buckets` groups of similar weight: heaviest unit first, to the lightest bucket.
 
-    A feature with no selected scenario still costs a little (behave parses it, and the
-    report lists its skipped scenarios), so every unit weighs at least 1.
+    The weight is a unit's expected seconds when `weights` has them (from the timing file,
+    `mcpbdd.cli.timings`), its scenario count otherwise. A feature with no selected scenario
+    still costs a little (behave parses it, and the report lists its skipped scenarios), so
+    every unit weighs at least 1 scenario.
     """
+
+    def weight(unit: Unit) -> float:
+        if weights is not None and unit in weights:
+            return weights[unit]
+        return float(max(unit.scenarios, 1))
+
     bins: list[list[Unit]] = [[] for _ in range(max(1, buckets))]
-    loads = [0] * len(bins)
-    for unit in sorted(units, key=lambda u: (-max(u.scenarios, 1), u.filename, u.harness or "")):
+    loads = [0.0] * len(bins)
+    for unit in sorted(units, key=lambda u: (-weight(u), u.filename, u.harness or "")):
         lightest = min(range(len(bins)), key=lambda i: (loads[i], i))
         bins[lightest].append(unit)
-        loads[lightest] += max(unit.scenarios, 1)
+        loads[lightest] += weight(unit)
     for chosen in bins:
         chosen.sort(key=lambda u: (u.harness or "", u.filename))
     return bins
@@ -199,6 +208,7 @@ def parse_shard(text: str) -> tuple[int, int]:
     return index, count
 
 
-def shard_of(units: Sequence[Unit], index: int, count: int) -> list[Unit]:
-    """The units shard `index` of `count` runs. Every machine computes the same split from the same files."""
-    return balance(units, count)[index - 1]
+def shard_of(units: Sequence[Unit], index: int, count: int, weights: Mapping[Unit, float] | None = None) -> list[Unit]:
+    """The units shard `index` of `count` runs. Every machine computes the same split from the same files
+    (the same feature files and the same timing file)."""
+    return balance(units, count, weights)[index - 1]
