@@ -5,6 +5,8 @@ the run's scratch folder; this module reads them all and writes
 
 - the timing file (`--timings`, default `reports/timings.json`): always;
 - properties on each JUnit test case (harness, era, tools, tenants), when JUnit is written;
+- the Cucumber Messages stream (`--messages FILE`), the processes' streams merged into one,
+  and the Cucumber JSON report converted from it (`--cucumber-json FILE`);
 - the parity matrix (`reports/parity.json`, `reports/parity.md`, and one Allure result that
   carries the Markdown) when the run was `--harness all`.
 
@@ -23,7 +25,9 @@ from pathlib import Path
 
 from mcpbdd.cli.passes import pass_named
 from mcpbdd.cli.timings import record_timings
+from mcpbdd.reporting.cucumber_json import write_cucumber_json
 from mcpbdd.reporting.junit_properties import add_junit_properties
+from mcpbdd.reporting.messages import merge_streams, read_envelopes
 from mcpbdd.reporting.parity import Column, ParityMatrix, build_matrix, write_matrix
 from mcpbdd.reporting.verdicts import Verdict, read_verdicts
 
@@ -46,10 +50,20 @@ def finish_run(
     columns: Sequence[str] = (),
     results: Path | None = None,
     stdio_command: str | None = None,
+    message_parts: Sequence[Path] = (),
+    messages: Path | None = None,
+    cucumber_json: Path | None = None,
+    scratch: Path | None = None,
 ) -> Finished:
     """Read every behave process's verdicts (file, pass name) and write the run's derived outputs."""
     verdicts = [v for path, column in verdict_files for v in read_verdicts(path, column or "")]
     done = Finished(verdicts)
+    if messages is not None or cucumber_json is not None:
+        stream = messages or (scratch or Path(".")) / "cucumber-messages.ndjson"
+        success = all(verdict.status != "failed" for verdict in verdicts)
+        merge_streams(message_parts, stream, success=success)
+        if cucumber_json is not None:
+            write_cucumber_json(read_envelopes(stream), cucumber_json)
     if timings is not None and verdicts:
         record_timings(timings, verdicts)
     if junit is not None and junit.is_dir():

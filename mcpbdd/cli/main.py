@@ -54,6 +54,7 @@ DEFAULT_JUNIT = REPORTS / "junit"
 DEFAULT_HTML = REPORTS / "html"
 DEFAULT_TIMINGS = REPORTS / "timings.json"
 VERDICTS = "mcpbdd.reporting.verdicts:VerdictFormatter"
+MESSAGES = "mcpbdd.reporting.messages:MessagesFormatter"
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 EXIT_INTERRUPTED = 128 + signal.SIGINT
 """Stopped by a signal: 128 + its number, as a shell reports a process it killed (130 SIGINT, 143 SIGTERM)."""
@@ -121,6 +122,12 @@ def _parser() -> argparse.ArgumentParser:
         type=Path,
         default=DEFAULT_TIMINGS,
         help=f"timing file: read to balance --shard/--jobs by duration, updated by the run ({DEFAULT_TIMINGS})",
+    )
+    run.add_argument(
+        "--messages", type=Path, default=None, metavar="FILE", help="write Cucumber Messages (NDJSON) to FILE"
+    )
+    run.add_argument(
+        "--cucumber-json", type=Path, default=None, metavar="FILE", help="write a Cucumber JSON report to FILE"
     )
     run.add_argument(
         "--parity", type=Path, default=REPORTS, help=f"folder of parity.json and parity.md (--harness all) ({REPORTS})"
@@ -257,6 +264,9 @@ def _run_outputs(args: argparse.Namespace, plan: Plan) -> list[Path]:
     outputs = [args.results, *(Path(name) for name in plan.outfiles)]
     if not args.no_junit:
         outputs.append(args.junit)
+    outputs += [path for path in (args.messages, args.cucumber_json, args.timings) if path is not None]
+    if args.harness == [ALL]:
+        outputs.append(args.parity)
     if REPORTS.is_dir():
         outputs.append(REPORTS)
     return list(dict.fromkeys(path.resolve() for path in outputs))
@@ -289,6 +299,7 @@ def run(args: argparse.Namespace, passthrough: Sequence[str], out: TextIO | None
     if matrix:
         harnesses = [column.name for column in passes_for_all(stdio_command)]
     verdict_files: list[tuple[Path, str | None]] = []
+    message_parts: list[Path] = []
     scratch = Path(tempfile.mkdtemp(prefix="mcpbdd-run-"))
     try:  # the scratch folder goes whatever happens, a Ctrl-C before the workers start included
         return _run_planned(args, plan, harnesses, scratch, out, started, redactor)
@@ -313,6 +324,10 @@ def _run_planned(
         events = scratch / f"events-{job or 0}-{harness}"
         verdicts = scratch / f"verdicts-{job or 0}-{harness}.jsonl"
         verdict_files.append((verdicts, harness))
+        formats = [(VERDICTS, verdicts)]
+        if args.messages is not None or args.cucumber_json is not None:
+            message_parts.append(scratch / f"messages-{job or 0}-{harness}.ndjson")
+            formats.append((MESSAGES, message_parts[-1]))
         junit = None if args.no_junit else (args.junit / harness if harness else args.junit)
         options = [*plan.options, *locations]
         behave = behave_args(
@@ -323,7 +338,7 @@ def _run_planned(
             junit=junit,
             color=color,
             pinned_elsewhere=len(harnesses) > 1,
-            formats=[(VERDICTS, verdicts)],
+            formats=formats,
             stdio_command=stdio_command,
         )
         where = f"job {job}/{jobs} · " if job is not None else ""
@@ -385,6 +400,10 @@ def _run_planned(
             columns=[h for h in harnesses if h] if matrix else (),
             results=args.results,
             stdio_command=stdio_command,
+            message_parts=message_parts,
+            messages=args.messages,
+            cucumber_json=args.cucumber_json,
+            scratch=scratch,
         )
     finally:
         progress.close()
