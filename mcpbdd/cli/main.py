@@ -140,6 +140,14 @@ def _parser() -> argparse.ArgumentParser:
     report.add_argument("results", nargs="*", type=Path, help=f"results folders (default: {DEFAULT_RESULTS})")
     report.add_argument("--output", "-o", type=Path, default=DEFAULT_HTML, help=f"report folder ({DEFAULT_HTML})")
     report.add_argument("--name", default="mcpbdd report", help="the report's title")
+    report.add_argument(
+        "--messages",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="render Cucumber Messages (mcpbdd run --messages FILE) with @cucumber/html-formatter instead, "
+        "into OUTPUT/cucumber.html",
+    )
     catalog = commands.add_parser(
         "catalog",
         help="the error catalog: each tool's declared failures and the scenarios that specify them (Markdown)",
@@ -444,7 +452,12 @@ def report(args: argparse.Namespace) -> int:
 
     results = args.results or [DEFAULT_RESULTS]
     try:
-        page = html_report.render(results, args.output, name=args.name)
+        if args.messages is not None:
+            from mcpbdd.reporting.cucumber_html import render_messages
+
+            page = render_messages(args.messages, args.output / "cucumber.html")
+        else:
+            page = html_report.render(results, args.output, name=args.name)
     except html_report.NodeMissing as exc:
         print(f"mcpbdd report: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -145,7 +145,8 @@ def to_cucumber_json(envelopes: Iterable[dict[str, Any]]) -> list[dict[str, Any]
             ],
             "steps": steps,
         }
-        after = attachments.get((start["id"], ""), [])
+        hooks = [step["id"] for step in case["testSteps"] if step.get("hookId")]
+        after = [a for hook in hooks for a in attachments.get((start["id"], hook), [])]
         if after:
             element["after"] = [
                 {"result": {"status": "passed", "duration": 0}, "embeddings": [_embedding(a) for a in after]}

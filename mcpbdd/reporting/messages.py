@@ -27,6 +27,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import importlib.metadata
+import inspect
 import json
 import platform
 import sys
@@ -121,6 +122,30 @@ class _Attachments:
             print(f"mcpbdd: the Cucumber Messages formatter lost the attachment {name!r}: {exc!r}", file=sys.stderr)
 
 
+AFTER_SCENARIO_HOOK = "mcpbdd.behave:after_scenario"
+"""The hook a scenario's own attachments (not made during a step) belong to: mcpbdd's `after_scenario`."""
+
+
+def _after_scenario_hook() -> cm.Hook:
+    import mcpbdd.behave
+
+    source = inspect.getsourcefile(mcpbdd.behave.after_scenario) or "mcpbdd/behave.py"
+    line = inspect.getsourcelines(mcpbdd.behave.after_scenario)[1]
+    return cm.Hook(
+        id=AFTER_SCENARIO_HOOK,
+        name="mcpbdd: after scenario (trace, input rounds)",
+        type=cm.HookType.after_test_case,
+        source_reference=cm.SourceReference(uri=_relative(source), location=cm.Location(line=line)),
+    )
+
+
+def _relative(path: str) -> str:
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return path
+
+
 def _step_registry() -> Any:
     """The registry behave's runner matched the steps with.
 
@@ -155,6 +180,7 @@ class MessagesFormatter(Formatter):
         self.documents: dict[str, _Document] = {}
         self.definitions: set[str] = set()
         self.patterns: dict[Any, str] | None = None
+        self.hook_written = False
         self.scope = uuid.uuid4().hex[:12]
         self.current: Any = None
         self.started_at = 0.0
@@ -244,8 +270,14 @@ class MessagesFormatter(Formatter):
             )
             for index, pickle_step in enumerate(pickle["steps"][: len(steps)])
         ]
+        after = [message for at, message in self.attachments if at is None]
+        hook_step = cm.TestStep(id=f"{pickle['id']}/after", hook_id=AFTER_SCENARIO_HOOK) if after else None
+        if hook_step is not None and not self.hook_written:
+            self.hook_written = True
+            out.append(envelope(hook=_after_scenario_hook()))
+        case_steps = [*test_steps, hook_step] if hook_step is not None else test_steps
         case_id, started_id = f"{pickle['id']}/case", f"{pickle['id']}/started"
-        out.append(envelope(test_case=cm.TestCase(id=case_id, pickle_id=pickle["id"], test_steps=test_steps)))
+        out.append(envelope(test_case=cm.TestCase(id=case_id, pickle_id=pickle["id"], test_steps=case_steps)))
         out.append(
             envelope(
                 test_case_started=cm.TestCaseStarted(
@@ -270,7 +302,27 @@ class MessagesFormatter(Formatter):
             ]
             out.append(envelope(test_step_finished=self._finished(step, started_id, test_step.id, began + took)))
             clock = began + took
-        out += [self._attachment(message, started_id, None) for at, message in self.attachments if at is None]
+        if hook_step is not None:  # what the after_scenario hook attached (a failed scenario's trace, its rounds)
+            at = _timestamp(max(clock, time.time()))
+            out.append(
+                envelope(
+                    test_step_started=cm.TestStepStarted(
+                        test_case_started_id=started_id, test_step_id=hook_step.id, timestamp=at
+                    )
+                )
+            )
+            out += [self._attachment(message, started_id, hook_step.id) for message in after]
+            passed = cm.TestStepResult(duration=_duration(0.0), status=cm.TestStepResultStatus.passed)
+            out.append(
+                envelope(
+                    test_step_finished=cm.TestStepFinished(
+                        test_case_started_id=started_id,
+                        test_step_id=hook_step.id,
+                        test_step_result=passed,
+                        timestamp=at,
+                    )
+                )
+            )
         out.append(
             envelope(
                 test_case_finished=cm.TestCaseFinished(
@@ -370,14 +422,25 @@ def _meta() -> dict[str, Any]:
     )
 
 
+def _once_key(item: dict[str, Any]) -> str | None:
+    """What may appear once in a run: a document's source and AST (by path), a step definition, a hook (by id)."""
+    if "source" in item:
+        return f"source:{item['source']['uri']}"
+    if "gherkinDocument" in item:
+        return f"document:{item['gherkinDocument']['uri']}"
+    for kind in ("stepDefinition", "hook"):
+        if kind in item:
+            return f"{kind}:{item[kind]['id']}"
+    return None
+
+
 def merge_streams(parts: Iterable[Path], output: Path, *, success: bool) -> int:
     """The processes' streams as one run: one meta, testRunStarted (the earliest), every document once, every
     test case, one testRunFinished. Returns the number of envelopes written."""
     run_id = uuid.uuid4().hex
     started: dict[str, Any] | None = None
     body: list[str] = []
-    documents: set[str] = set()
-    definitions: set[str] = set()
+    seen: set[str] = set()
     for part in parts:
         for item in read_envelopes(part):
             if "testRunStarted" in item:
@@ -387,15 +450,11 @@ def merge_streams(parts: Iterable[Path], output: Path, *, success: bool) -> int:
                 continue
             if "testRunFinished" in item or "meta" in item:
                 continue
-            if "source" in item or "gherkinDocument" in item:
-                key = ("s:" if "source" in item else "d:") + (item.get("source") or item["gherkinDocument"])["uri"]
-                if key in documents:
-                    continue
-                documents.add(key)
-            if "stepDefinition" in item:
-                if item["stepDefinition"]["id"] in definitions:
-                    continue
-                definitions.add(item["stepDefinition"]["id"])
+            once = _once_key(item)
+            if once is not None:
+                if once in seen:
+                    continue  # a document, step definition or hook another process wrote already
+                seen.add(once)
             if "testCase" in item:
                 item["testCase"]["testRunStartedId"] = run_id
             body.append(json.dumps(item, ensure_ascii=False, separators=(",", ":")))
