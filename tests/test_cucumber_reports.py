@@ -153,9 +153,9 @@ def test_cucumber_json_has_every_scenario_its_steps_and_the_exchanges(reports: P
 
 @needs_node
 def test_the_html_formatter_renders_the_run_with_its_exchanges(reports: Path, tmp_path: Path) -> None:
+    command = ["report", "--messages", str(reports / "messages.ndjson"), "-o", str(tmp_path)]
     run = subprocess.run(
-        [sys.executable, "-m", "mcpbdd.cli.main", "report", "--messages", str(reports / "messages.ndjson")]
-        + ["-o", str(tmp_path)],
+        [sys.executable, "-m", "mcpbdd.cli.main", *command],
         cwd=ROOT,
         capture_output=True,
         text=True,
