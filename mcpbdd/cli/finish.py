@@ -46,6 +46,7 @@ def finish_run(
     *,
     timings: Path | None,
     junit: Path | None,
+    timings_output: Path | None = None,
     parity: Path | None,
     columns: Sequence[str] = (),
     results: Path | None = None,
@@ -65,7 +66,7 @@ def finish_run(
         if cucumber_json is not None:
             write_cucumber_json(read_envelopes(stream), cucumber_json)
     if timings is not None and verdicts:
-        record_timings(timings, verdicts)
+        record_timings(timings, verdicts, output=timings_output)
     if junit is not None and junit.is_dir():
         add_junit_properties(junit, verdicts)
     if parity is not None and columns:

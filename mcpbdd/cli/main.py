@@ -42,7 +42,7 @@ from mcpbdd.cli.finish import finish_run
 from mcpbdd.cli.passes import ALL, pass_options, passes_for_all
 from mcpbdd.cli.plan import Plan, PlanError, Unit, balance, parse_shard, plan_run, shard_of
 from mcpbdd.cli.progress import EventFiles, ProgressLine, wants_progress
-from mcpbdd.cli.timings import load_timings, unit_weights
+from mcpbdd.cli.timings import load_timings, merge_units, split_for_shards, unit_weights, written_to
 from mcpbdd.cli.workers import JOB_ENV, Worker, run_workers
 from mcpbdd.kinds import HarnessKind, harness_tags
 from mcpbdd.reporting.redaction import Redactor, redact_tree
@@ -250,11 +250,12 @@ def plan_processes(
 ) -> list[list[Unit]]:
     """The buckets of work, one per job: every (harness, feature) unit of this shard, balanced (by the timing
     file's durations when it has them)."""
-    units = [Unit(u.filename, u.locations, u.scenarios, harness) for harness in harnesses for u in plan.units]
-    weights = unit_weights(units, load_timings(timings))
+    units = [Unit(u.filename, u.locations, u.scenarios, harness, u.lines) for harness in harnesses for u in plan.units]
+    known = load_timings(timings)
     if shard is not None:
-        units = shard_of(units, *shard, weights)
-    return [bucket for bucket in balance(units, jobs, weights) if bucket]
+        units = split_for_shards(units, known, shard[1])
+        units = merge_units(shard_of(units, *shard, unit_weights(units, known)))
+    return [bucket for bucket in balance(units, jobs, unit_weights(units, known)) if bucket]
 
 
 def _run_redactor(userdata: dict[str, str]) -> Redactor:
@@ -272,7 +273,7 @@ def _run_outputs(args: argparse.Namespace, plan: Plan) -> list[Path]:
     outputs = [args.results, *(Path(name) for name in plan.outfiles)]
     if not args.no_junit:
         outputs.append(args.junit)
-    outputs += [path for path in (args.messages, args.cucumber_json, args.timings) if path is not None]
+    outputs += [path for path in (args.messages, args.cucumber_json, written_to(args.timings, args.shard)) if path]
     if args.harness == [ALL]:
         outputs.append(args.parity)
     if REPORTS.is_dir():
@@ -403,6 +404,7 @@ def _run_planned(
         finish_run(
             verdict_files,
             timings=args.timings,
+            timings_output=written_to(args.timings, args.shard),
             junit=None if args.no_junit else args.junit,
             parity=args.parity if matrix else None,
             columns=[h for h in harnesses if h] if matrix else (),

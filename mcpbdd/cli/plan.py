@@ -52,6 +52,9 @@ class Unit:
     """How many scenarios it will run (tags and names applied): the balancing weight."""
     harness: str | None = None
     """The harness it runs on (`--harness both` makes two units of each feature); None: the configured one."""
+    lines: tuple[int, ...] = ()
+    """The lines of the scenarios it runs (an outline's examples: their rows), when it runs the whole file:
+    what a heavy feature is split by across CI shards (`mcpbdd.cli.timings.split_for_shards`)."""
 
 
 @dataclass
@@ -127,7 +130,8 @@ def plan_run(passthrough: Sequence[str]) -> Plan:
             continue
         lines = [location.line for location in found if location.line]
         wanted = [str(location) if location.line else filename for location in found]
-        units.append(Unit(filename, tuple(dict.fromkeys(wanted)), _count(feature, config, lines)))
+        chosen = () if lines else _selected_lines(feature, config)
+        units.append(Unit(filename, tuple(dict.fromkeys(wanted)), _count(feature, config, lines), lines=chosen))
     outfiles = [name for name in config.outfiles or () if name and name != "-"]
     return Plan(options=options, units=units, userdata=dict(config.userdata), outfiles=outfiles)
 
@@ -154,6 +158,18 @@ def _parse(filename: str, language: str | None) -> Any:
         except ValueError as exc:
             raise PlanError(str(exc)) from None
     return feature
+
+
+def _selected_lines(feature: Any, config: Any) -> tuple[int, ...]:
+    """The lines of the scenarios the tags and names select (each example row of an outline is one)."""
+    chosen = []
+    for scenario in feature.walk_scenarios():
+        if not scenario.should_run_with_tags(config.tag_expression):
+            continue
+        if config.name and not scenario.should_run_with_name_select(config):
+            continue
+        chosen.append(int(scenario.line))
+    return tuple(chosen)
 
 
 def _count(feature: Any, config: Any, lines: list[int]) -> int:
