@@ -4,8 +4,8 @@ Every `mcpbdd run` writes `reports/timings.json` (`--timings FILE`): per feature
 (`default` for the configured harness, else `context`, `client`, `client.legacy`, ...), the
 seconds its scenarios took. A run updates the entries it measured and keeps the others, so a
 shard's run does not forget the rest of the suite. A shard (`--shard 2/3`) reads the timing file
-but writes beside it (`timings.shard-2-of-3.json`: the file read plus what the shard measured),
-so every shard splits by the same file; the shards' files merge with
+but writes beside it (`timings.shard-2-of-3.json`: what the shard measured), so every shard
+splits by the same file; the timing file and the shards' files merge with
 `jq -s 'reduce .[] as $t ({}; . * $t)'` (the CI workflow in `docs/ci/` does that).
 
 The file also keeps each scenario's seconds (`scenarios`, by `file:line`). When the file is
@@ -65,7 +65,7 @@ def load_timings(path: Path | None) -> Timings:
 def record_timings(path: Path, verdicts: Iterable[Verdict], *, output: Path | None = None) -> Timings:
     """Add this run's durations (per feature file, scenario and pass) to the file at `path`, keeping what it did
     not measure; written to `output` (default: `path` itself)."""
-    timings = load_timings(path)
+    timings = load_timings(path) if output in (None, path) else {}  # a shard's file: what it measured, only
     path = output or path
     measured: Timings = {}
     for verdict in verdicts:
@@ -86,8 +86,9 @@ def record_timings(path: Path, verdicts: Iterable[Verdict], *, output: Path | No
 
 def written_to(path: Path, shard: tuple[int, int] | None) -> Path:
     """Where a run writes its durations: the timing file itself, or beside it for a shard
-    (`timings.shard-2-of-3.json`), so every shard of a run splits by the same file even when the
-    shards run one after another on one machine; CI merges the shards' files for the next run."""
+    (`timings.shard-2-of-3.json`, only what that shard measured), so every shard of a run splits by
+    the same file even when the shards run one after another on one machine; CI merges the file
+    it restored with the shards' files for the next run."""
     if shard is None:
         return path
     return path.with_name(f"{path.stem}.shard-{shard[0]}-of-{shard[1]}{path.suffix}")
