@@ -1,8 +1,9 @@
 """The `mcpbdd` command: run specifications, render the report, list the vocabulary, start a project.
 
-    mcpbdd run [--harness context,client|both] [--jobs N] [--shard I/N] [--results DIR]
-               [--junit DIR | --no-junit] [--keep-results] [behave options and paths...]
-    mcpbdd report [RESULTS...] [--output DIR] [--name NAME]
+    mcpbdd run [--harness context,client|both|all] [--jobs N] [--shard I/N] [--results DIR]
+               [--junit DIR | --no-junit] [--keep-results] [--timings FILE] [--parity DIR]
+               [--messages FILE] [--cucumber-json FILE] [behave options and paths...]
+    mcpbdd report [RESULTS...] [--output DIR] [--name NAME] [--messages FILE]
     mcpbdd steps [--markdown]
     mcpbdd init --server package.module:attr [DIRECTORY]
 
@@ -10,7 +11,9 @@
 `reports/allure-results`), JUnit XML for CI (`reports/junit`), behave's readable console
 output (`pretty` unless a format is given), the same specifications once per harness,
 `--jobs` processes on one machine and `--shard` for CI machines (see `mcpbdd.cli.plan`),
-and a progress line on a terminal. The configured secrets are redacted from the console
+balanced by the timing file (`mcpbdd.cli.timings`), the parity matrix (`--harness all`),
+Cucumber Messages and Cucumber JSON, JUnit properties (`mcpbdd.cli.finish`), and a progress
+line on a terminal. The configured secrets are redacted from the console
 output and, once every behave process has ended, from every file the run wrote: the Allure
 results, the JUnit XML, any `--outfile` and anything else under `reports/` (see
 `mcpbdd.reporting.redaction`). Each behave run is its own process, because behave's `main()`

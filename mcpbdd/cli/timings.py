@@ -2,7 +2,8 @@
 
 Every `mcpbdd run` writes `reports/timings.json` (`--timings FILE`): per feature file and pass
 (`default` for the configured harness, else `context`, `client`, `client.legacy`, ...), the
-seconds its scenarios took. A run updates the entries it measured and keeps the others, so a
+seconds its scenarios took, hooks included (a stdio server's start and stop are most of some
+scenarios). A run updates the entries it measured and keeps the others, so a
 shard's run does not forget the rest of the suite. A shard (`--shard 2/3`) reads the timing file
 but writes beside it (`timings.shard-2-of-3.json`: what the shard measured), so every shard
 splits by the same file; the timing file and the shards' files merge with
@@ -72,7 +73,7 @@ def record_timings(path: Path, verdicts: Iterable[Verdict], *, output: Path | No
         column = verdict.column or DEFAULT_PASS
         for where in (verdict.feature, f"{verdict.feature}:{verdict.line}"):
             per_pass = measured.setdefault(where, {})
-            per_pass[column] = per_pass.get(column, 0.0) + verdict.duration
+            per_pass[column] = per_pass.get(column, 0.0) + (verdict.elapsed or verdict.duration)
     for where, passes in measured.items():
         timings.setdefault(where, {}).update({k: round(v, 4) for k, v in passes.items()})
     path.parent.mkdir(parents=True, exist_ok=True)

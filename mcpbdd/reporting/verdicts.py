@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -56,6 +57,7 @@ class Verdict:
     status: str
     """passed | failed | skipped | untested"""
     duration: float
+    """The steps' seconds (behave's `scenario.duration`)."""
     tags: list[str] = field(default_factory=list)
     """Every tag in effect (feature, rule and scenario tags)."""
     harness: str = ""
@@ -66,6 +68,9 @@ class Verdict:
     tenants: list[str] = field(default_factory=list)
     message: str = ""
     """The first line of the error, or the reason it was skipped."""
+    elapsed: float = 0.0
+    """Wall-clock seconds from the scenario's start to the next one's, hooks included (a server process's start
+    and stop): what the scenario costs a shard, so the timing file keeps this."""
     column: str = ""
     """The pass of `mcpbdd run` that ran it (`context`, `client`, `client.legacy`, ...): set by the reader."""
 
@@ -102,11 +107,13 @@ class VerdictFormatter(Formatter):
         super().__init__(stream_opener, config)
         self.stream = self.open()
         self.current: Any = None
+        self.started = 0.0
 
     def _finish_current(self) -> None:
         scenario, self.current = self.current, None
         if scenario is None:
             return
+        elapsed = time.perf_counter() - self.started
         if not scenario.should_run_with_tags(self.config.tag_expression):
             return  # left out by tags (another pass's pin): not a verdict of this pass
         facts = getattr(scenario, SCENARIO_FACTS, None) or {}
@@ -124,13 +131,14 @@ class VerdictFormatter(Formatter):
             tools=list(facts.get("tools", ())),
             tenants=list(facts.get("tenants", ())),
             message=_message(scenario),
+            elapsed=round(elapsed, 6),
         )
         self.stream.write(json.dumps(asdict(verdict), ensure_ascii=False) + "\n")
         self.stream.flush()
 
     def scenario(self, scenario: Any) -> None:
         self._finish_current()
-        self.current = scenario
+        self.current, self.started = scenario, time.perf_counter()
 
     def eof(self) -> None:
         self._finish_current()
