@@ -130,7 +130,53 @@ def test_the_timing_file_has_every_feature_and_pass(matrix_run) -> None:
 def test_the_stdio_column_appears_only_when_configured() -> None:
     assert [p.name for p in passes_for_all(None)] == ["context", "client.auto", "client.legacy"]
     stdio = passes_for_all("python -m servers")[-1]
-    assert stdio.name == "stdio" and ("mcpbdd.server", "stdio: python -m servers") in stdio.defines
+    assert stdio.name == "stdio" and ("mcpbdd.server", "stdio: python -m servers") in stdio.overrides
     # the legacy column leaves out what is pinned elsewhere, and keeps @harness.client
     legacy = passes_for_all(None)[2].options(pinned_elsewhere=True)
     assert legacy[-1] == "not @harness.context and not @harness.client.auto"
+
+
+def test_the_stdio_column_runs_the_server_as_a_process_when_configured(tmp_path: Path) -> None:
+    pids = tmp_path / "pids"
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mcpbdd.cli.main",
+            "run",
+            "--harness",
+            "all",
+            "-D",
+            "mcpbdd.server=servers:awkward",
+            "-D",
+            "mcpbdd.parity_stdio=stdio: {python} tests/servers.py awkward",
+            "--results",
+            str(tmp_path / "allure"),
+            "--junit",
+            str(tmp_path / "junit"),
+            "--parity",
+            str(tmp_path),
+            "--timings",
+            str(tmp_path / "timings.json"),
+            "-f",
+            "progress",
+            "tests/parity_cases/features/stdio.feature",
+        ],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "tests"), "MCPBDD_TEST_PIDFILE": str(pids)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert len(pids.read_text().split()) == 1  # the stdio column started the server once, as its own process
+    matrix = json.loads((tmp_path / "parity.json").read_text())
+    assert [c["title"] for c in matrix["columns"]][-1] == "stdio 2026-07-28"
+    (row,) = matrix["scenarios"]
+    assert row["verdicts"] == {
+        "context": "passed",
+        "client.auto": "passed",
+        "client.legacy": "passed",
+        "stdio": "passed",
+    }
+    assert (tmp_path / "junit" / "stdio").is_dir()

@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import TextIO
 
 from mcpbdd.cli.finish import finish_run
-from mcpbdd.cli.passes import ALL, pass_options, passes_for_all
+from mcpbdd.cli.passes import ALL, pass_options, pass_overrides, passes_for_all
 from mcpbdd.cli.plan import Plan, PlanError, Unit, balance, parse_shard, plan_run, shard_of
 from mcpbdd.cli.progress import EventFiles, ProgressLine, wants_progress
 from mcpbdd.cli.timings import load_timings, merge_units, split_for_shards, unit_weights, written_to
@@ -214,7 +214,7 @@ def behave_args(
         args += ["--color", "always"]
     if harness is not None:
         args += pass_options(harness, pinned_elsewhere, stdio_command)
-    return [*args, *passthrough]
+    return [*args, *passthrough, *pass_overrides(harness, stdio_command)]
 
 
 PINNED_TO_OTHERS = {

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from mcpbdd.kinds import ClientMode, HarnessKind, harness_tag, harness_tags
 
-__all__ = ["ALL", "LEGACY", "MODERN", "STDIO", "Pass", "pass_named", "pass_options", "passes_for_all"]
+__all__ = ["ALL", "LEGACY", "MODERN", "STDIO", "Pass", "pass_named", "pass_options", "pass_overrides", "passes_for_all"]
 
 MODERN = "client.auto"
 LEGACY = "client.legacy"
@@ -40,6 +40,8 @@ class Pass:
     """Tags (without `@`) of the scenarios pinned elsewhere: left out of this pass."""
     title: str
     """How the matrix heads the column."""
+    overrides: tuple[tuple[str, str], ...] = ()
+    """`-D` options that must win over the command line's own (the stdio column's server): placed last."""
 
     def options(self, pinned_elsewhere: bool) -> list[str]:
         args: list[str] = []
@@ -80,9 +82,10 @@ def _stdio(command: str) -> Pass:
     server = command if command.startswith("stdio:") else f"stdio: {command}"
     return Pass(
         STDIO,
-        (("mcpbdd.harness", "client"), ("mcpbdd.client_mode", str(ClientMode.AUTO)), ("mcpbdd.server", server)),
+        (("mcpbdd.harness", "client"), ("mcpbdd.client_mode", str(ClientMode.AUTO))),
         (*_others(HarnessKind.CLIENT), harness_tag(HarnessKind.CLIENT, ClientMode.LEGACY)),
         "stdio 2026-07-28",
+        overrides=(("mcpbdd.server", server),),
     )
 
 
@@ -110,3 +113,10 @@ def pass_named(name: str, stdio_command: str | None = None) -> Pass:
 def pass_options(name: str, pinned_elsewhere: bool, stdio_command: str | None = None) -> list[str]:
     """behave's options (`-D`, and `--tags` leaving out the scenarios pinned elsewhere) for the pass `name`."""
     return pass_named(name, stdio_command).options(pinned_elsewhere)
+
+
+def pass_overrides(name: str | None, stdio_command: str | None = None) -> list[str]:
+    """The pass's `-D` options that go after the command line's (a later `-D` wins in behave)."""
+    if name is None:
+        return []
+    return [arg for key, value in pass_named(name, stdio_command).overrides for arg in ("-D", f"{key}={value}")]
