@@ -306,12 +306,6 @@ def run(args: argparse.Namespace, passthrough: Sequence[str], out: TextIO | None
     # STARTUP_ERRORS); here only the secrets are read, for the console and the files at the end.
     harnesses: list[str | None] = list(args.harness) if args.harness else [None]
     redactor = _run_redactor(plan.userdata)
-    stdio_command = _parity_stdio(plan.userdata)
-    matrix = harnesses == [ALL]
-    if matrix:
-        harnesses = [column.name for column in passes_for_all(stdio_command)]
-    verdict_files: list[tuple[Path, str | None]] = []
-    message_parts: list[Path] = []
     scratch = Path(tempfile.mkdtemp(prefix="mcpbdd-run-"))
     try:  # the scratch folder goes whatever happens, a Ctrl-C before the workers start included
         return _run_planned(args, plan, harnesses, scratch, out, started, redactor)
@@ -331,6 +325,12 @@ def _run_planned(
 ) -> int:
     """The run once planned: the behave processes, their progress and output, the summary."""
     color = bool(getattr(out, "isatty", lambda: False)())
+    stdio_command = _parity_stdio(plan.userdata)
+    matrix = harnesses == [ALL]  # --harness all: the parity matrix's columns, stdio when configured
+    if matrix:
+        harnesses = [column.name for column in passes_for_all(stdio_command)]
+    verdict_files: list[tuple[Path, str | None]] = []
+    message_parts: list[Path] = []
 
     def worker(harness: str | None, locations: list[str], job: int | None, jobs: int) -> Worker:
         events = scratch / f"events-{job or 0}-{harness}"
