@@ -29,6 +29,7 @@ lint: $(INSTALLED)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-logo
+	$(BIN)/check-jsonschema --builtin-schema vendor.github-workflows docs/ci/github-actions.yml
 
 features: $(INSTALLED)
 	$(BIN)/behave --format progress -D mcpbdd.harness=context

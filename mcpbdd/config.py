@@ -92,6 +92,9 @@ class Settings(BaseModel):
     coverage_file: str = Field(
         default="reports/coverage.json", description="where a behave run writes its coverage ('' writes none)"
     )
+    parity_stdio: str | None = Field(
+        default=None, description="command starting the server over stdio: the stdio column of mcpbdd run --harness all"
+    )
 
     @field_validator("env", "tokens", mode="before")
     @classmethod

@@ -19,6 +19,8 @@ from typing import Any, Final, TypeVar
 
 __all__ = [
     "CAPABILITIES",
+    "LEGACY_ERA",
+    "MODERN_ERA",
     "HARNESS_TAG",
     "Capability",
     "ClientMode",
@@ -26,6 +28,7 @@ __all__ = [
     "check_capabilities",
     "check_harness_tags",
     "client_mode",
+    "era_of",
     "harness_kind",
     "harness_label",
     "harness_tag",
@@ -176,3 +179,14 @@ def harness_label(kind: HarnessKind | str, mode: ClientMode | str, *, noun: str 
     if kind is HarnessKind.CLIENT and client_mode(mode) is ClientMode.LEGACY:
         return f"{head}, {ClientMode.LEGACY}"
     return head
+
+
+MODERN_ERA: Final = "2026-07-28"
+LEGACY_ERA: Final = "2025-11-25"
+
+
+def era_of(kind: HarnessKind | str, mode: ClientMode | str) -> str:
+    """The protocol version a harness speaks: only the client harness in legacy mode uses the 2025-11-25 handshake."""
+    if harness_kind(kind) is HarnessKind.CLIENT and client_mode(mode) is ClientMode.LEGACY:
+        return LEGACY_ERA
+    return MODERN_ERA

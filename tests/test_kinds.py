@@ -12,7 +12,8 @@ import pytest
 from mcpbdd import matching, storage
 from mcpbdd._text import MISSING, clip
 from mcpbdd.behave import harness_from_tags
-from mcpbdd.cli.main import PINNED_TO_OTHERS, _harnesses
+from mcpbdd.cli.main import PINNED_TO_OTHERS
+from mcpbdd.cli.options import parse_harnesses as _harnesses
 from mcpbdd.config import ConfigError, Settings, load_settings
 from mcpbdd.kinds import (
     CAPABILITIES,

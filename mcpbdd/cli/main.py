@@ -1,9 +1,10 @@
 """The `mcpbdd` command: run specifications, render the report, list the vocabulary, start a project.
 
-    mcpbdd run [--harness context,client|both] [--jobs N] [--shard I/N] [--results DIR]
+    mcpbdd run [--harness context,client|both|all] [--jobs N] [--shard I/N] [--results DIR]
                [--junit DIR | --no-junit] [--keep-results] [--coverage FILE | --no-coverage]
-               [--update-snapshots] [behave options and paths...]
-    mcpbdd report [RESULTS...] [--output DIR] [--name NAME]
+               [--update-snapshots] [--timings FILE] [--parity DIR]
+               [--messages FILE] [--cucumber-json FILE] [behave options and paths...]
+    mcpbdd report [RESULTS...] [--output DIR] [--name NAME] [--messages FILE]
     mcpbdd surface dump [--server TARGET] [-o FILE] | mcpbdd surface diff OLD.json NEW.json
     mcpbdd coverage [FILES...] [--json] [--fail-under [KIND=]PCT ...] [-o MERGED]
     mcpbdd catalog [--json] [--strict] [FEATURES]
@@ -15,7 +16,9 @@
 `reports/allure-results`), JUnit XML for CI (`reports/junit`), behave's readable console
 output (`pretty` unless a format is given), the same specifications once per harness,
 `--jobs` processes on one machine and `--shard` for CI machines (see `mcpbdd.cli.plan`),
-and a progress line on a terminal. The configured secrets are redacted from the console
+balanced by the timing file (`mcpbdd.cli.timings`), the parity matrix (`--harness all`),
+Cucumber Messages and Cucumber JSON, JUnit properties (`mcpbdd.cli.finish`), and a progress
+line on a terminal. The configured secrets are redacted from the console
 output and, once every behave process has ended, from every file the run wrote: the Allure
 results, the JUnit XML, any `--outfile` and anything else under `reports/` (see
 `mcpbdd.reporting.redaction`). Each behave run is its own process, because behave's `main()`
@@ -34,7 +37,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import os
 import shutil
 import signal
 import sys
@@ -48,17 +50,19 @@ from typing import TextIO
 from mcpbdd.cli import coverage as coverage_cli
 from mcpbdd.cli import recording
 from mcpbdd.cli import surface as surface_cli
-from mcpbdd.cli.plan import Plan, PlanError, Unit, balance, parse_shard, plan_run, shard_of
+from mcpbdd.cli.finish import finish_run
+from mcpbdd.cli.options import DEFAULT_HTML, DEFAULT_JUNIT, DEFAULT_RESULTS, REPORTS, build_parser
+from mcpbdd.cli.passes import ALL, pass_options, pass_overrides, passes_for_all
+from mcpbdd.cli.plan import Plan, PlanError, Unit, balance, plan_run, shard_of
 from mcpbdd.cli.progress import EventFiles, ProgressLine, wants_progress
+from mcpbdd.cli.timings import load_timings, merge_units, split_for_shards, unit_weights, written_to
 from mcpbdd.cli.workers import JOB_ENV, Worker, run_workers
 from mcpbdd.kinds import HarnessKind, harness_tags
 from mcpbdd.reporting.redaction import Redactor, redact_tree
 from mcpbdd.runtime import Terminated
 
-REPORTS = Path("reports")
-DEFAULT_RESULTS = REPORTS / "allure-results"
-DEFAULT_JUNIT = REPORTS / "junit"
-DEFAULT_HTML = REPORTS / "html"
+VERDICTS = "mcpbdd.reporting.verdicts:VerdictFormatter"
+MESSAGES = "mcpbdd.reporting.messages:MessagesFormatter"
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 EXIT_INTERRUPTED = 128 + signal.SIGINT
 """Stopped by a signal: 128 + its number, as a shell reports a process it killed (130 SIGINT, 143 SIGTERM)."""
@@ -66,97 +70,6 @@ FORMATTER = "mcpbdd.reporting.allure_formatter:AllureFormatter"
 PROGRESS = "mcpbdd.cli.progress:ProgressFormatter"
 STARTUP_ERRORS = ("ConfigError:", "ParserError:", "HOOK-ERROR in before_all", "InvalidFilenameError:")
 """Lines behave prints (and then exits 1) when a run could not start: that is a usage error, not a failure."""
-
-
-def _harnesses(text: str) -> list[HarnessKind]:
-    if text.strip() == "both":
-        return list(HarnessKind)
-    chosen = [part.strip() for part in text.split(",") if part.strip()]
-    unknown = [name for name in chosen if name not in list(HarnessKind)]
-    if unknown or not chosen:
-        known = ", ".join(HarnessKind)
-        raise argparse.ArgumentTypeError(f"unknown harness {', '.join(unknown) or text!r}: use {known} or both")
-    return [HarnessKind(name) for name in dict.fromkeys(chosen)]
-
-
-def _jobs(text: str) -> int:
-    if text == "auto":
-        return os.cpu_count() or 1
-    try:
-        jobs = int(text)
-    except ValueError:
-        jobs = 0
-    if jobs < 1:
-        raise argparse.ArgumentTypeError(f"--jobs {text!r}: use a number of processes (1 or more) or auto")
-    return jobs
-
-
-def _shard(text: str) -> tuple[int, int]:
-    try:
-        return parse_shard(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="mcpbdd", description="Gherkin specifications for MCP servers.")
-    commands = parser.add_subparsers(dest="command", required=True)
-    run = commands.add_parser(
-        "run",
-        help="run the specifications with behave; write Allure results and JUnit XML",
-        description="Run behave with mcpbdd's Allure formatter. Unknown options and paths are passed to behave.",
-    )
-    run.add_argument(
-        "--harness",
-        type=_harnesses,
-        default=None,
-        help="run on these harnesses: context, client, or both (default: the configured one)",
-    )
-    run.add_argument("--jobs", "-j", type=_jobs, default=1, help="behave processes on this machine (N or auto)")
-    run.add_argument("--shard", type=_shard, default=None, metavar="I/N", help="run only shard I of N (CI machines)")
-    run.add_argument("--results", type=Path, default=DEFAULT_RESULTS, help=f"Allure results folder ({DEFAULT_RESULTS})")
-    run.add_argument("--junit", type=Path, default=DEFAULT_JUNIT, help=f"JUnit XML folder ({DEFAULT_JUNIT})")
-    run.add_argument("--no-junit", action="store_true", help="write no JUnit XML")
-    run.add_argument("--keep-results", action="store_true", help="add to the results folders instead of emptying them")
-    run.add_argument("--coverage", type=Path, default=None, help="the coverage file (default: coverage_file setting)")
-    run.add_argument("--no-coverage", action="store_true", help="collect no coverage")
-    run.add_argument(
-        "--update-snapshots", action="store_true", help="write the tool-surface snapshots instead of comparing them"
-    )
-    report = commands.add_parser(
-        "report",
-        help="render Allure results into one HTML file (Allure 3, needs Node.js)",
-        description="Render one or more Allure results folders (e.g. one per CI shard) into a single HTML file.",
-    )
-    report.add_argument("results", nargs="*", type=Path, help=f"results folders (default: {DEFAULT_RESULTS})")
-    report.add_argument("--output", "-o", type=Path, default=DEFAULT_HTML, help=f"report folder ({DEFAULT_HTML})")
-    report.add_argument("--name", default="mcpbdd report", help="the report's title")
-    catalog = commands.add_parser(
-        "catalog",
-        help="the error catalog: each tool's declared failures and the scenarios that specify them (Markdown)",
-    )
-    catalog.add_argument("--server", help="package.module:attr (default: server under [tool.mcpbdd])")
-    catalog.add_argument("features", nargs="?", type=Path, default=Path("features"), help="the feature files")
-    catalog.add_argument("--json", action="store_true", help="print JSON (per tool, each failure and its scenarios)")
-    catalog.add_argument("--strict", action="store_true", help="exit 1 when a declared failure has no scenario")
-    surface_cli.add_parser(commands)
-    coverage_cli.add_parser(commands)
-    steps = commands.add_parser("steps", help="list the step vocabulary, grouped, with an example of each")
-    steps.add_argument("--markdown", action="store_true", help="print Markdown (for a wiki or the README)")
-    init = commands.add_parser(
-        "init",
-        help="scaffold features/, steps/, environment.py and [tool.mcpbdd] with a first passing scenario",
-    )
-    init.add_argument("--server", required=True, help="the server under test: package.module:attr")
-    init.add_argument("directory", nargs="?", type=Path, default=Path("."), help="the project folder (default: .)")
-    init.add_argument(
-        "--harness", choices=list(HarnessKind), default=HarnessKind.CONTEXT, help="the default harness to configure"
-    )
-    recording.add_commands(commands)  # record, feature, verify
-    return parser
-
-
-# run ---------------------------------------------------------------------------------------------------
 
 
 def _has_format(passthrough: Sequence[str]) -> bool:
@@ -176,6 +89,8 @@ def behave_args(
     junit: Path | None = None,
     color: bool = False,
     pinned_elsewhere: bool = False,
+    formats: Sequence[tuple[str, Path]] = (),
+    stdio_command: str | None = None,
 ) -> list[str]:
     """behave's arguments for one process.
 
@@ -185,6 +100,8 @@ def behave_args(
     args = ["--format", FORMATTER, "--outfile", str(results)]
     if events is not None:
         args += ["--format", PROGRESS, "--outfile", str(events)]
+    for name, outfile in formats:  # mcpbdd's other formatters: verdicts, Cucumber Messages
+        args += ["--format", name, "--outfile", str(outfile)]
     if not _has_format(passthrough):
         args += ["--format", "pretty"]
     if not any(arg in ("--no-skipped", "--show-skipped") for arg in passthrough):
@@ -194,10 +111,8 @@ def behave_args(
     if color and not _has_color(passthrough):
         args += ["--color", "always"]
     if harness is not None:
-        args += ["-D", f"mcpbdd.harness={harness}"]
-        if pinned_elsewhere:
-            args += ["--tags", PINNED_TO_OTHERS[harness]]
-    return [*args, *passthrough]
+        args += pass_options(harness, pinned_elsewhere, stdio_command)
+    return [*args, *passthrough, *pass_overrides(harness, stdio_command)]
 
 
 PINNED_TO_OTHERS = {
@@ -228,13 +143,20 @@ def _lines(worker: Worker) -> list[str]:
 
 
 def plan_processes(
-    plan: Plan, harnesses: list[str | None], jobs: int, shard: tuple[int, int] | None
+    plan: Plan,
+    harnesses: list[str | None],
+    jobs: int,
+    shard: tuple[int, int] | None,
+    timings: Path | None = None,
 ) -> list[list[Unit]]:
-    """The buckets of work, one per job: every (harness, feature) unit of this shard, balanced."""
-    units = [Unit(u.filename, u.locations, u.scenarios, harness) for harness in harnesses for u in plan.units]
+    """The buckets of work, one per job: every (harness, feature) unit of this shard, balanced (by the timing
+    file's durations when it has them)."""
+    units = [Unit(u.filename, u.locations, u.scenarios, harness, u.lines) for harness in harnesses for u in plan.units]
+    known = load_timings(timings)
     if shard is not None:
-        units = shard_of(units, *shard)
-    return [bucket for bucket in balance(units, jobs) if bucket]
+        units = split_for_shards(units, known, shard[1])
+        units = merge_units(shard_of(units, *shard, unit_weights(units, known)))
+    return [bucket for bucket in balance(units, jobs, unit_weights(units, known)) if bucket]
 
 
 def _run_redactor(userdata: dict[str, str]) -> Redactor:
@@ -263,9 +185,22 @@ def _run_outputs(args: argparse.Namespace, plan: Plan) -> list[Path]:
     outputs = [args.results, *(Path(name) for name in plan.outfiles)]
     if not args.no_junit:
         outputs.append(args.junit)
+    outputs += [path for path in (args.messages, args.cucumber_json, written_to(args.timings, args.shard)) if path]
+    if args.harness == [ALL]:
+        outputs.append(args.parity)
     if REPORTS.is_dir():
         outputs.append(REPORTS)
     return list(dict.fromkeys(path.resolve() for path in outputs))
+
+
+def _parity_stdio(userdata: dict[str, str]) -> str | None:
+    """The stdio command of the parity matrix's stdio column (`parity_stdio`), if the settings name one."""
+    from mcpbdd.config import ConfigError, load_settings
+
+    try:
+        return load_settings(userdata).parity_stdio
+    except ConfigError:
+        return None
 
 
 def run(args: argparse.Namespace, passthrough: Sequence[str], out: TextIO | None = None) -> int:
@@ -306,9 +241,21 @@ def _run_planned(
     """The run once planned: the behave processes, their progress and output, the summary."""
     coverage = None if args.no_coverage else (args.coverage or _coverage_file(plan.userdata))
     color = bool(getattr(out, "isatty", lambda: False)())
+    stdio_command = _parity_stdio(plan.userdata)
+    matrix = harnesses == [ALL]  # --harness all: the parity matrix's columns, stdio when configured
+    if matrix:
+        harnesses = [column.name for column in passes_for_all(stdio_command)]
+    verdict_files: list[tuple[Path, str | None]] = []
+    message_parts: list[Path] = []
 
     def worker(harness: str | None, locations: list[str], job: int | None, jobs: int) -> Worker:
         events = scratch / f"events-{job or 0}-{harness}"
+        verdicts = scratch / f"verdicts-{job or 0}-{harness}.jsonl"
+        verdict_files.append((verdicts, harness))
+        formats = [(VERDICTS, verdicts)]
+        if args.messages is not None or args.cucumber_json is not None:
+            message_parts.append(scratch / f"messages-{job or 0}-{harness}.ndjson")
+            formats.append((MESSAGES, message_parts[-1]))
         junit = None if args.no_junit else (args.junit / harness if harness else args.junit)
         options = [*plan.options, *locations]
         if args.update_snapshots:
@@ -321,6 +268,8 @@ def _run_planned(
             junit=junit,
             color=color,
             pinned_elsewhere=len(harnesses) > 1,
+            formats=formats,
+            stdio_command=stdio_command,
         )
         # Each process writes its own coverage file (set last: it wins over a -D given to the run); merged below.
         part = scratch / f"coverage-{job or 0}-{harness}.json" if coverage else ""
@@ -331,7 +280,7 @@ def _run_planned(
 
     # Serial or not, behave gets the planned feature files, never the original paths: the same
     # arguments give the same JUnit class names (behave derives them from the paths it was given).
-    buckets = plan_processes(plan, harnesses, args.jobs, args.shard)
+    buckets = plan_processes(plan, harnesses, args.jobs, args.shard, args.timings)
     chains: list[list[Worker]] = []
     for number, bucket in enumerate(buckets, start=1):
         job = number if len(buckets) > 1 else None
@@ -381,6 +330,20 @@ def _run_planned(
         if coverage:
             parts = sorted(scratch.glob("coverage-*.json"))
             coverage_cli.merge_run_coverage(parts, coverage, keep=args.keep_results, results=args.results)
+        finish_run(
+            verdict_files,
+            timings=args.timings,
+            timings_output=written_to(args.timings, args.shard),
+            junit=None if args.no_junit else args.junit,
+            parity=args.parity if matrix else None,
+            columns=[h for h in harnesses if h] if matrix else (),
+            results=args.results,
+            stdio_command=stdio_command,
+            message_parts=message_parts,
+            messages=args.messages,
+            cucumber_json=args.cucumber_json,
+            scratch=scratch,
+        )
     finally:
         progress.close()
     if stopped_by is not None:
@@ -422,7 +385,12 @@ def report(args: argparse.Namespace) -> int:
 
     results = args.results or [DEFAULT_RESULTS]
     try:
-        page = html_report.render(results, args.output, name=args.name)
+        if args.messages is not None:
+            from mcpbdd.reporting.cucumber_html import render_messages
+
+            page = render_messages(args.messages, args.output / "cucumber.html")
+        else:
+            page = html_report.render(results, args.output, name=args.name)
     except html_report.NodeMissing as exc:
         print(f"mcpbdd report: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -485,7 +453,7 @@ def init(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = _parser()
+    parser = build_parser()
     argv, server_command = recording.split_command(sys.argv[1:] if argv is None else argv)
     args, passthrough = parser.parse_known_args(argv)
     try:

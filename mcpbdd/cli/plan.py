@@ -13,9 +13,10 @@ The unit of work is a feature file (with any `file:line` locations the command l
 gave for it): a feature's scenarios always run in the same process, in file order, so
 `before_feature`/`after_feature` hooks and Backgrounds behave exactly as in a serial
 run, and the union of the buckets is exactly the serial run: nothing is lost or
-duplicated. Buckets are balanced by the number of scenarios each feature will run
-(longest first, to the lightest bucket; ties by path), which is deterministic: the same
-suite and N give the same split on every machine.
+duplicated. Buckets are balanced by each feature's duration in the previous run (the timing
+file, `mcpbdd.cli.timings`) or, without one, by the number of scenarios it will run (longest
+first, to the lightest bucket; ties by path), which is deterministic: the same suite, timing
+file and N give the same split on every machine.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from __future__ import annotations
 import contextlib
 import io
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,6 +52,9 @@ class Unit:
     """How many scenarios it will run (tags and names applied): the balancing weight."""
     harness: str | None = None
     """The harness it runs on (`--harness both` makes two units of each feature); None: the configured one."""
+    lines: tuple[int, ...] = ()
+    """The lines of the scenarios it runs (an outline's examples: their rows), when it runs the whole file:
+    what a heavy feature is split by across CI shards (`mcpbdd.cli.timings.split_for_shards`)."""
 
 
 @dataclass
@@ -126,7 +130,8 @@ def plan_run(passthrough: Sequence[str]) -> Plan:
             continue
         lines = [location.line for location in found if location.line]
         wanted = [str(location) if location.line else filename for location in found]
-        units.append(Unit(filename, tuple(dict.fromkeys(wanted)), _count(feature, config, lines)))
+        chosen = () if lines else _selected_lines(feature, config)
+        units.append(Unit(filename, tuple(dict.fromkeys(wanted)), _count(feature, config, lines), lines=chosen))
     outfiles = [name for name in config.outfiles or () if name and name != "-"]
     return Plan(options=options, units=units, userdata=dict(config.userdata), outfiles=outfiles)
 
@@ -155,6 +160,18 @@ def _parse(filename: str, language: str | None) -> Any:
     return feature
 
 
+def _selected_lines(feature: Any, config: Any) -> tuple[int, ...]:
+    """The lines of the scenarios the tags and names select (each example row of an outline is one)."""
+    chosen = []
+    for scenario in feature.walk_scenarios():
+        if not scenario.should_run_with_tags(config.tag_expression):
+            continue
+        if config.name and not scenario.should_run_with_name_select(config):
+            continue
+        chosen.append(int(scenario.line))
+    return tuple(chosen)
+
+
 def _count(feature: Any, config: Any, lines: list[int]) -> int:
     if lines:
         return len(lines)  # one scenario (or one outline) per location: close enough to balance on
@@ -168,18 +185,26 @@ def _count(feature: Any, config: Any, lines: list[int]) -> int:
     return chosen
 
 
-def balance(units: Sequence[Unit], buckets: int) -> list[list[Unit]]:
+def balance(units: Sequence[Unit], buckets: int, weights: Mapping[Unit, float] | None = None) -> list[list[Unit]]:
     """Deterministic split into `buckets` groups of similar weight: heaviest unit first, to the lightest bucket.
 
-    A feature with no selected scenario still costs a little (behave parses it, and the
-    report lists its skipped scenarios), so every unit weighs at least 1.
+    The weight is a unit's expected seconds when `weights` has them (from the timing file,
+    `mcpbdd.cli.timings`), its scenario count otherwise. A feature with no selected scenario
+    still costs a little (behave parses it, and the report lists its skipped scenarios), so
+    every unit weighs at least 1 scenario.
     """
+
+    def weight(unit: Unit) -> float:
+        if weights is not None and unit in weights:
+            return weights[unit]
+        return float(max(unit.scenarios, 1))
+
     bins: list[list[Unit]] = [[] for _ in range(max(1, buckets))]
-    loads = [0] * len(bins)
-    for unit in sorted(units, key=lambda u: (-max(u.scenarios, 1), u.filename, u.harness or "")):
+    loads = [0.0] * len(bins)
+    for unit in sorted(units, key=lambda u: (-weight(u), u.filename, u.harness or "")):
         lightest = min(range(len(bins)), key=lambda i: (loads[i], i))
         bins[lightest].append(unit)
-        loads[lightest] += max(unit.scenarios, 1)
+        loads[lightest] += weight(unit)
     for chosen in bins:
         chosen.sort(key=lambda u: (u.harness or "", u.filename))
     return bins
@@ -199,6 +224,7 @@ def parse_shard(text: str) -> tuple[int, int]:
     return index, count
 
 
-def shard_of(units: Sequence[Unit], index: int, count: int) -> list[Unit]:
-    """The units shard `index` of `count` runs. Every machine computes the same split from the same files."""
-    return balance(units, count)[index - 1]
+def shard_of(units: Sequence[Unit], index: int, count: int, weights: Mapping[Unit, float] | None = None) -> list[Unit]:
+    """The units shard `index` of `count` runs. Every machine computes the same split from the same files
+    (the same feature files and the same timing file)."""
+    return balance(units, count, weights)[index - 1]

@@ -199,6 +199,8 @@ class McpbddListener(_AllureBehaveListener):
         should_run = scenario.should_run_with_tags(tag_expression) and scenario.should_run_with_name_select(
             self.behave_config
         )
+        if scenario.should_skip and not scenario.skip_reason and scenario.status == "skipped":
+            should_run = False  # left out by `file:line` locations (behave marks those skipped, with no reason)
         # --no-skipped drops what tags or names left out; a scenario skipped while running keeps its result
         drop_skipped = scenario.status == "skipped" and not self.behave_config.show_skipped and not should_run
         drop_excluded = self.hide_excluded and (scenario.skip_reason == TEST_PLAN_SKIP_REASON or not should_run)

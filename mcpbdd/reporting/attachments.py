@@ -40,9 +40,10 @@ from pydantic import BaseModel
 
 from mcpbdd.config import DEFAULT_ATTACHMENT_LIMIT
 from mcpbdd.conversation import Conversation, RoundAnswered
-from mcpbdd.kinds import harness_label
+from mcpbdd.kinds import era_of, harness_label
 from mcpbdd.outcome import TOOLS_CALL
 from mcpbdd.reporting.redaction import Redactor, redactor_for
+from mcpbdd.reporting.verdicts import SCENARIO_FACTS
 from mcpbdd.trace import Events, Exchange, ExchangeRecorded, Trace
 
 if TYPE_CHECKING:
@@ -254,10 +255,12 @@ class ScenarioReport:
         self._conversations: list[Conversation] = []
         self._rounds: dict[int, list[Round]] = {}
         self._upstream_seen = 0
+        self.harness = self.era = ""
 
     def start(self, kind: str, mode: str) -> None:
         """The harness as an Allure parameter and label (filterable; two harnesses are two tests)."""
         harness = harness_label(kind, mode)
+        self.harness, self.era = harness, era_of(kind, mode)
         allure.dynamic.parameter("harness", harness)
         allure.dynamic.label("harness", harness)
 
@@ -297,6 +300,8 @@ class ScenarioReport:
             allure.dynamic.label("tool", *tools)
         if tenants:
             allure.dynamic.label("tenant", *tenants)
+        facts = {"harness": self.harness, "era": self.era, "tools": tools, "tenants": tenants}
+        setattr(scenario, SCENARIO_FACTS, facts)  # for the formatters that read them (mcpbdd.reporting.verdicts)
         self._attach_conversations()
         status = scenario.status
         if not (status.has_failed() if hasattr(status, "has_failed") else status == "failed"):

@@ -6,21 +6,20 @@ refuse on `file://`, so a reviewer could not just open it from a CI artifact.
 
 Allure is installed on first use into a cache (`~/.cache/mcpbdd/allure/<version>`, or
 under `$MCPBDD_CACHE`, or `$XDG_CACHE_HOME`), pinned to one version, and reused: later
-renders need no network. The install goes to a temporary folder that is renamed into
-place, so an interrupted install never leaves a half-installed cache and two concurrent
-first uses do not corrupt each other. Without Node the command says so, and how to fix it.
+renders need no network (`mcpbdd.reporting.npm`). Without Node the command says so, and how to fix it.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+
+from mcpbdd.reporting.npm import InstallError, cache_root, install
 
 __all__ = ["ALLURE_VERSION", "NodeMissing", "RenderError", "allure_cli", "cache_root", "render"]
 
@@ -40,15 +39,6 @@ class NodeMissing(RuntimeError):
 
 class RenderError(RuntimeError):
     """Installing or running Allure failed; the message carries its output."""
-
-
-def cache_root() -> Path:
-    """Where Allure is installed: `$MCPBDD_CACHE`, else `$XDG_CACHE_HOME/mcpbdd`, else `~/.cache/mcpbdd`."""
-    explicit = os.environ.get("MCPBDD_CACHE")
-    if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME")
-    return (Path(base) if base else Path.home() / ".cache") / "mcpbdd"
 
 
 def _node() -> tuple[str, str]:
@@ -75,27 +65,10 @@ def allure_cli(*, version: str = ALLURE_VERSION, quiet: bool = False) -> list[st
     """The command that runs Allure 3, installing it into the cache first if needed."""
     node, npm = _node()
     home = cache_root() / "allure" / version
-    entry = home / "node_modules" / "allure" / "cli.js"
-    if not entry.is_file():
-        if home.exists():  # a cache someone emptied by hand: install afresh
-            shutil.rmtree(home, ignore_errors=True)
-        home.parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=f".{version}-", dir=home.parent))
-        staging.chmod(0o755)  # mkdtemp makes it private; a shared CI cache must stay readable
-        if not quiet:
-            print(f"mcpbdd: installing Allure {version} into {home} (once; later reports work offline)", flush=True)
-        (staging / "package.json").write_text(json.dumps({"name": "mcpbdd-allure", "private": True}))
-        install = [npm, "install", "--no-audit", "--no-fund", "--loglevel=error", f"allure@{version}"]
-        done = subprocess.run(install, cwd=staging, capture_output=True, text=True)
-        if done.returncode != 0:
-            shutil.rmtree(staging, ignore_errors=True)
-            raise RenderError(f"npm could not install allure@{version}:\n{done.stdout}{done.stderr}")
-        try:
-            staging.rename(home)
-        except OSError:  # another process installed it meanwhile: use theirs
-            shutil.rmtree(staging, ignore_errors=True)
-        if not entry.is_file():
-            raise RenderError(f"npm installed allure@{version}, but {entry} is missing")
+    try:
+        entry = install(npm, home, [f"allure@{version}"], home / "node_modules" / "allure" / "cli.js", quiet=quiet)
+    except InstallError as exc:
+        raise RenderError(str(exc)) from exc
     return [node, str(entry)]
 
 

@@ -1,0 +1,103 @@
+"""What `mcpbdd run` writes once its behave processes have ended: timings, JUnit properties, the parity matrix.
+
+Each behave process records one verdict line per scenario (`mcpbdd.reporting.verdicts`) in
+the run's scratch folder; this module reads them all and writes
+
+- the timing file (`--timings`, default `reports/timings.json`): always;
+- properties on each JUnit test case (harness, era, tools, tenants), when JUnit is written;
+- the Cucumber Messages stream (`--messages FILE`), the processes' streams merged into one,
+  and the Cucumber JSON report converted from it (`--cucumber-json FILE`);
+- the parity matrix (`reports/parity.json`, `reports/parity.md`, and one Allure result that
+  carries the Markdown) when the run was `--harness all`.
+
+All of it is written before `mcpbdd run` hands its outputs to the redaction point
+(`redact_tree`), so a secret in a failure message is redacted from these files too.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from mcpbdd.cli.passes import pass_named
+from mcpbdd.cli.timings import record_timings
+from mcpbdd.reporting.cucumber_json import write_cucumber_json
+from mcpbdd.reporting.junit_properties import add_junit_properties
+from mcpbdd.reporting.messages import merge_streams, read_envelopes
+from mcpbdd.reporting.parity import Column, ParityMatrix, build_matrix, write_matrix
+from mcpbdd.reporting.verdicts import Verdict, read_verdicts
+
+__all__ = ["Finished", "finish_run"]
+
+
+@dataclass
+class Finished:
+    verdicts: list[Verdict]
+    matrix: ParityMatrix | None = None
+    matrix_files: tuple[Path, Path] | None = None
+
+
+def finish_run(
+    verdict_files: Sequence[tuple[Path, str | None]],
+    *,
+    timings: Path | None,
+    junit: Path | None,
+    timings_output: Path | None = None,
+    parity: Path | None,
+    columns: Sequence[str] = (),
+    results: Path | None = None,
+    stdio_command: str | None = None,
+    message_parts: Sequence[Path] = (),
+    messages: Path | None = None,
+    cucumber_json: Path | None = None,
+    scratch: Path | None = None,
+) -> Finished:
+    """Read every behave process's verdicts (file, pass name) and write the run's derived outputs."""
+    verdicts = [v for path, column in verdict_files for v in read_verdicts(path, column or "")]
+    done = Finished(verdicts)
+    if messages is not None or cucumber_json is not None:
+        stream = messages or (scratch or Path(".")) / "cucumber-messages.ndjson"
+        success = all(verdict.status != "failed" for verdict in verdicts)
+        merge_streams(message_parts, stream, success=success)
+        if cucumber_json is not None:
+            write_cucumber_json(read_envelopes(stream), cucumber_json)
+    if timings is not None and verdicts:
+        record_timings(timings, verdicts, output=timings_output)
+    if junit is not None and junit.is_dir():
+        add_junit_properties(junit, verdicts)
+    if parity is not None and columns:
+        titled = [Column(name, pass_named(name, stdio_command).title) for name in columns]
+        done.matrix = build_matrix(titled, verdicts)
+        done.matrix_files = write_matrix(done.matrix, parity)
+        if results is not None and results.is_dir():
+            _allure_result(done.matrix, results)
+    return done
+
+
+def _allure_result(matrix: ParityMatrix, results: Path) -> None:
+    """The matrix in the Allure report: one test, `Parity matrix`, broken when a difference is unexplained."""
+    attachment = f"{uuid.uuid4()}-attachment.md"
+    (results / attachment).write_text(matrix.markdown(), encoding="utf-8")
+    unexplained = matrix.count("unexplained")
+    now = int(time.time() * 1000)
+    result = {
+        "uuid": str(uuid.uuid4()),
+        "historyId": "mcpbdd-parity-matrix",
+        "name": "Parity matrix",
+        "fullName": "mcpbdd: parity matrix",
+        "status": "broken" if unexplained else "passed",
+        "statusDetails": {
+            "message": f"{unexplained} scenario(s) differ between harnesses with no tag saying why"
+            if unexplained
+            else f"{len(matrix.rows)} scenarios: every difference is documented"
+        },
+        "start": now,
+        "stop": now,
+        "labels": [{"name": "suite", "value": "mcpbdd parity"}, {"name": "feature", "value": "Parity matrix"}],
+        "attachments": [{"name": "parity matrix", "source": attachment, "type": "text/markdown"}],
+    }
+    (results / f"{result['uuid']}-result.json").write_text(json.dumps(result, ensure_ascii=False), encoding="utf-8")

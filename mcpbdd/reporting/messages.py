@@ -1,0 +1,470 @@
+"""Cucumber Messages from a behave run: the NDJSON envelope stream every Cucumber tool reads.
+
+    behave --format mcpbdd.reporting.messages:MessagesFormatter --outfile run.ndjson
+    mcpbdd run --messages reports/cucumber-messages.ndjson
+
+behave has no such formatter. This one writes, per scenario, the envelopes of the Cucumber
+Messages standard: `source`, `gherkinDocument` and `pickle` (from the official Gherkin parser,
+`gherkin-official`, so ids, AST and pickles are exactly what Cucumber itself would produce),
+`stepDefinition` (behave's step functions), `testCase`, `testCaseStarted`,
+`testStepStarted`/`testStepFinished` and `testCaseFinished`, built as the typed dataclasses of
+the `cucumber-messages` package and serialised by its converter. Every MCP exchange, input
+round, upstream request and trace mcpbdd attaches to a step (through `allure.attach`, which
+this formatter also listens to) becomes an `attachment` envelope on that step, so
+`@cucumber/html-formatter` shows the exchanges under the steps that made them.
+
+One behave process writes one such file; `mcpbdd run` merges its processes' files into one
+stream (`merge_streams`) with a single `meta`, `testRunStarted` and `testRunFinished`. For
+that, the ids of a Gherkin document are derived from its path (the same in every process, so
+one document serves every pass), and the ids of pickles, test cases and steps are random.
+
+A scenario's envelopes are written when it ends (its steps' matches are known then); the
+attachments made during a step keep the step's id and their own time.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import importlib.metadata
+import inspect
+import json
+import platform
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import allure_commons
+import cucumber_messages as cm
+from behave.formatter.base import Formatter
+from gherkin.ast_builder import AstBuilder
+from gherkin.parser import Parser
+from gherkin.pickles.compiler import Compiler
+
+__all__ = ["MessagesFormatter", "envelope", "merge_streams", "read_envelopes"]
+
+_STATUS = {
+    "passed": cm.TestStepResultStatus.passed,
+    "failed": cm.TestStepResultStatus.failed,
+    "error": cm.TestStepResultStatus.failed,
+    "skipped": cm.TestStepResultStatus.skipped,
+    "untested": cm.TestStepResultStatus.skipped,
+    "undefined": cm.TestStepResultStatus.undefined,
+    "pending": cm.TestStepResultStatus.pending,
+    "pending_warn": cm.TestStepResultStatus.pending,
+    "hook_error": cm.TestStepResultStatus.failed,
+}
+
+
+def envelope(**message: Any) -> dict[str, Any]:
+    """One envelope as JSON-ready data (camelCase, empty fields left out), from `cucumber-messages` dataclasses."""
+    return cm.message_converter.to_dict(cm.Envelope(**message))
+
+
+def _timestamp(seconds: float | None = None) -> cm.Timestamp:
+    seconds = time.time() if seconds is None else seconds
+    whole = int(seconds)
+    return cm.Timestamp(seconds=whole, nanos=int((seconds - whole) * 1e9))
+
+
+def _duration(seconds: float) -> cm.Duration:
+    whole = int(seconds)
+    return cm.Duration(seconds=whole, nanos=int((seconds - whole) * 1e9))
+
+
+class _PathIds:
+    """Gherkin ids derived from the document's path: the same document parsed in two processes has the same ids."""
+
+    def __init__(self, uri: str) -> None:
+        self.uri = uri
+        self.next = 0
+
+    def get_next_id(self) -> str:
+        value = f"{self.uri}#{self.next}"
+        self.next += 1
+        return value
+
+
+class _Document:
+    """A feature file parsed by the official Gherkin parser: its envelopes and its pickles by line."""
+
+    def __init__(self, uri: str) -> None:
+        data = Path(uri).read_text(encoding="utf-8")
+        ids = _PathIds(uri)
+        document = {**Parser(ast_builder=AstBuilder(ids)).parse(data), "uri": uri}
+        self.source = {"source": {"uri": uri, "data": data, "mediaType": "text/x.cucumber.gherkin+plain"}}
+        self.document = {"gherkinDocument": document}
+        self.pickles = {pickle["location"]["line"]: pickle for pickle in Compiler(ids).compile(document)}
+        self.written = False
+
+
+class _Attachments:
+    """An allure-commons plugin: every `allure.attach` made while a scenario runs, with the step it belongs to."""
+
+    def __init__(self, formatter: MessagesFormatter) -> None:
+        self.formatter = formatter
+
+    @allure_commons.hookimpl
+    def attach_data(self, body: Any, name: str, attachment_type: Any, extension: Any) -> None:
+        self._keep(lambda: body, name, attachment_type)
+
+    @allure_commons.hookimpl
+    def attach_file(self, source: Any, name: str, attachment_type: Any, extension: Any) -> None:
+        self._keep(lambda: Path(source).read_bytes(), name, attachment_type)
+
+    def _keep(self, body: Callable[[], Any], name: str, attachment_type: Any) -> None:
+        try:
+            self.formatter.attach(body(), name, _media_type(attachment_type))
+        except Exception as exc:  # a report must never fail the step that made the attachment
+            print(f"mcpbdd: the Cucumber Messages formatter lost the attachment {name!r}: {exc!r}", file=sys.stderr)
+
+
+AFTER_SCENARIO_HOOK = "mcpbdd.behave:after_scenario"
+"""The hook a scenario's own attachments (not made during a step) belong to: mcpbdd's `after_scenario`."""
+
+
+def _after_scenario_hook() -> cm.Hook:
+    import mcpbdd.behave
+
+    source = inspect.getsourcefile(mcpbdd.behave.after_scenario) or "mcpbdd/behave.py"
+    line = inspect.getsourcelines(mcpbdd.behave.after_scenario)[1]
+    return cm.Hook(
+        id=AFTER_SCENARIO_HOOK,
+        name="mcpbdd: after scenario (trace, input rounds)",
+        type=cm.HookType.after_test_case,
+        source_reference=cm.SourceReference(uri=_relative(source), location=cm.Location(line=line)),
+    )
+
+
+def _relative(path: str) -> str:
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return path
+
+
+def _step_registry() -> Any:
+    """The registry behave's runner matched the steps with.
+
+    behave's runner keeps the registry that existed when `behave.runner` was imported
+    (`the_step_registry`), and `behave.runner_util.reset_runtime()` rebinds
+    `behave.step_registry.registry` to a new, empty one: the steps are in whichever has them.
+    """
+    import behave.runner
+    import behave.step_registry
+
+    for candidate in (getattr(behave.runner, "the_step_registry", None), behave.step_registry.registry):
+        if candidate is not None and any(candidate.steps.values()):
+            return candidate
+    return behave.step_registry.registry
+
+
+def _media_type(attachment_type: Any) -> str:
+    if attachment_type is None:
+        return "text/plain"
+    return str(getattr(attachment_type, "mime_type", attachment_type))
+
+
+class MessagesFormatter(Formatter):
+    """`--format mcpbdd.reporting.messages:MessagesFormatter --outfile FILE.ndjson`."""
+
+    name = "mcpbdd.reporting.messages"
+    description = "Cucumber Messages (NDJSON), with each MCP exchange attached to its step"
+
+    def __init__(self, stream_opener: Any, config: Any) -> None:
+        super().__init__(stream_opener, config)
+        self.stream = self.open()
+        self.documents: dict[str, _Document] = {}
+        self.definitions: set[str] = set()
+        self.patterns: dict[Any, str] | None = None
+        self.hook_written = False
+        self.scope = uuid.uuid4().hex[:12]
+        self.current: Any = None
+        self.started_at = 0.0
+        self.steps: list[Any] = []
+        self.matches: list[Any] = []
+        self.step_started: list[float] = []
+        self.attachments: list[tuple[int | None, dict[str, Any]]] = []
+        self.plugin = _Attachments(self)
+        allure_commons.plugin_manager.register(self.plugin)
+        self._write([envelope(test_run_started=cm.TestRunStarted(timestamp=_timestamp(), id=self.scope))])
+
+    # behave's callbacks ------------------------------------------------------------------------------
+
+    def feature(self, feature: Any) -> None:
+        uri = str(feature.filename)
+        if uri not in self.documents:
+            self.documents[uri] = _Document(uri)
+
+    def scenario(self, scenario: Any) -> None:
+        self._finish_current()
+        if not scenario.should_run_with_tags(self.config.tag_expression):
+            return  # left out by tags: no test case
+        self.current, self.started_at = scenario, time.time()
+        self.steps, self.matches, self.step_started, self.attachments = list(scenario.all_steps), [], [], []
+
+    def match(self, match: Any) -> None:
+        if self.current is not None:
+            self.matches.append(match)
+            self.step_started.append(time.time())
+
+    def eof(self) -> None:
+        self._finish_current()
+
+    def close(self) -> None:
+        self._finish_current()
+        with contextlib.suppress(ValueError):
+            allure_commons.plugin_manager.unregister(self.plugin)
+        super().close()
+
+    def attach(self, body: Any, name: str, media_type: str) -> None:
+        """An attachment made now: on the running step (the last matched one), else on the scenario."""
+        if self.current is None:
+            return
+        if isinstance(body, bytes):
+            try:
+                text, encoding = body.decode("utf-8"), cm.AttachmentContentEncoding.identity
+            except UnicodeDecodeError:
+                text, encoding = base64.b64encode(body).decode("ascii"), cm.AttachmentContentEncoding.base64
+        else:
+            text, encoding = str(body), cm.AttachmentContentEncoding.identity
+        step = len(self.matches) - 1 if self.matches and not self._step_done() else None
+        message = {"body": text, "content_encoding": encoding, "media_type": media_type, "file_name": name}
+        self.attachments.append((step, {**message, "timestamp": _timestamp()}))
+
+    def _step_done(self) -> bool:
+        """True once the last matched step has its result (an attachment now belongs to the scenario, e.g. a hook's)."""
+        steps = self.steps
+        index = len(self.matches) - 1
+        return index >= len(steps) or str(getattr(steps[index].status, "name", "")) not in ("untested", "executing")
+
+    # the envelopes of one scenario --------------------------------------------------------------------
+
+    def _finish_current(self) -> None:
+        scenario, self.current = self.current, None
+        if scenario is None:
+            return
+        document = self.documents.get(str(scenario.feature.filename))
+        pickle = document.pickles.get(int(scenario.line)) if document is not None else None
+        if document is None or pickle is None:
+            return  # behave ran something the Gherkin parser does not see as a scenario: nothing to map it to
+        out: list[dict[str, Any]] = []
+        if not document.written:
+            out += [document.source, document.document]
+            document.written = True
+        pickle = self._own_pickle(pickle, scenario)
+        out.append({"pickle": pickle})
+        steps = list(scenario.all_steps)
+        definitions = [self._definition(step, index, out) for index, step in enumerate(steps)]
+        test_steps = [
+            cm.TestStep(
+                id=f"{pickle['id']}/step-{index}",
+                pickle_step_id=pickle_step["id"],
+                step_definition_ids=[definitions[index]] if definitions[index] else [],
+                step_match_arguments_lists=[cm.StepMatchArgumentsList(step_match_arguments=[])]
+                if definitions[index]
+                else None,
+            )
+            for index, pickle_step in enumerate(pickle["steps"][: len(steps)])
+        ]
+        after = [message for at, message in self.attachments if at is None]
+        hook_step = cm.TestStep(id=f"{pickle['id']}/after", hook_id=AFTER_SCENARIO_HOOK) if after else None
+        if hook_step is not None and not self.hook_written:
+            self.hook_written = True
+            out.append(envelope(hook=_after_scenario_hook()))
+        case_steps = [*test_steps, hook_step] if hook_step is not None else test_steps
+        case_id, started_id = f"{pickle['id']}/case", f"{pickle['id']}/started"
+        out.append(envelope(test_case=cm.TestCase(id=case_id, pickle_id=pickle["id"], test_steps=case_steps)))
+        out.append(
+            envelope(
+                test_case_started=cm.TestCaseStarted(
+                    attempt=0, id=started_id, test_case_id=case_id, timestamp=_timestamp(self.started_at)
+                )
+            )
+        )
+        clock = self.started_at
+        for index, test_step in enumerate(test_steps):
+            step = steps[index]
+            began = self.step_started[index] if index < len(self.step_started) else clock
+            took = float(getattr(step, "duration", 0.0) or 0.0)
+            out.append(
+                envelope(
+                    test_step_started=cm.TestStepStarted(
+                        test_case_started_id=started_id, test_step_id=test_step.id, timestamp=_timestamp(began)
+                    )
+                )
+            )
+            out += [
+                self._attachment(message, started_id, test_step.id) for at, message in self.attachments if at == index
+            ]
+            out.append(envelope(test_step_finished=self._finished(step, started_id, test_step.id, began + took)))
+            clock = began + took
+        if hook_step is not None:  # what the after_scenario hook attached (a failed scenario's trace, its rounds)
+            at = _timestamp(max(clock, time.time()))
+            out.append(
+                envelope(
+                    test_step_started=cm.TestStepStarted(
+                        test_case_started_id=started_id, test_step_id=hook_step.id, timestamp=at
+                    )
+                )
+            )
+            out += [self._attachment(message, started_id, hook_step.id) for message in after]
+            passed = cm.TestStepResult(duration=_duration(0.0), status=cm.TestStepResultStatus.passed)
+            out.append(
+                envelope(
+                    test_step_finished=cm.TestStepFinished(
+                        test_case_started_id=started_id,
+                        test_step_id=hook_step.id,
+                        test_step_result=passed,
+                        timestamp=at,
+                    )
+                )
+            )
+        out.append(
+            envelope(
+                test_case_finished=cm.TestCaseFinished(
+                    test_case_started_id=started_id,
+                    timestamp=_timestamp(max(clock, time.time())),
+                    will_be_retried=False,
+                )
+            )
+        )
+        self._write(out)
+
+    def _own_pickle(self, pickle: dict[str, Any], scenario: Any) -> dict[str, Any]:
+        """The pickle with ids of this process (one pass of several may run the same scenario) and behave's name
+        (which carries the harness, `[client harness, legacy]`)."""
+        own = f"{self.scope}:{pickle['id']}"
+        steps = [{**step, "id": f"{own}/{step['id']}"} for step in pickle["steps"]]
+        return {**pickle, "id": own, "name": scenario.name, "steps": steps}
+
+    def _definition(self, step: Any, index: int, out: list[dict[str, Any]]) -> str | None:
+        """The id of the step definition that ran (or would have run) the step; its envelope the first time."""
+        from behave.matchers import Match
+
+        registry = _step_registry()
+        match = self.matches[index] if index < len(self.matches) else None
+        func = getattr(match, "func", None)
+        if func is None:  # not run (a step before it failed): the definition it would have run
+            definition = registry.find_step_definition(step)
+            if definition is None:
+                return None
+            func = definition.func
+        location = Match.make_location(func)
+        key = f"{location.filename}:{location.line}"
+        if key not in self.definitions:
+            self.definitions.add(key)
+            if self.patterns is None:
+                self.patterns = {m.func: str(m.pattern) for ms in registry.steps.values() for m in ms}
+            pattern = cm.StepDefinitionPattern(
+                source=self.patterns.get(func, func.__name__), type=cm.StepDefinitionPatternType.cucumber_expression
+            )
+            reference = cm.SourceReference(uri=str(location.filename), location=cm.Location(line=int(location.line)))
+            out.append(envelope(step_definition=cm.StepDefinition(id=key, pattern=pattern, source_reference=reference)))
+        return key
+
+    def _attachment(self, message: dict[str, Any], started_id: str, step_id: str | None) -> dict[str, Any]:
+        return envelope(attachment=cm.Attachment(**message, test_case_started_id=started_id, test_step_id=step_id))
+
+    def _finished(self, step: Any, started_id: str, step_id: str, at: float) -> cm.TestStepFinished:
+        status = str(getattr(step.status, "name", step.status))
+        message = None
+        exception = None
+        if status in ("failed", "error"):
+            message = step.error_message or ""
+            raised = getattr(step, "exception", None)
+            if raised is not None:
+                exception = cm.Exception(type=type(raised).__name__, message=str(raised)[:2000] or None)
+        result = cm.TestStepResult(
+            duration=_duration(float(getattr(step, "duration", 0.0) or 0.0)),
+            status=_STATUS.get(status, cm.TestStepResultStatus.unknown),
+            message=message,
+            exception=exception,
+        )
+        return cm.TestStepFinished(
+            test_case_started_id=started_id, test_step_id=step_id, test_step_result=result, timestamp=_timestamp(at)
+        )
+
+    def _write(self, envelopes: Iterable[dict[str, Any]]) -> None:
+        self.stream.write("".join(json.dumps(e, ensure_ascii=False, separators=(",", ":")) + "\n" for e in envelopes))
+        self.stream.flush()
+
+
+# merging the processes' streams --------------------------------------------------------------------
+
+
+def read_envelopes(path: Path) -> Iterator[dict[str, Any]]:
+    try:
+        handle = path.open(encoding="utf-8")
+    except FileNotFoundError:
+        return
+    with handle:
+        for line in handle:
+            if line.strip():
+                yield json.loads(line)
+
+
+def _meta() -> dict[str, Any]:
+    from mcpbdd import __version__
+
+    return envelope(
+        meta=cm.Meta(
+            protocol_version=importlib.metadata.version("cucumber-messages"),
+            implementation=cm.Product(name="mcpbdd", version=__version__),
+            runtime=cm.Product(name=platform.python_implementation(), version=platform.python_version()),
+            os=cm.Product(name=sys.platform, version=platform.release()),
+            cpu=cm.Product(name=platform.machine() or "unknown"),
+            ci=None,
+        )
+    )
+
+
+def _once_key(item: dict[str, Any]) -> str | None:
+    """What may appear once in a run: a document's source and AST (by path), a step definition, a hook (by id)."""
+    if "source" in item:
+        return f"source:{item['source']['uri']}"
+    if "gherkinDocument" in item:
+        return f"document:{item['gherkinDocument']['uri']}"
+    for kind in ("stepDefinition", "hook"):
+        if kind in item:
+            return f"{kind}:{item[kind]['id']}"
+    return None
+
+
+def merge_streams(parts: Iterable[Path], output: Path, *, success: bool) -> int:
+    """The processes' streams as one run: one meta, testRunStarted (the earliest), every document once, every
+    test case, one testRunFinished. Returns the number of envelopes written."""
+    run_id = uuid.uuid4().hex
+    started: dict[str, Any] | None = None
+    body: list[str] = []
+    seen: set[str] = set()
+    for part in parts:
+        for item in read_envelopes(part):
+            if "testRunStarted" in item:
+                stamp = item["testRunStarted"]["timestamp"]
+                if started is None or (stamp["seconds"], stamp["nanos"]) < (started["seconds"], started["nanos"]):
+                    started = stamp
+                continue
+            if "testRunFinished" in item or "meta" in item:
+                continue
+            once = _once_key(item)
+            if once is not None:
+                if once in seen:
+                    continue  # a document, step definition or hook another process wrote already
+                seen.add(once)
+            if "testCase" in item:
+                item["testCase"]["testRunStartedId"] = run_id
+            body.append(json.dumps(item, ensure_ascii=False, separators=(",", ":")))
+    first = envelope(test_run_started=cm.TestRunStarted(timestamp=_timestamp(), id=run_id))
+    if started is not None:
+        first["testRunStarted"]["timestamp"] = started
+    last = envelope(
+        test_run_finished=cm.TestRunFinished(success=success, timestamp=_timestamp(), test_run_started_id=run_id)
+    )
+    lines = [json.dumps(_meta()), json.dumps(first), *body, json.dumps(last)]
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return len(lines)

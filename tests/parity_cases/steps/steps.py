@@ -1,0 +1,3 @@
+"""The same one-line installation a project uses."""
+
+from mcpbdd.steps import *  # noqa: F403

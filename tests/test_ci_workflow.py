@@ -1,0 +1,118 @@
+"""docs/ci/github-actions.yml: valid for GitHub Actions, and its shell steps work as written.
+
+The workflow is validated against the GitHub Actions workflow schema that `check-jsonschema`
+bundles (offline; `make lint` runs the same check). Then every `run:` step runs here, in order,
+with bash as Actions runs it (`bash -e {0}`), on a copy of this project's specifications:
+three shard jobs, then the report job. The `uses:` steps are GitHub's own actions and are
+played by the test: checkout is the copy, an artifact upload/download is a copy of `reports/`
+into `shards/shard-I/`, the cache restore hands over the timing file the previous round saved.
+`Install mcpbdd` (pip install -e .) is skipped: mcpbdd is installed in this environment already.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from ruamel.yaml import YAML
+
+ROOT = Path(__file__).resolve().parent.parent
+WORKFLOW = ROOT / "docs" / "ci" / "github-actions.yml"
+BIN = Path(sys.executable).parent
+EXPRESSION = re.compile(r"\$\{\{\s*([^}]+?)\s*\}\}")
+
+
+def _workflow() -> dict[str, Any]:
+    return YAML(typ="safe").load(WORKFLOW.read_text())
+
+
+def _lint(path: Path) -> subprocess.CompletedProcess[str]:
+    command = [str(BIN / "check-jsonschema"), "--builtin-schema", "vendor.github-workflows", str(path)]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120)
+
+
+def test_the_workflow_is_valid_for_github_actions() -> None:
+    run = _lint(WORKFLOW)
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_the_linter_refuses_a_broken_workflow(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.yml"
+    broken.write_text(WORKFLOW.read_text().replace("runs-on: ubuntu-latest", "runs_on: ubuntu-latest", 1))
+    run = _lint(broken)
+    assert run.returncode != 0 and "runs_on" in run.stdout + run.stderr
+
+
+def _expand(text: str, values: dict[str, str]) -> str:
+    def value(match: re.Match[str]) -> str:
+        name = match.group(1)
+        assert name in values, f"the test does not know the expression {name!r}: add it"
+        return values[name]
+
+    return EXPRESSION.sub(value, text)
+
+
+def _run_step(step: dict[str, Any], cwd: Path, env: dict[str, str], values: dict[str, str]) -> None:
+    script = _expand(step["run"], values)
+    done = subprocess.run(["bash", "-e", "-c", script], cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, (
+        f"step {step.get('name', script)!r} failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    )
+
+
+def _project_copy(where: Path) -> Path:
+    where.mkdir(parents=True)
+    for name in ("features", "steps"):
+        shutil.copytree(ROOT / name, where / name)
+    for name in ("environment.py", "pyproject.toml"):
+        shutil.copy2(ROOT / name, where / name)
+    return where
+
+
+@pytest.mark.skipif(shutil.which("jq") is None, reason="the workflow merges timing files with jq (on every runner)")
+def test_the_shell_steps_run_as_written(tmp_path: Path) -> None:
+    workflow = _workflow()
+    jobs = workflow["jobs"]
+    shards = jobs["specifications"]["strategy"]["matrix"]["shard"]
+    env = {**os.environ, **{k: str(v) for k, v in workflow["env"].items()}, "CI": "true"}
+    env["PATH"] = f"{BIN}{os.pathsep}{env['PATH']}"
+    values = {"env.PYTHON_VERSION": str(workflow["env"]["PYTHON_VERSION"]), "github.ref_name": "main"}
+    values |= {"github.run_id": "1", "!cancelled()": "true"}
+    collected = tmp_path / "artifacts"
+
+    for shard in shards:
+        machine = _project_copy(tmp_path / f"machine-{shard}")
+        for step in jobs["specifications"]["steps"]:
+            if "run" in step and step.get("name") != "Install mcpbdd":
+                _run_step(step, machine, env, {**values, "matrix.shard": str(shard)})
+            elif "upload-artifact" in step.get("uses", ""):
+                shutil.copytree(machine / "reports", collected / f"shard-{shard}")
+    written = sorted(p.name for p in collected.glob("shard-*/timings.shard-*.json"))
+    assert written == [f"timings.shard-{i}-of-{len(shards)}.json" for i in shards]
+
+    machine = _project_copy(tmp_path / "machine-report")
+    ran = []
+    for step in jobs["report"]["steps"]:
+        if "download-artifact" in step.get("uses", ""):
+            shutil.copytree(collected, machine / step["with"]["path"])
+        elif "run" in step and step.get("name") != "Install mcpbdd":
+            if "mcpbdd report" in step["run"] and shutil.which("node") is None:
+                continue  # rendering needs Node.js (setup-node in the workflow)
+            _run_step(step, machine, env, values)
+            ran.append(step["name"])
+    assert "Merge the timing files" in ran
+    timings = json.loads((machine / "reports" / "timings.json").read_text())
+    assert set(timings["features"]) == {str(p.relative_to(ROOT)) for p in (ROOT / "features").glob("*.feature")}
+    if "Render one report from every shard" in ran:
+        upload = next(s for s in jobs["report"]["steps"] if s.get("name") == "Upload the report")
+        assert (machine / upload["with"]["path"]).is_file()
+    publish = next(s for s in jobs["report"]["steps"] if "junit" in s.get("uses", ""))
+    pattern = publish["with"]["report_paths"]
+    assert list(machine.glob(pattern)), f"no JUnit XML at {pattern}"

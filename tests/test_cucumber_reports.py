@@ -1,0 +1,178 @@
+"""`mcpbdd run --messages --cucumber-json`: Cucumber Messages the official schema accepts, Cucumber JSON, and
+`@cucumber/html-formatter` rendering them, from one real run over two harnesses in two jobs (merged streams)."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FEATURES = ["features/tenants.feature:11", "tests/behave_cases/features/failing_assertions.feature:7"]
+needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js and npm (the official schema)")
+
+
+def _run(out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mcpbdd.cli.main",
+            "run",
+            "--results",
+            str(out / "allure"),
+            "--junit",
+            str(out / "junit"),
+            "--timings",
+            str(out / "timings.json"),
+            "--messages",
+            str(out / "messages.ndjson"),
+            "--cucumber-json",
+            str(out / "cucumber.json"),
+            "-f",
+            "progress",
+            *extra,
+            *FEATURES,
+        ],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "tests")},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("cucumber")
+    run = _run(out, "--harness", "both", "--jobs", "2")
+    assert run.returncode == 1, run.stdout + run.stderr  # the failing_assertions scenario fails, on purpose
+    return out
+
+
+def _envelopes(out: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (out / "messages.ndjson").read_text().splitlines()]
+
+
+@needs_node
+def test_every_envelope_is_valid_against_the_official_schema(reports: Path) -> None:
+    from jsonschema import Draft202012Validator
+
+    from mcpbdd.reporting.cucumber_html import messages_schema
+
+    validator = Draft202012Validator(json.loads(messages_schema(quiet=True).read_text()))
+    envelopes = _envelopes(reports)
+    problems = [(next(iter(e)), error.message) for e in envelopes for error in validator.iter_errors(e)]
+    assert problems == []
+    kinds = Counter(next(iter(e)) for e in envelopes)
+    for kind in ("meta", "source", "gherkinDocument", "pickle", "stepDefinition", "testCase", "testRunStarted"):
+        assert kinds[kind] >= 1, kind
+    for kind in ("testCaseStarted", "testStepStarted", "testStepFinished", "testCaseFinished", "testRunFinished"):
+        assert kinds[kind] >= 1, kind
+    # the validator is no rubber stamp: a step result without its status, or an unknown message, is refused
+    broken = next(e for e in envelopes if "testStepFinished" in e)
+    del broken["testStepFinished"]["testStepResult"]["status"]
+    assert list(validator.iter_errors(broken))
+    assert list(validator.iter_errors({"exchange": {}}))
+
+
+def test_the_processes_streams_merge_into_one_run(reports: Path) -> None:
+    envelopes = _envelopes(reports)
+    kinds = [next(iter(e)) for e in envelopes]
+    assert kinds[:2] == ["meta", "testRunStarted"] and kinds[-1] == "testRunFinished"
+    assert kinds.count("meta") == kinds.count("testRunStarted") == kinds.count("testRunFinished") == 1
+    assert envelopes[-1]["testRunFinished"]["success"] is False
+    run_id = envelopes[1]["testRunStarted"]["id"]
+    assert {e["testCase"]["testRunStartedId"] for e in envelopes if "testCase" in e} == {run_id}
+    assert kinds.count("gherkinDocument") == 2  # one per feature file, though both harnesses ran each
+    pickles = {e["pickle"]["id"]: e["pickle"] for e in envelopes if "pickle" in e}
+    names = sorted(p["name"] for p in pickles.values())
+    assert names == [
+        "Colleagues share the company notebook [client harness]",
+        "Colleagues share the company notebook [context harness]",
+        "succeeds, but the call failed [client harness]",
+        "succeeds, but the call failed [context harness]",
+    ]
+    assert all(e["testCase"]["pickleId"] in pickles for e in envelopes if "testCase" in e)
+    started = Counter(e["testStepStarted"]["testStepId"] for e in envelopes if "testStepStarted" in e)
+    finished = Counter(e["testStepFinished"]["testStepId"] for e in envelopes if "testStepFinished" in e)
+    assert started == finished and set(started.values()) == {1}
+
+
+def test_each_mcp_exchange_is_an_attachment_on_the_step_that_made_it(reports: Path) -> None:
+    envelopes = _envelopes(reports)
+    pickle_steps = {s["id"]: s["text"] for e in envelopes if "pickle" in e for s in e["pickle"]["steps"]}
+    test_steps = {s["id"]: s for e in envelopes if "testCase" in e for s in e["testCase"]["testSteps"]}
+    on_steps: dict[str, list[str]] = {}
+    for e in envelopes:
+        if "attachment" in e:
+            attachment = e["attachment"]
+            step = test_steps[attachment["testStepId"]]
+            on_steps.setdefault(pickle_steps.get(step.get("pickleStepId", ""), "(hook)"), []).append(
+                attachment["fileName"]
+            )
+    create = on_steps['"alice" calls "create_note" with:']
+    assert len(create) == 2 and all(name.startswith("tools/call create_note → ok · alice") for name in create)
+    exchange = next(e["attachment"] for e in envelopes if "attachment" in e)
+    assert exchange["mediaType"] == "application/json"
+    assert json.loads(exchange["body"])["request"]["target"] == "create_note"
+    traces = on_steps["(hook)"]  # a failed scenario's whole trace, from the after_scenario hook
+    assert sorted(traces) == ["MCP trace (1 exchanges)"] * 2
+    failed = [e["testStepFinished"]["testStepResult"] for e in envelopes if "testStepFinished" in e]
+    assert [r["status"] for r in failed].count("FAILED") == 2
+    assert any("Expected the call to succeed" in r.get("message", "") for r in failed)
+
+
+def test_cucumber_json_has_every_scenario_its_steps_and_the_exchanges(reports: Path) -> None:
+    report = json.loads((reports / "cucumber.json").read_text())
+    assert sorted(f["uri"] for f in report) == ["features/tenants.feature", FEATURES[1].split(":")[0]]
+    elements = [e for f in report for e in f["elements"]]
+    assert len(elements) == 4 and {e["type"] for e in elements} == {"scenario"}
+    tenants = next(f for f in report if f["uri"] == "features/tenants.feature")
+    scenario = tenants["elements"][0]
+    assert scenario["line"] == 11 and scenario["keyword"] == "Scenario"
+    when = next(s for s in scenario["steps"] if s["name"] == '"alice" calls "create_note" with:')
+    assert when["keyword"] == "When " and when["result"]["status"] == "passed" and when["result"]["duration"] > 0
+    assert when["match"]["location"].startswith("mcpbdd/steps/calls.py:")
+    assert json.loads(when["doc_string"]["value"]) == {"title": "Launch plan", "body": "Friday 10:00"}
+    exchange = json.loads(base64.b64decode(when["embeddings"][0]["data"]))
+    assert exchange["request"]["target"] == "create_note" and when["embeddings"][0]["mime_type"] == "application/json"
+    failing = [e for f in report if f["uri"] != "features/tenants.feature" for e in f["elements"]]
+    then = failing[0]["steps"][-1]
+    assert then["result"]["status"] == "failed" and "Expected the call to succeed" in then["result"]["error_message"]
+    assert failing[0]["after"][0]["embeddings"][0]["name"] == "MCP trace (1 exchanges)"
+
+
+@needs_node
+def test_the_html_formatter_renders_the_run_with_its_exchanges(reports: Path, tmp_path: Path) -> None:
+    command = ["report", "--messages", str(reports / "messages.ndjson"), "-o", str(tmp_path)]
+    run = subprocess.run(
+        [sys.executable, "-m", "mcpbdd.cli.main", *command],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    page = (tmp_path / "cucumber.html").read_text()
+    assert page.startswith("<!DOCTYPE html>") and "CucumberHtmlStream" not in page
+    assert "tools/call create_note" in page and "Colleagues share the company notebook" in page
+
+
+def test_secrets_are_redacted_from_the_messages_and_the_cucumber_json(tmp_path: Path) -> None:
+    run = _run(tmp_path, "-D", "mcpbdd.secrets=Friday")
+    assert run.returncode == 1, run.stdout + run.stderr
+    for name in ("messages.ndjson", "cucumber.json"):
+        text = (tmp_path / name).read_text()
+        assert "Friday" not in text and base64.b64encode(b"Friday").decode()[:6] not in text, name
+        assert "«redacted»" in text or "redacted" in text
+    assert "Launch plan" in (tmp_path / "messages.ndjson").read_text()
+    json.loads((tmp_path / "cucumber.json").read_text())  # still valid JSON

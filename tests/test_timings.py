@@ -1,0 +1,126 @@
+"""Shards balanced by time: the timing file every run writes, and the split `--shard I/N` makes from it.
+
+The balance is checked on the durations a real run of the example suite recorded (what the
+next CI run would read), not by timing shards here: wall-clock assertions would be flaky on a
+loaded machine. `bench/bench_shards.py` runs the shards and measures them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from mcpbdd.cli.main import plan_processes
+from mcpbdd.cli.plan import plan_run
+from mcpbdd.cli.timings import DEFAULT_PASS, load_timings, record_timings
+from mcpbdd.reporting.verdicts import Verdict
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The example suite's timing file, from a real `mcpbdd run` (the configured harness)."""
+    out = tmp_path_factory.mktemp("timings")
+    outputs = ["--timings", str(out / "timings.json"), "--results", str(out / "allure"), "--junit", str(out / "junit")]
+    run = subprocess.run(
+        [sys.executable, "-m", "mcpbdd.cli.main", "run", "-f", "progress", *outputs],
+        cwd=ROOT,
+        env=dict(os.environ),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    return out / "timings.json"
+
+
+def _shards(timings: Path | None, count: int) -> list[list[str]]:
+    plan = plan_run([])
+    return [
+        [
+            location
+            for bucket in plan_processes(plan, [None], 1, (index, count), timings)
+            for u in bucket
+            for location in u.locations
+        ]
+        for index in range(1, count + 1)
+    ]
+
+
+def _seconds(locations: list[str], timings: dict[str, dict[str, float]]) -> float:
+    return sum(timings[location][DEFAULT_PASS] for location in locations)
+
+
+@pytest.mark.parametrize("count", [2, 3])
+def test_shards_from_the_timing_file_take_the_same_time_within_20_percent(recorded: Path, count: int) -> None:
+    timings = load_timings(recorded)
+    shards = _shards(recorded, count)
+    loads = [_seconds(shard, timings) for shard in shards]
+    assert max(loads) <= 1.2 * min(loads), loads
+    # every scenario runs in exactly one shard: the shards' scenarios are the suite's, once each
+    scenarios = Counter()
+    for shard in shards:
+        for location in shard:
+            lines = [location] if ":" in location else [w for w in timings if w.startswith(location + ":")]
+            scenarios.update(lines)
+    assert set(scenarios.values()) == {1}
+    assert len(scenarios) == plan_run([]).scenarios
+
+
+def test_the_timing_file_has_every_feature_and_scenario(recorded: Path) -> None:
+    document = json.loads(recorded.read_text())
+    plan = plan_run([])
+    assert set(document["features"]) == {unit.filename for unit in plan.units}
+    assert len(document["scenarios"]) == plan.scenarios
+    assert all(set(passes) == {DEFAULT_PASS} for passes in document["features"].values())
+
+
+def test_without_a_timing_file_shards_split_by_scenario_count(tmp_path: Path) -> None:
+    shards = _shards(tmp_path / "none.json", 2)
+    assert all(":" not in location for shard in shards for location in shard)  # whole feature files
+    counts = {unit.filename: unit.scenarios for unit in plan_run([]).units}
+    sizes = [sum(counts[location] for location in shard) for shard in shards]
+    assert abs(sizes[0] - sizes[1]) <= max(counts.values())
+
+
+def _verdict(feature: str, line: int, seconds: float, column: str = "") -> Verdict:
+    verdict = Verdict(feature, line, "s", "s", "F", "passed", seconds)
+    verdict.column = column
+    return verdict
+
+
+def test_a_run_updates_what_it_measured_and_keeps_the_rest(tmp_path: Path) -> None:
+    path = tmp_path / "timings.json"
+    record_timings(path, [_verdict("a.feature", 3, 1.0), _verdict("a.feature", 5, 2.0), _verdict("b.feature", 3, 4.0)])
+    record_timings(path, [_verdict("a.feature", 3, 0.5, "context")])  # a shard that ran one scenario, on context
+    timings = load_timings(path)
+    assert timings["a.feature"] == {"default": 3.0, "context": 0.5}
+    assert timings["b.feature"] == {"default": 4.0}
+    assert timings["a.feature:5"] == {"default": 2.0}
+
+
+def test_a_damaged_timing_file_is_no_reason_to_fail(tmp_path: Path) -> None:
+    path = tmp_path / "timings.json"
+    path.write_text("{not json")
+    assert load_timings(path) == {}
+    record_timings(path, [_verdict("a.feature", 3, 1.0)])
+    assert load_timings(path)["a.feature"] == {"default": 1.0}
+
+
+def test_a_shard_writes_beside_the_file_it_splits_by(tmp_path: Path) -> None:
+    from mcpbdd.cli.timings import written_to
+
+    path = tmp_path / "timings.json"
+    assert written_to(path, None) == path
+    assert written_to(path, (2, 3)) == tmp_path / "timings.shard-2-of-3.json"
+    record_timings(path, [_verdict("a.feature", 3, 1.0)])
+    record_timings(path, [_verdict("b.feature", 3, 2.0)], output=written_to(path, (1, 2)))
+    assert set(load_timings(path)) == {"a.feature", "a.feature:3"}  # what the shards split by is unchanged
+    assert set(load_timings(written_to(path, (1, 2)))) == {"b.feature", "b.feature:3"}  # what the shard measured
