@@ -93,6 +93,7 @@ def harness_from_tags(tags: Any, settings: Settings) -> tuple[HarnessKind, Clien
 
 def before_all(context: Any) -> None:
     context.mcpbdd_started = time.time()
+    context.mcpbdd_suggested = set()  # undefined steps already answered with the nearest phrases
     report.use_secrets(_settings(context).secrets)
     report.use_attachment_limit(_settings(context).attachment_limit)
     context.mcpbdd_loop = RunLoop()
@@ -149,7 +150,35 @@ def before_step(context: Any, step: Any) -> None:
         world.before_step(step.step_type)
 
 
+def suggest_for_undefined(scenario: Any, seen: set[tuple[str, int]], registry: Any = None, stream: Any = None) -> None:
+    """For each step of `scenario` no definition matched, print the nearest phrases of the vocabulary.
+
+    behave itself only offers a Python snippet for a new step; a product owner who misspelt
+    `Then the call succeeds` needs the phrase that exists. Each step once per run (a
+    Background's step is in every scenario), on the process's stderr: behave captures a hook's
+    output and shows it only when the hook fails, and this must show when the step is undefined.
+    """
+    from behave.model_core import Status
+
+    from mcpbdd.cli.vocabulary import nearest
+
+    for step in scenario.all_steps:
+        where = (step.filename, step.line)
+        if step.status is not Status.undefined or where in seen:
+            continue
+        seen.add(where)
+        written = f"{step.keyword} {step.name}"
+        phrases = nearest(step.name, step.step_type.capitalize(), registry=registry)
+        hint = (
+            "did you mean:\n" + "\n".join(f"    {p}" for p in phrases)
+            if phrases
+            else "no phrase of the vocabulary is close (`mcpbdd steps` lists them all)"
+        )
+        print(f"\n{step.filename}:{step.line}: no step matches {written!r}; {hint}", file=stream or sys.__stderr__)
+
+
 def after_scenario(context: Any, scenario: Any) -> None:
+    suggest_for_undefined(scenario, context.mcpbdd_suggested, getattr(context._runner, "step_registry", None))
     world: World | None = getattr(context, "mcp", None)
     if world is None:
         return

@@ -22,7 +22,7 @@ from mcpbdd import matching
 from mcpbdd._text import clip
 from mcpbdd.answers import required_fields
 from mcpbdd.kit.errors import code_name, reason_and_hint
-from mcpbdd.outcome import Channel, Outcome, Question
+from mcpbdd.outcome import RESOURCES_READ, Channel, Outcome, Question
 from mcpbdd.storage import MISSING, StorageDiff
 
 
@@ -69,6 +69,12 @@ def fails_with_tool_error(outcome: Outcome, mentioning: str | None = None) -> No
         raise AssertionError(f"Expected a tool error, but {outcome.describe()}")
     if mentioning is not None and mentioning.lower() not in outcome.text.lower():
         raise AssertionError(f"Expected the tool error to mention {mentioning!r}, but {outcome.describe()}")
+
+
+def fails_with_a_protocol_error(outcome: Outcome) -> None:
+    """The request was refused with a JSON-RPC error, whatever its code."""
+    if outcome.channel is not Channel.PROTOCOL_ERROR:
+        raise AssertionError(f"Expected a protocol error, but {outcome.describe()}")
 
 
 def fails_with_protocol_error(outcome: Outcome, code: int) -> None:
@@ -147,9 +153,18 @@ def _structured(outcome: Outcome) -> None:
     if not outcome.ok:
         raise AssertionError(f"Expected a structured result, but {outcome.describe()}")
     if outcome.structured is None:
+        what = "no JSON contents" if outcome.method == RESOURCES_READ else "none"
         raise AssertionError(
-            f"Expected a structured result, but {outcome.request_line} returned none (text: {outcome.text[:300]!r})"
+            f"Expected a structured result, but {outcome.request_line} returned {what}{_mime_types(outcome)} "
+            f"(text: {outcome.text[:300]!r})"
         )
+
+
+def _mime_types(outcome: Outcome) -> str:
+    """` (mime type text/markdown)`: why a resource's text was not read as JSON."""
+    contents = getattr(outcome.result, "contents", None) or []
+    types = sorted({str(getattr(c, "mime_type", None) or "none given") for c in contents})
+    return f" (mime type {', '.join(types)})" if types else ""
 
 
 def nothing_mentions(outcomes: Sequence[Outcome], secret: str, *, whose: str | None = None) -> None:

@@ -74,6 +74,14 @@ def storage_holds_table(context: Any, tenant: str) -> None:
         world(context).seed_storage(tenant, groups)
 
 
+@given('the storage of tenant "{tenant:Text}" holds "{key:Text}" equal to:')
+def storage_seeded_with_key(context: Any, tenant: str, key: str) -> None:
+    """Given the storage of tenant "acme" holds "notes/n-1" equal to: (a JSON doc string: one key, its value)"""
+    value = json_doc_string(context)
+    with spec_errors(context):
+        world(context).seed_storage(tenant, {None: {key: value}})
+
+
 @then('the storage of tenant "{tenant:Text}" holds "{key:Text}" equal to:')
 def storage_holds_key(context: Any, tenant: str, key: str) -> None:
     """Then the storage of tenant "acme" holds "notes/n-1" equal to: (JSON; markers like #iso-datetime allowed)"""
