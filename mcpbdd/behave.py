@@ -183,7 +183,13 @@ def after_scenario(context: Any, scenario: Any) -> None:
     if world is None:
         return
     scenario_report: report.ScenarioReport | None = getattr(context, "mcpbdd_report", None)
+    unused: AssertionError | None = None
     try:
+        if scenario.status == "passed":  # a failed scenario may have stopped before the question came
+            try:
+                world.check_answers_used()
+            except AssertionError as error:
+                unused = error
         if scenario_report is not None:
             scenario_report.finish(scenario)
         if scenario.status == "failed" and world.server_stderr():
@@ -192,6 +198,8 @@ def after_scenario(context: Any, scenario: Any) -> None:
         errors = world.close()
     for error in errors:
         print(f"mcpbdd: closing the scenario {scenario.name!r} failed: {error!r}", file=sys.stderr)
+    if unused is not None:
+        raise unused  # behave fails the scenario with this message (a hook error)
 
 
 def after_all(context: Any) -> None:

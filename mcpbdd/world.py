@@ -492,6 +492,10 @@ class World:
         as_user = self.trace.exchanges[-1].caller
         return [self.send(call, as_user=as_user) for _ in range(times)]
 
+    def check_answers_used(self) -> None:
+        """At the scenario's end: every answer given in advance was used by a question (else an AssertionError)."""
+        self.input_rounds.unused_answers()
+
     def close(self) -> list[BaseException]:
         """Exit everything the scenario opened (in its owner task); returns what failed while closing."""
         errors = self.owner.close()

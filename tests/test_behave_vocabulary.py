@@ -71,3 +71,19 @@ def test_a_misspelt_step_is_answered_with_the_nearest_phrases() -> None:
         "(`mcpbdd steps` lists them all)"
     ) in run.stderr
     assert run.stderr.count("no step matches") == 3, "each undefined step once"
+
+
+UNUSED = "tests/behave_cases/features/unused_answer.feature"
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+def test_an_answer_given_in_advance_that_no_question_used_fails_the_scenario(mode: str) -> None:
+    run = behave(UNUSED, "--format", "progress", "-D", "mcpbdd.harness=client", "-D", f"mcpbdd.client_mode={mode}")
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "0 scenarios passed, 0 failed, 2 hook_error" in run.stdout, run.stdout
+    assert (
+        "The answer given in advance for 'confirm_cancel' was never used: no question by that name was asked "
+        "(no question was asked in this scenario)"
+    ) in run.stdout
+    assert "The answer given in advance for 'confirm_archive' was never used" in run.stdout
+    assert "(questions asked: " in run.stdout and "'elicitation-1')" in run.stdout
