@@ -316,7 +316,10 @@ class InputRounds:
                 self.asked[question.key] = conversation.names_of(question)
                 planned = self.plan.answer_for(question, conversation.names_of(question))
                 if planned is not None:
-                    check_fits(question, planned)
+                    try:
+                        check_fits(question, planned)
+                    except ValueError as error:  # the scenario's answer, given in an earlier step: a failure
+                        raise AssertionError(f"{error}; it was given in advance (Given the user will ...)") from None
                     ready = conversation.give(question, planned)
             if not ready:
                 break

@@ -45,6 +45,21 @@ EXPECTED_FAILURES: dict[str, list[str]] = {
         f"{FEATURE}:56: 'notes:n-8' is refused as a key",
         "use notes/n-8",
     ],
+    # An answer is checked against the question's form before it is sent.
+    "an answer with a field the question does not have": [
+        f"{FEATURE}:63: the answer to 'confirm' does not fit its form: it has no field 'reason' "
+        "(the question asks for: confirm (boolean, required))"
+    ],
+    "an answer without the field the question requires": [
+        f"{FEATURE}:70: the answer to 'confirm' does not fit its form: the required field 'confirm' is missing"
+    ],
+    "an answer of the wrong type": [
+        f"{FEATURE}:77: the answer to 'confirm' does not fit its form: 'confirm' is a boolean, not \"yes\""
+    ],
+    "an answer given in advance that does not fit the question": [
+        "does not fit its form: it has no field 'confirmed' (the question asks for: confirm (boolean, required)); "
+        "it was given in advance (Given the user will ...)"
+    ],
 }
 
 

@@ -57,3 +57,31 @@ Feature: The phrases a new user reached for fail when they should, with a messag
       """
       {"title": "Colon"}
       """
+
+  Scenario: an answer with a field the question does not have
+    When the client calls "delete_note" with {"note_id": "n-7"}
+    And the user accepts with:
+      """
+      {"confirm": true, "reason": "tidying up"}
+      """
+
+  Scenario: an answer without the field the question requires
+    When the client calls "delete_note" with {"note_id": "n-7"}
+    And the user accepts with:
+      """
+      {}
+      """
+
+  Scenario: an answer of the wrong type
+    When the client calls "delete_note" with {"note_id": "n-7"}
+    And the user accepts with:
+      """
+      {"confirm": "yes"}
+      """
+
+  Scenario: an answer given in advance that does not fit the question
+    Given the user will accept "elicitation-1" with:
+      """
+      {"confirmed": true}
+      """
+    When the client calls "delete_note" with {"note_id": "n-7"}
