@@ -113,10 +113,10 @@ class Conversation:
         for key, question in outcome.questions.items():
             if key in self.names:
                 continue
-            names = [key]
-            short = key.rsplit(":", 1)[-1]
-            if short != key:
-                names.append(short)
+            names: list[str] = []
+            for name in (key, *question.aliases):
+                short = name.rsplit(":", 1)[-1]
+                names += [n for n in (name, short) if n not in names]
             order = f"{question.kind}-{next(self._numbers.setdefault(question.kind, itertools.count(1)))}"
             if order not in names:
                 names.append(order)

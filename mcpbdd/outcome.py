@@ -119,6 +119,9 @@ class Question:
     key: str
     kind: str
     request: ElicitRequest | CreateMessageRequest | ListRootsRequest
+    aliases: tuple[str, ...] = ()
+    """Other names the server's code gives it: a 2025-11-25 mid-call question asked by a `Resolve(...)`
+    resolver (keyed `elicitation-1`) also answers to the resolver's wire key, as it would on 2026-07-28."""
 
     @property
     def message(self) -> str:
