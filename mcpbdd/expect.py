@@ -12,6 +12,7 @@ vacuous and how to fix the scenario.
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -269,11 +270,21 @@ def took_rounds(actual: int, expected: int, outcome: Outcome | None = None) -> N
         raise AssertionError(f"Expected the call{which} to take {expected} round(s), but it took {actual}")
 
 
-def storage_holds(value: Any, expected: Any, tenant: str, key: str) -> None:
-    """The stored value equals `expected` (exact JSON, markers allowed); a missing key says so."""
+def storage_holds(value: Any, expected: Any, tenant: str, key: str, held: Sequence[str] = ()) -> None:
+    """The stored value equals `expected` (exact JSON, markers allowed); a missing key says so, with `held`'s keys."""
     if value is MISSING:
-        raise AssertionError(f"The storage of tenant {tenant!r} has no key {key!r}")
+        raise AssertionError(f"The storage of tenant {tenant!r} has no key {key!r}; {_keys_held(key, held)}")
     matching.assert_matches(expected, value, what=f"value of {key!r} in tenant {tenant!r}")
+
+
+def _keys_held(key: str, held: Sequence[str], shown: int = 10) -> str:
+    """What the tenant does hold: every key when few, else the nearest to `key` (a typo shows at once)."""
+    if not held:
+        return "it holds no key at all"
+    if len(held) <= shown:
+        return f"it holds: {', '.join(sorted(held))}"
+    nearest = difflib.get_close_matches(key, held, n=shown, cutoff=0.0)
+    return f"the nearest of the {len(held)} keys it holds: {', '.join(nearest)}"
 
 
 def storage_lacks(value: Any, tenant: str, key: str) -> None:

@@ -337,6 +337,10 @@ class World:
         self.placement.relied(f'reading the storage of tenant "{tenant}"')
         return self.storage.read(tenant, key)
 
+    def storage_keys(self, tenant: str) -> list[str]:
+        """Every key `tenant`'s storage holds now, sorted (what a "has no key" failure lists)."""
+        return sorted(self.storage.snapshot(tenant))
+
     def set_clock(self, moment: datetime) -> None:
         """Set the clock the server reads (`Given the clock reads ...`)."""
         self.placement.relied(f"setting the clock to {moment.isoformat()}")

@@ -45,6 +45,9 @@ EXPECTED_FAILURES: dict[str, list[str]] = {
         f"{FEATURE}:56: 'notes:n-8' is refused as a key",
         "use notes/n-8",
     ],
+    "a key the tenant does not hold, next to the keys it does": [
+        "The storage of tenant 'northside' has no key 'notes/n7'; it holds: notes/n-7"
+    ],
     # An answer is checked against the question's form before it is sent.
     "an answer with a field the question does not have": [
         f"{FEATURE}:63: the answer to 'confirm' does not fit its form: it has no field 'reason' "

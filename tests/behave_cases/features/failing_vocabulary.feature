@@ -85,3 +85,10 @@ Feature: The phrases a new user reached for fail when they should, with a messag
       {"confirmed": true}
       """
     When the client calls "delete_note" with {"note_id": "n-7"}
+
+  Scenario: a key the tenant does not hold, next to the keys it does
+    When "rita" reads the resource "note-data://n-7"
+    Then the storage of tenant "northside" holds "notes/n7" equal to:
+      """
+      {"title": "Allergies"}
+      """
