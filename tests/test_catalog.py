@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -42,3 +43,19 @@ def test_the_command_prints_markdown_and_refuses_a_missing_server(tmp_path: Path
         [sys.executable, "-m", "mcpbdd.cli.main", "catalog"], cwd=tmp_path, capture_output=True, text=True
     )
     assert missing.returncode == 2 and "no server" in missing.stdout
+
+
+def test_the_command_imports_the_project_server_from_the_folder_it_runs_in(tmp_path: Path) -> None:
+    """As behave, init and run do: a project's `clinic.server:mcp` needs no PYTHONPATH."""
+    (tmp_path / "clinic").mkdir()
+    (tmp_path / "clinic" / "__init__.py").write_text("")
+    (tmp_path / "clinic" / "server.py").write_text(
+        "from mcp.server.mcpserver import MCPServer\n\nmcp = MCPServer('clinic')\n\n\n"
+        "@mcp.tool()\ndef book(slot: str) -> str:\n    return slot\n"
+    )
+    (tmp_path / "pyproject.toml").write_text('[tool.mcpbdd]\nserver = "clinic.server:mcp"\n')
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    command = Path(sys.executable).parent / "mcpbdd"
+    run = subprocess.run([str(command), "catalog"], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.startswith("# Error catalog") and "book" in run.stdout

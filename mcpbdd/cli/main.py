@@ -361,6 +361,8 @@ def print_catalog(args: argparse.Namespace) -> int:
     if not server:
         print("mcpbdd catalog: no server: pass --server package.module:attr or set server under [tool.mcpbdd]")
         return EXIT_USAGE
+    if os.getcwd() not in sys.path:  # the project's server imports from the folder it runs in, as under behave
+        sys.path.insert(0, os.getcwd())
     try:
         print(catalog(server, args.features))
     except ValueError as exc:
