@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import behave.parser
+import behave.runner
 
 from mcpbdd._text import not_utf8
 from mcpbdd.config import Settings, load_settings
@@ -178,7 +179,7 @@ def suggest_for_undefined(scenario: Any, seen: set[tuple[str, int]], registry: A
 
 
 def after_scenario(context: Any, scenario: Any) -> None:
-    suggest_for_undefined(scenario, context.mcpbdd_suggested, getattr(context._runner, "step_registry", None))
+    suggest_for_undefined(scenario, context.mcpbdd_suggested, behave.runner.the_step_registry)
     world: World | None = getattr(context, "mcp", None)
     if world is None:
         return

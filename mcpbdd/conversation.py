@@ -115,8 +115,9 @@ class Conversation:
                 continue
             names: list[str] = []
             for name in (key, *question.aliases):
-                short = name.rsplit(":", 1)[-1]
-                names += [n for n in (name, short) if n not in names]
+                for each in (name, name.rsplit(":", 1)[-1]):
+                    if each not in names:
+                        names.append(each)
             order = f"{question.kind}-{next(self._numbers.setdefault(question.kind, itertools.count(1)))}"
             if order not in names:
                 names.append(order)

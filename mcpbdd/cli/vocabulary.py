@@ -153,7 +153,9 @@ def nearest(step_text: str, keyword: str = "", *, limit: int = 3, registry: Any 
     Compared by shape (quoted values, numbers and inline JSON blanked on both sides) with
     `difflib`, against every step registered with behave (the project's own too), so
     `Then the call succeed` finds `Then the call succeeds`. Empty when nothing is close.
-    `registry`: the running behave's (its runner's `step_registry`); by default the module's.
+    `registry`: the one the running behave matches steps against (`behave.runner.the_step_registry`:
+    behave's `reset_runtime` may replace `behave.step_registry.registry` after the runner took it);
+    by default `behave.step_registry.registry`.
     """
     if registry is None:
         from behave.step_registry import registry
