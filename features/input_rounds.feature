@@ -114,3 +114,21 @@ Feature: The server asks, the user answers
     And the client retries with a tampered request state
     Then the call fails with the protocol error InvalidParams
     And the result mentions "Invalid or expired requestState"
+
+  Scenario: A question asked by the server's code answers to that code's name on both eras
+    When the client calls "suggest_title" with {"note_id": "n-1"}
+    Then the server asks for "ask_model_for_title" by sampling
+    When the model answers "ask_model_for_title" with "Weekly groceries"
+    Then the structured result contains:
+      """
+      {"suggested_title": "Weekly groceries"}
+      """
+    When the client calls "list_import_folders"
+    Then the server asks for "ask_for_roots" for the roots
+    When the client answers "ask_for_roots" with the roots:
+      | uri                      | name  |
+      | file:///home/alice/notes | Notes |
+    Then the structured result contains:
+      """
+      {"folders": ["file:///home/alice/notes"]}
+      """

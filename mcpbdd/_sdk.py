@@ -110,3 +110,49 @@ async def set_anyio_root_task(task: asyncio.Task[Any]) -> bool:
     except (AttributeError, LookupError, RuntimeError):
         return False
     return True
+
+
+def resolver_asking(server: object, tool: str, request: Any) -> str | None:
+    """The wire key of the one resolver of `tool` that would ask `request` (a mid-call request), or None.
+
+    A 2025-11-25 server asks a `Resolve(...)` resolver's question mid-call (`ctx.elicit`,
+    `sampling/createMessage`, `roots/list`), and the request carries nothing naming the resolver;
+    on 2026-07-28 the same question comes back keyed by the resolver's wire key
+    (`package.module:qualname`). So the scenario can name it the same way on both eras, this
+    reads the tool's resolver plans (`Tool.resolver_plans`, each a private `_ResolverPlan` with
+    `fn` and `wire_key`, mcp 2.3.0) and each resolver's return annotation (`Elicit[Model]`,
+    `Sample`, `ListRoots`): the one resolver of the request's kind (and, for a form, whose
+    model renders to the requested schema) is the one asking. None when the server is not
+    in-process, the tool or annotations are unknown, or several resolvers could be asking.
+    """
+    import typing
+
+    from mcp.server.elicitation import render_elicitation_schema
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.resolve import Elicit, ListRoots, Sample
+    from mcp_types import CreateMessageRequest, ElicitRequest, ListRootsRequest
+
+    if not isinstance(server, MCPServer):
+        return None
+    found = [t for t in registered_tools(server) if t.name == tool]
+    if not found:
+        return None
+    asking: list[str] = []
+    for plan in found[0].resolver_plans.values():
+        fn, wire_key = getattr(plan, "fn", None), getattr(plan, "wire_key", None)
+        if fn is None or not isinstance(wire_key, str):
+            continue
+        try:
+            returns = typing.get_type_hints(fn).get("return")
+        except Exception:  # unresolvable annotations: this resolver cannot be told apart
+            continue
+        if isinstance(request, ElicitRequest) and typing.get_origin(returns) is Elicit:
+            (model,) = typing.get_args(returns)
+            schema = getattr(request.params, "requested_schema", None)
+            if render_elicitation_schema(model) == schema:
+                asking.append(wire_key)
+        elif (isinstance(request, CreateMessageRequest) and returns is Sample) or (
+            isinstance(request, ListRootsRequest) and returns is ListRoots
+        ):
+            asking.append(wire_key)
+    return asking[0] if len(asking) == 1 else None

@@ -8,6 +8,7 @@ a `CreateMessageResult` or a `ListRootsResult`, built here.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -62,21 +63,89 @@ def answer_kind(response: InputResponse) -> str:
 
 
 def check_fits(question: Question, response: InputResponse) -> None:
-    """An elicitation gets an elicitation answer, and so on; anything else is a mistake in the scenario."""
+    """An answer fits its question before it is sent, or the step fails saying why.
+
+    An elicitation gets an elicitation answer, and so on; and an accepted form holds only the
+    fields the question asks for, every required one, each of its type (and among its choices).
+    Otherwise the SDK would refuse it with a bare "does not match the requested schema", or a
+    lenient server would take it: either way a mistake in the scenario, named here with the
+    fields the question asks for. (A harness's `resume` sends whatever it is given, for a test
+    that means to send a malformed answer.)
+    """
     kind = answer_kind(response)
     if kind != question.kind:
         raise ValueError(f"the question {question.key!r} asks by {question.kind}, so it cannot be answered by {kind}")
+    if isinstance(response, ElicitResult) and response.action == "accept":
+        problem = _form_problem(_requested_schema(question), response.content or {})
+        if problem is not None:
+            raise ValueError(
+                f"the answer to {question.key!r} does not fit its form: {problem} "
+                f"(the question asks for: {_fields(_requested_schema(question))})"
+            )
+
+
+_JSON_TYPES: dict[str, tuple[type, ...]] = {
+    "string": (str,),
+    "number": (int, float),
+    "integer": (int,),
+    "boolean": (bool,),
+    "array": (list,),
+}
+
+
+def _requested_schema(question: Question) -> dict[str, Any]:
+    schema = getattr(question.request.params, "requested_schema", None) if question.request.params else None
+    if schema is None:
+        return {}
+    return schema if isinstance(schema, dict) else schema.model_dump(by_alias=True, exclude_none=True)
+
+
+def _type_fits(value: Any, wanted: str | None) -> bool:
+    if wanted is None or wanted not in _JSON_TYPES:
+        return True
+    if isinstance(value, bool) and wanted != "boolean":
+        return False  # JSON's true is no number
+    return isinstance(value, _JSON_TYPES[wanted])
+
+
+def _form_problem(schema: dict[str, Any], content: dict[str, Any]) -> str | None:
+    """The first way `content` does not fit the form `schema`, or None."""
+    if not schema:
+        return None  # a form-less question (a URL elicitation): nothing to check the content against
+    properties: dict[str, Any] = schema.get("properties", {})
+    for name, value in content.items():
+        if name not in properties:
+            return f"it has no field {name!r}"
+        field_schema = properties[name]
+        wanted = field_schema.get("type")
+        if not _type_fits(value, wanted):
+            return f"{name!r} is a {wanted}, not {json.dumps(value)}"
+        choices = field_schema.get("enum")
+        if choices is not None and value not in choices:
+            return f"{name!r} is one of {', '.join(json.dumps(c) for c in choices)}, not {json.dumps(value)}"
+    missing = [name for name in schema.get("required", []) if name not in content]
+    if missing:
+        names = ", ".join(map(repr, missing))
+        many = len(missing) > 1
+        return f"the required field{'s' if many else ''} {names} {'are' if many else 'is'} missing"
+    return None
+
+
+def _fields(schema: dict[str, Any]) -> str:
+    """`confirm (boolean, required), reason (string)`."""
+    required = set(schema.get("required", []))
+    listed = [
+        f"{name} ({', '.join(filter(None, [spec.get('type'), 'required' if name in required else None]))})"
+        for name, spec in schema.get("properties", {}).items()
+    ]
+    return ", ".join(listed) or "no fields"
 
 
 def required_fields(question: Question) -> list[str]:
     """The fields an elicitation's form requires (empty for other kinds of question)."""
     if not isinstance(question.request, ElicitRequest):
         return []
-    schema = getattr(question.request.params, "requested_schema", None)
-    if schema is None:
-        return []
-    data = schema if isinstance(schema, dict) else schema.model_dump(by_alias=True, exclude_none=True)
-    return list(data.get("required", []))
+    return list(_requested_schema(question).get("required", []))
 
 
 __all__ = [

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import behave.parser
+import behave.runner
 
 from mcpbdd._text import not_utf8
 from mcpbdd.checks.coverage import CoverageCollector, ScenarioCoverage, scenario_label, write_coverage
@@ -104,6 +105,7 @@ def harness_from_tags(tags: Any, settings: Settings) -> tuple[HarnessKind, Clien
 def before_all(context: Any) -> None:
     context.mcpbdd_started = time.time()
     handle_sigterm()
+    context.mcpbdd_suggested = set()  # undefined steps already answered with the nearest phrases
     report.use_secrets(_settings(context).secrets)
     report.use_attachment_limit(_settings(context).attachment_limit)
     context.mcpbdd_loop = RunLoop()
@@ -180,16 +182,50 @@ def after_step(context: Any, step: Any) -> None:
         scenario_coverage.step_passed(step.name)
 
 
+def suggest_for_undefined(scenario: Any, seen: set[tuple[str, int]], registry: Any = None, stream: Any = None) -> None:
+    """For each step of `scenario` no definition matched, print the nearest phrases of the vocabulary.
+
+    behave itself only offers a Python snippet for a new step; a product owner who misspelt
+    `Then the call succeeds` needs the phrase that exists. Each step once per run (a
+    Background's step is in every scenario), on the process's stderr: behave captures a hook's
+    output and shows it only when the hook fails, and this must show when the step is undefined.
+    """
+    from behave.model_core import Status
+
+    from mcpbdd.cli.vocabulary import nearest
+
+    for step in scenario.all_steps:
+        where = (step.filename, step.line)
+        if step.status is not Status.undefined or where in seen:
+            continue
+        seen.add(where)
+        written = f"{step.keyword} {step.name}"
+        phrases = nearest(step.name, step.step_type.capitalize(), registry=registry)
+        hint = (
+            "did you mean:\n" + "\n".join(f"    {p}" for p in phrases)
+            if phrases
+            else "no phrase of the vocabulary is close (`mcpbdd steps` lists them all)"
+        )
+        print(f"\n{step.filename}:{step.line}: no step matches {written!r}; {hint}", file=stream or sys.__stderr__)
+
+
 def after_scenario(context: Any, scenario: Any) -> None:
+    suggest_for_undefined(scenario, context.mcpbdd_suggested, behave.runner.the_step_registry)
     world: World | None = getattr(context, "mcp", None)
     if world is None:
         return
     scenario_report: report.ScenarioReport | None = getattr(context, "mcpbdd_report", None)
     scenario_coverage: ScenarioCoverage | None = getattr(context, "mcpbdd_scenario_coverage", None)
     context.mcpbdd_scenario_coverage = None
+    unused: AssertionError | None = None
     try:
         if scenario_coverage is not None:
             context.mcpbdd_coverage.finish(world, scenario_coverage)
+        if scenario.status == "passed":  # a failed scenario may have stopped before the question came
+            try:
+                world.check_answers_used()
+            except AssertionError as error:
+                unused = error
         if scenario_report is not None:
             scenario_report.finish(scenario)
         if scenario.status == "failed" and world.server_stderr():
@@ -202,6 +238,8 @@ def after_scenario(context: Any, scenario: Any) -> None:
             raise  # behave aborts the run on it: the run stops, and does not pass
     for error in errors:
         print(f"mcpbdd: closing the scenario {scenario.name!r} failed: {error!r}", file=sys.stderr)
+    if unused is not None:
+        raise unused  # behave fails the scenario with this message (a hook error)
     _stop_if_the_server_cannot_load(context, world)
 
 

@@ -113,10 +113,11 @@ class Conversation:
         for key, question in outcome.questions.items():
             if key in self.names:
                 continue
-            names = [key]
-            short = key.rsplit(":", 1)[-1]
-            if short != key:
-                names.append(short)
+            names: list[str] = []
+            for name in (key, *question.aliases):
+                for each in (name, name.rsplit(":", 1)[-1]):
+                    if each not in names:
+                        names.append(each)
             order = f"{question.kind}-{next(self._numbers.setdefault(question.kind, itertools.count(1)))}"
             if order not in names:
                 names.append(order)
@@ -209,6 +210,23 @@ class InputRounds:
         self.answered_last = False
         """Whether the latest outcome answered a round (a retry or a replay) rather than a fresh call."""
         self._latest: Outcome | None = None
+        self.asked: dict[str, list[str]] = {}
+        """Every question asked in the scenario (its key) -> the names it answered to, for the unused-answer check."""
+
+    def unused_answers(self) -> None:
+        """Fail naming each answer given in advance (`Given the user will accept "X" ...`) that no question used.
+
+        An answer nobody asked for is a scenario that did not go where its author thought (the
+        server never asked, or asked under another name): passing silently would hide that.
+        """
+        if not self.plan.by_name:
+            return
+        unused = ", ".join(repr(name) for name in self.plan.by_name)
+        asked = "; ".join(" / ".join(repr(n) for n in names) for names in self.asked.values())
+        raise AssertionError(
+            f"The answer given in advance for {unused} was never used: no question by that name was asked "
+            f"({'questions asked: ' + asked if asked else 'no question was asked in this scenario'})"
+        )
 
     def begin(self, caller: Principal | None, outcome: Outcome) -> Outcome:
         """Record a call's first answer; if it asks for input, start its conversation and answer from the plan."""
@@ -296,9 +314,13 @@ class InputRounds:
         while not conversation.finished:
             ready = False
             for question in list(conversation.open_questions.values()):
+                self.asked[question.key] = conversation.names_of(question)
                 planned = self.plan.answer_for(question, conversation.names_of(question))
                 if planned is not None:
-                    check_fits(question, planned)
+                    try:
+                        check_fits(question, planned)
+                    except ValueError as error:  # the scenario's answer, given in an earlier step: a failure
+                        raise AssertionError(f"{error}; it was given in advance (Given the user will ...)") from None
                     ready = conversation.give(question, planned)
             if not ready:
                 break

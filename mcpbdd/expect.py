@@ -12,6 +12,7 @@ vacuous and how to fix the scenario.
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -22,7 +23,7 @@ from mcpbdd import matching
 from mcpbdd._text import clip
 from mcpbdd.answers import required_fields
 from mcpbdd.kit.errors import code_name, reason_and_hint
-from mcpbdd.outcome import Channel, Outcome, Question
+from mcpbdd.outcome import RESOURCES_READ, Channel, Outcome, Question
 from mcpbdd.storage import MISSING, StorageDiff
 
 
@@ -80,6 +81,12 @@ def fails_with_tool_error(outcome: Outcome, mentioning: str | None = None) -> No
         raise AssertionError(f"Expected a tool error, but {outcome.describe()}")
     if mentioning is not None and mentioning.lower() not in outcome.text.lower():
         raise AssertionError(f"Expected the tool error to mention {mentioning!r}, but {outcome.describe()}")
+
+
+def fails_with_a_protocol_error(outcome: Outcome) -> None:
+    """The request was refused with a JSON-RPC error, whatever its code."""
+    if outcome.channel is not Channel.PROTOCOL_ERROR:
+        raise AssertionError(f"Expected a protocol error, but {outcome.describe()}")
 
 
 def fails_with_protocol_error(outcome: Outcome, code: int) -> None:
@@ -158,9 +165,18 @@ def _structured(outcome: Outcome) -> None:
     if not outcome.ok:
         raise AssertionError(f"Expected a structured result, but {outcome.describe()}")
     if outcome.structured is None:
+        what = "no JSON contents" if outcome.method == RESOURCES_READ else "none"
         raise AssertionError(
-            f"Expected a structured result, but {outcome.request_line} returned none (text: {outcome.text[:300]!r})"
+            f"Expected a structured result, but {outcome.request_line} returned {what}{_mime_types(outcome)} "
+            f"(text: {outcome.text[:300]!r})"
         )
+
+
+def _mime_types(outcome: Outcome) -> str:
+    """` (mime type text/markdown)`: why a resource's text was not read as JSON."""
+    contents = getattr(outcome.result, "contents", None) or []
+    types = sorted({str(getattr(c, "mime_type", None) or "none given") for c in contents})
+    return f" (mime type {', '.join(types)})" if types else ""
 
 
 def nothing_mentions(outcomes: Sequence[Outcome], secret: str, *, whose: str | None = None) -> None:
@@ -265,11 +281,21 @@ def took_rounds(actual: int, expected: int, outcome: Outcome | None = None) -> N
         raise AssertionError(f"Expected the call{which} to take {expected} round(s), but it took {actual}")
 
 
-def storage_holds(value: Any, expected: Any, tenant: str, key: str) -> None:
-    """The stored value equals `expected` (exact JSON, markers allowed); a missing key says so."""
+def storage_holds(value: Any, expected: Any, tenant: str, key: str, held: Sequence[str] = ()) -> None:
+    """The stored value equals `expected` (exact JSON, markers allowed); a missing key says so, with `held`'s keys."""
     if value is MISSING:
-        raise AssertionError(f"The storage of tenant {tenant!r} has no key {key!r}")
+        raise AssertionError(f"The storage of tenant {tenant!r} has no key {key!r}; {_keys_held(key, held)}")
     matching.assert_matches(expected, value, what=f"value of {key!r} in tenant {tenant!r}")
+
+
+def _keys_held(key: str, held: Sequence[str], shown: int = 10) -> str:
+    """What the tenant does hold: every key when few, else the nearest to `key` (a typo shows at once)."""
+    if not held:
+        return "it holds no key at all"
+    if len(held) <= shown:
+        return f"it holds: {', '.join(sorted(held))}"
+    nearest = difflib.get_close_matches(key, held, n=shown, cutoff=0.0)
+    return f"the nearest of the {len(held)} keys it holds: {', '.join(nearest)}"
 
 
 def storage_lacks(value: Any, tenant: str, key: str) -> None:

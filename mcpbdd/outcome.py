@@ -119,6 +119,9 @@ class Question:
     key: str
     kind: str
     request: ElicitRequest | CreateMessageRequest | ListRootsRequest
+    aliases: tuple[str, ...] = ()
+    """Other names the server's code gives it: a 2025-11-25 mid-call question asked by a `Resolve(...)`
+    resolver (keyed `elicitation-1`) also answers to the resolver's wire key, as it would on 2026-07-28."""
 
     @property
     def message(self) -> str:
@@ -206,9 +209,24 @@ class Outcome:
 
     @property
     def structured(self) -> Any:
-        """The tool result's structured content (None when there is none)."""
+        """The result as JSON, what "the structured result" steps compare (None when there is none).
+
+        A tool's structured content; a resource's JSON contents (a JSON mime type, or text that
+        parses as JSON: the value itself for one content, a list for several); a prompt's
+        `{"description", "messages"}` as the client receives them. One notion for the three kinds
+        of call, so a specification checks a JSON resource or a prompt's messages the way it
+        checks a tool's result.
+        """
         if isinstance(self.result, CallToolResult):
             return self.result.structured_content
+        if isinstance(self.result, ReadResourceResult):
+            values = [resource_json(content) for content in self.result.contents]
+            if not values or any(value is _NOT_JSON for value in values):
+                return None
+            return values[0] if len(values) == 1 else values
+        if isinstance(self.result, GetPromptResult):
+            shown = {"description", "messages"}
+            return self.result.model_dump(mode="json", by_alias=True, exclude_none=True, include=shown)
         return None
 
     @property
@@ -239,6 +257,19 @@ class Outcome:
             body = f"got no answer: {self.failure}"
         notes = [n for n in (self.note, no_back_channel_explanation(self.error)) if n]
         return f"{call} {body}" + "".join(f"\n  ({n})" for n in notes)
+
+
+_NOT_JSON: Final = object()
+
+
+def resource_json(content: object) -> Any:
+    """A resource content's text parsed as JSON (whatever its mime type); `_NOT_JSON` for a blob or other text."""
+    if not isinstance(content, TextResourceContents):
+        return _NOT_JSON
+    try:
+        return json.loads(content.text)
+    except ValueError:
+        return _NOT_JSON
 
 
 _NO_BACK_CHANNEL = re.compile(r"^Cannot send '(?P<method>[^']+)': .*no back-channel for server-initiated requests")

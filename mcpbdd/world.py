@@ -378,6 +378,10 @@ class World:
         self.placement.relied(f'reading the storage of tenant "{tenant}"')
         return self.storage.read(tenant, key)
 
+    def storage_keys(self, tenant: str) -> list[str]:
+        """Every key `tenant`'s storage holds now, sorted (what a "has no key" failure lists)."""
+        return sorted(self.storage.snapshot(tenant))
+
     def set_clock(self, moment: datetime) -> None:
         """Set the clock the server reads (`Given the clock reads ...`)."""
         self.placement.relied(f"setting the clock to {moment.isoformat()}")
@@ -562,6 +566,10 @@ class World:
         call = self.last.call
         as_user = self.trace.exchanges[-1].caller
         return [self.send(call, as_user=as_user) for _ in range(times)]
+
+    def check_answers_used(self) -> None:
+        """At the scenario's end: every answer given in advance was used by a question (else an AssertionError)."""
+        self.input_rounds.unused_answers()
 
     def close(self) -> list[BaseException]:
         """Exit everything the scenario opened (in its owner task); returns what failed while closing."""

@@ -89,6 +89,12 @@ def test_a_table_inside_a_rule_does_not_crash_the_formatter(tmp_path: Path, form
 
 
 @pytest.mark.parametrize("formatter", FORMATTERS)
+def test_an_outline_row_is_named_by_its_example_values(tmp_path: Path, formatter: str) -> None:
+    run = behave(tmp_path, formatter, f"{PLAIN}/outline.feature")
+    assert sorted(t["name"] for t in run.tests) == ["Adding numbers -- a=1, b=2", "Adding numbers -- a=3, b=4"]
+
+
+@pytest.mark.parametrize("formatter", FORMATTERS)
 def test_dynamic_title_severity_label_tag_and_parameter_are_honoured(tmp_path: Path, formatter: str) -> None:
     run = behave(tmp_path, formatter, f"{PLAIN}/dynamic.feature")
     test = run.tests[0]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -60,3 +61,19 @@ def test_json_lists_each_failure_with_its_scenarios_and_strict_fails_on_a_gap(tm
     gaps = catalog_cli("--strict", str(tmp_path))
     assert gaps.returncode == 1 and gaps.stdout.startswith("# Error catalog")
     assert "no scenario specifies the declared failure get_note:note_not_found" in gaps.stderr
+
+
+def test_the_command_imports_the_project_server_from_the_folder_it_runs_in(tmp_path: Path) -> None:
+    """As behave, init and run do: a project's `clinic.server:mcp` needs no PYTHONPATH."""
+    (tmp_path / "clinic").mkdir()
+    (tmp_path / "clinic" / "__init__.py").write_text("")
+    (tmp_path / "clinic" / "server.py").write_text(
+        "from mcp.server.mcpserver import MCPServer\n\nmcp = MCPServer('clinic')\n\n\n"
+        "@mcp.tool()\ndef book(slot: str) -> str:\n    return slot\n"
+    )
+    (tmp_path / "pyproject.toml").write_text('[tool.mcpbdd]\nserver = "clinic.server:mcp"\n')
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    command = Path(sys.executable).parent / "mcpbdd"
+    run = subprocess.run([str(command), "catalog"], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.startswith("# Error catalog") and "book" in run.stdout

@@ -65,3 +65,12 @@ def test_every_imported_package_is_declared() -> None:
 def test_every_declared_package_is_imported() -> None:
     used = {dist for top in _imported_top_levels() for dist in _distributions(top)}
     assert sorted(_declared() - used) == []
+
+
+def test_the_resolved_schema_generators_work_together() -> None:
+    """pip's pick of hypothesis and hypothesis-jsonschema must run, not fall back (pyproject pins hypothesis for it)."""
+    from mcpbdd.checks.generated import generate_inputs
+
+    schema = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
+    values, notes = generate_inputs(schema, 5, seed=1, generator="hypothesis-jsonschema")
+    assert values and all(isinstance(value["n"], int) for value in values), notes

@@ -37,6 +37,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import shutil
 import signal
 import sys
@@ -411,6 +412,8 @@ def print_catalog(args: argparse.Namespace) -> int:
     if not server:
         print("mcpbdd catalog: no server: pass --server package.module:attr or set server under [tool.mcpbdd]")
         return EXIT_USAGE
+    if os.getcwd() not in sys.path:  # the project's server imports from the folder it runs in, as under behave
+        sys.path.insert(0, os.getcwd())
     try:
         data = catalog_json(server, args.features)
         print(json.dumps(data, indent=2) if args.json else catalog(server, args.features))

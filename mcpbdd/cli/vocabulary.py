@@ -10,13 +10,15 @@ later) the start of its docstring, e.g. "Consent gates: ..." -> "Consent gates".
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import inspect
 import re
 import sys
 from dataclasses import dataclass
+from typing import Any
 
-__all__ = ["Phrase", "markdown", "text", "vocabulary"]
+__all__ = ["Phrase", "markdown", "nearest", "text", "vocabulary"]
 
 KEYWORDS = ("Given", "When", "Then", "And", "But")
 STEPS_PACKAGE = "mcpbdd.steps"
@@ -130,3 +132,39 @@ def _notes_as_items() -> list[str]:
         else:
             items[-1] += " " + line.strip()
     return items
+
+
+_QUOTED_OR_JSON = re.compile(r'"[^"]*"|\{.*\}|\b\d+(?:\.\d+)?\b')
+_PLACEHOLDER = re.compile(r"\{\w+(?::\w+)?\}")
+
+
+def _shape(text: str, pattern: bool) -> str:
+    """What a phrase looks like with its values blanked: `the user "…" of tenant "…"`, so values never decide."""
+    if pattern:
+        blanked = _PLACEHOLDER.sub("…", text)
+    else:
+        blanked = _QUOTED_OR_JSON.sub(lambda m: '"…"' if m[0][0] == '"' else "…", text)
+    return " ".join(blanked.lower().split())
+
+
+def nearest(step_text: str, keyword: str = "", *, limit: int = 3, registry: Any = None) -> list[str]:
+    """The registered phrases closest to a step no definition matched (`did you mean ...`), best first.
+
+    Compared by shape (quoted values, numbers and inline JSON blanked on both sides) with
+    `difflib`, against every step registered with behave (the project's own too), so
+    `Then the call succeed` finds `Then the call succeeds`. Empty when nothing is close.
+    `registry`: the one the running behave matches steps against (`behave.runner.the_step_registry`:
+    behave's `reset_runtime` may replace `behave.step_registry.registry` after the runner took it);
+    by default `behave.step_registry.registry`.
+    """
+    if registry is None:
+        from behave.step_registry import registry
+
+    shapes: dict[str, str] = {}
+    for step_type, matchers in registry.steps.items():
+        word = keyword if step_type == "step" and keyword else step_type.capitalize()
+        for matcher in matchers:
+            phrase = f"{word} {_placeholders(matcher.pattern)}"
+            shapes.setdefault(_shape(matcher.pattern, pattern=True), phrase)
+    matches = difflib.get_close_matches(_shape(step_text, pattern=False), list(shapes), n=limit, cutoff=0.6)
+    return [shapes[shape] for shape in matches]

@@ -449,6 +449,16 @@ async def note_resource(note_id: str, ctx: Context) -> str:
     return f"# {note.title}\n\n{note.body}"
 
 
+@mcp.resource("note-data://{note_id}", mime_type="application/json")
+async def note_data(note_id: str, ctx: Context) -> str:
+    """A note as JSON (what an integration reads), addressed by its id."""
+    try:
+        note = await _find(ctx, note_id)
+    except ToolError:
+        raise ResourceNotFoundError(f"Note {note_id} not found") from None
+    return note.model_dump_json()
+
+
 @mcp.prompt()
 async def summarize_notes(tag: str, ctx: Context) -> str:
     """Ask the model to summarise the caller's notes with a tag."""

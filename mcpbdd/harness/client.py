@@ -18,7 +18,8 @@ On the legacy path a server asks its questions mid-call (`elicitation/create`,
 `sampling/createMessage`, `roots/list`). The harness parks such a request, keeps the
 call running in the background, and returns an `input_required` Outcome naming the
 question by kind and order (`elicitation-1`): the same shape a modern server's
-`InputRequiredResult` gives.
+`InputRequiredResult` gives. An in-process server's question asked by a `Resolve(...)`
+resolver also answers to the resolver's name, as it does on 2026-07-28 (`_sdk.resolver_asking`).
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ from mcp_types import (
 )
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
+from mcpbdd._sdk import resolver_asking
 from mcpbdd.harness.base import DEFAULT_TIMEOUT, Harness, RequestTimeout, bounded, classify
 from mcpbdd.harness.connectors import Connector, InProcess
 from mcpbdd.harness.limits import too_deep
@@ -199,7 +201,9 @@ class ClientHarness(Harness):
         call = running[-1]
         kind = question_kind(request)
         number = next(call.numbers.setdefault(kind, itertools.count(1)))
-        question = Question(key=f"{kind}-{number}", kind=kind, request=request)
+        resolver = resolver_asking(getattr(self.connector, "server", None), call.call.target, request)
+        aliases = (resolver,) if resolver is not None and call.call.method == TOOLS_CALL else ()
+        question = Question(key=f"{kind}-{number}", kind=kind, request=request, aliases=aliases)
         parked = ParkedQuestion(question, asyncio.get_running_loop().create_future())
         call.questions[question.key] = parked
         call.asked.set()

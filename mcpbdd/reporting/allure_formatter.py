@@ -104,6 +104,21 @@ def tag_labels(tags: Iterable[str]) -> list[Label]:
     return labels
 
 
+def outline_row_name(scenario: Any, name: str) -> str:
+    """A Scenario Outline row named by its example values: `Adding numbers -- a=1, b=2 [client harness]`.
+
+    behave names it `Adding numbers -- @1.2  [client harness]` (the row's number, and a double
+    space where the Examples have no name), which a reader of the report cannot tell apart.
+    """
+    row = getattr(scenario, "_row", None)
+    if row is None or " -- @" not in name:
+        return name
+    base, _, rest = name.partition(" -- @")
+    suffix = rest[rest.rfind(" [") :] if rest.endswith("]") and " [" in rest else ""
+    values = ", ".join(f"{heading}={cell}" for heading, cell in zip(row.headings, row.cells, strict=False))
+    return f"{base} -- {values}{suffix}"
+
+
 def _container(scenario: Any) -> tuple[Any | None, Any | None]:
     """(the Rule the scenario belongs to or None, the ScenarioOutline it came from or None)."""
     rule = outline = None
@@ -151,6 +166,7 @@ class McpbddListener(_AllureBehaveListener):
         name = scenario.name or scenario.keyword
         feature_name = scenario.feature.name or scenario.feature.keyword
         case = name.rsplit(" -- ")[0]  # an outline's examples are one test case with parameters (as allure-behave)
+        name = outline_row_name(scenario, name)
         full_name = f"{feature_name}: {rule.name}: {case}" if rule is not None else f"{feature_name}: {case}"
         labels, links = self._labels_and_links(scenario, rule, feature_name)
         title_path = get_title_path(scenario)

@@ -71,8 +71,36 @@ def gets_prompt(context: Any, name: str) -> None:
 @step('the client gets the prompt "{name:Text}" with:')
 def gets_prompt_with(context: Any, name: str) -> None:
     """When the client gets the prompt "summarize_notes" with: (an argument | value table)"""
-    arguments = {key: value if isinstance(value, str) else str(value) for key, value in call_arguments(context).items()}
-    world(context).get_prompt(name, arguments)
+    world(context).get_prompt(name, _prompt_arguments(context))
+
+
+@step('"{user:Text}" reads the resource "{uri:Text}"')
+def user_reads_resource(context: Any, user: str, uri: str) -> None:
+    """When "bob" reads the resource "notes://n-1\""""
+    with spec_errors(context):
+        world(context).directory.user(user)
+    world(context).read_resource(uri, as_user=user)
+
+
+@step('"{user:Text}" gets the prompt "{name:Text}"')
+def user_gets_prompt(context: Any, user: str, name: str) -> None:
+    """When "bob" gets the prompt "daily_digest\""""
+    with spec_errors(context):
+        world(context).directory.user(user)
+    world(context).get_prompt(name, {}, as_user=user)
+
+
+@step('"{user:Text}" gets the prompt "{name:Text}" with:')
+def user_gets_prompt_with(context: Any, user: str, name: str) -> None:
+    """When "bob" gets the prompt "summarize_notes" with: (an argument | value table)"""
+    with spec_errors(context):
+        world(context).directory.user(user)
+    world(context).get_prompt(name, _prompt_arguments(context), as_user=user)
+
+
+def _prompt_arguments(context: Any) -> dict[str, str]:
+    """A prompt's arguments are strings on the wire: a cell read as JSON (`42`) goes as its text."""
+    return {key: value if isinstance(value, str) else str(value) for key, value in call_arguments(context).items()}
 
 
 __all__: list[str] = []  # steps register themselves with behave on import; nothing here is imported by name

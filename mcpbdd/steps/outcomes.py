@@ -44,7 +44,7 @@ def result_does_not_mention(context: Any, text: str) -> None:
 
 @then("the structured result contains:")
 def structured_contains(context: Any) -> None:
-    """Then the structured result contains: (JSON; only the keys given are compared)"""
+    """Then the structured result contains: (JSON; only the keys given; a tool's, a JSON resource's or a prompt's)"""
     expect.structured_contains(world(context).last, json_doc_string(context))
 
 
@@ -64,6 +64,12 @@ def fails_with_tool_error(context: Any) -> None:
 def fails_with_tool_error_mentioning(context: Any, text: str) -> None:
     """Then the call fails with a tool error mentioning "not found\""""
     expect.fails_with_tool_error(world(context).last, mentioning=text)
+
+
+@then("the call fails with a protocol error")
+def fails_with_any_protocol_error(context: Any) -> None:
+    """Then the call fails with a protocol error  (a JSON-RPC error, whatever its code)"""
+    expect.fails_with_a_protocol_error(world(context).last)
 
 
 @then("the call fails with the protocol error {code:CodeWord}")

@@ -26,6 +26,7 @@ from mcpbdd.kit.clock import parse_duration, parse_instant
 from mcpbdd.reporting import attachments as report
 from mcpbdd.steps._world import world
 from mcpbdd.steps.arguments import SpecError, cell_value, json_doc_string, location, spec_errors
+from mcpbdd.storage import MISSING
 
 
 def _seed_rows(context: Any) -> dict[float | None, dict[str, Any]]:
@@ -74,13 +75,22 @@ def storage_holds_table(context: Any, tenant: str) -> None:
         world(context).seed_storage(tenant, groups)
 
 
+@given('the storage of tenant "{tenant:Text}" holds "{key:Text}" equal to:')
+def storage_seeded_with_key(context: Any, tenant: str, key: str) -> None:
+    """Given the storage of tenant "acme" holds "notes/n-1" equal to: (a JSON doc string: one key, its value)"""
+    value = json_doc_string(context)
+    with spec_errors(context):
+        world(context).seed_storage(tenant, {None: {key: value}})
+
+
 @then('the storage of tenant "{tenant:Text}" holds "{key:Text}" equal to:')
 def storage_holds_key(context: Any, tenant: str, key: str) -> None:
     """Then the storage of tenant "acme" holds "notes/n-1" equal to: (JSON; markers like #iso-datetime allowed)"""
     expected = json_doc_string(context)
+    w = world(context)
     with spec_errors(context):
-        value = world(context).read_storage(tenant, key)
-    expect.storage_holds(value, expected, tenant, key)
+        value = w.read_storage(tenant, key)
+    expect.storage_holds(value, expected, tenant, key, held=w.storage_keys(tenant) if value is MISSING else ())
 
 
 @then('the storage of tenant "{tenant:Text}" has no key "{key:Text}"')

@@ -6,9 +6,11 @@ is the synchronous form the step `Then "{tool}" survives {n} generated calls` us
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import time
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from mcpbdd.checks.generated.adversarial import DEEP
@@ -79,6 +81,37 @@ async def check_generated_calls(
         )
     rules = Rules(tool, tuple(s for s in secrets if s), leak_paths(harness, paths))
     runner = CallRunner(harness, caller, tool, timeout, snapshot, rules)
+    with _sdk_log_quiet():
+        await _make_calls(runner, plan, report, rules)
+        for kind, calls in report.failures.items():
+            if kind == HANG:
+                report.notes.append("hanging inputs are not shrunk: every try would wait for the whole timeout")
+                continue
+            report.shrunk[kind] = await shrink(runner, calls[0])
+    report.duration = time.perf_counter() - started
+    return report
+
+
+@contextlib.contextmanager
+def _sdk_log_quiet() -> Iterator[None]:
+    """The SDK logs every crash of an in-process tool with its traceback: hundreds of lines for a dozen crashes.
+
+    The report already shows each distinct failure once, with its smallest input and the answer;
+    the log would bury it. Only the SDK's logger (`mcp`), only while the calls run.
+    """
+    sdk = logging.getLogger("mcp")
+    level = sdk.level
+    sdk.setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        sdk.setLevel(level)
+
+
+async def _make_calls(
+    runner: CallRunner, plan: list[tuple[str, dict[str, Any]]], report: GeneratedReport, rules: Rules
+) -> None:
+    """Make and judge every planned call, recording what each came to in `report`."""
     for source, arguments in plan:
         if len(report.failures.get(HANG, ())) >= MAX_HANGS:
             report.notes.append(
@@ -100,13 +133,6 @@ async def check_generated_calls(
             report.failures.setdefault(kind, []).append(
                 FailedCall(kind, rules.redact(detail), arguments, source, answer)
             )
-    for kind, calls in report.failures.items():
-        if kind == HANG:
-            report.notes.append("hanging inputs are not shrunk: every try would wait for the whole timeout")
-            continue
-        report.shrunk[kind] = await shrink(runner, calls[0])
-    report.duration = time.perf_counter() - started
-    return report
 
 
 def check_generated_calls_in_world(

@@ -2,8 +2,9 @@
 
 The report is the only output of `check_generated_calls` (a broken verdict never raises),
 so it carries everything a reader needs to act: which verdicts broke and how often, the
-first failing input of each kind and its shrunk form, the answer, how all calls ended, and
-the call that reproduces the run.
+first failing input of each kind and its shrunk form, each other distinct way of failing
+once with its smallest input, the answer, how all calls ended, and the call that
+reproduces the run. A run with a dozen crashes of one kind reads as one failure, not a dozen.
 """
 
 from __future__ import annotations
@@ -119,14 +120,31 @@ class GeneratedReport:
                 tries = f"{shrunk.calls} call{'s' if shrunk.calls != 1 else ''}"
                 lines.append(f"    shrinking ({tries}) found nothing smaller that fails this way")
             lines.append(f"    answer: {clip(first.answer, 400)}")
-        others = sorted(calls[1:], key=lambda call: not call.source.startswith("adversarial"))
-        if others:
-            also = "; ".join(f"{render_input(call.arguments, 80)} ({call.source})" for call in others[:2])
-            more = f" and {len(others) - 2} more" if len(others) > 2 else ""
-            lines.append(f"    also: {also}{more}")
+        groups = _distinct(calls)
+        same = len(groups.pop(_signature(first.detail)))
+        if same > 1:
+            lines.append(f"    and {same - 1} more call(s) failed the same way")
+        for others in groups.values():  # each other way of failing once, with its smallest input
+            smallest = min(others, key=lambda call: len(render_input(call.arguments)))
+            lines.append(f"  {kind}, another way, in {len(others)} call(s): {smallest.detail}")
+            lines.append(f"    smallest input ({smallest.source}): {render_input(smallest.arguments)}")
+            lines.append(f"    answer: {clip(smallest.answer, 400)}")
         return lines
 
     def assert_ok(self) -> None:
         """Raise AssertionError with `describe()` unless the tool survived every call."""
         if not self.ok:
             raise AssertionError(self.describe())
+
+
+def _signature(detail: str) -> str:
+    """What makes two failures of a kind the same: the detail without its excerpt (`a traceback (...)`)."""
+    return detail.split(" (", 1)[0]
+
+
+def _distinct(calls: list[FailedCall]) -> dict[str, list[FailedCall]]:
+    """The failed calls of one kind, grouped by the way they failed (first seen first)."""
+    groups: dict[str, list[FailedCall]] = {}
+    for call in calls:
+        groups.setdefault(_signature(call.detail), []).append(call)
+    return groups
