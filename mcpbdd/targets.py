@@ -28,7 +28,24 @@ from mcp.server.mcpserver import MCPServer
 
 from mcpbdd.expect import Broken
 
+
+def load_adapter(spec: str, doubles: Any) -> Any:
+    """Build the configured foreign-storage adapter: `module:factory`, called with the scenario's doubles.
+
+    Loaded like a server target (a `module:attr` the project names), hence here.
+    """
+    module_name, _, attr = spec.partition(":")
+    if not attr:
+        raise TargetError(f"storage_adapter {spec!r} is not 'package.module:factory'")
+    try:
+        factory = getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError) as exc:
+        raise TargetError(f"storage_adapter {spec!r} cannot be loaded: {exc}") from exc
+    return factory(doubles)
+
+
 __all__ = [
+    "load_adapter",
     "ServerCannotStart",
     "ServerTarget",
     "TargetError",

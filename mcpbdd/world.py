@@ -12,7 +12,6 @@ for just that call); for async code use the harnesses (`ContextHarness`,
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Coroutine, Iterable
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -43,6 +42,7 @@ from mcpbdd.targets import (
     ServerTarget,
     TargetError,
     error_summary,
+    load_adapter,
     load_inprocess,
     missing_command,
 )
@@ -587,16 +587,4 @@ def _load(target: ServerTarget) -> Any:
         raise ServerCannotStart(why, cannot_load=True) from None
 
 
-def load_adapter(spec: str, doubles: Doubles) -> StorageAdapter:
-    """Build the configured foreign-storage adapter: `module:factory`, called with the scenario's doubles."""
-    module_name, _, attr = spec.partition(":")
-    if not attr:
-        raise TargetError(f"storage_adapter {spec!r} is not 'package.module:factory'")
-    try:
-        factory = getattr(importlib.import_module(module_name), attr)
-    except (ImportError, AttributeError) as exc:
-        raise TargetError(f"storage_adapter {spec!r} cannot be loaded: {exc}") from exc
-    return factory(doubles)
-
-
-__all__ = ["Channel", "NoCallYet", "NoServer", "World", "load_adapter"]
+__all__ = ["Channel", "NoCallYet", "NoServer", "World"]
