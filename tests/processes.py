@@ -7,9 +7,27 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
+from mcpbdd.harness.connectors import python_command
+
 T = TypeVar("T")
 
 MARKER_ENV = "MCPBDD_TEST_MARKER"
+
+TESTS = Path(__file__).parent
+
+
+def stdio_server_settings(timeout: float = 300) -> list[str]:
+    """behave's `-D` options for the test servers (`tests/servers.py`) over stdio, on the client harness."""
+    return [
+        "-D",
+        "mcpbdd.harness=client",
+        "-D",
+        f"mcpbdd.timeout={timeout:g}",
+        "-D",
+        f"mcpbdd.server=stdio: {python_command('servers')}",
+        "-D",
+        f"mcpbdd.cwd={TESTS}",
+    ]
 
 
 def processes_marked(marker: str) -> list[int]:

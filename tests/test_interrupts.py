@@ -20,9 +20,7 @@ from pathlib import Path
 
 import pytest
 from conftest import TESTS
-from processes import MARKER_ENV, processes_marked, wait_until
-
-from mcpbdd.harness.connectors import python_command
+from processes import MARKER_ENV, processes_marked, stdio_server_settings, wait_until
 
 ROOT = TESTS.parent
 STEPS = "from mcpbdd.steps import *  # noqa: F403\n"
@@ -188,17 +186,7 @@ def _stubborn_servers(tmp_path: Path, features: dict[str, str]) -> tuple[Run, Pa
     blocking.mkdir()
     env = {"MCPBDD_TEST_BLOCKING_DIR": str(blocking), "MCPBDD_TEST_IGNORE_SIGTERM": "1"}
     run = Run(tmp_path, features, env=env)
-    settings = [
-        "-D",
-        "mcpbdd.harness=client",
-        "-D",
-        "mcpbdd.timeout=300",
-        "-D",
-        f"mcpbdd.server=stdio: {python_command('servers')}",
-        "-D",
-        f"mcpbdd.cwd={TESTS}",
-    ]
-    return run, blocking, settings
+    return run, blocking, stdio_server_settings()
 
 
 def test_sigterm_to_behave_stops_a_server_that_ignores_sigterm(tmp_path: Path) -> None:

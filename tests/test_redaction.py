@@ -8,54 +8,20 @@ also shows the text really held the secret: a Redactor for another secret leaves
 from __future__ import annotations
 
 import base64
-import html
 import json
 import os
 import time
 from pathlib import Path
-from urllib.parse import quote, quote_plus
 from xml.etree import ElementTree
 from xml.sax.saxutils import escape
 
-import httpx
 import pytest
+from secret_encodings import encodings
 
 from mcpbdd.reporting.redaction import MASK, Redactor, redact_tree, redactor_for
 
 SECRET = 'hunt"er2 p@ss/é'
 """A quote, a space, an at sign, a slash and an accent: every encoding below writes it differently."""
-
-
-def encodings(secret: str) -> dict[str, str]:
-    """How JSON, URLs, XML, Python and base64 write `secret`, alone and combined."""
-    once = json.dumps(secret, ensure_ascii=False)[1:-1]
-    data = secret.encode("utf-8")
-    return {
-        "plain": secret,
-        "JSON": once,
-        "JSON, ASCII only": json.dumps(secret)[1:-1],
-        "JSON in JSON": json.dumps(once, ensure_ascii=False)[1:-1],
-        "JSON in JSON in JSON": json.dumps(json.dumps(once)[1:-1])[1:-1],
-        "URL, quote": quote(secret, safe=""),
-        "URL, quote keeping /": quote(secret),
-        "URL, quote_plus": quote_plus(secret),
-        "URL, lower-case hex": quote_plus(secret).lower(),
-        "URL, httpx path": httpx.URL("https://vault.example.com/" + secret).raw_path.decode()[1:],
-        "URL, httpx query": str(httpx.QueryParams({"k": secret}))[2:],
-        "URL of JSON": quote(once, safe=""),
-        "XML attribute": escape(secret, {'"': "&quot;"}),
-        "HTML": html.escape(secret),
-        "XML of JSON": escape(once, {'"': "&quot;"}),
-        "XML character references": "".join(c if c.isalnum() else f"&#{ord(c)};" for c in secret),
-        "Python repr": repr(secret)[1:-1],
-        "Python ascii": ascii(secret)[1:-1],
-        "base64": base64.b64encode(data).decode(),
-        "base64, no padding": base64.b64encode(data).decode().rstrip("="),
-        "base64url": base64.urlsafe_b64encode(data).decode(),
-        "base64url, no padding": base64.urlsafe_b64encode(data).decode().rstrip("="),
-        "bearer token": f"Bearer {secret}",
-        "mcpbdd test token": f"mcpbdd:acme:{secret}",
-    }
 
 
 @pytest.mark.parametrize(("kind", "form"), sorted(encodings(SECRET).items()))

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from conftest import TESTS
-from processes import MARKER_ENV, processes_marked, wait_until
+from processes import MARKER_ENV, processes_marked, stdio_server_settings, wait_until
 
 from mcpbdd import expect
 from mcpbdd.harness import ClientHarness
@@ -207,14 +207,7 @@ def test_an_interrupted_run_leaves_no_server_behind(tmp_path: Path, moment: str)
             "-m",
             "behave",
             str(tmp_path / "features"),
-            "-D",
-            "mcpbdd.harness=client",
-            "-D",
-            "mcpbdd.timeout=300",
-            "-D",
-            f"mcpbdd.server=stdio: {python_command('servers')}",
-            "-D",
-            f"mcpbdd.cwd={TESTS}",
+            *stdio_server_settings(),
         ],
         cwd=tmp_path,
         env=env,

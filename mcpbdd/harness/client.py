@@ -327,24 +327,15 @@ def _session_request(
 ) -> Awaitable[Any]:
     """The one place a Call becomes the SDK client's request (each round shown: `allow_input_required`)."""
     session = client.session
+    rounds: dict[str, Any] = {
+        "input_responses": input_responses,
+        "request_state": request_state,
+        "allow_input_required": True,
+    }
     if call.method == TOOLS_CALL:
-        return session.call_tool(
-            call.target,
-            call.arguments,
-            input_responses=input_responses,
-            request_state=request_state,
-            allow_input_required=True,
-        )
+        return session.call_tool(call.target, call.arguments, **rounds)
     if call.method == RESOURCES_READ:
-        return session.read_resource(
-            call.target, input_responses=input_responses, request_state=request_state, allow_input_required=True
-        )
+        return session.read_resource(call.target, **rounds)
     if call.method == PROMPTS_GET:
-        return session.get_prompt(
-            call.target,
-            call.arguments,
-            input_responses=input_responses,
-            request_state=request_state,
-            allow_input_required=True,
-        )
+        return session.get_prompt(call.target, call.arguments, **rounds)
     raise ValueError(f"cannot send {call.method!r}: use one of {TOOLS_CALL}, {RESOURCES_READ}, {PROMPTS_GET}")

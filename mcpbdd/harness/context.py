@@ -135,27 +135,16 @@ class ContextHarness(Harness):
     ) -> Outcome:
         """Make `call` through the server's registered handler. The one place a Call becomes SDK params."""
         params: CallToolRequestParams | ReadResourceRequestParams | GetPromptRequestParams
+        rounds: dict[str, Any] = {"input_responses": input_responses, "request_state": request_state}
         if call.method == TOOLS_CALL:
             raw = {"name": call.target, "arguments": call.arguments}
-            params = CallToolRequestParams(
-                name=call.target,
-                arguments=call.arguments,
-                input_responses=input_responses,
-                request_state=request_state,
-            )
+            params = CallToolRequestParams(name=call.target, arguments=call.arguments, **rounds)
         elif call.method == RESOURCES_READ:
             raw = {"uri": call.target}
-            params = ReadResourceRequestParams(
-                uri=call.target, input_responses=input_responses, request_state=request_state
-            )
+            params = ReadResourceRequestParams(uri=call.target, **rounds)
         elif call.method == PROMPTS_GET:
             raw = {"name": call.target, "arguments": call.arguments}
-            params = GetPromptRequestParams(
-                name=call.target,
-                arguments=call.arguments,
-                input_responses=input_responses,
-                request_state=request_state,
-            )
+            params = GetPromptRequestParams(name=call.target, arguments=call.arguments, **rounds)
         else:
             raise ValueError(f"cannot send {call.method!r}: use one of {TOOLS_CALL}, {RESOURCES_READ}, {PROMPTS_GET}")
         limit = too_deep(call.arguments)  # what the client harness's SDK client refuses to send
