@@ -107,6 +107,29 @@ def test_the_processes_streams_merge_into_one_run(reports: Path) -> None:
     assert started == finished and set(started.values()) == {1}
 
 
+def test_step_definitions_are_regular_expressions_matching_the_steps_they_ran(reports: Path) -> None:
+    """behave's `parse` patterns are not Cucumber Expressions: each definition is the exact regex instead."""
+    import re
+
+    envelopes = _envelopes(reports)
+    definitions = {
+        e["stepDefinition"]["id"]: e["stepDefinition"]["pattern"] for e in envelopes if "stepDefinition" in e
+    }
+    assert {p["type"] for p in definitions.values()} == {"REGULAR_EXPRESSION"}
+    texts = {s["id"]: s["text"] for e in envelopes if "pickle" in e for s in e["pickle"]["steps"]}
+    checked = 0
+    for case in (e["testCase"] for e in envelopes if "testCase" in e):
+        for step in case["testSteps"]:
+            for definition in step.get("stepDefinitionIds", []):
+                assert re.fullmatch(definitions[definition]["source"], texts[step["pickleStepId"]]), step
+                checked += 1
+    assert checked >= 8
+    # and no expression is a catch-all: each leaves some of the run's steps unmatched
+    distinct = set(texts.values())
+    for pattern in definitions.values():
+        assert sum(bool(re.fullmatch(pattern["source"], text)) for text in distinct) < len(distinct), pattern
+
+
 def test_each_mcp_exchange_is_an_attachment_on_the_step_that_made_it(reports: Path) -> None:
     envelopes = _envelopes(reports)
     pickle_steps = {s["id"]: s["text"] for e in envelopes if "pickle" in e for s in e["pickle"]["steps"]}

@@ -30,6 +30,7 @@ import importlib.metadata
 import inspect
 import json
 import platform
+import re
 import sys
 import time
 import uuid
@@ -144,6 +145,17 @@ def _relative(path: str) -> str:
         return str(Path(path).resolve().relative_to(Path.cwd()))
     except ValueError:
         return path
+
+
+def _regular_expression(matcher: Any) -> str:
+    """The step definition's pattern as the anchored regular expression behave matches with.
+
+    behave's patterns are `parse` syntax (`"{user}" calls "{tool}"`), which is not a Cucumber Expression
+    (there `{user}` would name an undefined parameter type): a consumer reading them as Cucumber
+    Expressions would misread every one. The regular expression parse compiles is exact for both.
+    """
+    regex = getattr(matcher, "regex_pattern", None)
+    return f"^{regex}$" if regex else f"^{re.escape(str(matcher.pattern))}$"
 
 
 def _step_registry() -> Any:
@@ -358,9 +370,10 @@ class MessagesFormatter(Formatter):
         if key not in self.definitions:
             self.definitions.add(key)
             if self.patterns is None:
-                self.patterns = {m.func: str(m.pattern) for ms in registry.steps.values() for m in ms}
+                self.patterns = {m.func: _regular_expression(m) for ms in registry.steps.values() for m in ms}
             pattern = cm.StepDefinitionPattern(
-                source=self.patterns.get(func, func.__name__), type=cm.StepDefinitionPatternType.cucumber_expression
+                source=self.patterns.get(func, f"^{re.escape(func.__name__)}$"),
+                type=cm.StepDefinitionPatternType.regular_expression,
             )
             reference = cm.SourceReference(uri=str(location.filename), location=cm.Location(line=int(location.line)))
             out.append(envelope(step_definition=cm.StepDefinition(id=key, pattern=pattern, source_reference=reference)))
