@@ -1,6 +1,7 @@
 # Two commands do all the set-up on a fresh machine (Python 3.11 and the package registries):
 #   make demo   run the bundled example server's specifications on both harnesses (Allure results in reports/)
-#   make test   lint, the project's own specifications, and the pytest suite
+#   make test   lint, the documentation site (strict), the project's own specifications, and the pytest suite
+#   make docs   the documentation site into site/ (.venv/bin/mkdocs serve: live at http://127.0.0.1:8000)
 # The first use creates .venv and installs the project into it; later uses reuse it
 # (and reinstall when pyproject.toml changes).
 
@@ -9,7 +10,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
-.PHONY: demo test lint features pytest bench clean
+.PHONY: demo test lint docs features pytest bench clean
 
 $(INSTALLED): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +32,12 @@ lint: $(INSTALLED)
 	$(BIN)/lint-imports --no-logo
 	$(BIN)/check-jsonschema --builtin-schema vendor.github-workflows docs/ci/github-actions.yml
 
+# The site from docs/ and mkdocs.yml, strict: a broken link or anchor, a page left out of the nav or a
+# generated page that fails to build stops it. The two variables silence the banners Material and a
+# plugin print about MkDocs 2.0 (mkdocs is pinned below 2 in pyproject.toml).
+docs: $(INSTALLED)
+	NO_MKDOCS_2_WARNING=1 DISABLE_MKDOCS_2_WARNING=true $(BIN)/mkdocs build --strict --quiet
+
 features: $(INSTALLED)
 	$(BIN)/behave --format progress -D mcpbdd.harness=context
 	$(BIN)/behave --format progress -D mcpbdd.harness=client
@@ -39,10 +46,10 @@ features: $(INSTALLED)
 pytest: $(INSTALLED)
 	$(BIN)/python -m pytest -q
 
-test: lint features pytest
+test: lint docs features pytest
 
 bench: $(INSTALLED)
 	$(BIN)/python bench/bench_harness.py
 
 clean:
-	rm -rf $(VENV) reports/allure-results reports/html reports/junit
+	rm -rf $(VENV) reports/allure-results reports/html reports/junit site

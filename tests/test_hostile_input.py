@@ -1,7 +1,7 @@
 """Hostile input: each is a clear failure naming the feature file and line, never a Python traceback.
 
 behave runs in a subprocess (see tests/expected_failures.py). The limits checked here are the
-ones the README's "Limits" section states: JSON nested at most 100 deep in a specification (the
+ones docs/reference/limits.md states: JSON nested at most 100 deep in a specification (the
 same on both harnesses), a clock that reads years 1 to 9999, feature files in UTF-8, and report
 attachments capped at `attachment_limit` bytes.
 """

@@ -1,6 +1,6 @@
 """The package's shape stays readable: one public front, a short top level, no module too long to hold in mind.
 
-These are the layout's promises from the README: what `import mcpbdd` names, at most 16 modules
+These are the layout's promises from docs/reference/layout.md: what `import mcpbdd` names, at most 16 modules
 beside the subpackages, no module past 600 lines, and every public module saying what it exports.
 """
 

@@ -1,8 +1,9 @@
-"""The README's Python examples run: a newcomer copies them, so they must not drift from the code.
+"""The Python examples of the README and of the documentation site run: a newcomer copies them, so they must not drift.
 
-Every ```python block of README.md is compiled; a block whose first line says it is a fragment
-stops there (a piece of a server, shown in context). Any other block runs in a fresh
+Every ```python block of README.md and of docs/**/*.md is compiled; a block whose first line says it
+is a fragment stops there (a piece of a server, shown in context). Any other block runs in a fresh
 interpreter, and a block that defines `test_*` functions runs under pytest, each test passing.
+(The site's generated pages, the vocabulary and the API reference, have no examples of their own.)
 """
 
 from __future__ import annotations
@@ -17,23 +18,32 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 _BLOCK = re.compile(r"^( *)```python\n(.*?)^\1```", re.S | re.M)
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 
 
-def _blocks() -> list[tuple[int, str]]:
-    text = (ROOT / "README.md").read_text()
-    return [(text[: m.start()].count("\n") + 1, textwrap.dedent(m.group(2))) for m in _BLOCK.finditer(text)]
+def _blocks() -> list[tuple[str, str]]:
+    """(`page:line`, code) for every Python block of every page."""
+    found = []
+    for page in PAGES:
+        text = page.read_text()
+        name = page.relative_to(ROOT).as_posix()
+        for m in _BLOCK.finditer(text):
+            found.append((f"{name}:{text[: m.start()].count(chr(10)) + 1}", textwrap.dedent(m.group(2))))
+    return found
 
 
 BLOCKS = _blocks()
 
 
-def test_the_readme_has_python_examples_to_run() -> None:
-    assert len(BLOCKS) >= 4 and any("def test_" in code for _, code in BLOCKS)
+def test_the_readme_and_the_docs_have_python_examples_to_run() -> None:
+    readme = [code for where, code in BLOCKS if where.startswith("README.md:")]
+    docs = [code for where, code in BLOCKS if where.startswith("docs/")]
+    assert readme and len(docs) >= 4 and any("def test_" in code for code in docs)
 
 
-@pytest.mark.parametrize(("line", "code"), BLOCKS, ids=[f"README.md:{line}" for line, _ in BLOCKS])
-def test_a_readme_python_example_runs(line: int, code: str, tmp_path: Path) -> None:
-    compile(code, f"README.md:{line}", "exec")
+@pytest.mark.parametrize(("where", "code"), BLOCKS, ids=[where for where, _ in BLOCKS])
+def test_a_python_example_runs(where: str, code: str, tmp_path: Path) -> None:
+    compile(code, where, "exec")
     if "fragment" in code.splitlines()[0]:
         return  # a piece of a server shown in context: compiling it is what can be checked
     if "def test_" in code:
@@ -49,7 +59,7 @@ def test_a_readme_python_example_runs(line: int, code: str, tmp_path: Path) -> N
             timeout=300,
         )
         tests = len(re.findall(r"^async def test_|^def test_", code, re.M))
-        assert run.returncode == 0 and f"{tests} passed" in run.stdout, f"README.md:{line}\n{run.stdout}{run.stderr}"
+        assert run.returncode == 0 and f"{tests} passed" in run.stdout, f"{where}\n{run.stdout}{run.stderr}"
         return
     run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, f"README.md:{line} failed:\n{run.stderr}"
+    assert run.returncode == 0, f"{where} failed:\n{run.stderr}"

@@ -14,7 +14,7 @@ there, `--shard` and `--jobs` balance buckets by these durations, and `--shard` 
 heavier than half a shard into its scenarios (`split_for_shards`); a feature it does not know
 yet weighs the mean seconds per scenario of those it knows, times its scenario count; without
 a file, buckets are balanced by scenario count. CI keeps the file between runs in its cache
-(see the README).
+(see docs/guides/ci.md).
 """
 
 from __future__ import annotations

@@ -37,7 +37,7 @@ STARTED_KINDS = ("stdio", "http-command")
 
 _FIXES = (
     "Either take them in its lifespan: `doubles = scenario_doubles()` (from mcpbdd.kit.doubles), then "
-    "build its storage and clock from `doubles.storage` and `doubles.clock` (README: Storage and clock); "
+    "build its storage and clock from `doubles.storage` and `doubles.clock` (docs/reference/storage.md); "
     'or set storage_adapter = "package.module:factory" under [tool.mcpbdd] so the storage steps read where '
     "the server keeps its state."
 )

@@ -228,7 +228,7 @@ def inline_arguments(text: str, context: Any) -> dict[str, Any]:
 
 _TOO_DEEP = (
     f"JSON nested deeper than {MAX_JSON_DEPTH} levels (arrays and objects inside each other), the limit for JSON "
-    "in a specification: a harness cannot send much deeper (see Limits in the README)"
+    "in a specification: a harness cannot send much deeper (see docs/reference/limits.md)"
 )
 
 
