@@ -50,8 +50,8 @@ def test_by_default_a_run_prints_each_header_once_a_line_per_scenario_and_totals
     assert (overall.passed, overall.failed, sorted(per_harness)) == (6, 0, ["client", "context"])
     assert totals_lines([tmp_path / "results"]) == [
         "mcpbdd: scenarios: 6 passed, 0 failed, 0 skipped",
-        "mcpbdd:   client harness: 3 passed, 0 failed, 0 skipped",
         "mcpbdd:   context harness: 3 passed, 0 failed, 0 skipped",
+        "mcpbdd:   client harness: 3 passed, 0 failed, 0 skipped",
     ]
 
 
@@ -70,6 +70,20 @@ def test_without_steps_a_failure_is_still_printed_in_full(tmp_path: Path) -> Non
     )
     assert "Expected the call to succeed, but tools/call 'get_note'" in run.stdout
     assert re.search(r"mcpbdd: FAILED: \d+ passed, [1-9]\d* failed", run.stdout), run.stdout
+
+
+@pytest.mark.parametrize("steps", [[], ["--steps"]], ids=["default", "steps"])
+def test_an_outline_row_is_named_by_its_example_values_on_the_console(tmp_path: Path, steps: list[str]) -> None:
+    run = _mcpbdd_run(tmp_path, *steps, "features/carried_values.feature")
+    assert run.returncode == 0, run.stdout + run.stderr
+    row = "A note is read back by the id the server gave it -- title=Plan, body=Ship on Friday [context harness]"
+    assert row in run.stdout, run.stdout
+    assert " -- @1" not in run.stdout, "behave's row number (and its double space) is not shown"
+
+
+def test_behave_own_progress3_shows_the_row_number_the_check_above_catches(tmp_path: Path) -> None:
+    run = _mcpbdd_run(tmp_path, "--format", "progress3", "features/carried_values.feature")
+    assert "A note is read back by the id the server gave it -- @1.1  [context harness]" in run.stdout, run.stdout
 
 
 @pytest.mark.parametrize(

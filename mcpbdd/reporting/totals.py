@@ -72,5 +72,6 @@ def totals_lines(folders: Iterable[Path]) -> list[str]:
     overall, per_harness = read_totals(folders)
     lines = [f"mcpbdd: scenarios: {overall}"]
     if len(per_harness) > 1:
-        lines += [f"mcpbdd:   {name or 'no'} harness: {totals}" for name, totals in sorted(per_harness.items())]
+        ordered = sorted(per_harness.items(), key=lambda item: (item[0] != "context", item[0]))  # as a run's passes
+        lines += [f"mcpbdd:   {name or 'no'} harness: {totals}" for name, totals in ordered]
     return lines
