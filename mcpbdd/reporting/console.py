@@ -24,8 +24,6 @@ from behave.formatter import _registry
 from behave.formatter.pretty import PrettyFormatter as _BehavePretty
 from behave.formatter.progress import ScenarioStepProgressFormatter
 
-from mcpbdd.reporting.allure_formatter import outline_row_name
-
 __all__ = [
     "RUNNER_BANNER",
     "STEPS_FORMAT",
@@ -55,6 +53,8 @@ def _row_named(scenario: Any) -> Iterator[None]:
     if not isinstance(original, str) or getattr(scenario, "_row", None) is None:
         yield
         return
+    from mcpbdd.reporting.allure_formatter import outline_row_name  # here: importing it costs plain behave ~0.15 s
+
     scenario.name = outline_row_name(scenario, original)
     try:
         yield
