@@ -45,6 +45,7 @@ from mcpbdd.kinds import (
     parse_harness_tag,
 )
 from mcpbdd.reporting import attachments as report
+from mcpbdd.reporting import console
 from mcpbdd.reporting.redaction import redact_tree, redactor_for
 from mcpbdd.runtime import RunLoop, handle_sigterm, restore_sigterm, signal_name
 from mcpbdd.world import SharedServers, World
@@ -82,6 +83,7 @@ def _parse_file_naming_bad_bytes(filename: str, language: str | None = None) -> 
 _behave_parse_file = getattr(behave.parser.parse_file, "__wrapped__", behave.parser.parse_file)
 _parse_file_naming_bad_bytes.__wrapped__ = _behave_parse_file  # type: ignore[attr-defined]
 behave.parser.parse_file = _parse_file_naming_bad_bytes
+console.register()  # behave's `pretty`, printing each feature's header once (see mcpbdd.reporting.console)
 
 
 def _settings(context: Any) -> Settings:

@@ -78,6 +78,13 @@ class AnswerPlan:
         return None
 
 
+def _reply_text(reply: InputResponse) -> str:
+    """The text of a queued model answer (`Given the model will answer "..."`), to name it in a failure."""
+    content = getattr(reply, "content", None)
+    text = getattr(content, "text", None)
+    return text if isinstance(text, str) else str(reply)
+
+
 @dataclass
 class Conversation:
     """The rounds of one call that asked for input."""
@@ -212,21 +219,33 @@ class InputRounds:
         self._latest: Outcome | None = None
         self.asked: dict[str, list[str]] = {}
         """Every question asked in the scenario (its key) -> the names it answered to, for the unused-answer check."""
+        self.asked_kinds: dict[str, str] = {}
+        """Every question asked in the scenario (its key) -> its kind (elicitation, sampling, roots)."""
 
     def unused_answers(self) -> None:
-        """Fail naming each answer given in advance (`Given the user will accept "X" ...`) that no question used.
+        """Fail naming each answer given in advance that no question used.
 
-        An answer nobody asked for is a scenario that did not go where its author thought (the
-        server never asked, or asked under another name): passing silently would hide that.
+        Both kinds: an answer by name (`Given the user will accept "X" with:`) and a queued model
+        answer (`Given the model will answer "..."`). An answer nobody asked for is a scenario that
+        did not go where its author thought (the server never asked, asked under another name, or
+        asked the model fewer times): passing silently would hide that.
         """
-        if not self.plan.by_name:
-            return
-        unused = ", ".join(repr(name) for name in self.plan.by_name)
         asked = "; ".join(" / ".join(repr(n) for n in names) for names in self.asked.values())
-        raise AssertionError(
-            f"The answer given in advance for {unused} was never used: no question by that name was asked "
-            f"({'questions asked: ' + asked if asked else 'no question was asked in this scenario'})"
-        )
+        context = f"({'questions asked: ' + asked if asked else 'no question was asked in this scenario'})"
+        problems = []
+        if self.plan.by_name:
+            unused = ", ".join(repr(name) for name in self.plan.by_name)
+            problems.append(
+                f"The answer given in advance for {unused} was never used: no question by that name was asked"
+            )
+        if self.plan.model_replies:
+            texts = ", ".join(repr(_reply_text(reply)) for reply in self.plan.model_replies)
+            sampled = sum(kind == "sampling" for kind in self.asked_kinds.values())
+            times = " once" if sampled == 1 else f" {sampled} times"
+            why = f"the server asked the model only{times}" if sampled else "the server never asked the model"
+            problems.append(f"The model's answer given in advance {texts} was never used: {why}")
+        if problems:
+            raise AssertionError(f"{'; '.join(problems)} {context}")
 
     def begin(self, caller: Principal | None, outcome: Outcome) -> Outcome:
         """Record a call's first answer; if it asks for input, start its conversation and answer from the plan."""
@@ -315,6 +334,7 @@ class InputRounds:
             ready = False
             for question in list(conversation.open_questions.values()):
                 self.asked[question.key] = conversation.names_of(question)
+                self.asked_kinds[question.key] = question.kind
                 planned = self.plan.answer_for(question, conversation.names_of(question))
                 if planned is not None:
                     try:

@@ -94,6 +94,22 @@ def test_an_outline_row_is_named_by_its_example_values(tmp_path: Path, formatter
     assert sorted(t["name"] for t in run.tests) == ["Adding numbers -- a=1, b=2", "Adding numbers -- a=3, b=4"]
 
 
+def test_an_outline_row_does_not_repeat_the_values_its_name_shows(tmp_path: Path) -> None:
+    run = behave(tmp_path, OURS, f"{PLAIN}/outline_named.feature")
+    assert sorted(t["name"] for t in run.tests) == ["Adding 1 -- b=2", "Adding 3 -- b=4", "Adding 5 to 6"]
+
+
+@pytest.mark.parametrize("formatter", FORMATTERS)
+def test_an_outline_row_keeps_its_harness_after_its_example_values(tmp_path: Path, formatter: str) -> None:
+    """Issue 16: `Adding numbers -- a=1, b=2 [client harness]`, not `-- @1.2  [client harness]`."""
+    run = behave(tmp_path, formatter, "features/carried_values.feature", "-D", "mcpbdd.harness=client")
+    outline = "A note is read back by the id the server gave it"
+    assert sorted(t["name"] for t in run.tests) == [
+        f"{outline} -- title=Minutes, body=Approved [client harness]",
+        f"{outline} -- title=Plan, body=Ship on Friday [client harness]",
+    ]
+
+
 @pytest.mark.parametrize("formatter", FORMATTERS)
 def test_dynamic_title_severity_label_tag_and_parameter_are_honoured(tmp_path: Path, formatter: str) -> None:
     run = behave(tmp_path, formatter, f"{PLAIN}/dynamic.feature")

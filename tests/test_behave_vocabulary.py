@@ -48,6 +48,10 @@ EXPECTED_FAILURES: dict[str, list[str]] = {
     "a key the tenant does not hold, next to the keys it does": [
         "The storage of tenant 'northside' has no key 'notes/n7'; it holds: notes/n-7"
     ],
+    "a result that mentions what it must not": [
+        "Expected the response not to mention 'Penicillin', but resources/read 'note-data://n-7' as rita of tenant "
+        "northside succeeded"
+    ],
     # An answer is checked against the question's form before it is sent.
     "an answer with a field the question does not have": [
         f"{FEATURE}:63: the answer to 'confirm' does not fit its form: it has no field 'reason' "
@@ -94,11 +98,22 @@ def test_a_misspelt_step_is_answered_with_the_nearest_phrases() -> None:
 UNUSED = "tests/behave_cases/features/unused_answer.feature"
 
 
-@pytest.mark.parametrize("mode", ["auto", "legacy"])
+@pytest.mark.parametrize("mode", ["auto", "legacy", "context"])
 def test_an_answer_given_in_advance_that_no_question_used_fails_the_scenario(mode: str) -> None:
-    run = behave(UNUSED, "--format", "progress", "-D", "mcpbdd.harness=client", "-D", f"mcpbdd.client_mode={mode}")
+    harness = ["-D", "mcpbdd.harness=context"]
+    if mode != "context":
+        harness = ["-D", "mcpbdd.harness=client", "-D", f"mcpbdd.client_mode={mode}"]
+    run = behave(UNUSED, "--format", "progress", *harness)
     assert run.returncode == 1, run.stdout + run.stderr
-    assert "0 scenarios passed, 0 failed, 2 hook_error" in run.stdout, run.stdout
+    assert "0 scenarios passed, 0 failed, 4 hook_error" in run.stdout, run.stdout
+    assert (
+        "The model's answer given in advance 'Weekly groceries' was never used: the server never asked the model "
+        "(no question was asked in this scenario)"
+    ) in run.stdout
+    assert (
+        "The model's answer given in advance 'Monthly groceries' was never used: the server asked the model only once "
+        "(questions asked: "
+    ) in run.stdout
     assert (
         "The answer given in advance for 'confirm_cancel' was never used: no question by that name was asked "
         "(no question was asked in this scenario)"

@@ -7,6 +7,7 @@ and the example notes server is shown surviving on every harness.
 from __future__ import annotations
 
 import json
+import logging
 import shlex
 import subprocess
 import sys
@@ -141,6 +142,24 @@ async def test_a_crash_on_a_long_string_is_found_and_shrunk(weak: Any) -> None:
     assert f"seed={default_seed('shout')}" in message
     with pytest.raises(AssertionError, match="did not survive 30 generated calls"):
         report.assert_ok()
+
+
+@pytest.mark.anyio
+async def test_many_crashes_read_as_one_failure_with_its_smallest_input_and_no_sdk_log(
+    weak: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 16: a run with 12 crashes printed 437 lines; each distinct failure is told once."""
+    caplog.set_level(logging.DEBUG, logger="mcp")
+    report = await check_generated_calls(weak, "shout", 40)
+    crashes = report.failures[CRASH]
+    assert len(crashes) > 1, "the check needs several crashes of one kind"
+    message = report.describe()
+    assert message.count(f"crash in {len(crashes)} call(s): ") == 1, message  # one way of failing, told once
+    assert message.count("input (") == 1, message  # its first input (then shrunk), not every one
+    assert f"and {len(crashes) - 1} more call(s) failed the same way" in message, message
+    assert len(message.splitlines()) < 15, message
+    logged = [r for r in caplog.records if r.name.startswith("mcp") and r.levelno >= logging.WARNING]
+    assert not logged, "the SDK's log of each crash (a traceback per call) stays out of the output"
 
 
 @pytest.mark.anyio

@@ -1,6 +1,6 @@
 """The `mcpbdd` command: run specifications, render the report, list the vocabulary, start a project.
 
-    mcpbdd run [--harness context,client|both|all] [--jobs N] [--shard I/N] [--results DIR]
+    mcpbdd run [--harness context,client|both|all] [--jobs N] [--shard I/N] [--steps] [--results DIR]
                [--junit DIR | --no-junit] [--keep-results] [--coverage FILE | --no-coverage]
                [--update-snapshots] [--timings FILE] [--parity DIR]
                [--messages FILE] [--cucumber-json FILE] [behave options and paths...]
@@ -12,17 +12,16 @@
     mcpbdd init --server package.module:attr [DIRECTORY]
     mcpbdd record --out FILE -- COMMAND | feature CASSETTE | verify CASSETTE  (see mcpbdd.cli.recording)
 
-`run` is a thin wrapper over behave: mcpbdd's Allure formatter (results under
-`reports/allure-results`), JUnit XML for CI (`reports/junit`), behave's readable console
-output (`pretty` unless a format is given), the same specifications once per harness,
-`--jobs` processes on one machine and `--shard` for CI machines (see `mcpbdd.cli.plan`),
-balanced by the timing file (`mcpbdd.cli.timings`), the parity matrix (`--harness all`),
-Cucumber Messages and Cucumber JSON, JUnit properties (`mcpbdd.cli.finish`), and a progress
-line on a terminal. The configured secrets are redacted from the console
-output and, once every behave process has ended, from every file the run wrote: the Allure
-results, the JUnit XML, any `--outfile` and anything else under `reports/` (see
-`mcpbdd.reporting.redaction`). Each behave run is its own process, because behave's `main()`
-leaks step definitions when called twice in one process.
+`run` is a thin wrapper over behave: mcpbdd's Allure formatter (results under `reports/allure-
+results`), JUnit XML for CI (`reports/junit`), behave's readable console output (a line per scenario
+unless a format is given; every step with `--steps`), the same specifications once per harness,
+`--jobs` processes on one machine and `--shard` for CI machines (see `mcpbdd.cli.plan`), balanced by
+the timing file (`mcpbdd.cli.timings`), the parity matrix (`--harness all`), Cucumber Messages and
+Cucumber JSON, JUnit properties (`mcpbdd.cli.finish`), and a progress line on a terminal. The
+configured secrets are redacted from the console output and, once every behave process has ended,
+from every file the run wrote: the Allure results, the JUnit XML, any `--outfile` and anything else
+under `reports/` (see `mcpbdd.reporting.redaction`). Each behave run is its own process, because
+behave's `main()` leaks step definitions when called twice in one process.
 
 Exit codes CI can trust: 0 every scenario passed; 1 a scenario failed; 2 a usage error
 (a bad option, setting or path, a feature file that does not parse, a configured server
@@ -59,7 +58,9 @@ from mcpbdd.cli.progress import EventFiles, ProgressLine, wants_progress
 from mcpbdd.cli.timings import load_timings, merge_units, split_for_shards, unit_weights, written_to
 from mcpbdd.cli.workers import JOB_ENV, Worker, run_workers
 from mcpbdd.kinds import HarnessKind, harness_tags
+from mcpbdd.reporting.console import STEPS_FORMAT, SUMMARY_FORMAT, without_banner
 from mcpbdd.reporting.redaction import Redactor, redact_tree
+from mcpbdd.reporting.totals import Totals, totals_lines
 from mcpbdd.runtime import Terminated
 
 VERDICTS = "mcpbdd.reporting.verdicts:VerdictFormatter"
@@ -92,11 +93,13 @@ def behave_args(
     pinned_elsewhere: bool = False,
     formats: Sequence[tuple[str, Path]] = (),
     stdio_command: str | None = None,
+    steps: bool = False,
 ) -> list[str]:
     """behave's arguments for one process.
 
     behave pairs `--outfile`s with `--format`s by position, so our formatters come first
-    with their files; console formats (the user's, or `pretty`) follow and write to stdout.
+    with their files; console formats (the user's, else a line per scenario, or every step with
+    `steps`: see `mcpbdd.reporting.console`) follow and write to stdout.
     """
     args = ["--format", FORMATTER, "--outfile", str(results)]
     if events is not None:
@@ -104,7 +107,7 @@ def behave_args(
     for name, outfile in formats:  # mcpbdd's other formatters: verdicts, Cucumber Messages
         args += ["--format", name, "--outfile", str(outfile)]
     if not _has_format(passthrough):
-        args += ["--format", "pretty"]
+        args += ["--format", STEPS_FORMAT if steps else SUMMARY_FORMAT]
     if not any(arg in ("--no-skipped", "--show-skipped") for arg in passthrough):
         args += ["--no-skipped"]  # a run filtered by tags reports what ran, not everything it left out
     if junit is not None:
@@ -248,9 +251,11 @@ def _run_planned(
         harnesses = [column.name for column in passes_for_all(stdio_command)]
     verdict_files: list[tuple[Path, str | None]] = []
     message_parts: list[Path] = []
+    harness_events: dict[str, EventFiles] = {}  # the summary's totals per harness
 
     def worker(harness: str | None, locations: list[str], job: int | None, jobs: int) -> Worker:
         events = scratch / f"events-{job or 0}-{harness}"
+        harness_events.setdefault(str(harness), EventFiles()).add(events)
         verdicts = scratch / f"verdicts-{job or 0}-{harness}.jsonl"
         verdict_files.append((verdicts, harness))
         formats = [(VERDICTS, verdicts)]
@@ -271,6 +276,7 @@ def _run_planned(
             pinned_elsewhere=len(harnesses) > 1,
             formats=formats,
             stdio_command=stdio_command,
+            steps=args.steps,
         )
         # Each process writes its own coverage file (set last: it wins over a -D given to the run); merged below.
         part = scratch / f"coverage-{job or 0}-{harness}.json" if coverage else ""
@@ -312,11 +318,13 @@ def _run_planned(
             if len(harnesses) > 1 and id(worker) not in announced:
                 announced.add(id(worker))
                 progress.write(f"\n== mcpbdd: the {worker.label.split(' harness')[0]} harness ==\n", out)
-            progress.write(redactor.redact(text), out)
+            progress.write(redactor.redact(without_banner(text)), out)
 
     def on_done(worker: Worker) -> None:
         if not live:
-            progress.write(f"\n── mcpbdd: {worker.label} ──\n{redactor.redact(''.join(worker.output))}", out)
+            progress.write(
+                f"\n── mcpbdd: {worker.label} ──\n{redactor.redact(without_banner(''.join(worker.output)))}", out
+            )
 
     def on_tick() -> None:
         events.poll()
@@ -348,17 +356,31 @@ def _run_planned(
     finally:
         progress.close()
     if stopped_by is not None:
-        _summary(args, events, EXIT_INTERRUPTED, time.monotonic() - started, out, signal.Signals(stopped_by).name)
+        _summary(
+            args,
+            events,
+            EXIT_INTERRUPTED,
+            time.monotonic() - started,
+            out,
+            signal.Signals(stopped_by).name,
+            per_harness=harness_events,
+        )
         return 128 + stopped_by
     worst = max(_exit_code(w) for chain in chains for w in chain)
-    _summary(args, events, worst, time.monotonic() - started, out)
+    _summary(args, events, worst, time.monotonic() - started, out, per_harness=harness_events)
     if coverage and coverage.is_file():
         print(f"mcpbdd: coverage in {coverage.resolve()} (summarise it: mcpbdd coverage)", file=out)
     return worst
 
 
 def _summary(
-    args: argparse.Namespace, events: EventFiles, worst: int, elapsed: float, out: TextIO, signal_name: str = ""
+    args: argparse.Namespace,
+    events: EventFiles,
+    worst: int,
+    elapsed: float,
+    out: TextIO,
+    signal_name: str = "",
+    per_harness: dict[str, EventFiles] | None = None,
 ) -> None:
     counts = f"{events.passed} passed, {events.failed} failed"
     if events.skipped:
@@ -373,6 +395,10 @@ def _summary(
         worst, f"interrupted ({signal_name})"
     )
     print(f"\nmcpbdd: {verdict}: {counts} in {elapsed:.1f} s{how}", file=out)
+    if per_harness and len(per_harness) > 1:
+        for name, files in per_harness.items():
+            files.poll()
+            print(f"mcpbdd:   {name} harness: {Totals(files.passed, files.failed, files.skipped)}", file=out)
     print(f"mcpbdd: Allure results in {args.results.resolve()} (render them: mcpbdd report)", file=out)
     if not args.no_junit:
         print(f"mcpbdd: JUnit XML in {args.junit.resolve()}", file=out)
@@ -398,6 +424,8 @@ def report(args: argparse.Namespace) -> int:
     except (FileNotFoundError, html_report.RenderError) as exc:
         print(f"mcpbdd report: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    for line in totals_lines(results):  # the last lines say what the report holds and where it is
+        print(line)
     print(f"mcpbdd: report written: {page}")
     print(f"mcpbdd: open it in a browser: {page.as_uri()}")
     return EXIT_OK

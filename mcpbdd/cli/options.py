@@ -77,6 +77,12 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--results", type=Path, default=DEFAULT_RESULTS, help=f"Allure results folder ({DEFAULT_RESULTS})")
     run.add_argument("--junit", type=Path, default=DEFAULT_JUNIT, help=f"JUnit XML folder ({DEFAULT_JUNIT})")
     run.add_argument("--no-junit", action="store_true", help="write no JUnit XML")
+    run.add_argument(
+        "--steps",
+        action="store_true",
+        help="print every step of every scenario (behave's pretty format); by default each scenario is one line "
+        "and only a failing step is printed, with its message",
+    )
     run.add_argument("--keep-results", action="store_true", help="add to the results folders instead of emptying them")
     run.add_argument("--coverage", type=Path, default=None, help="the coverage file (default: coverage_file setting)")
     run.add_argument("--no-coverage", action="store_true", help="collect no coverage")

@@ -53,6 +53,7 @@ PREIMPORT = (
     "behave.runner",
     "behave.formatter.pretty",
     "behave.formatter.progress",
+    "mcpbdd.reporting.console",
     "behave.reporter.junit",
     "mcpbdd.reporting.allure_formatter",
     "mcpbdd.cli.progress",

@@ -74,7 +74,7 @@ from mcpbdd.cli.workers import JOB_ENV
 from mcpbdd.expect import Broken
 from mcpbdd.reporting.redaction import Redactor, redactor_for
 
-__all__ = ["AllureFormatter", "McpbddListener", "RedactingFileLogger", "tag_labels", "verdict"]
+__all__ = ["AllureFormatter", "McpbddListener", "RedactingFileLogger", "outline_row_name", "tag_labels", "verdict"]
 
 # Tag prefixes that become Allure labels: `@tool.create_note` -> label tool=create_note.
 TAG_LABELS = {
@@ -109,14 +109,21 @@ def outline_row_name(scenario: Any, name: str) -> str:
 
     behave names it `Adding numbers -- @1.2  [client harness]` (the row's number, and a double
     space where the Examples have no name), which a reader of the report cannot tell apart.
+    A value the Outline's name already shows (`Adding <a>` -> `Adding 1 -- b=2`) is not repeated.
     """
     row = getattr(scenario, "_row", None)
     if row is None or " -- @" not in name:
         return name
     base, _, rest = name.partition(" -- @")
     suffix = rest[rest.rfind(" [") :] if rest.endswith("]") and " [" in rest else ""
-    values = ", ".join(f"{heading}={cell}" for heading, cell in zip(row.headings, row.cells, strict=False))
-    return f"{base} -- {values}{suffix}"
+    outline = _container(scenario)[1]
+    template = str(getattr(outline, "name", "") or "")
+    values = ", ".join(
+        f"{heading}={cell}"
+        for heading, cell in zip(row.headings, row.cells, strict=False)
+        if f"<{heading}>" not in template
+    )
+    return f"{base} -- {values}{suffix}" if values else f"{base}{suffix}"
 
 
 def _container(scenario: Any) -> tuple[Any | None, Any | None]:

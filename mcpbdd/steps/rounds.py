@@ -173,7 +173,7 @@ def user_will_decline_all(context: Any) -> None:
 
 @given('the model will answer "{text:Text}"')
 def model_will_answer(context: Any, text: str) -> None:
-    """Given the model will answer "Weekly groceries"  (queued; a request with nothing queued fails)"""
+    """Given the model will answer "Weekly groceries"  (queued; nothing queued, or an answer left unused, fails)"""
     plan = world(context).plan
     plan.model_queue_used = True
     plan.model_replies.append(answers.model_reply(text))

@@ -92,3 +92,7 @@ Feature: The phrases a new user reached for fail when they should, with a messag
       """
       {"title": "Allergies"}
       """
+
+  Scenario: a result that mentions what it must not
+    When "rita" reads the resource "note-data://n-7"
+    Then the result does not mention "Penicillin"

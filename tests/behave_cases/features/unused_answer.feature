@@ -23,3 +23,20 @@ Feature: An answer given in advance that no question used fails the scenario
       """
     When the client calls "delete_note" with {"note_id": "n-1"}
     Then the server asks for consent
+
+  Scenario: a model answer for a server that never asks the model
+    Given the user "rita" of tenant "northside"
+    And the model will answer "Weekly groceries"
+    When the client calls "list_notes"
+    Then the call succeeds
+
+  Scenario: more model answers than the server asked for
+    Given the user "rita" of tenant "northside"
+    And the model will answer "Weekly groceries"
+    And the model will answer "Monthly groceries"
+    When the client calls "create_note" with {"title": "Old plan", "body": "Milk"}
+    And the client calls "suggest_title" with {"note_id": "n-1"}
+    Then the structured result contains:
+      """
+      {"suggested_title": "Weekly groceries"}
+      """

@@ -1,0 +1,101 @@
+"""What `mcpbdd run` prints while behave runs: one line per scenario by default, every step on request.
+
+A newcomer running `make demo` wants to see which scenarios passed and why one failed, not
+700 step lines: by default `mcpbdd run` prints with `ScenarioLines` (behave's `progress3`:
+each feature's name once, then a line per scenario with a dot per step, and a failing step's
+message in full). `mcpbdd run --steps` prints every step instead, with `PrettyFormatter`.
+
+Both name a Scenario Outline row by its example values, as the Allure report does
+(`Adding numbers -- a=1, b=2 [client harness]`, not `-- @1.2  [client harness]`).
+`PrettyFormatter` is behave's `pretty` with one more fix: behave 1.3 prints a feature's header
+a second time when the feature has a Background (its `background()` replays the pending
+statement, which is still the feature). Importing `mcpbdd.behave` (every project's
+environment.py does) registers it as `pretty`, so a plain `behave -f pretty` prints each
+header once too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from typing import Any
+
+from behave.formatter import _registry
+from behave.formatter.pretty import PrettyFormatter as _BehavePretty
+from behave.formatter.progress import ScenarioStepProgressFormatter
+
+__all__ = [
+    "RUNNER_BANNER",
+    "STEPS_FORMAT",
+    "SUMMARY_FORMAT",
+    "PrettyFormatter",
+    "ScenarioLines",
+    "register",
+    "without_banner",
+]
+
+SUMMARY_FORMAT = "mcpbdd.reporting.console:ScenarioLines"
+"""The console format of `mcpbdd run` without `--steps`: a line per scenario, failures in full."""
+STEPS_FORMAT = "mcpbdd.reporting.console:PrettyFormatter"
+"""The console format of `mcpbdd run --steps`: every step (by its module path, so no registration is needed)."""
+RUNNER_BANNER = "USING RUNNER: "
+"""A line behave 1.3 prints at every start, whatever the options: nothing a reader can act on."""
+
+
+@contextlib.contextmanager
+def _row_named(scenario: Any) -> Iterator[None]:
+    """While a formatter prints it, an Outline row's name is its example values (then behave's again).
+
+    Only for the print: behave's own name stays what every other formatter, JUnit and the
+    timing file see.
+    """
+    original = getattr(scenario, "name", None)
+    if not isinstance(original, str) or getattr(scenario, "_row", None) is None:
+        yield
+        return
+    from mcpbdd.reporting.allure_formatter import outline_row_name  # here: importing it costs plain behave ~0.15 s
+
+    scenario.name = outline_row_name(scenario, original)
+    try:
+        yield
+    finally:
+        scenario.name = original
+
+
+class ScenarioLines(ScenarioStepProgressFormatter):
+    """behave's `progress3` (a line per scenario, a failing step in full), Outline rows named by their values."""
+
+    name = "mcpbdd.scenario-lines"
+    description = "a line per scenario, a failing step in full (mcpbdd run's default)"
+
+    def scenario(self, scenario: Any) -> None:
+        with _row_named(scenario):
+            super().scenario(scenario)
+
+
+class PrettyFormatter(_BehavePretty):
+    """behave's `pretty`: each feature's header once (with a Background too), Outline rows named by their values."""
+
+    def background(self, background: Any) -> None:
+        if self.statement is self.current_feature:
+            self.statement = None  # its header is printed already (in feature())
+        super().background(background)
+
+    def print_statement(self) -> None:
+        statement = self.statement
+        if statement is None:
+            return
+        with _row_named(statement):
+            super().print_statement()
+
+
+def register() -> None:
+    """Make `pretty` (behave's default console format) this module's formatter."""
+    _registry.register_as("pretty", PrettyFormatter)
+
+
+def without_banner(text: str) -> str:
+    """`text` (complete lines of a behave process's output) without behave's `USING RUNNER:` line."""
+    if RUNNER_BANNER not in text:
+        return text
+    return "".join(line for line in text.splitlines(keepends=True) if not line.startswith(RUNNER_BANNER))

@@ -1,0 +1,121 @@
+"""What a newcomer reads from `make demo`: the install, the run's console and its last lines, each in a subprocess.
+
+Issue 16: no packaging warning, each feature's header once, the step-by-step log only on
+request (`mcpbdd run --steps`), and the run ending with the totals per harness and the report's path.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mcpbdd.reporting.totals import read_totals, totals_lines
+
+ROOT = Path(__file__).resolve().parent.parent
+WITH_BACKGROUND = "features/confirmation.feature"  # a Background: behave's own pretty printed its header twice
+HEADER = "Deleting a note asks the user first"
+STEP = 'Given the user "alice" of tenant "acme"'
+FAILING = "tests/behave_cases/features/failing_assertions.feature"
+
+
+def _run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=300, env={**os.environ, "CI": "1"})
+
+
+def _mcpbdd_run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    where = ["--results", str(tmp_path / "results"), "--junit", str(tmp_path / "junit"), "--no-coverage"]
+    return _run(sys.executable, "-m", "mcpbdd.cli.main", "run", *where, *args)
+
+
+def test_by_default_a_run_prints_each_header_once_a_line_per_scenario_and_totals_per_harness(tmp_path: Path) -> None:
+    run = _mcpbdd_run(tmp_path, "--harness", "both", WITH_BACKGROUND)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.count(HEADER) == 2, run.stdout  # once per harness
+    assert STEP not in run.stdout, "no step-by-step log unless asked for"
+    assert "Deleting a note needs the user's answer [context harness]" in run.stdout
+    assert "USING RUNNER" not in run.stdout, "behave's banner says nothing a reader can act on"
+    last = run.stdout.strip().splitlines()
+    summary = next(i for i, line in enumerate(last) if line.startswith("mcpbdd: passed: "))
+    assert last[summary + 1 : summary + 3] == [
+        "mcpbdd:   context harness: 3 passed, 0 failed, 0 skipped",
+        "mcpbdd:   client harness: 3 passed, 0 failed, 0 skipped",
+    ], run.stdout
+    overall, per_harness = read_totals([tmp_path / "results"])  # what `mcpbdd report` ends with
+    assert (overall.passed, overall.failed, sorted(per_harness)) == (6, 0, ["client", "context"])
+    assert totals_lines([tmp_path / "results"]) == [
+        "mcpbdd: scenarios: 6 passed, 0 failed, 0 skipped",
+        "mcpbdd:   context harness: 3 passed, 0 failed, 0 skipped",
+        "mcpbdd:   client harness: 3 passed, 0 failed, 0 skipped",
+    ]
+
+
+def test_steps_prints_every_step_and_still_each_header_once(tmp_path: Path) -> None:
+    run = _mcpbdd_run(tmp_path, "--harness", "both", "--steps", WITH_BACKGROUND)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.count(f"Feature: {HEADER}") == 2, run.stdout  # once per harness
+    assert run.stdout.count(STEP) == 6, run.stdout  # the Background's step in each of 3 scenarios, per harness
+
+
+def test_without_steps_a_failure_is_still_printed_in_full(tmp_path: Path) -> None:
+    run = _mcpbdd_run(tmp_path, FAILING)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert (
+        "FAILURE in step 'the call succeeds' (tests/behave_cases/features/failing_assertions.feature:9)" in run.stdout
+    )
+    assert "Expected the call to succeed, but tools/call 'get_note'" in run.stdout
+    assert re.search(r"mcpbdd: FAILED: \d+ passed, [1-9]\d* failed", run.stdout), run.stdout
+
+
+@pytest.mark.parametrize("steps", [[], ["--steps"]], ids=["default", "steps"])
+def test_an_outline_row_is_named_by_its_example_values_on_the_console(tmp_path: Path, steps: list[str]) -> None:
+    run = _mcpbdd_run(tmp_path, *steps, "features/carried_values.feature")
+    assert run.returncode == 0, run.stdout + run.stderr
+    row = "A note is read back by the id the server gave it -- title=Plan, body=Ship on Friday [context harness]"
+    assert row in run.stdout, run.stdout
+    assert " -- @1" not in run.stdout, "behave's row number (and its double space) is not shown"
+
+
+def test_behave_own_progress3_shows_the_row_number_the_check_above_catches(tmp_path: Path) -> None:
+    run = _mcpbdd_run(tmp_path, "--format", "progress3", "features/carried_values.feature")
+    assert "A note is read back by the id the server gave it -- @1.1  [context harness]" in run.stdout, run.stdout
+
+
+@pytest.mark.parametrize(
+    ("formatter", "headers"),
+    [
+        ("pretty", 1),  # mcpbdd.behave registers its fixed pretty under behave's name
+        ("behave.formatter.pretty:PrettyFormatter", 2),  # behave's own: the check sees the double header
+    ],
+)
+def test_plain_behave_pretty_prints_the_header_once(formatter: str, headers: int) -> None:
+    run = _run(sys.executable, "-m", "behave", "--format", formatter, "--no-skipped", WITH_BACKGROUND)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.count(f"Feature: {HEADER}") == headers, run.stdout
+
+
+def test_the_makefile_installs_without_a_packaging_warning(tmp_path: Path) -> None:
+    """The Makefile's editable install, into a throwaway venv (no dependencies: the build is what warns)."""
+    venv = tmp_path / "venv"
+    planned = _run("make", "-n", "-B", f"VENV={venv}", f"{venv}/.installed").stdout.splitlines()
+    install = next(shlex.split(line) for line in planned if " -e " in line)
+    env = dict(word.split("=", 1) for word in install[: install.index(f"{venv}/bin/python")])
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    pip = [sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install", "--no-deps", "-e", "."]
+
+    def warnings(extra_env: dict[str, str]) -> list[str]:
+        done = subprocess.run(
+            pip, cwd=ROOT, capture_output=True, text=True, timeout=300, env={**os.environ, **extra_env}
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+        lines = (done.stdout + done.stderr).splitlines()
+        # This machine's pip configuration names an index folder that may be missing: not the project's packaging.
+        return [line for line in lines if "warning" in line.lower() and "Location 'file:" not in line]
+
+    assert warnings(env) == []
+    assert any("Editable installation" in line for line in warnings({})), "without the Makefile's setting it warns"
