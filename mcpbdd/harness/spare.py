@@ -290,7 +290,7 @@ def take(argv: Sequence[str], env: Mapping[str, str], cwd: str | None, *, wrappe
                 differs = ", ".join(spare.launch.differences(launch))
                 _say_once(
                     f"a spare server process was not used: this scenario starts {shlex.join(argv)} unlike an "
-                    f"earlier scenario's first process ({differs} differ), so it starts its server plainly"
+                    f"earlier scenario's first process (it differs in {differs}), so it starts its server plainly"
                 )
         elif _orphaned(spare):
             _discard(spare)
@@ -313,6 +313,11 @@ def _start_ahead(launch: Launch, wrapper: str, loop: asyncio.AbstractEventLoop) 
         _waiting.append(Spare(ahead, wrapper, loop))
 
 
+async def _stop_each(spares: list[Spare]) -> None:
+    """Stop them together (made inside the loop: `gather` outside one needs a current loop, which a run has not set)."""
+    await asyncio.gather(*(spare.stop() for spare in spares), return_exceptions=True)
+
+
 def stop_all() -> None:
     """Stop every spare no scenario took, through the SDK while the run's loop lives, else by signal; and remove
     the doubles files reserved for them. Called at the end of a run, before its loop closes (and at exit)."""
@@ -325,7 +330,7 @@ def stop_all() -> None:
             if loop.is_closed() or loop.is_running():
                 continue
             with contextlib.suppress(Exception):
-                loop.run_until_complete(asyncio.gather(*(spare.stop() for spare in group), return_exceptions=True))
+                loop.run_until_complete(_stop_each(group))
     finally:
         for spare in spares:
             spare.kill()  # only what is still running: an interrupt cut the stop short, or the loop is gone
