@@ -149,6 +149,20 @@ def test_the_next_scenario_takes_a_spare_started_before_it_began_and_the_spare_s
     assert not taken.folder.exists()
 
 
+def test_a_second_callers_process_starts_plainly_and_leaves_the_spares_to_the_next_scenarios(
+    make_world: Callable[..., World], capfd: pytest.CaptureFixture[str]
+) -> None:
+    world = notes_scenario(make_world, "alice")
+    world.add_user("bob", "acme")
+    assert world.call_tool("list_notes").ok
+    ahead = spare.spares()
+    assert world.call_tool("list_notes", as_user="bob").ok
+    assert [caller.user if caller else None for caller in stdio_of(world).started_for] == ["alice", "bob"]
+    assert stdio_of(world).spares == {}
+    assert spare.spares() == ahead
+    assert NOT_USED not in capfd.readouterr().err
+
+
 def test_a_spare_started_for_another_caller_is_not_used_but_stopped_saying_why_once(
     make_world: Callable[..., World], run_loop: Any, capfd: pytest.CaptureFixture[str]
 ) -> None:

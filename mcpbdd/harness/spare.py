@@ -268,11 +268,15 @@ def _discard(spare: Spare) -> None:
 
 
 def take(argv: Sequence[str], env: Mapping[str, str], cwd: str | None, *, wrapper: str, first: bool) -> Spare | None:
-    """The spare started with exactly this start, if there is one; then, for a scenario's `first` process, start
-    the spares of the next scenarios. Call it from the run's loop (the spares live on it).
+    """For a scenario's `first` process: the spare started with exactly this start, if there is one, and the
+    spares of the next scenarios started. Call it from the run's loop (the spares live on it).
 
     A spare that was meant for this scenario but started otherwise is stopped, saying once what differed.
+    The processes of the scenario's other callers are never spares (None): the spares ahead carry the
+    first caller's fields, and are the next scenarios'.
     """
+    if not first:
+        return None
     loop = asyncio.get_running_loop()
     launch = Launch.of(argv, env, cwd)
     found: Spare | None = None
@@ -294,8 +298,7 @@ def take(argv: Sequence[str], env: Mapping[str, str], cwd: str | None, *, wrappe
                 )
         elif _orphaned(spare):
             _discard(spare)
-    if first:
-        _start_ahead(launch, wrapper, loop)
+    _start_ahead(launch, wrapper, loop)
     return found
 
 
