@@ -213,12 +213,15 @@ def test_no_spare_is_started_for_a_server_given_loopback_urls_opened_per_scenari
 
 def test_a_run_with_a_pass_a_failure_and_a_crash_on_spares_leaves_no_process(tmp_path: Path) -> None:
     _script, command = project(tmp_path, FEATURE, spawn="spare")
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "LINGER_AFTER_EOF": "1"}  # a spare left would live on
+    temporary = tmp_path / "tmp"  # the run's temporary files: spares' folders, reserved doubles files
+    temporary.mkdir()
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "LINGER_AFTER_EOF": "1", "TMPDIR": str(temporary)}
     run = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
     assert "1 scenario passed, 2 failed" in run.stdout, run.stdout + run.stderr
     assert "exited with code 3" in run.stdout  # the crash, on a spare (the third scenario's process)
     assert "spawn = spare" in run.stderr
-    assert processes_mentioning(str(tmp_path)) == []
+    assert processes_mentioning(str(tmp_path)) == []  # LINGER_AFTER_EOF: a spare left would have lived on
+    assert list(temporary.iterdir()) == []
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
