@@ -134,7 +134,6 @@ class Spare:
         self.stderr_path = self.folder / "stderr.log"
         self._pid_path = self.folder / "pid"
         self._stderr = open(self.stderr_path, "w+", encoding="utf-8")  # noqa: SIM115 (closed in remove_files)
-        self.started_at = time.time()
         self._streams: asyncio.Future[Any] = loop.create_future()
         self._release = asyncio.Event()
         launch_args = [str(self.status_path), *launch.argv]
@@ -153,9 +152,14 @@ class Spare:
                 self._streams.set_result(streams)
                 await self._release.wait()
         except Exception as exc:  # a spawn that failed: the scenario that takes it meets the error as it would
-            if not self._streams.done():
-                self._streams.set_exception(exc)
-                self._streams.exception()  # retrieved: a spare nobody takes must not warn about it
+            self._fail(exc)
+        finally:  # cancelled before it started (the loop closing): nobody may wait for it forever
+            self._fail(RuntimeError("the spare server process was stopped before it started"))
+
+    def _fail(self, exc: Exception) -> None:
+        if not self._streams.done():
+            self._streams.set_exception(exc)
+            self._streams.exception()  # retrieved: a spare nobody takes must not warn about it
 
     @property
     def pid(self) -> int | None:
@@ -189,18 +193,17 @@ class Spare:
     def kill(self) -> None:
         """Stop the process group without the loop (the loop is gone, or an interrupt cut the stop short)."""
         pid = self.pid
-        if pid is None or not _alive(pid):
+        if pid is None or (self._task.done() and not _alive(pid)):
+            return  # never started, or stopped by the SDK (which stops the whole group)
+        try:
+            os.killpg(pid, signal.SIGTERM)
+        except (ProcessLookupError, PermissionError):
             return
-        for signum, grace in ((signal.SIGTERM, KILL_GRACE), (signal.SIGKILL, 0.0)):
-            try:
-                os.killpg(pid, signum)
-            except (ProcessLookupError, PermissionError):
-                return
-            deadline = time.monotonic() + grace
-            while time.monotonic() < deadline and _alive(pid):
-                time.sleep(0.01)
-            if not _alive(pid):
-                return
+        deadline = time.monotonic() + KILL_GRACE
+        while time.monotonic() < deadline and _alive(pid):
+            time.sleep(0.01)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(pid, signal.SIGKILL)  # what is left of the group (a server that ignores SIGTERM)
 
     def stderr(self) -> str:
         try:
