@@ -34,7 +34,7 @@ import behave.runner
 from mcpbdd._text import not_utf8
 from mcpbdd.checks.coverage import CoverageCollector, ScenarioCoverage, scenario_label, write_coverage
 from mcpbdd.config import Settings, load_settings
-from mcpbdd.harness import spawn
+from mcpbdd.harness import spare, spawn
 from mcpbdd.kinds import (
     ClientMode,
     HarnessKind,
@@ -267,9 +267,13 @@ def _report_interrupt(interrupt: KeyboardInterrupt, while_doing: str) -> None:
 def after_all(context: Any) -> None:
     loop: RunLoop | None = getattr(context, "mcpbdd_loop", None)
     try:
-        if loop is not None:
-            loop.close()
+        try:
+            spare.stop_all()  # the spares no scenario took: stopped through the SDK while the loop lives
+        finally:
+            if loop is not None:
+                loop.close()
     finally:
+        spare.stop_all()  # whatever an interrupt kept the first stop from stopping: by signal
         spawn.stop_all()  # the fork servers stop their forks, then end (they would at exit anyway)
         restore_sigterm()
         collector: CoverageCollector | None = getattr(context, "mcpbdd_coverage", None)

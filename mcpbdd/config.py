@@ -69,7 +69,7 @@ class Settings(BaseModel):
     spawn: Literal["auto", "fork", "spare", "plain"] = Field(
         default="plain",
         description="how a server process starts: plain (the default for now), fork (a warm Python parent), "
-        "spare (not built: plain), auto (fork for Python commands)",
+        "spare (stdio processes started ahead for the next scenarios), auto (fork for Python commands, spare else)",
     )
     upstreams: tuple[str, ...] = Field(
         default=(),

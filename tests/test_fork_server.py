@@ -68,6 +68,8 @@ def hang() -> str:
 
 if __name__ == "__main__":
     mcp.run("stdio")
+    if os.environ.get("LINGER_AFTER_EOF"):
+        time.sleep(600)  # a server that does not end when its stdin closes: only a signal ends it
 '''
 
 
@@ -195,7 +197,8 @@ FEATURE = """Feature: forked servers
 """
 
 
-def project(tmp_path: Path, feature: str) -> tuple[Path, list[str]]:
+def project(tmp_path: Path, feature: str, spawn: str = "fork") -> tuple[Path, list[str]]:
+    """A behave project running `feature` against the test server, its processes started with `spawn`."""
     script = write_server(tmp_path / "srv")
     features = tmp_path / "features"
     (features / "steps").mkdir(parents=True)
@@ -219,7 +222,7 @@ def project(tmp_path: Path, feature: str) -> tuple[Path, list[str]]:
         "-D",
         f"mcpbdd.server=stdio: {{python}} {script}",
         "-D",
-        "mcpbdd.spawn=fork",
+        f"mcpbdd.spawn={spawn}",
     ]
     return script, command
 

@@ -37,7 +37,7 @@ from mcp.server import Server
 from mcp.server.mcpserver import MCPServer
 
 from mcpbdd._sdk import lowlevel_server
-from mcpbdd.harness import spawn
+from mcpbdd.harness import spare, spawn
 from mcpbdd.harness.spawn import SpawnMode
 from mcpbdd.kit.doubles import Doubles, providing
 from mcpbdd.principals import Principal
@@ -141,8 +141,12 @@ class Stdio:
         self._stderr_file: Any = None
         self.started_for: list[Principal | None] = []
         """The caller of each process started so far, in order."""
+        self.spares: dict[int, spare.Spare] = {}
+        """The processes (by number) that were spares started ahead, taken instead of a start (`spare.py`)."""
+        self._stack: AsyncExitStack | None = None
 
     async def start(self, stack: AsyncExitStack) -> None:
+        self._stack = stack
         self._folder = tempfile.TemporaryDirectory(prefix="mcpbdd-stdio-")
         stack.callback(self._folder.cleanup)
         self._stderr_file = open(Path(self._folder.name) / "stderr.log", "w+", encoding="utf-8")  # noqa: SIM115
@@ -153,6 +157,8 @@ class Stdio:
 
     def _status_path(self, number: int) -> Path:
         """Where process `number` (from 0) writes its exit code when it ends."""
+        if number in self.spares:
+            return self.spares[number].status_path
         assert self._folder is not None
         return Path(self._folder.name) / f"exit-code-{number}"
 
@@ -174,6 +180,14 @@ class Stdio:
         self.started_for.append(caller)
         upstream_env = self._loopback.start().environment() if self._loopback is not None else {}
         env = {**os.environ, **upstream_env, **self.environment(caller)}
+        if spawn.resolve(self.spawn, self.argv, self.cwd) == "spare":
+            spawn.announce(self.spawn)
+            taken = spare.take(self.argv, env, self.cwd, wrapper=_STATUS_WRAPPER, first=number == 0)
+            if taken is not None:
+                assert self._stack is not None
+                self._stack.callback(taken.remove_files)  # after the process stops (its client exits first)
+                self.spares[number] = taken
+                return taken.transport()
         argv = spawn.prepare(self.spawn, self.argv, cwd=self.cwd, env=env)
         params = StdioServerParameters(
             command="sh",
@@ -194,7 +208,8 @@ class Stdio:
         if self._stderr_file is None or self._stderr_file.closed:
             return ""
         self._stderr_file.flush()
-        return Path(self._stderr_file.name).read_text(encoding="utf-8", errors="replace")
+        text = Path(self._stderr_file.name).read_text(encoding="utf-8", errors="replace")
+        return text + "".join(taken.stderr() for taken in self.spares.values())
 
     def diagnose(self) -> str | None:
         tail = "\n".join(self.stderr().splitlines()[-STDERR_TAIL_LINES:])

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 
@@ -30,7 +31,16 @@ from mcpbdd.storage import InMemoryProvider, StorageService
 from mcpbdd.storage.doubles_file import DoublesFile, FileClock
 from mcpbdd.targets import ServerTarget
 
-__all__ = ["STARTED_KINDS", "DoublesNotTaken", "Placement", "remove_doubles_file", "temporary_doubles_file"]
+__all__ = [
+    "STARTED_KINDS",
+    "DoublesNotTaken",
+    "Placement",
+    "is_reserved",
+    "release_reservation",
+    "remove_doubles_file",
+    "reserve_doubles_file",
+    "temporary_doubles_file",
+]
 
 STARTED_KINDS = ("stdio", "http-command")
 """Targets mcpbdd starts itself, as processes: they find the doubles through their environment."""
@@ -50,10 +60,40 @@ class DoublesNotTaken(Broken):
     """
 
 
-def temporary_doubles_file() -> DoublesFile:
-    """A fresh doubles file in a folder of its own, removed with it by `remove_doubles_file`."""
+def _new_doubles_file() -> DoublesFile:
     folder = tempfile.mkdtemp(prefix="mcpbdd-doubles-")
     return DoublesFile(Path(folder) / "doubles.sqlite")
+
+
+_reserved: deque[DoublesFile] = deque()
+"""Doubles files made ahead for the next scenarios, in the order they will be handed out (`spare.py`)."""
+
+
+def temporary_doubles_file() -> DoublesFile:
+    """A fresh doubles file in a folder of its own, removed with it by `remove_doubles_file`.
+
+    The oldest reserved file first: a spare server process was started with its path, for this scenario.
+    """
+    return _reserved.popleft() if _reserved else _new_doubles_file()
+
+
+def reserve_doubles_file() -> DoublesFile:
+    """Make, now, a doubles file a later scenario will be handed (after those reserved before it)."""
+    file = _new_doubles_file()
+    _reserved.append(file)
+    return file
+
+
+def is_reserved(path: str) -> bool:
+    """Whether the file at `path` is reserved and not handed out yet."""
+    return any(file.path == path for file in _reserved)
+
+
+def release_reservation(path: str | None = None) -> None:
+    """Remove the reserved file at `path` (every reserved file without one): no scenario will be handed it."""
+    for file in [file for file in _reserved if path is None or file.path == path]:
+        _reserved.remove(file)
+        remove_doubles_file(file)
 
 
 def remove_doubles_file(file: DoublesFile) -> None:

@@ -1,7 +1,8 @@
 """How a server process is started: plain, or forked from a warm Python parent (the `spawn` setting).
 
 Starting a Python MCP server costs about a second, nearly all of it the interpreter importing `mcp`.
-With `spawn = "fork"` (or `auto`, which forks Python commands; the default is still `plain`) mcpbdd
+With `spawn = "fork"` (or `auto`, which forks Python commands and starts spares for others, `spare.py`;
+the default is still `plain`) mcpbdd
 keeps one warm parent per run and per worker (`forkserver.py`) that has imported the server's dependencies
 once; each scenario's process is a fork of it running the server's own entry point with the scenario's environment. The
 SDK's `stdio_client` still starts a process and talks to its pipes: a tiny launcher
@@ -73,24 +74,25 @@ def _entry(argv: Sequence[str], cwd: str | None) -> _Entry | None:
 
 
 def resolve(mode: SpawnMode, argv: Sequence[str], cwd: str | None = None) -> Literal["fork", "spare", "plain"]:
-    """What `mode` means for this command: fork needs a Python command, anything else starts plainly.
-
-    A spare (a process started ahead for the next scenario) is not built yet: `spare`, and `auto` for
-    a command that is not Python, start plainly (`describe` says so in the run's header).
+    """What `mode` means for this command: fork needs a Python command; `spare` (and `auto` for a command
+    that is not Python) starts processes ahead for the next scenarios (`spare.py`, over stdio: a command
+    started over HTTP starts plainly); `fork` with a command that is not Python starts plainly.
     """
     if mode == "plain":
         return "plain"
     if mode in ("auto", "fork") and _entry(argv, cwd) is not None:
         return "fork"
+    if mode in ("auto", "spare"):
+        return "spare"
     return "plain"
 
 
 def describe(mode: SpawnMode) -> str:
     """The setting as the run's header and the report's environment show it."""
     meaning = {
-        "auto": "auto (fork for Python commands, plain otherwise)",
+        "auto": "auto (fork for Python commands, spare for others)",
         "fork": "fork (Python commands; plain otherwise)",
-        "spare": "spare (not built yet: plain)",
+        "spare": "spare (stdio processes started ahead for the next scenarios)",
         "plain": "plain",
     }
     return meaning[mode]
