@@ -33,6 +33,7 @@ import platform
 import sys
 import time
 import uuid
+import zlib
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -347,14 +348,15 @@ class MessagesFormatter(PerScenarioFormatter):
                 return None
             func = definition.func
         location = Match.make_location(func)
-        key = f"{location.filename}:{location.line}"
+        if self.patterns is None:
+            self.patterns = {m.func: str(m.pattern) for ms in registry.steps.values() for m in ms}
+        source = self.patterns.get(func, func.__name__)
+        # Phrasings registered from one table share their function's line: the pattern tells them apart
+        # (and is the same in every process, so the merged run keeps each definition once).
+        key = f"{location.filename}:{location.line}:{zlib.crc32(source.encode()):08x}"
         if key not in self.definitions:
             self.definitions.add(key)
-            if self.patterns is None:
-                self.patterns = {m.func: str(m.pattern) for ms in registry.steps.values() for m in ms}
-            pattern = cm.StepDefinitionPattern(
-                source=self.patterns.get(func, func.__name__), type=cm.StepDefinitionPatternType.cucumber_expression
-            )
+            pattern = cm.StepDefinitionPattern(source=source, type=cm.StepDefinitionPatternType.cucumber_expression)
             reference = cm.SourceReference(uri=str(location.filename), location=cm.Location(line=int(location.line)))
             out.append(envelope(step_definition=cm.StepDefinition(id=key, pattern=pattern, source_reference=reference)))
         return key
