@@ -34,6 +34,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcpbdd.harness import ClientHarness
 from mcpbdd.harness.connectors import Http, Stdio, python_command
 from mcpbdd.harness.handover import Placement, temporary_doubles_file
+from mcpbdd.harness.process_options import ProcessOptions
 from mcpbdd.principals import Principal
 from mcpbdd.runtime import RunLoop
 from mcpbdd.upstream import Upstream
@@ -104,7 +105,9 @@ async def stdio_scenario(command: str, with_doubles: bool) -> float:
     started = time.perf_counter()
     placement = Placement(command, Upstream(), file=temporary_doubles_file()) if with_doubles else None
     extra_env = placement.environment() if placement is not None else {}
-    stdio = Stdio(command, env={"NOTES_TENANT": "{tenant}", "NOTES_USER": "{user}"}, extra_env=extra_env)
+    stdio = Stdio(
+        command, ProcessOptions(env={"NOTES_TENANT": "{tenant}", "NOTES_USER": "{user}"}, extra_env=extra_env)
+    )
     async with ClientHarness(stdio, timeout=30) as harness:
         created = await harness.call_tool(ALICE, "create_note", {"title": "Plan", "body": "Ship"})
         listed = await harness.call_tool(ALICE, "list_notes", {})
@@ -153,7 +156,7 @@ def main() -> int:
     measure(
         "stdio",
         lambda: stdio_client(StdioServerParameters(command=argv[0], args=argv[1:], env=env)),
-        Stdio(command, env={"NOTES_TENANT": "{tenant}", "NOTES_USER": "{user}"}),
+        Stdio(command, ProcessOptions(env={"NOTES_TENANT": "{tenant}", "NOTES_USER": "{user}"})),
         n,
         run_loop,
     )

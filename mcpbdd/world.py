@@ -28,6 +28,7 @@ from mcpbdd.harness.connectors import Connector, Http, InProcess, Stdio
 from mcpbdd.harness.context import ContextHarness
 from mcpbdd.harness.handover import Placement, remove_doubles_file, temporary_doubles_file
 from mcpbdd.harness.http_process import HttpProcess
+from mcpbdd.harness.process_options import ProcessOptions
 from mcpbdd.kinds import ClientMode, HarnessKind, check_capabilities, client_mode, harness_kind
 from mcpbdd.kit.clock import FrozenClock
 from mcpbdd.kit.doubles import Doubles
@@ -247,29 +248,19 @@ class World:
         missing = missing_command(target, cwd=self.settings.cwd, env=self.settings.env)
         if missing is not None:
             raise ServerCannotStart(missing, cannot_load=True)
+        if target.kind not in ("stdio", "http-command"):
+            return Http(target.spec, tokens=self.settings.tokens)
+        options = ProcessOptions(
+            env=self.settings.env,
+            extra_env=self.placement.environment(),
+            cwd=self.settings.cwd,
+            upstream=self.upstream,
+            upstream_bases=tuple(self.settings.upstreams),
+            spawn=self.settings.spawn,
+        )
         if target.kind == "stdio":
-            return Stdio(
-                target.spec,
-                env=self.settings.env,
-                cwd=self.settings.cwd,
-                upstream=self.upstream,
-                upstream_bases=self.settings.upstreams,
-                extra_env=self.placement.environment(),
-                spawn=self.settings.spawn,
-            )
-        if target.kind == "http-command":
-            return HttpProcess(
-                target.spec,
-                env=self.settings.env,
-                cwd=self.settings.cwd,
-                extra_env=self.placement.environment(),
-                upstream=self.upstream,
-                upstream_bases=self.settings.upstreams,
-                tokens=self.settings.tokens,
-                start_timeout=self.settings.start_timeout,
-                spawn=self.settings.spawn,
-            )
-        return Http(target.spec, tokens=self.settings.tokens)
+            return Stdio(target.spec, options)
+        return HttpProcess(target.spec, options, tokens=self.settings.tokens, start_timeout=self.settings.start_timeout)
 
     def server_stderr(self) -> str:
         """What a server process wrote to stderr in this scenario ('' in-process or before it started)."""

@@ -24,6 +24,7 @@ from mcpbdd.config import Settings
 from mcpbdd.harness import ClientHarness, RequestTimeout
 from mcpbdd.harness.connectors import Stdio, python_command
 from mcpbdd.harness.limits import CLIENT_ARGUMENT_DEPTH, STDIO_ARGUMENT_DEPTH, TRANSPORT_LIMIT, nesting_depth
+from mcpbdd.harness.process_options import ProcessOptions
 from mcpbdd.outcome import Channel
 from mcpbdd.runtime import RunLoop
 from mcpbdd.targets import ServerCannotStart
@@ -57,7 +58,9 @@ def run_loop() -> Iterator[RunLoop]:
 
 
 def stdio(name: str, marker: str = "") -> Stdio:
-    return Stdio(python_command("servers", name), cwd=str(TESTS), extra_env={"MCPBDD_TEST_MARKER": marker})
+    return Stdio(
+        python_command("servers", name), ProcessOptions(cwd=str(TESTS), extra_env={"MCPBDD_TEST_MARKER": marker})
+    )
 
 
 def nested(levels: int) -> dict[str, Any]:

@@ -199,3 +199,23 @@ def test_secrets_are_redacted_from_the_messages_and_the_cucumber_json(tmp_path: 
         assert "«redacted»" in text or "redacted" in text
     assert "Launch plan" in (tmp_path / "messages.ndjson").read_text()
     json.loads((tmp_path / "cucumber.json").read_text())  # still valid JSON
+
+
+def test_each_phrasing_of_a_table_registered_step_is_its_own_step_definition(reports: Path) -> None:
+    """Phrasings registered from one table share a function's line; each must still name its own pattern."""
+    envelopes = _envelopes(reports)
+    patterns = {
+        e["stepDefinition"]["id"]: e["stepDefinition"]["pattern"]["source"] for e in envelopes if "stepDefinition" in e
+    }
+    texts = {s["id"]: s["text"] for e in envelopes if "pickle" in e for s in e["pickle"]["steps"]}
+    used = {
+        texts[step["pickleStepId"]]: patterns[definition]
+        for case in (e["testCase"] for e in envelopes if "testCase" in e)
+        for step in case["testSteps"]
+        for definition in step.get("stepDefinitionIds", [])
+    }
+    assert used['"alice" calls "create_note" with:'] == '"{user:Text}" calls "{tool:Text}" with:'
+    assert used['"bob" calls "list_notes"'] == '"{user:Text}" calls "{tool:Text}"'
+    assert used["the structured result contains:"] == "the structured result contains:"
+    assert used["the call succeeds"] == "the call succeeds"
+    assert len(set(patterns.values())) == len(patterns)

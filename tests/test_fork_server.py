@@ -22,6 +22,7 @@ from conftest import TESTS
 
 from mcpbdd.harness import ClientHarness, spawn
 from mcpbdd.harness.connectors import Stdio
+from mcpbdd.harness.process_options import ProcessOptions
 from mcpbdd.outcome import Channel
 
 ROOT = TESTS.parent
@@ -115,9 +116,7 @@ async def test_each_fork_sees_its_scenarios_environment_at_import_time(tmp_path:
     for value in ("first", "second"):
         stdio = Stdio(
             f"{{python}} {script} --flag",
-            cwd=str(tmp_path),
-            extra_env={"GREETING": value, "SIBLING": f"{value}!"},
-            spawn="fork",
+            ProcessOptions(cwd=str(tmp_path), extra_env={"GREETING": value, "SIBLING": f"{value}!"}, spawn="fork"),
         )
         async with ClientHarness(stdio, timeout=30, start_timeout=120) as harness:
             about = await harness.call_tool(None, "about", {})
@@ -132,7 +131,7 @@ async def test_each_fork_sees_its_scenarios_environment_at_import_time(tmp_path:
 @pytest.mark.anyio
 async def test_a_fork_that_crashes_at_start_is_reported_and_the_next_one_starts(tmp_path: Path) -> None:
     script = write_server(tmp_path / "srv")
-    broken = Stdio(f"{{python}} {script}", extra_env={"CRASH_AT_START": "1"}, spawn="fork")
+    broken = Stdio(f"{{python}} {script}", ProcessOptions(extra_env={"CRASH_AT_START": "1"}, spawn="fork"))
     async with ClientHarness(broken, timeout=30, start_timeout=120) as harness:
         # How a failed start is worded is the client harness's business; here: what is known about the process.
         with pytest.raises(BaseException):  # noqa: B017
@@ -144,7 +143,7 @@ async def test_a_fork_that_crashes_at_start_is_reported_and_the_next_one_starts(
     assert "exited with code 4" in diagnosis
     assert "fatal: the configuration is missing" in diagnosis
 
-    healthy = Stdio(f"{{python}} {script}", extra_env={"GREETING": "again"}, spawn="fork")
+    healthy = Stdio(f"{{python}} {script}", ProcessOptions(extra_env={"GREETING": "again"}, spawn="fork"))
     async with ClientHarness(healthy, timeout=30, start_timeout=120) as harness:
         about = await harness.call_tool(None, "about", {})
         dead = await harness.call_tool(None, "crash", {})
@@ -168,7 +167,7 @@ async def test_a_dependency_that_starts_a_thread_at_import_falls_back_to_plain_s
     script.write_text(script.read_text().replace("import settings", "import settings\nimport threaded_dep"))
     parents = []
     for _ in range(2):
-        stdio = Stdio(f"{{python}} {script}", env={"PYTHONPATH": str(library)}, spawn="fork")
+        stdio = Stdio(f"{{python}} {script}", ProcessOptions(env={"PYTHONPATH": str(library)}, spawn="fork"))
         async with ClientHarness(stdio, timeout=30, start_timeout=120) as harness:
             about = await harness.call_tool(None, "about", {})
         assert about.ok, about.failure

@@ -56,6 +56,7 @@ from mcpbdd.checks.generated import (
 from mcpbdd.checks.generated.inputs import _hypothesis_jsonschema_problem
 from mcpbdd.harness import ClientHarness
 from mcpbdd.harness.connectors import Stdio, python_command
+from mcpbdd.harness.process_options import ProcessOptions
 from mcpbdd.outcome import Call, Channel, Outcome, ProtocolError
 from mcpbdd.principals import Principal
 from mcpbdd.world import World
@@ -403,7 +404,9 @@ def _nested(depth: int) -> Any:
 
 
 def _zones_over_stdio(command: str | None = None) -> Any:
-    return ClientHarness(Stdio(command or python_command("servers", "zones"), cwd=str(TESTS)), timeout=5.0)
+    return ClientHarness(
+        Stdio(command or python_command("servers", "zones"), ProcessOptions(cwd=str(TESTS))), timeout=5.0
+    )
 
 
 @pytest.mark.anyio

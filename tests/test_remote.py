@@ -20,6 +20,7 @@ from processes import MARKER_ENV, processes_marked, stdio_server_settings, wait_
 from mcpbdd import expect
 from mcpbdd.harness import ClientHarness
 from mcpbdd.harness.connectors import Http, Stdio, python_command
+from mcpbdd.harness.process_options import ProcessOptions
 from mcpbdd.kit.auth import TestTokenVerifier
 from mcpbdd.outcome import Channel
 from mcpbdd.principals import Principal
@@ -30,7 +31,7 @@ NOTES_ENV = {"NOTES_TENANT": "{tenant}", "NOTES_USER": "{user}"}
 
 
 def awkward_stdio(marker: str) -> Stdio:
-    return Stdio(python_command("servers"), cwd=str(TESTS), extra_env={"MCPBDD_TEST_MARKER": marker})
+    return Stdio(python_command("servers"), ProcessOptions(cwd=str(TESTS), extra_env={"MCPBDD_TEST_MARKER": marker}))
 
 
 @pytest.mark.anyio
@@ -62,7 +63,7 @@ async def test_a_server_that_never_answers_fails_the_start_naming_the_timeout() 
     marker = uuid.uuid4().hex
     silent = Stdio(
         python_command("servers").replace("-m servers", "-c 'import time; time.sleep(60)'"),
-        extra_env={"MCPBDD_TEST_MARKER": marker},
+        ProcessOptions(extra_env={"MCPBDD_TEST_MARKER": marker}),
     )
     async with ClientHarness(silent, start_timeout=1.0) as harness:
         with pytest.raises(ConnectionError, match=r"did not answer within 1 s of starting"):
@@ -73,7 +74,7 @@ async def test_a_server_that_never_answers_fails_the_start_naming_the_timeout() 
 @pytest.mark.anyio
 async def test_over_stdio_each_caller_gets_a_process_started_as_them() -> None:
     """stdio carries no identity, so each caller's process is started with theirs in its environment."""
-    stdio = Stdio(python_command("mcpbdd.examples.notes"), env=NOTES_ENV)
+    stdio = Stdio(python_command("mcpbdd.examples.notes"), ProcessOptions(env=NOTES_ENV))
     erin = Principal("erin", "globex")
     async with ClientHarness(stdio) as harness:
         created = await harness.call_tool(ALICE, "create_note", {"title": "Plan", "body": "Ship"})
@@ -234,7 +235,7 @@ async def test_a_stdio_server_reaches_the_scenarios_upstream_over_loopback() -> 
     upstream = Upstream()
     upstream.answer("https://docs.example.com", "GET", "/documents/d-1", 200, {"title": "Brief", "body": "Ship it"})
     upstream.time_out("https://docs.example.com", "GET", "/documents/d-2")
-    stdio = Stdio(python_command("mcpbdd.examples.notes"), env=NOTES_ENV, upstream=upstream)
+    stdio = Stdio(python_command("mcpbdd.examples.notes"), ProcessOptions(env=NOTES_ENV, upstream=upstream))
     async with ClientHarness(stdio, timeout=10) as harness:
         imported = await harness.call_tool(ALICE, "import_note", {"document_id": "d-1"})
         slow = await harness.call_tool(ALICE, "import_note", {"document_id": "d-2"})
@@ -308,6 +309,8 @@ async def test_an_http_server_process_that_never_listens_fails_the_start_and_is_
     marker = uuid.uuid4().hex
     command = "{python} -c 'import time; time.sleep(60)' {port}"
     with pytest.raises(ConnectionError, match=r"did not listen on 127\.0\.0\.1:\d+ within 1 s of starting"):
-        async with ClientHarness(HttpProcess(command, extra_env={"MCPBDD_TEST_MARKER": marker}, start_timeout=1)):
+        async with ClientHarness(
+            HttpProcess(command, ProcessOptions(extra_env={"MCPBDD_TEST_MARKER": marker}), start_timeout=1)
+        ):
             pass
     assert processes_marked(marker) == []

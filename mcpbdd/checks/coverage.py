@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mcpbdd.checks.json_files import load_json_file
 from mcpbdd.checks.offered import Offered, list_offered, template_pattern
 from mcpbdd.kit.errors import CONTRACTS, reason_and_hint
 from mcpbdd.outcome import PROMPTS_GET, RESOURCES_READ, TOOLS_CALL, Channel
@@ -288,14 +289,7 @@ def _normalised(value: Any) -> Any:
 
 def load_coverage(path: Path | str) -> dict[str, Any]:
     """Read a coverage file; one that is not raises ValueError naming the file."""
-    path = Path(path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{path}: not valid JSON ({exc.msg}, line {exc.lineno})") from None
-    if not isinstance(data, dict) or data.get("format") != COVERAGE_FORMAT:
-        raise ValueError(f"{path}: not an mcpbdd coverage file (format {COVERAGE_FORMAT!r})")
-    return data
+    return load_json_file(path, COVERAGE_FORMAT, f"not an mcpbdd coverage file (format {COVERAGE_FORMAT!r})")
 
 
 def write_coverage(path: Path | str, document: Mapping[str, Any]) -> Path:

@@ -26,6 +26,7 @@ from typing import Any, Literal
 
 from mcp_types import Tool
 
+from mcpbdd.checks.json_files import load_json_file
 from mcpbdd.checks.surface_diff import Difference, diff_surfaces, render_differences
 
 __all__ = [
@@ -76,15 +77,10 @@ def surface_of(tools: Iterable[Tool]) -> dict[str, Any]:
 
 def load_surface(path: Path | str) -> dict[str, Any]:
     """Read a surface file; a file that is not one raises ValueError naming the file and why."""
-    path = Path(path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{path}: not valid JSON ({exc.msg}, line {exc.lineno})") from None
-    if not isinstance(data, dict) or data.get("format") != SURFACE_FORMAT or not isinstance(data.get("tools"), dict):
-        raise ValueError(
-            f"{path}: not a tool surface (expected a JSON object with format {SURFACE_FORMAT!r} and tools)"
-        )
+    not_one = f"not a tool surface (expected a JSON object with format {SURFACE_FORMAT!r} and tools)"
+    data = load_json_file(path, SURFACE_FORMAT, not_one)
+    if not isinstance(data.get("tools"), dict):
+        raise ValueError(f"{Path(path)}: {not_one}")
     return data
 
 

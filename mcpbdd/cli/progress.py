@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, TextIO
 
-from behave.formatter.base import Formatter
+from mcpbdd.reporting.per_scenario import PerScenarioFormatter
 
 __all__ = ["EventFiles", "ProgressFormatter", "ProgressLine", "wants_progress"]
 
@@ -30,21 +30,13 @@ DELAY = float(os.environ.get("MCPBDD_PROGRESS_DELAY", "2"))
 """Seconds before the line first appears (`MCPBDD_PROGRESS_DELAY`): a short run prints nothing extra."""
 
 
-class ProgressFormatter(Formatter):
+class ProgressFormatter(PerScenarioFormatter):
     """`--format mcpbdd.cli.progress:ProgressFormatter --outfile FILE`: one character per finished scenario."""
 
     name = "mcpbdd.cli.progress"
     description = "one character per finished scenario (for mcpbdd run's progress line)"
 
-    def __init__(self, stream_opener: Any, config: Any) -> None:
-        super().__init__(stream_opener, config)
-        self.stream = self.open()
-        self.current: Any = None
-
-    def _finish_current(self) -> None:
-        scenario, self.current = self.current, None
-        if scenario is None:
-            return
+    def finished(self, scenario: Any) -> None:
         status = scenario.status
         if status.has_failed():
             mark = FAILED
@@ -54,18 +46,6 @@ class ProgressFormatter(Formatter):
             mark = SKIPPED
         self.stream.write(mark)
         self.stream.flush()
-
-    def scenario(self, scenario: Any) -> None:
-        # behave has no "scenario finished" callback: the next scenario, or the end of the file, says so.
-        self._finish_current()
-        self.current = scenario
-
-    def eof(self) -> None:
-        self._finish_current()
-
-    def close(self) -> None:
-        self._finish_current()
-        super().close()
 
 
 def wants_progress(stream: TextIO | None = None, environ: dict[str, str] | None = None) -> bool:

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 EXIT_OK, EXIT_DRIFT, EXIT_USAGE = 0, 1, 2
+T = TypeVar("T")
 
 
 COMMANDS = ("record", "feature", "verify")
@@ -112,45 +113,47 @@ def _path(url: str) -> str:
     return urlsplit(url).path
 
 
-def feature(args: argparse.Namespace) -> int:
+def _from_cassette(args: argparse.Namespace, make: Callable[..., T], failing: str) -> T | None:
+    """`make` from the cassette `args` names, replayed as they say; None (said after `failing`) if it cannot be."""
     from mcpbdd.record.cassette import CassetteError, read
-    from mcpbdd.record.feature import write_feature
     from mcpbdd.record.replay import ReplayError
 
     try:
         cassette = read(args.cassette)
-        text = write_feature(
-            cassette, command=args.server_command or None, url=args.url, token=args.token, replays=args.replays
-        )
+        return make(cassette, command=args.server_command or None, url=args.url, token=args.token, replays=args.replays)
     except (CassetteError, ReplayError) as exc:
-        print(f"mcpbdd feature: {exc}", file=sys.stderr)
+        print(f"{failing}{exc}", file=sys.stderr)
+        return None
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def feature(args: argparse.Namespace) -> int:
+    from mcpbdd.record.feature import write_feature
+
+    text = _from_cassette(args, write_feature, "mcpbdd feature: ")
+    if text is None:
         return EXIT_USAGE
     if args.out is None:
         sys.stdout.write(text)
     else:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(text, encoding="utf-8")
+        _write(args.out, text)
         print(f"mcpbdd: feature written: {args.out}", file=sys.stderr)
     return EXIT_OK
 
 
 def verify(args: argparse.Namespace) -> int:
-    from mcpbdd.record.cassette import CassetteError, read
-    from mcpbdd.record.replay import ReplayError
     from mcpbdd.record.verify import junit_xml, verify_cassette
 
-    try:
-        cassette = read(args.cassette)
-        report = verify_cassette(
-            cassette, command=args.server_command or None, url=args.url, token=args.token, replays=args.replays
-        )
-    except (CassetteError, ReplayError) as exc:
-        print(f"mcpbdd verify: could not run: {exc}", file=sys.stderr)
+    report = _from_cassette(args, verify_cassette, "mcpbdd verify: could not run: ")
+    if report is None:
         return EXIT_USAGE
     print(report.render())
     if args.junit is not None:
-        args.junit.parent.mkdir(parents=True, exist_ok=True)
-        args.junit.write_text(junit_xml(report, str(args.cassette)), encoding="utf-8")
+        _write(args.junit, junit_xml(report, str(args.cassette)))
     return EXIT_OK if report.ok else EXIT_DRIFT
 
 

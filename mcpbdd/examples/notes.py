@@ -439,24 +439,25 @@ async def import_note(document_id: str, ctx: Context) -> Note:
     return await _save_new_note(ctx, fields, slug=None)  # type: ignore[return-value]  # no slug: never note_exists
 
 
+async def _find_for_resource(ctx: Context, note_id: str) -> Note:
+    """The note a resource URI names; a missing one is the resources' not-found error, not a tool error."""
+    try:
+        return await _find(ctx, note_id)
+    except ToolError:
+        raise ResourceNotFoundError(f"Note {note_id} not found") from None
+
+
 @mcp.resource("notes://{note_id}", mime_type="text/markdown")
 async def note_resource(note_id: str, ctx: Context) -> str:
     """A note as a markdown document, addressed by its id."""
-    try:
-        note = await _find(ctx, note_id)
-    except ToolError:
-        raise ResourceNotFoundError(f"Note {note_id} not found") from None
+    note = await _find_for_resource(ctx, note_id)
     return f"# {note.title}\n\n{note.body}"
 
 
 @mcp.resource("note-data://{note_id}", mime_type="application/json")
 async def note_data(note_id: str, ctx: Context) -> str:
     """A note as JSON (what an integration reads), addressed by its id."""
-    try:
-        note = await _find(ctx, note_id)
-    except ToolError:
-        raise ResourceNotFoundError(f"Note {note_id} not found") from None
-    return note.model_dump_json()
+    return (await _find_for_resource(ctx, note_id)).model_dump_json()
 
 
 @mcp.prompt()

@@ -12,7 +12,7 @@ import time
 from abc import abstractmethod
 from collections.abc import Awaitable, Callable, Coroutine
 from contextlib import AbstractAsyncContextManager
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypedDict, TypeVar, Unpack
 
 from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED, CallToolResult, InputRequiredResult, InputResponses, Tool
@@ -28,9 +28,11 @@ __all__ = [
     "Harness",
     "Request",
     "RequestTimeout",
+    "Rounds",
     "bounded",
     "classify",
     "from_answer",
+    "round_options",
 ]
 
 DEFAULT_TIMEOUT = 5.0
@@ -38,6 +40,24 @@ CLIENT_REFUSED = "the client refused the server's answer: "
 """How a transport failure starts when the SDK client raised on an answer it cannot accept."""
 
 T = TypeVar("T")
+
+
+class Rounds(TypedDict, total=False):
+    """A call's input-required round options, as keywords of `send` and of every shortcut.
+
+    Declared once, so the call path (`send` of each harness) and the shortcuts cannot disagree
+    on them; `round_options` gives them with None for what was left out.
+    """
+
+    input_responses: InputResponses | None
+    """Answers to the questions the previous round asked (2026-07-28 rounds)."""
+    request_state: str | None
+    """The server's opaque state, echoed back unchanged with the answers."""
+
+
+def round_options(rounds: Rounds) -> dict[str, Any]:
+    """`rounds` as the SDK's keyword arguments, each named (None when not given)."""
+    return {"input_responses": rounds.get("input_responses"), "request_state": rounds.get("request_state")}
 
 
 class RequestTimeout(AssertionError, TimeoutError):
@@ -79,14 +99,7 @@ class Harness(AbstractAsyncContextManager["Harness"], Protocol):
     """
 
     @abstractmethod
-    async def send(
-        self,
-        caller: Principal | None,
-        call: Call,
-        *,
-        input_responses: InputResponses | None = None,
-        request_state: str | None = None,
-    ) -> Outcome:
+    async def send(self, caller: Principal | None, call: Call, **rounds: Unpack[Rounds]) -> Outcome:
         """Make `call` as `caller` (None: anonymous), optionally with answers and the echoed request state."""
         ...
 
@@ -111,43 +124,22 @@ class Harness(AbstractAsyncContextManager["Harness"], Protocol):
     # Shortcuts for pytest users. Plain functions returning `send`'s coroutine: no extra frame per call.
 
     def call_tool(
-        self,
-        caller: Principal | None,
-        name: str,
-        arguments: dict[str, Any] | None = None,
-        *,
-        input_responses: InputResponses | None = None,
-        request_state: str | None = None,
+        self, caller: Principal | None, name: str, arguments: dict[str, Any] | None = None, **rounds: Unpack[Rounds]
     ) -> Coroutine[Any, Any, Outcome]:
         """`await harness.call_tool(caller, name, arguments)`: `send` with `Call.tool(name, arguments)`."""
-        return self.send(
-            caller, Call.tool(name, arguments), input_responses=input_responses, request_state=request_state
-        )
+        return self.send(caller, Call.tool(name, arguments), **rounds)
 
     def read_resource(
-        self,
-        caller: Principal | None,
-        uri: str,
-        *,
-        input_responses: InputResponses | None = None,
-        request_state: str | None = None,
+        self, caller: Principal | None, uri: str, **rounds: Unpack[Rounds]
     ) -> Coroutine[Any, Any, Outcome]:
         """`await harness.read_resource(caller, uri)`: `send` with `Call.resource(uri)`."""
-        return self.send(caller, Call.resource(uri), input_responses=input_responses, request_state=request_state)
+        return self.send(caller, Call.resource(uri), **rounds)
 
     def get_prompt(
-        self,
-        caller: Principal | None,
-        name: str,
-        arguments: dict[str, str] | None = None,
-        *,
-        input_responses: InputResponses | None = None,
-        request_state: str | None = None,
+        self, caller: Principal | None, name: str, arguments: dict[str, str] | None = None, **rounds: Unpack[Rounds]
     ) -> Coroutine[Any, Any, Outcome]:
         """`await harness.get_prompt(caller, name, arguments)`: `send` with `Call.prompt(name, arguments)`."""
-        return self.send(
-            caller, Call.prompt(name, arguments), input_responses=input_responses, request_state=request_state
-        )
+        return self.send(caller, Call.prompt(name, arguments), **rounds)
 
 
 Request = Callable[[], Awaitable[Any]]

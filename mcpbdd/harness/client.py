@@ -29,7 +29,7 @@ import itertools
 from collections.abc import Awaitable, Callable, Iterable
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field, replace
-from typing import Any, TypeVar
+from typing import Any, TypeVar, Unpack
 
 from mcp import Client
 from mcp.client.session import ClientRequestContext
@@ -49,7 +49,7 @@ from mcp_types import (
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from mcpbdd._sdk import resolver_asking
-from mcpbdd.harness.base import DEFAULT_TIMEOUT, Harness, RequestTimeout, bounded, classify
+from mcpbdd.harness.base import DEFAULT_TIMEOUT, Harness, RequestTimeout, Rounds, bounded, classify, round_options
 from mcpbdd.harness.connectors import Connector, InProcess
 from mcpbdd.harness.limits import too_deep
 from mcpbdd.kinds import CAPABILITIES, Capability, ClientMode, check_capabilities, client_mode
@@ -227,14 +227,7 @@ class ClientHarness(Harness):
 
     # calls ------------------------------------------------------------------------------------
 
-    async def send(
-        self,
-        caller: Principal | None,
-        call: Call,
-        *,
-        input_responses: InputResponses | None = None,
-        request_state: str | None = None,
-    ) -> Outcome:
+    async def send(self, caller: Principal | None, call: Call, **rounds: Unpack[Rounds]) -> Outcome:
         """Make `call` as `caller` over the caller's own Client; a legacy call that asks mid-call is parked."""
         if self.connector.kind == "stdio":  # a stdio server drops a line it cannot parse: refuse it here, not hang
             limit = too_deep(call.arguments, stdio=True)
@@ -244,7 +237,7 @@ class ClientHarness(Harness):
 
         async def request() -> Any:
             with acting_as(caller, self.tenant_claim):
-                return await _session_request(client, call, input_responses, request_state)
+                return await _session_request(client, call, rounds)
 
         if client.protocol_version in MODERN_PROTOCOL_VERSIONS:  # questions come back as results: nothing to park
             return self._diagnosed(await classify(call, request, self.timeout))
@@ -322,20 +315,14 @@ def _summary(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
-def _session_request(
-    client: Client, call: Call, input_responses: InputResponses | None, request_state: str | None
-) -> Awaitable[Any]:
+def _session_request(client: Client, call: Call, rounds: Rounds) -> Awaitable[Any]:
     """The one place a Call becomes the SDK client's request (each round shown: `allow_input_required`)."""
     session = client.session
-    rounds: dict[str, Any] = {
-        "input_responses": input_responses,
-        "request_state": request_state,
-        "allow_input_required": True,
-    }
+    options = {**round_options(rounds), "allow_input_required": True}
     if call.method == TOOLS_CALL:
-        return session.call_tool(call.target, call.arguments, **rounds)
+        return session.call_tool(call.target, call.arguments, **options)
     if call.method == RESOURCES_READ:
-        return session.read_resource(call.target, **rounds)
+        return session.read_resource(call.target, **options)
     if call.method == PROMPTS_GET:
-        return session.get_prompt(call.target, call.arguments, **rounds)
+        return session.get_prompt(call.target, call.arguments, **options)
     raise ValueError(f"cannot send {call.method!r}: use one of {TOOLS_CALL}, {RESOURCES_READ}, {PROMPTS_GET}")

@@ -25,7 +25,7 @@ import os
 import shlex
 import sys
 import tempfile
-from collections.abc import AsyncIterator, Iterable, Mapping
+from collections.abc import AsyncIterator, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any, Protocol
@@ -38,10 +38,10 @@ from mcp.server.mcpserver import MCPServer
 
 from mcpbdd._sdk import lowlevel_server
 from mcpbdd.harness import spare, spawn
-from mcpbdd.harness.spawn import SpawnMode
+from mcpbdd.harness.process_options import ProcessOptions, command_argv
 from mcpbdd.kit.doubles import Doubles, providing
 from mcpbdd.principals import Principal
-from mcpbdd.upstream import LoopbackServer, Upstream
+from mcpbdd.upstream import LoopbackServer
 
 STDERR_TAIL_LINES = 20
 
@@ -113,30 +113,12 @@ class Stdio:
 
     kind = "stdio"
 
-    def __init__(
-        self,
-        command: str,
-        *,
-        env: Mapping[str, str] | None = None,
-        cwd: str | None = None,
-        extra_env: Mapping[str, str] | None = None,
-        upstream: Upstream | None = None,
-        upstream_bases: Iterable[str] = (),
-        spawn: SpawnMode = "plain",
-    ) -> None:
-        self.spawn: SpawnMode = spawn
-        """How each process starts: forked from a warm parent for a Python command, or plainly (`spawn.py`)."""
-        # `{python}` is this interpreter, so a specification can start a Python server in the same environment.
-        self.argv = [sys.executable if part == "{python}" else part for part in shlex.split(command)]
-        self.upstream = upstream
-        """The scenario's route table, served to the process over loopback HTTP (`MCPBDD_UPSTREAM_<HOST>`)."""
-        self.upstream_bases = tuple(upstream_bases)
-        self._loopback: LoopbackServer | None = None
+    def __init__(self, command: str, options: ProcessOptions | None = None) -> None:
+        self.options = options or ProcessOptions()
+        self.argv = command_argv(command)
         if not self.argv:
             raise ValueError("the stdio command is empty")
-        self.env_template = dict(env or {})
-        self.extra_env = dict(extra_env or {})
-        self.cwd = cwd
+        self._loopback: LoopbackServer | None = None
         self._folder: tempfile.TemporaryDirectory[str] | None = None
         self._stderr_file: Any = None
         self.started_for: list[Principal | None] = []
@@ -151,9 +133,7 @@ class Stdio:
         stack.callback(self._folder.cleanup)
         self._stderr_file = open(Path(self._folder.name) / "stderr.log", "w+", encoding="utf-8")  # noqa: SIM115
         stack.callback(self._stderr_file.close)
-        if self.upstream is not None:
-            self._loopback = LoopbackServer(self.upstream, self.upstream_bases)
-            stack.callback(self._loopback.stop)  # registered first, so it stops after the process
+        self._loopback = self.options.loopback(stack)  # registered first, so it stops after the process
 
     def _status_path(self, number: int) -> Path:
         """Where process `number` (from 0) writes its exit code when it ends."""
@@ -164,13 +144,7 @@ class Stdio:
 
     def environment(self, caller: Principal | None) -> dict[str, str]:
         """The process environment: configured values, with `{user}`, `{tenant}`, `{scopes}` of the caller filled in."""
-        fields = {
-            "user": caller.user if caller else "",
-            "tenant": caller.tenant if caller else "",
-            "scopes": ",".join(caller.scopes) if caller else "",
-        }
-        env = {name: value.format(**fields) for name, value in self.env_template.items()}
-        return {**env, **self.extra_env}
+        return self.options.environment(caller)
 
     def target(self, caller: Principal | None) -> Any:
         """A new server process for `caller` (the harness asks once per caller)."""
@@ -180,20 +154,20 @@ class Stdio:
         self.started_for.append(caller)
         upstream_env = self._loopback.start().environment() if self._loopback is not None else {}
         env = {**os.environ, **upstream_env, **self.environment(caller)}
-        if spawn.resolve(self.spawn, self.argv, self.cwd) == "spare":
-            spawn.announce(self.spawn)
-            taken = spare.take(self.argv, env, self.cwd, wrapper=_STATUS_WRAPPER, first=number == 0)
+        if spawn.resolve(self.options.spawn, self.argv, self.options.cwd) == "spare":
+            spawn.announce(self.options.spawn)
+            taken = spare.take(self.argv, env, self.options.cwd, wrapper=_STATUS_WRAPPER, first=number == 0)
             if taken is not None:
                 assert self._stack is not None
                 self._stack.callback(taken.remove_files)  # after the process stops (its client exits first)
                 self.spares[number] = taken
                 return taken.transport()
-        argv = spawn.prepare(self.spawn, self.argv, cwd=self.cwd, env=env)
+        argv = spawn.prepare(self.options.spawn, self.argv, cwd=self.options.cwd, env=env)
         params = StdioServerParameters(
             command="sh",
             args=["-c", _STATUS_WRAPPER, "mcpbdd-stdio", str(self._status_path(number)), *argv],
             env=env,
-            cwd=self.cwd,
+            cwd=self.options.cwd,
         )
         return stdio_client(params, errlog=self._stderr_file)
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterable
 from contextlib import AsyncExitStack
-from typing import Any
+from typing import Any, Unpack
 
 from mcp.server.auth.middleware.auth_context import auth_context_var
 from mcp.server.mcpserver import MCPServer
@@ -28,13 +28,12 @@ from mcp_types import (
     CallToolRequestParams,
     ErrorData,
     GetPromptRequestParams,
-    InputResponses,
     ReadResourceRequestParams,
     Tool,
 )
 
 from mcpbdd._sdk import lowlevel_server
-from mcpbdd.harness.base import DEFAULT_TIMEOUT, Harness, bounded, classify
+from mcpbdd.harness.base import DEFAULT_TIMEOUT, Harness, Rounds, bounded, classify, round_options
 from mcpbdd.harness.limits import too_deep
 from mcpbdd.harness.mock_context import MockContext, Recorder
 from mcpbdd.kinds import CAPABILITIES
@@ -125,26 +124,19 @@ class ContextHarness(Harness):
             raise MCPError.from_error_data(answer)
         return answer
 
-    async def send(
-        self,
-        caller: Principal | None,
-        call: Call,
-        *,
-        input_responses: InputResponses | None = None,
-        request_state: str | None = None,
-    ) -> Outcome:
+    async def send(self, caller: Principal | None, call: Call, **rounds: Unpack[Rounds]) -> Outcome:
         """Make `call` through the server's registered handler. The one place a Call becomes SDK params."""
         params: CallToolRequestParams | ReadResourceRequestParams | GetPromptRequestParams
-        rounds: dict[str, Any] = {"input_responses": input_responses, "request_state": request_state}
+        options = round_options(rounds)
         if call.method == TOOLS_CALL:
             raw = {"name": call.target, "arguments": call.arguments}
-            params = CallToolRequestParams(name=call.target, arguments=call.arguments, **rounds)
+            params = CallToolRequestParams(name=call.target, arguments=call.arguments, **options)
         elif call.method == RESOURCES_READ:
             raw = {"uri": call.target}
-            params = ReadResourceRequestParams(uri=call.target, **rounds)
+            params = ReadResourceRequestParams(uri=call.target, **options)
         elif call.method == PROMPTS_GET:
             raw = {"name": call.target, "arguments": call.arguments}
-            params = GetPromptRequestParams(name=call.target, arguments=call.arguments, **rounds)
+            params = GetPromptRequestParams(name=call.target, arguments=call.arguments, **options)
         else:
             raise ValueError(f"cannot send {call.method!r}: use one of {TOOLS_CALL}, {RESOURCES_READ}, {PROMPTS_GET}")
         limit = too_deep(call.arguments)  # what the client harness's SDK client refuses to send

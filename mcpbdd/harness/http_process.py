@@ -16,23 +16,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import shlex
 import signal
 import socket
 import subprocess
-import sys
 import tempfile
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Any
 
 from mcpbdd.harness import spawn
 from mcpbdd.harness.connectors import STDERR_TAIL_LINES, Http
-from mcpbdd.harness.spawn import SpawnMode
+from mcpbdd.harness.process_options import ProcessOptions, command_argv
 from mcpbdd.principals import Principal
-from mcpbdd.upstream import LoopbackServer, Upstream
 
 __all__ = ["MCP_PATH", "STOP_GRACE", "HttpProcess", "free_port"]
 
@@ -58,29 +55,19 @@ class HttpProcess:
     def __init__(
         self,
         command: str,
+        options: ProcessOptions | None = None,
         *,
-        env: Mapping[str, str] | None = None,
-        cwd: str | None = None,
-        extra_env: Mapping[str, str] | None = None,
-        upstream: Upstream | None = None,
-        upstream_bases: Iterable[str] = (),
         tokens: Mapping[str, str] | None = None,
         start_timeout: float = 20.0,
         path: str = MCP_PATH,
-        spawn: SpawnMode = "plain",
     ) -> None:
-        self.spawn: SpawnMode = spawn
-        """How the process starts: forked from a warm parent for a Python command, or plainly (`spawn.py`)."""
         if "{port}" not in command:
             raise ValueError(f"the http command {command!r} has no {{port}}: mcpbdd picks the port and fills it in")
         self.command = command
+        self.options = options or ProcessOptions()
         # One process serves every caller (they are told apart by their tokens): a template naming the
         # caller (`{user}`, `{tenant}`, `{scopes}`, meant for stdio) is filled with nothing, never a guess.
-        blank = {"user": "", "tenant": "", "scopes": ""}
-        self.env = {**{name: value.format(**blank) for name, value in (env or {}).items()}, **(extra_env or {})}
-        self.cwd = cwd
-        self.upstream = upstream
-        self.upstream_bases = tuple(upstream_bases)
+        self.env = self.options.environment(None)
         self.tokens = dict(tokens or {})
         self.start_timeout = start_timeout
         self.path = path
@@ -96,10 +83,7 @@ class HttpProcess:
         return f"http://127.0.0.1:{self.port}{self.path}"
 
     def argv(self, port: int) -> list[str]:
-        return [
-            sys.executable if part == "{python}" else part.replace("{port}", str(port))
-            for part in shlex.split(self.command)
-        ]
+        return command_argv(self.command, port=str(port))
 
     async def start(self, stack: AsyncExitStack) -> None:
         """Start the process (in the owner task) and wait until its port accepts connections."""
@@ -107,18 +91,17 @@ class HttpProcess:
         stack.callback(folder.cleanup)
         self._stderr_path = Path(folder.name) / "stderr.log"
         upstream_env: dict[str, str] = {}
-        if self.upstream is not None:
-            loopback = LoopbackServer(self.upstream, self.upstream_bases)
-            stack.callback(loopback.stop)  # registered before the process, so it stops after it
+        loopback = self.options.loopback(stack)  # registered before the process, so it stops after it
+        if loopback is not None:
             upstream_env = loopback.start().environment()
         self.port = free_port()
         env = {**os.environ, **upstream_env, **self.env}
-        argv = spawn.prepare(self.spawn, self.argv(self.port), cwd=self.cwd, env=env)
+        argv = spawn.prepare(self.options.spawn, self.argv(self.port), cwd=self.options.cwd, env=env)
         with open(self._stderr_path, "wb") as stderr:
             self._process = subprocess.Popen(
                 argv,
                 env=env,
-                cwd=self.cwd,
+                cwd=self.options.cwd,
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=stderr,

@@ -21,7 +21,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Unpack
 
 import anyio
 from mcp.server.connection import Connection
@@ -37,7 +37,6 @@ from mcp_types import (
     FormElicitationCapability,
     GetPromptRequestParams,
     Implementation,
-    InputResponses,
     ReadResourceRequestParams,
     RootsCapability,
     SamplingCapability,
@@ -45,6 +44,7 @@ from mcp_types import (
 from mcp_types.version import LATEST_MODERN_VERSION
 
 from mcpbdd._sdk import subscription_bus
+from mcpbdd.harness.base import Rounds, round_options
 from mcpbdd.kinds import CAPABILITIES, Capability, check_capabilities
 
 MOCK_TRANSPORT = TransportContext(kind="mcpbdd-mock", can_send_request=False)
@@ -168,35 +168,18 @@ class MockContext:
         )
 
     def for_tool(
-        self,
-        name: str,
-        arguments: dict[str, Any] | None = None,
-        *,
-        input_responses: InputResponses | None = None,
-        request_state: str | None = None,
+        self, name: str, arguments: dict[str, Any] | None = None, **rounds: Unpack[Rounds]
     ) -> Context[Any, Any]:
-        params = CallToolRequestParams(
-            name=name, arguments=arguments, input_responses=input_responses, request_state=request_state
-        )
+        params = CallToolRequestParams(name=name, arguments=arguments, **round_options(rounds))
         return self._context("tools/call", params)
 
-    def for_resource(
-        self, uri: str, *, input_responses: InputResponses | None = None, request_state: str | None = None
-    ) -> Context[Any, Any]:
-        params = ReadResourceRequestParams(uri=uri, input_responses=input_responses, request_state=request_state)
-        return self._context("resources/read", params)
+    def for_resource(self, uri: str, **rounds: Unpack[Rounds]) -> Context[Any, Any]:
+        return self._context("resources/read", ReadResourceRequestParams(uri=uri, **round_options(rounds)))
 
     def for_prompt(
-        self,
-        name: str,
-        arguments: dict[str, str] | None = None,
-        *,
-        input_responses: InputResponses | None = None,
-        request_state: str | None = None,
+        self, name: str, arguments: dict[str, str] | None = None, **rounds: Unpack[Rounds]
     ) -> Context[Any, Any]:
-        params = GetPromptRequestParams(
-            name=name, arguments=arguments, input_responses=input_responses, request_state=request_state
-        )
+        params = GetPromptRequestParams(name=name, arguments=arguments, **round_options(rounds))
         return self._context("prompts/get", params)
 
 

@@ -27,6 +27,17 @@ class CassetteError(ValueError):
     """A file that is not a cassette this version of mcpbdd can read (the message names file and line)."""
 
 
+def _key(name: str) -> str:
+    """An attribute's key on a cassette line: camelCase (`started_at` is `startedAt`)."""
+    first, *rest = name.split("_")
+    return first + "".join(word.capitalize() for word in rest)
+
+
+def _as_keys(record: Any, *names: str) -> dict[str, Any]:
+    """`record`'s attributes `names`, in that order, under their cassette keys."""
+    return {_key(name): getattr(record, name) for name in names}
+
+
 @dataclass
 class Header:
     """What the session was: who talked to whom, over what, in which protocol version."""
@@ -40,16 +51,8 @@ class Header:
     """`{"name", "version", "capabilities"}` as the client declared them."""
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "type": "header",
-            "format": FORMAT,
-            "version": VERSION,
-            "protocolVersion": self.protocol_version,
-            "transport": self.transport,
-            "server": self.server,
-            "client": self.client,
-            "startedAt": self.started_at,
-        }
+        fields = _as_keys(self, "protocol_version", "transport", "server", "client", "started_at")
+        return {"type": "header", "format": FORMAT, "version": VERSION, **fields}
 
     @classmethod
     def from_json(cls, line: dict[str, Any]) -> Header:
@@ -141,14 +144,7 @@ class End:
     """Lines on the wire that were not JSON-RPC (passed through, not recorded)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "type": "end",
-            "exitCode": self.exit_code,
-            "stderr": self.stderr,
-            "endedAt": self.ended_at,
-            "messages": self.messages,
-            "unparsed": self.unparsed,
-        }
+        return {"type": "end", **_as_keys(self, "exit_code", "stderr", "ended_at", "messages", "unparsed")}
 
     @classmethod
     def from_json(cls, line: dict[str, Any]) -> End:

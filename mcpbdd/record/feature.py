@@ -17,7 +17,7 @@ import shlex
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Unpack
 
 from mcpbdd.kinds import CAPABILITIES
 from mcpbdd.kit.errors import CODES
@@ -32,7 +32,7 @@ from mcpbdd.record.compare import (
     template,
     volatile,
 )
-from mcpbdd.record.replay import Replayed, leaves, replay_sync
+from mcpbdd.record.replay import Replayed, ReplayTarget, leaves, replay_runs
 
 INDENT = "    "
 SNIPPET = 80
@@ -330,17 +330,10 @@ def _indent_steps(steps: list[str]) -> list[str]:
     return [f"{INDENT}{s}" for s in steps]
 
 
-def write_feature(
-    cassette: Cassette,
-    *,
-    command: Sequence[str] | None = None,
-    url: str | None = None,
-    token: str | None = None,
-    replays: int = 2,
-) -> str:
+def write_feature(cassette: Cassette, *, replays: int = 2, **target: Unpack[ReplayTarget]) -> str:
     """Replay the session `replays` times against fresh servers (or the server at `url`) and render the feature."""
-    runs = [replay_sync(cassette, command=command, url=url, token=token) for _ in range(max(0, replays))]
-    return render(cassette, runs, target=url or server_target(cassette, command))
+    runs = replay_runs(cassette, replays, target)
+    return render(cassette, runs, target=target.get("url") or server_target(cassette, target.get("command")))
 
 
 __all__ = ["plan_carries", "render", "server_target", "write_feature"]

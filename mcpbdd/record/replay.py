@@ -16,7 +16,7 @@ import os
 import tempfile
 from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 import anyio
 import httpx2
@@ -295,4 +295,31 @@ def replay_sync(cassette: Cassette, **kwargs: Any) -> list[Replayed]:
     return anyio.run(lambda: replay(cassette, **kwargs))
 
 
-__all__ = ["Carried", "ReplayError", "Replayed", "at", "leaves", "replay", "replay_sync", "result_document"]
+class ReplayTarget(TypedDict, total=False):
+    """Where a cassette is replayed, as keywords of `replay` and of what replays it (a feature, a verification)."""
+
+    command: Sequence[str] | None
+    """A fresh server process started with this command (the recorded server's by default)."""
+    url: str | None
+    """A Streamable HTTP server at this URL instead."""
+    token: str | None
+    """Over HTTP, the bearer token (mcpbdd's test token of the recorded caller by default)."""
+
+
+def replay_runs(cassette: Cassette, times: int, target: ReplayTarget) -> list[list[Replayed]]:
+    """`times` replays of `cassette` against `target`, each against a fresh server (none for 0)."""
+    return [replay_sync(cassette, **target) for _ in range(max(0, times))]
+
+
+__all__ = [
+    "Carried",
+    "ReplayError",
+    "ReplayTarget",
+    "Replayed",
+    "at",
+    "leaves",
+    "replay",
+    "replay_runs",
+    "replay_sync",
+    "result_document",
+]

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Unpack
 from xml.sax.saxutils import escape as xml_escape
 from xml.sax.saxutils import quoteattr
 
 from mcpbdd.matching import _UUID, _is_iso_datetime
 from mcpbdd.record.cassette import Cassette, Exchange
 from mcpbdd.record.compare import channel, differences, observable, template, volatile
-from mcpbdd.record.replay import Replayed, leaves, replay_sync
+from mcpbdd.record.replay import Replayed, ReplayTarget, leaves, replay_runs
 
 LINES_PER_EXCHANGE = 20
 """Differences printed per exchange (all of them are in the Report and the JUnit file)."""
@@ -142,16 +142,9 @@ def _question_drift(
     return [(path.replace("$", "$.rounds", 1), reason) for path, reason in found]
 
 
-def verify_cassette(
-    cassette: Cassette,
-    *,
-    command: Sequence[str] | None = None,
-    url: str | None = None,
-    token: str | None = None,
-    replays: int = 2,
-) -> Report:
-    """Replay `cassette` against the server (`replays` fresh runs) and judge every client exchange."""
-    runs = [replay_sync(cassette, command=command, url=url, token=token) for _ in range(max(1, replays))]
+def verify_cassette(cassette: Cassette, *, replays: int = 2, **target: Unpack[ReplayTarget]) -> Report:
+    """Replay `cassette` against the server (`replays` fresh runs, at least one) and judge every client exchange."""
+    runs = replay_runs(cassette, max(1, replays), target)
     exchanges = [e for e in cassette.exchanges if e.origin == "client"]
     verdicts = []
     for index, exchange in enumerate(exchanges):

@@ -34,16 +34,18 @@ import re
 import sys
 import time
 import uuid
+import zlib
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 import allure_commons
 import cucumber_messages as cm
-from behave.formatter.base import Formatter
 from gherkin.ast_builder import AstBuilder
 from gherkin.parser import Parser
 from gherkin.pickles.compiler import Compiler
+
+from mcpbdd.reporting.per_scenario import PerScenarioFormatter
 
 __all__ = ["MessagesFormatter", "envelope", "merge_streams", "read_envelopes"]
 
@@ -180,7 +182,7 @@ def _media_type(attachment_type: Any) -> str:
     return str(getattr(attachment_type, "mime_type", attachment_type))
 
 
-class MessagesFormatter(Formatter):
+class MessagesFormatter(PerScenarioFormatter):
     """`--format mcpbdd.reporting.messages:MessagesFormatter --outfile FILE.ndjson`."""
 
     name = "mcpbdd.reporting.messages"
@@ -188,13 +190,11 @@ class MessagesFormatter(Formatter):
 
     def __init__(self, stream_opener: Any, config: Any) -> None:
         super().__init__(stream_opener, config)
-        self.stream = self.open()
         self.documents: dict[str, _Document] = {}
         self.definitions: set[str] = set()
         self.patterns: dict[Any, str] | None = None
         self.hook_written = False
         self.scope = uuid.uuid4().hex[:12]
-        self.current: Any = None
         self.started_at = 0.0
         self.steps: list[Any] = []
         self.matches: list[Any] = []
@@ -211,20 +211,17 @@ class MessagesFormatter(Formatter):
         if uri not in self.documents:
             self.documents[uri] = _Document(uri)
 
-    def scenario(self, scenario: Any) -> None:
-        self._finish_current()
+    def follows(self, scenario: Any) -> bool:
         if not scenario.should_run_with_tags(self.config.tag_expression):
-            return  # left out by tags: no test case
-        self.current, self.started_at = scenario, time.time()
+            return False  # left out by tags: no test case
+        self.started_at = time.time()
         self.steps, self.matches, self.step_started, self.attachments = list(scenario.all_steps), [], [], []
+        return True
 
     def match(self, match: Any) -> None:
         if self.current is not None:
             self.matches.append(match)
             self.step_started.append(time.time())
-
-    def eof(self) -> None:
-        self._finish_current()
 
     def close(self) -> None:
         self._finish_current()
@@ -255,10 +252,7 @@ class MessagesFormatter(Formatter):
 
     # the envelopes of one scenario --------------------------------------------------------------------
 
-    def _finish_current(self) -> None:
-        scenario, self.current = self.current, None
-        if scenario is None:
-            return
+    def finished(self, scenario: Any) -> None:
         document = self.documents.get(str(scenario.feature.filename))
         pickle = document.pickles.get(int(scenario.line)) if document is not None else None
         if document is None or pickle is None:
@@ -366,15 +360,15 @@ class MessagesFormatter(Formatter):
                 return None
             func = definition.func
         location = Match.make_location(func)
-        key = f"{location.filename}:{location.line}"
+        if self.patterns is None:
+            self.patterns = {m.func: _regular_expression(m) for ms in registry.steps.values() for m in ms}
+        source = self.patterns.get(func, f"^{re.escape(func.__name__)}$")
+        # Phrasings registered from one table share their function's line: the pattern tells them apart
+        # (and is the same in every process, so the merged run keeps each definition once).
+        key = f"{location.filename}:{location.line}:{zlib.crc32(source.encode()):08x}"
         if key not in self.definitions:
             self.definitions.add(key)
-            if self.patterns is None:
-                self.patterns = {m.func: _regular_expression(m) for ms in registry.steps.values() for m in ms}
-            pattern = cm.StepDefinitionPattern(
-                source=self.patterns.get(func, f"^{re.escape(func.__name__)}$"),
-                type=cm.StepDefinitionPatternType.regular_expression,
-            )
+            pattern = cm.StepDefinitionPattern(source=source, type=cm.StepDefinitionPatternType.regular_expression)
             reference = cm.SourceReference(uri=str(location.filename), location=cm.Location(line=int(location.line)))
             out.append(envelope(step_definition=cm.StepDefinition(id=key, pattern=pattern, source_reference=reference)))
         return key

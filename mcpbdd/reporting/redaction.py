@@ -51,7 +51,7 @@ import json
 import os
 import re
 import string
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
@@ -190,6 +190,10 @@ class _Secret:
         return text
 
 
+def _parse_xml(document: str) -> ElementTree.Element:
+    return ElementTree.fromstring(document.encode("utf-8"))
+
+
 def _choose_mask(secrets: list[_Secret]) -> str:
     """The first mask no secret can appear in, or appear across (its ends are characters no secret has)."""
     for mask in _MASKS:
@@ -222,18 +226,9 @@ class Redactor:
 
     def redact_json(self, document: str) -> str:
         """A JSON document, still valid JSON afterwards (value by value if a textual replacement broke it)."""
-        redacted = self.redact(document)
-        if redacted == document:
-            return document
-        try:
-            json.loads(redacted)
-            return redacted
-        except ValueError:
-            pass
-        try:
-            value = json.loads(document)
-        except ValueError:
-            return redacted  # it was not JSON to begin with
+        return self._redact_keeping_syntax(document, json.loads, ValueError, self._redact_json_values)
+
+    def _redact_json_values(self, value: Any, document: str) -> str:
         return json.dumps(self._redact_value(value), ensure_ascii=False, indent=2 if "\n" in document else None)
 
     def _redact_value(self, value: Any) -> Any:
@@ -247,23 +242,39 @@ class Redactor:
 
     def redact_xml(self, document: str) -> str:
         """An XML document (JUnit), still well-formed afterwards (attribute by attribute, text by text if needed)."""
-        redacted = self.redact(document)
-        if redacted == document:
-            return document
-        try:
-            ElementTree.fromstring(redacted.encode("utf-8"))
-            return redacted
-        except ElementTree.ParseError:
-            pass
-        try:
-            root = ElementTree.fromstring(document.encode("utf-8"))
-        except ElementTree.ParseError:
-            return redacted  # it was not XML to begin with
+        return self._redact_keeping_syntax(document, _parse_xml, ElementTree.ParseError, self._redact_xml_parts)
+
+    def _redact_xml_parts(self, root: ElementTree.Element, document: str) -> str:
         for element in root.iter():
             element.attrib = {key: self.redact(value) for key, value in element.attrib.items()}
             element.text = self.redact(element.text) if element.text else element.text
             element.tail = self.redact(element.tail) if element.tail else element.tail
         return ElementTree.tostring(root, encoding="unicode", xml_declaration=True)
+
+    def _redact_keeping_syntax(
+        self,
+        document: str,
+        parse: Callable[[str], Any],
+        broken: type[Exception],
+        piece_by_piece: Callable[[Any, str], str],
+    ) -> str:
+        """`document` redacted as text if it still parses; if that broke it, `piece_by_piece(parsed, document)`.
+
+        A document that did not parse to begin with is redacted as text.
+        """
+        redacted = self.redact(document)
+        if redacted == document:
+            return document
+        try:
+            parse(redacted)
+            return redacted
+        except broken:
+            pass
+        try:
+            parsed = parse(document)
+        except broken:
+            return redacted  # it was not JSON or XML to begin with
+        return piece_by_piece(parsed, document)
 
     def redact_bytes(self, body: str | bytes) -> bytes:
         """An attachment body. Bytes that are not UTF-8 (an image) are searched too: a secret in them is replaced."""

@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from behave.formatter.base import Formatter
+from mcpbdd.reporting.per_scenario import PerScenarioFormatter
 
 __all__ = ["SCENARIO_FACTS", "Verdict", "VerdictFormatter", "read_verdicts", "scenario_name"]
 
@@ -97,7 +97,7 @@ def _status(scenario: Any) -> str:
     return status.name if hasattr(status, "name") else str(status)
 
 
-class VerdictFormatter(Formatter):
+class VerdictFormatter(PerScenarioFormatter):
     """`--format mcpbdd.reporting.verdicts:VerdictFormatter --outfile FILE`: one JSON line per scenario."""
 
     name = "mcpbdd.reporting.verdicts"
@@ -105,14 +105,13 @@ class VerdictFormatter(Formatter):
 
     def __init__(self, stream_opener: Any, config: Any) -> None:
         super().__init__(stream_opener, config)
-        self.stream = self.open()
-        self.current: Any = None
         self.started = 0.0
 
-    def _finish_current(self) -> None:
-        scenario, self.current = self.current, None
-        if scenario is None:
-            return
+    def follows(self, scenario: Any) -> bool:
+        self.started = time.perf_counter()
+        return True
+
+    def finished(self, scenario: Any) -> None:
         elapsed = time.perf_counter() - self.started
         if not scenario.should_run_with_tags(self.config.tag_expression):
             return  # left out by tags (another pass's pin): not a verdict of this pass
@@ -135,17 +134,6 @@ class VerdictFormatter(Formatter):
         )
         self.stream.write(json.dumps(asdict(verdict), ensure_ascii=False) + "\n")
         self.stream.flush()
-
-    def scenario(self, scenario: Any) -> None:
-        self._finish_current()
-        self.current, self.started = scenario, time.perf_counter()
-
-    def eof(self) -> None:
-        self._finish_current()
-
-    def close(self) -> None:
-        self._finish_current()
-        super().close()
 
 
 def read_verdicts(path: Path, column: str = "") -> list[Verdict]:

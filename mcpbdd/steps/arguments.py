@@ -18,7 +18,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, Final
 
 import parse
@@ -65,9 +65,14 @@ def nesting_beyond(text: str, limit: int = MAX_JSON_DEPTH) -> int | None:
     return None
 
 
-@parse.with_pattern(r'[^"]*')
-def _quoted(text: str) -> str:
-    return text
+def _verbatim(pattern: str) -> Callable[[str], str]:
+    """A step parameter type that keeps the text it matched as it is: `pattern` alone decides what matches."""
+
+    @parse.with_pattern(pattern)
+    def keep(text: str) -> str:
+        return text
+
+    return keep
 
 
 @parse.with_pattern(r"[^\"]*")
@@ -75,35 +80,16 @@ def _name_list(text: str) -> list[str]:
     return [part.strip() for part in text.split(",") if part.strip()]
 
 
-@parse.with_pattern(r"-?\d+|[A-Za-z][A-Za-z _-]*[A-Za-z]")
-def _code_word(text: str) -> str:
-    return text
-
-
-@parse.with_pattern(r"by elicitation|by sampling|for the roots")
-def _kind(text: str) -> str:
-    return text
-
-
-@parse.with_pattern(r"[A-Za-z]+")
-def _unit(text: str) -> str:
-    """Any word, so an unknown unit ("fortnights") fails with the accepted ones listed, not as undefined."""
-    return text
-
-
-@parse.with_pattern(r"\d+(?:\.\d+)?")
-def _amount(text: str) -> str:
-    return text
-
-
-@parse.with_pattern(r"\{.*\}")
-def _json_object(text: str) -> str:
-    """Inline JSON arguments: from the first `{` to the last `}`, so a phrase may not follow them."""
-    return text
-
-
 register_type(
-    Text=_quoted, Names=_name_list, CodeWord=_code_word, Kind=_kind, Unit=_unit, Amount=_amount, JsonObject=_json_object
+    Text=_verbatim(r'[^"]*'),
+    Names=_name_list,
+    CodeWord=_verbatim(r"-?\d+|[A-Za-z][A-Za-z _-]*[A-Za-z]"),
+    Kind=_verbatim(r"by elicitation|by sampling|for the roots"),
+    # Any word, so an unknown unit ("fortnights") fails with the accepted ones listed, not as undefined.
+    Unit=_verbatim(r"[A-Za-z]+"),
+    Amount=_verbatim(r"\d+(?:\.\d+)?"),
+    # Inline JSON arguments: from the first `{` to the last `}`, so a phrase may not follow them.
+    JsonObject=_verbatim(r"\{.*\}"),
 )
 
 

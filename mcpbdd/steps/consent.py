@@ -60,18 +60,25 @@ def refuses_consent(context: Any) -> None:
         world(context).answer(question.key, answers.decline())
 
 
-@when("the client replays the consented call")
-def replays(context: Any) -> None:
-    """When the client replays the consented call  (the last answered round, sent again)"""
-    with spec_errors(context):
-        world(context).replay()
+def _replay_step(phrase: str, example: str) -> None:
+    """The current caller (`the client`) or a named user sends the last answered round again."""
+
+    def replays(context: Any, user: str | None = None) -> None:
+        with spec_errors(context):
+            world(context).replay(as_user=user)
+
+    replays.__doc__ = example
+    when(phrase)(replays)
 
 
-@when('"{user:Text}" replays the consented call')
-def user_replays(context: Any, user: str) -> None:
-    """When "bob" replays the consented call  (someone else sends the consent round)"""
-    with spec_errors(context):
-        world(context).replay(as_user=user)
+_replay_step(
+    "the client replays the consented call",
+    "When the client replays the consented call  (the last answered round, sent again)",
+)
+_replay_step(
+    '"{user:Text}" replays the consented call',
+    'When "bob" replays the consented call  (someone else sends the consent round)',
+)
 
 
 @when('the client calls "{tool:Text}" with {arguments:JsonObject} and consent given in advance')

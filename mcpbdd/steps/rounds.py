@@ -8,6 +8,7 @@ server's mid-call requests) and the outcome steps then see what the call came to
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from behave import given, then, when
@@ -67,96 +68,87 @@ def asks_by(context: Any, how: str) -> None:
     _asks(context, None, KINDS[how])
 
 
-@then('the question "{key:Text}" says "{text:Text}"')
-def question_says(context: Any, key: str, text: str) -> None:
-    """Then the question "confirm_delete" says "cannot be undone\""""
+def _question(context: Any, key: str | None) -> Any:
     with spec_errors(context):
-        question = world(context).question(key)
-    expect.question_says(question, text)
+        return world(context).question(key)
 
 
-@then('the question says "{text:Text}"')
-def only_question_says(context: Any, text: str) -> None:
-    """Then the question says "cannot be undone\""""
-    with spec_errors(context):
-        question = world(context).question(None)
-    expect.question_says(question, text)
+# What is said of a question or answered to it, by its name and, when one question is open, without
+# one; in the order `mcpbdd steps` lists them: (keyword, the phrase with the name, its example, the phrase
+# without, its example, what it does with the name or None and the phrase's other values).
+_NAMED_OR_NOT: tuple[tuple[Any, str, str, str, str, Callable[..., None]], ...] = (
+    (
+        then,
+        'the question "{key:Text}" says "{text:Text}"',
+        'Then the question "confirm_delete" says "cannot be undone"',
+        'the question says "{text:Text}"',
+        'Then the question says "cannot be undone"',
+        lambda context, key, text: expect.question_says(_question(context, key), text),
+    ),
+    (
+        then,
+        'the question "{key:Text}" requires the fields "{fields:Names}"',
+        'Then the question "confirm_delete" requires the fields "confirm"',
+        'the question requires the fields "{fields:Names}"',
+        'Then the question requires the fields "confirm"',
+        lambda context, key, fields: expect.question_requires(_question(context, key), fields),
+    ),
+    (
+        when,
+        'the user accepts "{key:Text}" with:',
+        'When the user accepts "confirm_delete" with: (a JSON object: the form\'s content)',
+        "the user accepts with:",
+        "When the user accepts with: (a JSON object: the form's content)",
+        lambda context, key: _answer(context, key, answers.accept(_form(context))),
+    ),
+    (
+        when,
+        'the user declines "{key:Text}"',
+        'When the user declines "confirm_delete"',
+        "the user declines",
+        "When the user declines",
+        lambda context, key: _answer(context, key, answers.decline()),
+    ),
+    (
+        when,
+        'the user cancels "{key:Text}"',
+        'When the user cancels "confirm_delete"',
+        "the user cancels",
+        "When the user cancels",
+        lambda context, key: _answer(context, key, answers.cancel()),
+    ),
+    (
+        when,
+        'the model answers "{key:Text}" with "{text:Text}"',
+        'When the model answers "ask_model_for_title" with "Weekly groceries"',
+        'the model answers with "{text:Text}"',
+        'When the model answers with "Weekly groceries"',
+        lambda context, key, text: _answer(context, key, answers.model_reply(text)),
+    ),
+    (
+        when,
+        'the client answers "{key:Text}" with the roots:',
+        'When the client answers "roots-1" with the roots: (a table: uri | name)',
+        "the client answers with the roots:",
+        "When the client answers with the roots: (a table: uri | name)",
+        lambda context, key: _answer(context, key, answers.roots(_roots(context))),
+    ),
+)
 
 
-@then('the question "{key:Text}" requires the fields "{fields:Names}"')
-def question_requires(context: Any, key: str, fields: list[str]) -> None:
-    """Then the question "confirm_delete" requires the fields "confirm\""""
-    with spec_errors(context):
-        question = world(context).question(key)
-    expect.question_requires(question, fields)
+def _register(keyword: Any, phrase: str, example: str, does: Callable[..., None]) -> None:
+    """One step function per phrase (each its own object: reports key step definitions by function)."""
+
+    def step_function(context: Any, key: str | None = None, **values: Any) -> None:
+        does(context, key, **values)
+
+    step_function.__doc__ = example
+    keyword(phrase)(step_function)
 
 
-@then('the question requires the fields "{fields:Names}"')
-def only_question_requires(context: Any, fields: list[str]) -> None:
-    """Then the question requires the fields "confirm\""""
-    with spec_errors(context):
-        question = world(context).question(None)
-    expect.question_requires(question, fields)
-
-
-@when('the user accepts "{key:Text}" with:')
-def user_accepts(context: Any, key: str) -> None:
-    """When the user accepts "confirm_delete" with: (a JSON object: the form's content)"""
-    _answer(context, key, answers.accept(_form(context)))
-
-
-@when("the user accepts with:")
-def user_accepts_only(context: Any) -> None:
-    """When the user accepts with: (a JSON object: the form's content)"""
-    _answer(context, None, answers.accept(_form(context)))
-
-
-@when('the user declines "{key:Text}"')
-def user_declines(context: Any, key: str) -> None:
-    """When the user declines "confirm_delete\""""
-    _answer(context, key, answers.decline())
-
-
-@when("the user declines")
-def user_declines_only(context: Any) -> None:
-    """When the user declines"""
-    _answer(context, None, answers.decline())
-
-
-@when('the user cancels "{key:Text}"')
-def user_cancels(context: Any, key: str) -> None:
-    """When the user cancels "confirm_delete\""""
-    _answer(context, key, answers.cancel())
-
-
-@when("the user cancels")
-def user_cancels_only(context: Any) -> None:
-    """When the user cancels"""
-    _answer(context, None, answers.cancel())
-
-
-@when('the model answers "{key:Text}" with "{text:Text}"')
-def model_answers(context: Any, key: str, text: str) -> None:
-    """When the model answers "ask_model_for_title" with "Weekly groceries\""""
-    _answer(context, key, answers.model_reply(text))
-
-
-@when('the model answers with "{text:Text}"')
-def model_answers_only(context: Any, text: str) -> None:
-    """When the model answers with "Weekly groceries\""""
-    _answer(context, None, answers.model_reply(text))
-
-
-@when('the client answers "{key:Text}" with the roots:')
-def client_answers_roots(context: Any, key: str) -> None:
-    """When the client answers "roots-1" with the roots: (a table: uri | name)"""
-    _answer(context, key, answers.roots(_roots(context)))
-
-
-@when("the client answers with the roots:")
-def client_answers_roots_only(context: Any) -> None:
-    """When the client answers with the roots: (a table: uri | name)"""
-    _answer(context, None, answers.roots(_roots(context)))
+for _keyword, _named, _named_example, _unnamed, _unnamed_example, _does in _NAMED_OR_NOT:
+    _register(_keyword, _named, _named_example, _does)
+    _register(_keyword, _unnamed, _unnamed_example, _does)
 
 
 @given('the user will accept "{key:Text}" with:')

@@ -85,24 +85,24 @@ class CallRunner:
                 duration=time.perf_counter() - started,
             )
         except Exception as exc:  # a harness that lets the SDK client's refusal escape
-            limit = client_limit(exc, arguments)
-            if limit is not None:
-                self.last_limit = limit
-                return None
-            self.last_client_error = f"the client refused the answer: {type(exc).__name__}: {clip(str(exc), 400)}"
+            self._refused(exc, arguments, f"{type(exc).__name__}: {clip(str(exc), 400)}")
             return None
         if outcome.failure and outcome.failure.startswith(TRANSPORT_LIMIT):  # the harness refused to send it
             self.last_limit = outcome.failure
             return None
         if outcome.failure and outcome.failure.startswith(CLIENT_REFUSED):
             refusal = outcome.failure[len(CLIENT_REFUSED) :]
-            limit = client_limit(refusal, arguments)
-            if limit is not None:
-                self.last_limit = limit
-                return None
-            self.last_client_error = f"the client refused the answer: {clip(refusal, 400)}"
+            self._refused(refusal, arguments, clip(refusal, 400))
             return None
         return outcome
+
+    def _refused(self, refusal: str | Exception, arguments: dict[str, Any], described: str) -> None:
+        """A call the SDK client would not complete: the transport limit it met, else the refusal (`described`)."""
+        limit = client_limit(refusal, arguments)
+        if limit is not None:
+            self.last_limit = limit
+        else:
+            self.last_client_error = f"the client refused the answer: {described}"
 
     async def attempt(self, arguments: dict[str, Any]) -> tuple[Outcome | None, dict[str, str]]:
         """Make the call and judge it: its Outcome (None if there is none to judge) and the verdicts it broke.

@@ -11,7 +11,7 @@ import logging
 import time
 import zlib
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from mcpbdd.checks.generated.adversarial import DEEP
 from mcpbdd.checks.generated.calls import CallRunner, Snapshot
@@ -24,7 +24,13 @@ from mcpbdd.checks.output_schema import find_tool
 from mcpbdd.harness.base import Harness
 from mcpbdd.principals import Principal
 
-__all__ = ["MAX_HANGS", "check_generated_calls", "check_generated_calls_in_world", "default_seed"]
+__all__ = [
+    "MAX_HANGS",
+    "GeneratedOptions",
+    "check_generated_calls",
+    "check_generated_calls_in_world",
+    "default_seed",
+]
 
 MAX_HANGS = 3
 """After this many hung calls the remaining ones are skipped: each would wait for the whole timeout."""
@@ -135,29 +141,32 @@ async def _make_calls(
             )
 
 
+class GeneratedOptions(TypedDict, total=False):
+    """`check_generated_calls`'s keyword options but the caller, for the forms that pass them on."""
+
+    secrets: Iterable[str]
+    seed: int | None
+    timeout: float | None
+    snapshot: Snapshot | None
+    paths: Iterable[str] | None
+    generator: Generator
+    depth: int
+
+
 def check_generated_calls_in_world(
-    world: Any,
-    tool: str,
-    n: int,
-    *,
-    secrets: Iterable[str] | None = None,
-    seed: int | None = None,
-    timeout: float | None = None,
-    snapshot: Snapshot | None = None,
+    world: Any, tool: str, n: int, **options: Unpack[GeneratedOptions]
 ) -> GeneratedReport:
     """The synchronous form the step uses: `check_generated_calls` on the scenario's harness, as its caller.
 
-    `world` is a `mcpbdd.world.World`; `secrets` default to the configured ones (`secrets`
-    under `[tool.mcpbdd]`, or `-D mcpbdd.secrets=...`). The calls are not recorded in the
-    scenario's trace.
+    `world` is a `mcpbdd.world.World`; `options` are `check_generated_calls`'s, with `secrets`
+    by default the configured ones (`secrets` under `[tool.mcpbdd]`, or `-D mcpbdd.secrets=...`).
+    The calls are not recorded in the scenario's trace.
     """
-    if secrets is None:
-        secrets = getattr(world.settings, "secrets", ())
+    if options.get("secrets") is None:
+        options["secrets"] = getattr(world.settings, "secrets", ())
     names = world.tool_names()
     if tool not in names:
         raise AssertionError(f"The server offers no tool {tool!r}; it offers: {', '.join(names) or 'no tools'}")
-    coro = check_generated_calls(
-        world.harness, tool, n, caller=world.caller, secrets=secrets, seed=seed, timeout=timeout, snapshot=snapshot
-    )
+    coro = check_generated_calls(world.harness, tool, n, caller=world.caller, **options)
     report: GeneratedReport = world.run(coro)
     return report

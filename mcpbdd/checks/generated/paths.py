@@ -77,7 +77,7 @@ def server_paths(harness: Harness) -> ServerPaths:
         assert connector is not None
         env = {**os.environ, **connector.environment(None)}
         _add_interpreter(Path(connector.argv[0]), env.get("PATH"), installation, machine)
-        _add_machine(machine, connector.cwd or os.getcwd(), env.get("HOME"), env.get("TMPDIR"))
+        _add_machine(machine, connector.options.cwd or os.getcwd(), env.get("HOME"), env.get("TMPDIR"))
     elif kind != "http":  # in this process: the context harness or the in-process client
         server = getattr(harness, "server", None) or getattr(connector, "server", None)
         installation.update(_code_folders(server))
