@@ -67,9 +67,9 @@ class Settings(BaseModel):
         description="start a stdio server (or open HTTP sessions) once per scenario, or once per feature",
     )
     spawn: Literal["auto", "fork", "spare", "plain"] = Field(
-        default="plain",
-        description="how a server process starts: plain (the default for now), fork (a warm Python parent), "
-        "spare (not built: plain), auto (fork for Python commands)",
+        default="auto",
+        description="how a server process starts: auto (the default: fork for Python commands, plain otherwise), "
+        "fork (a warm Python parent), spare (not built: plain), plain (a new interpreter each time)",
     )
     upstreams: tuple[str, ...] = Field(
         default=(),

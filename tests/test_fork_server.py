@@ -13,12 +13,14 @@ import signal
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import anyio
 import pytest
 from conftest import TESTS
+from processes import MARKER_ENV, processes_marked
 
 from mcpbdd.harness import ClientHarness, spawn
 from mcpbdd.harness.connectors import Stdio
@@ -29,6 +31,7 @@ ROOT = TESTS.parent
 SERVER = '''
 import json
 import os
+import signal
 import sys
 import time
 
@@ -48,7 +51,22 @@ mcp = MCPServer("forked")
 def about() -> str:
     """What this process saw when it started."""
     return json.dumps({"greeting": GREETING, "sibling": settings.VALUE, "parent": os.getppid(), "name": __name__,
-                       "argv": sys.argv, "cwd": os.getcwd()})
+                       "argv": sys.argv, "cwd": os.getcwd(), "pid": os.getpid()})
+
+
+@mcp.tool()
+def leave_a_daemon() -> str:
+    """A leak on purpose: a process forked (no exec) that leaves the server's process group and ignores SIGTERM."""
+    pid = os.fork()
+    if pid == 0:
+        os.setsid()
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        devnull = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(devnull, fd)
+        time.sleep(600)
+        os._exit(0)
+    return str(pid)
 
 
 @mcp.tool()
@@ -115,7 +133,6 @@ async def test_each_fork_sees_its_scenarios_environment_at_import_time(tmp_path:
             f"{{python}} {script} --flag",
             cwd=str(tmp_path),
             extra_env={"GREETING": value, "SIBLING": f"{value}!"},
-            spawn="fork",
         )
         async with ClientHarness(stdio, timeout=30, start_timeout=120) as harness:
             about = await harness.call_tool(None, "about", {})
@@ -128,9 +145,39 @@ async def test_each_fork_sees_its_scenarios_environment_at_import_time(tmp_path:
 
 
 @pytest.mark.anyio
+async def test_the_process_count_finds_forks_and_what_they_leave_where_the_marker_cannot(tmp_path: Path) -> None:
+    """The leak checks of the suite (`processes_marked`) must see forked servers, or their greens would lie."""
+    script = write_server(tmp_path / "srv")
+    marker = uuid.uuid4().hex
+    stdio = Stdio(f"{{python}} {script}", extra_env={MARKER_ENV: marker})
+    async with ClientHarness(stdio, timeout=30, start_timeout=120) as harness:
+        about = await harness.call_tool(None, "about", {})
+        assert about.ok, about.failure
+        fork = json.loads(about.text)["pid"]
+        assert is_fork_server(json.loads(about.text)["parent"])
+        # The scenario's environment is the fork's os.environ, but not what /proc shows of it: no marker there.
+        assert marker.encode() not in Path(f"/proc/{fork}/environ").read_bytes()
+        assert fork in processes_marked(marker)
+        left = await harness.call_tool(None, "leave_a_daemon", {})
+        assert left.ok, left.failure
+        daemon = int(left.text)
+    try:
+        # The fork has stopped with the scenario; its daemon has not, and is still found (adopted by this
+        # process, the subreaper, rather than by init).
+        assert fork not in processes_marked(marker)
+        assert processes_marked(marker) == [daemon]
+        assert marker.encode() not in Path(f"/proc/{daemon}/environ").read_bytes()
+        assert Path(f"/proc/{daemon}/stat").read_text().rpartition(")")[2].split()[1] == str(os.getpid())
+    finally:
+        os.kill(daemon, signal.SIGKILL)
+        os.waitpid(daemon, 0)  # this process adopted it, so it reaps it
+    assert processes_marked(marker) == []
+
+
+@pytest.mark.anyio
 async def test_a_fork_that_crashes_at_start_is_reported_and_the_next_one_starts(tmp_path: Path) -> None:
     script = write_server(tmp_path / "srv")
-    broken = Stdio(f"{{python}} {script}", extra_env={"CRASH_AT_START": "1"}, spawn="fork")
+    broken = Stdio(f"{{python}} {script}", extra_env={"CRASH_AT_START": "1"})
     async with ClientHarness(broken, timeout=30, start_timeout=120) as harness:
         # How a failed start is worded is the client harness's business; here: what is known about the process.
         with pytest.raises(BaseException):  # noqa: B017
@@ -142,7 +189,7 @@ async def test_a_fork_that_crashes_at_start_is_reported_and_the_next_one_starts(
     assert "exited with code 4" in diagnosis
     assert "fatal: the configuration is missing" in diagnosis
 
-    healthy = Stdio(f"{{python}} {script}", extra_env={"GREETING": "again"}, spawn="fork")
+    healthy = Stdio(f"{{python}} {script}", extra_env={"GREETING": "again"})
     async with ClientHarness(healthy, timeout=30, start_timeout=120) as harness:
         about = await harness.call_tool(None, "about", {})
         dead = await harness.call_tool(None, "crash", {})
@@ -166,7 +213,7 @@ async def test_a_dependency_that_starts_a_thread_at_import_falls_back_to_plain_s
     script.write_text(script.read_text().replace("import settings", "import settings\nimport threaded_dep"))
     parents = []
     for _ in range(2):
-        stdio = Stdio(f"{{python}} {script}", env={"PYTHONPATH": str(library)}, spawn="fork")
+        stdio = Stdio(f"{{python}} {script}", env={"PYTHONPATH": str(library)})
         async with ClientHarness(stdio, timeout=30, start_timeout=120) as harness:
             about = await harness.call_tool(None, "about", {})
         assert about.ok, about.failure
@@ -218,8 +265,6 @@ def project(tmp_path: Path, feature: str) -> tuple[Path, list[str]]:
         "mcpbdd.start_timeout=120",
         "-D",
         f"mcpbdd.server=stdio: {{python}} {script}",
-        "-D",
-        "mcpbdd.spawn=fork",
     ]
     return script, command
 

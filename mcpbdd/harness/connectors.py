@@ -122,7 +122,7 @@ class Stdio:
         extra_env: Mapping[str, str] | None = None,
         upstream: Upstream | None = None,
         upstream_bases: Iterable[str] = (),
-        spawn: SpawnMode = "plain",
+        spawn: SpawnMode = "auto",
     ) -> None:
         self.spawn: SpawnMode = spawn
         """How each process starts: forked from a warm parent for a Python command, or plainly (`spawn.py`)."""

@@ -67,7 +67,7 @@ class HttpProcess:
         tokens: Mapping[str, str] | None = None,
         start_timeout: float = 20.0,
         path: str = MCP_PATH,
-        spawn: SpawnMode = "plain",
+        spawn: SpawnMode = "auto",
     ) -> None:
         self.spawn: SpawnMode = spawn
         """How the process starts: forked from a warm parent for a Python command, or plainly (`spawn.py`)."""

@@ -1,7 +1,7 @@
 """How a server process is started: plain, or forked from a warm Python parent (the `spawn` setting).
 
 Starting a Python MCP server costs about a second, nearly all of it the interpreter importing `mcp`.
-With `spawn = "fork"` (or `auto`, which forks Python commands; the default is still `plain`) mcpbdd
+With `spawn = "auto"` (the default: fork for Python commands, plain otherwise) or `"fork"`, mcpbdd
 keeps one warm parent per run and per worker (`forkserver.py`) that has imported the server's dependencies
 once; each scenario's process is a fork of it running the server's own entry point with the scenario's environment. The
 SDK's `stdio_client` still starts a process and talks to its pipes: a tiny launcher
@@ -29,7 +29,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-__all__ = ["SPAWN_MODES", "ForkServerHandle", "SpawnMode", "announce", "describe", "prepare", "resolve", "stop_all"]
+__all__ = [
+    "SPAWN_MODES",
+    "ForkServerHandle",
+    "SpawnMode",
+    "announce",
+    "describe",
+    "fork_server_pids",
+    "prepare",
+    "resolve",
+    "stop_all",
+]
 
 SpawnMode = Literal["auto", "fork", "spare", "plain"]
 SPAWN_MODES: tuple[SpawnMode, ...] = ("auto", "fork", "spare", "plain")
@@ -210,6 +220,15 @@ def prepare(mode: SpawnMode, argv: Sequence[str], *, cwd: str | None, env: Mappi
                 )
         handle = _servers[key]
     return list(argv) if handle is None else handle.launcher_argv(entry)
+
+
+def fork_server_pids() -> list[int]:
+    """The process ids of the fork servers this process runs now: the run's own, not a scenario's processes
+    (a leak check counts every other process forked from them)."""
+    with _lock:
+        return [
+            handle.process.pid for handle in _servers.values() if handle is not None and handle.process.poll() is None
+        ]
 
 
 def stop_all() -> None:
