@@ -24,6 +24,7 @@ from processes import MARKER_ENV, processes_marked
 
 from mcpbdd.harness import ClientHarness, spawn
 from mcpbdd.harness.connectors import Stdio
+from mcpbdd.harness.http_process import HttpProcess
 from mcpbdd.outcome import Channel
 
 ROOT = TESTS.parent
@@ -121,7 +122,12 @@ def processes_mentioning(text: str) -> list[int]:
 
 
 def is_fork_server(pid: int) -> bool:
+    """Whether `pid` runs the fork server's command line (a fork server, or a fork of one)."""
     return b"forkserver.py" in Path(f"/proc/{pid}/cmdline").read_bytes()
+
+
+def parent_of(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[1])
 
 
 @pytest.mark.anyio
@@ -167,11 +173,26 @@ async def test_the_process_count_finds_forks_and_what_they_leave_where_the_marke
         assert fork not in processes_marked(marker)
         assert processes_marked(marker) == [daemon]
         assert marker.encode() not in Path(f"/proc/{daemon}/environ").read_bytes()
-        assert Path(f"/proc/{daemon}/stat").read_text().rpartition(")")[2].split()[1] == str(os.getpid())
+        assert parent_of(daemon) == os.getpid()
     finally:
         os.kill(daemon, signal.SIGKILL)
         os.waitpid(daemon, 0)  # this process adopted it, so it reaps it
     assert processes_marked(marker) == []
+
+
+@pytest.mark.anyio
+async def test_a_forked_http_server_is_gone_when_its_stop_returns() -> None:
+    """`HttpProcess` stops its process with SIGTERM and waits for it: the launcher passes the signal on and
+    waits for the fork, so the server (its port, its files) is gone when the stop returns, as after a plain start."""
+    marker = uuid.uuid4().hex
+    command = "{python} -m mcpbdd.examples.notes --http 127.0.0.1:{port}"
+    process = HttpProcess(command, extra_env={MARKER_ENV: marker}, start_timeout=120)
+    async with ClientHarness(process, timeout=30) as harness:
+        assert await harness.list_tools(None)
+        forked = [pid for pid in processes_marked(marker) if is_fork_server(pid)]  # the fork: its command line
+        assert len(forked) == 1 and is_fork_server(parent_of(forked[0]))
+    assert processes_marked(marker) == []
+    assert process.exit_code() is not None
 
 
 @pytest.mark.anyio

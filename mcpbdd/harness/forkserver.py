@@ -22,7 +22,7 @@ What it does, and why:
 - Exit: the child's status goes back to the launcher, which exits with it (or dies of the same
   signal). A launcher that gets SIGTERM says `term` and keeps waiting; a launcher that dies closes
   its connection. Either way the child's process group gets SIGTERM, then SIGKILL after a grace
-  period.
+  period (at once if the launcher is killed after its `term`: its stopper has escalated).
 - Lifetime: the fork server watches a pipe only the run holds (EOF when the run ends, however it
   ends) and stops on SIGTERM/SIGINT; either way it stops every child's process group and exits.
   Children ask the kernel for SIGTERM if the fork server dies (`PR_SET_PDEATHSIG`).
@@ -260,6 +260,10 @@ class ForkServer:
             self.selector.unregister(child.conn)
             child.conn.close()
             child.conn = None
+            if child.kill_at is not None:  # killed after its `term`: whoever stopped it escalated, so do we
+                child.kill_at = time.monotonic()
+                self._escalate()
+                return
         self._terminate(child)
 
     def _terminate(self, child: _Child) -> None:
