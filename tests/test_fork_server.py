@@ -245,6 +245,34 @@ async def test_a_dependency_that_starts_a_thread_at_import_falls_back_to_plain_s
     assert not any(is_fork_server(parent) for parent in parents if Path(f"/proc/{parent}").exists())
 
 
+FORKED_WORKER = """
+import os, sys
+from pathlib import Path
+from mcpbdd.harness import spawn
+
+argv = [sys.executable, sys.argv[1]]
+first = spawn.prepare("fork", argv, cwd=None, env=os.environ)
+pid = os.fork()  # as `mcpbdd run --jobs` forks its workers
+if pid == 0:
+    second = spawn.prepare("fork", argv, cwd=None, env=os.environ)
+    own = second[4] != first[4] and Path(second[4]).exists()
+    spawn.stop_all()
+    os._exit(0 if own else 3)
+_, status = os.waitpid(pid, 0)
+print(os.waitstatus_to_exitcode(status), Path(first[4]).exists(), len(spawn.fork_server_pids()))
+"""
+
+
+def test_a_forked_worker_starts_its_own_fork_server_and_stopping_it_leaves_its_parents_alone(tmp_path: Path) -> None:
+    script = write_server(tmp_path / "srv")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    run = subprocess.run(
+        [sys.executable, "-c", FORKED_WORKER, str(script)], env=env, capture_output=True, text=True, timeout=300
+    )
+    assert run.stdout.split() == ["0", "True", "1"], run.stdout + run.stderr
+    assert wait_until(lambda: processes_mentioning(str(tmp_path)) == [], 30), "a fork server outlived its process"
+
+
 # -- whole runs: no process is left behind, whatever way the run ends --------------------------------------------
 
 

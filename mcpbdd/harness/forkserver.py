@@ -464,6 +464,7 @@ def main(argv: list[str]) -> int:
         server.listener.close()
         with contextlib.suppress(OSError):
             os.unlink(config["socket"])
+            os.rmdir(os.path.dirname(config["socket"]))  # its folder too, when the run that made it was killed
     return 0
 
 

@@ -16,6 +16,7 @@ preloading started a thread, or it did not start) falls back to plain starts, sa
 from __future__ import annotations
 
 import atexit
+import contextlib
 import json
 import os
 import shlex
@@ -127,8 +128,10 @@ class ForkServerHandle:
 
     def __init__(self, entry: _Entry, cwd: str | None, env: Mapping[str, str]) -> None:
         self.entry = entry
-        self._folder = tempfile.TemporaryDirectory(prefix="mcpbdd-fork-")
-        self.socket_path = str(Path(self._folder.name) / "fork.sock")
+        # A plain folder, not a `TemporaryDirectory`: its finalizer would delete the folder (and the socket)
+        # in a forked worker that drops its copy of this handle. The owner removes it, or the fork server.
+        self._folder = tempfile.mkdtemp(prefix="mcpbdd-fork-")
+        self.socket_path = str(Path(self._folder) / "fork.sock")
         lifeline_read, self._lifeline = os.pipe()
         config = {
             "kind": entry.kind,
@@ -171,7 +174,7 @@ class ForkServerHandle:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
-        self._folder.cleanup()
+        shutil.rmtree(self._folder, ignore_errors=True)
 
 
 def _read_line(stream: object, timeout: float) -> str:
@@ -240,4 +243,22 @@ def stop_all() -> None:
         handle.stop()
 
 
+def _forget_in_fork() -> None:
+    """In a process forked from one that runs fork servers (a `--jobs` worker): they are not this process's.
+
+    It lets go of its copies of their lifelines (the fork servers end with the process that started them,
+    not with the last fork of it) and starts its own when it needs one, so stopping its own never stops
+    (or deletes the socket of) a fork server another process still uses.
+    """
+    global _lock
+    _lock = threading.Lock()  # the parent may have held it while forking
+    for handle in _servers.values():
+        if handle is not None and handle._lifeline >= 0:
+            with contextlib.suppress(OSError):
+                os.close(handle._lifeline)
+            handle._lifeline = -1
+    _servers.clear()
+
+
 atexit.register(stop_all)
+os.register_at_fork(after_in_child=_forget_in_fork)
