@@ -22,10 +22,12 @@ import pytest
 from conftest import TESTS
 from processes import MARKER_ENV, processes_marked
 
+from mcpbdd.config import Settings
 from mcpbdd.harness import ClientHarness, spawn
 from mcpbdd.harness.connectors import Stdio
 from mcpbdd.harness.http_process import HttpProcess
 from mcpbdd.outcome import Channel
+from mcpbdd.targets import ServerTarget
 
 ROOT = TESTS.parent
 
@@ -128,6 +130,17 @@ def is_fork_server(pid: int) -> bool:
 
 def parent_of(pid: int) -> int:
     return int(Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[1])
+
+
+@pytest.mark.parametrize("feature", ["over_stdio.feature", "failure_paths.feature", "over_http.feature"])
+def test_the_example_servers_processes_are_forked_by_default(feature: str) -> None:
+    """`make test` runs the example's process features with the fork server because it is the default."""
+    text = (ROOT / "features" / feature).read_text()
+    named = text.split('Given the MCP server "', 1)[1].split('"', 1)[0]
+    target = ServerTarget.parse(named)
+    assert target.kind in ("stdio", "http-command")
+    argv = [sys.executable if part == "{python}" else part for part in target.spec.split()]
+    assert spawn.resolve(Settings().spawn, argv, str(ROOT)) == "fork"
 
 
 @pytest.mark.anyio
