@@ -342,11 +342,14 @@ def wait_until(condition: object, seconds: float) -> bool:
 
 def test_a_run_with_a_pass_a_failure_and_a_crash_leaves_no_process(tmp_path: Path) -> None:
     _script, command = project(tmp_path, FEATURE)
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    marker = uuid.uuid4().hex
+    env = {**os.environ, "PYTHONPATH": str(ROOT), MARKER_ENV: marker}
     run = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
     assert "1 scenario passed, 2 failed" in run.stdout, run.stdout + run.stderr
     assert "exited with code 3" in run.stdout
+    assert "spawn = auto" in run.stderr  # the default, and the header says so
     assert processes_mentioning(str(tmp_path)) == []
+    assert processes_marked(marker) == []  # as the other process checks count
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
@@ -354,7 +357,8 @@ def test_an_interrupted_or_terminated_run_leaves_no_process(tmp_path: Path, sign
     started = tmp_path / "hang-started"
     hang = 'Feature: hang\n  Scenario: a call that never ends\n    When the client calls "hang"\n'
     _script, command = project(tmp_path, hang)
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "HANG_STARTED": str(started)}
+    marker = uuid.uuid4().hex
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "HANG_STARTED": str(started), MARKER_ENV: marker}
     process = subprocess.Popen(
         command, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
     )
@@ -370,3 +374,4 @@ def test_an_interrupted_or_terminated_run_leaves_no_process(tmp_path: Path, sign
             process.wait()
     # The fork server stops its forks (SIGTERM, SIGKILL after a grace period) once the run is gone.
     assert wait_until(lambda: processes_mentioning(str(tmp_path)) == [], 60), processes_mentioning(str(tmp_path))
+    assert wait_until(lambda: processes_marked(marker) == [], 30), processes_marked(marker)
