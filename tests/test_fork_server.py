@@ -352,13 +352,21 @@ def test_a_run_with_a_pass_a_failure_and_a_crash_leaves_no_process(tmp_path: Pat
     assert processes_marked(marker) == []  # as the other process checks count
 
 
-@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL])
 def test_an_interrupted_or_terminated_run_leaves_no_process(tmp_path: Path, signum: signal.Signals) -> None:
+    """Also a killed run (SIGKILL, nothing of it runs): its fork server sees its lifeline close and stops."""
     started = tmp_path / "hang-started"
     hang = 'Feature: hang\n  Scenario: a call that never ends\n    When the client calls "hang"\n'
     _script, command = project(tmp_path, hang)
     marker = uuid.uuid4().hex
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "HANG_STARTED": str(started), MARKER_ENV: marker}
+    (tmp_path / "tmp").mkdir()
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "HANG_STARTED": str(started),
+        MARKER_ENV: marker,
+        "TMPDIR": str(tmp_path / "tmp"),
+    }
     process = subprocess.Popen(
         command, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
     )
@@ -375,3 +383,4 @@ def test_an_interrupted_or_terminated_run_leaves_no_process(tmp_path: Path, sign
     # The fork server stops its forks (SIGTERM, SIGKILL after a grace period) once the run is gone.
     assert wait_until(lambda: processes_mentioning(str(tmp_path)) == [], 60), processes_mentioning(str(tmp_path))
     assert wait_until(lambda: processes_marked(marker) == [], 30), processes_marked(marker)
+    assert list((tmp_path / "tmp").glob("mcpbdd-fork-*")) == []  # the fork server's folder went with it
