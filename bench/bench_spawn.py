@@ -6,7 +6,8 @@ process stopped). Variants, interleaved rep by rep so drift in the machine's loa
 
   in-process    `mcpbdd.examples.unreliable:mcp` on the client harness (the baseline);
   stdio plain   `stdio: {python} -m mcpbdd.examples.unreliable`, `spawn = "plain"`;
-  stdio fork    the same command, `spawn = "fork"` (a fork of the warm parent per scenario).
+  stdio fork    the same command, `spawn = "fork"` (a fork of the warm parent per scenario);
+  stdio default the same command with the `spawn` setting left at its default (`auto`: fork here).
 
 The fork server's own start (once per run) is paid in a warm-up scenario before timing; so is the
 first in-process scenario's import. Targets (issue 12): fork <= 3x in-process. The warm spare
@@ -34,6 +35,7 @@ VARIANTS: dict[str, Settings] = {
     "in-process": Settings(server="mcpbdd.examples.unreliable:mcp", harness="client"),
     "stdio plain": Settings(server=COMMAND, harness="client", spawn="plain", start_timeout=120, timeout=60),
     "stdio fork": Settings(server=COMMAND, harness="client", spawn="fork", start_timeout=120, timeout=60),
+    "stdio default": Settings(server=COMMAND, harness="client", start_timeout=120, timeout=60),
 }
 
 
@@ -87,11 +89,12 @@ def main() -> None:
     for name, values in samples.items():
         ratio = median[name] / base
         target = ""
-        if name == "stdio fork":
+        if name in ("stdio fork", "stdio default"):
             target = f"<= 3x: {'ok' if ratio <= 3 else 'MISSED'}"
         spread = f"{min(values) * 1e3:.1f}-{max(values) * 1e3:.1f}"
         print(f"| {name} | {median[name] * 1e3:.1f} | {spread} | {ratio:.2f}x | {target} |")
-    print(f"\nplain / fork: {median['stdio plain'] / median['stdio fork']:.1f}x")
+    print(f"\nplain / fork: {median['stdio plain'] / median['stdio fork']:.1f}x; ", end="")
+    print(f"plain / default: {median['stdio plain'] / median['stdio default']:.1f}x")
 
 
 if __name__ == "__main__":
