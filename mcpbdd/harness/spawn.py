@@ -164,6 +164,13 @@ class ForkServerHandle:
         """What to start instead of the command: the launcher, which hands the process's pipes to a fresh fork."""
         return [sys.executable, "-I", "-S", str(_LAUNCHER), self.socket_path, *entry.args]
 
+    def let_go(self) -> None:
+        """In a forked copy of the process that started it: close this copy of the lifeline, stop nothing."""
+        if self._lifeline >= 0:
+            with contextlib.suppress(OSError):
+                os.close(self._lifeline)
+            self._lifeline = -1
+
     def stop(self) -> None:
         """End the fork server (it stops its children first) and wait for it, briefly."""
         if self._lifeline >= 0:
@@ -253,10 +260,8 @@ def _forget_in_fork() -> None:
     global _lock
     _lock = threading.Lock()  # the parent may have held it while forking
     for handle in _servers.values():
-        if handle is not None and handle._lifeline >= 0:
-            with contextlib.suppress(OSError):
-                os.close(handle._lifeline)
-            handle._lifeline = -1
+        if handle is not None:
+            handle.let_go()
     _servers.clear()
 
 
