@@ -7,6 +7,7 @@ process stopped). Variants, interleaved rep by rep so drift in the machine's loa
   in-process    `mcpbdd.examples.unreliable:mcp` on the client harness (the baseline);
   stdio plain   `stdio: {python} -m mcpbdd.examples.unreliable`, `spawn = "plain"`;
   stdio fork    the same command, `spawn = "fork"` (a fork of the warm parent per scenario);
+  stdio default the same command with the `spawn` setting left at its default (`auto`: fork here);
   waiting plain a server whose start-up is mostly waiting (`sh -c 'sleep 0.5; exec python -m ...'`:
                 not a Python command, so never forked), `spawn = "plain"`;
   waiting spare the same command, `spawn = "spare"` (processes started ahead for the next scenarios).
@@ -40,6 +41,7 @@ VARIANTS: dict[str, Settings] = {
     "in-process": Settings(server="mcpbdd.examples.unreliable:mcp", harness="client"),
     "stdio plain": Settings(server=COMMAND, harness="client", spawn="plain", start_timeout=120, timeout=60),
     "stdio fork": Settings(server=COMMAND, harness="client", spawn="fork", start_timeout=120, timeout=60),
+    "stdio default": Settings(server=COMMAND, harness="client", start_timeout=120, timeout=60),
     "waiting plain": Settings(server=WAITING, harness="client", spawn="plain", start_timeout=120, timeout=60),
     "waiting spare": Settings(server=WAITING, harness="client", spawn="spare", start_timeout=120, timeout=60),
 }
@@ -97,14 +99,15 @@ def main() -> None:
     for name, values in samples.items():
         ratio = median[name] / base
         target = ""
-        if name == "stdio fork":
+        if name in ("stdio fork", "stdio default"):
             target = f"<= 3x: {'ok' if ratio <= 3 else 'MISSED'}"
         if name == "waiting spare":
             faster = median["waiting plain"] / median[name]
             target = f"{faster:.2f}x faster than plain, >= 1.5x: {'ok' if faster >= 1.5 else 'MISSED'}"
         spread = f"{min(values) * 1e3:.1f}-{max(values) * 1e3:.1f}"
         print(f"| {name} | {median[name] * 1e3:.1f} | {spread} | {ratio:.2f}x | {target} |")
-    print(f"\nplain / fork: {median['stdio plain'] / median['stdio fork']:.1f}x")
+    print(f"\nplain / fork: {median['stdio plain'] / median['stdio fork']:.1f}x; ", end="")
+    print(f"plain / default: {median['stdio plain'] / median['stdio default']:.1f}x")
     print(f"waiting plain / waiting spare: {median['waiting plain'] / median['waiting spare']:.2f}x")
 
 

@@ -67,9 +67,10 @@ class Settings(BaseModel):
         description="start a stdio server (or open HTTP sessions) once per scenario, or once per feature",
     )
     spawn: Literal["auto", "fork", "spare", "plain"] = Field(
-        default="plain",
-        description="how a server process starts: plain (the default for now), fork (a warm Python parent), "
-        "spare (stdio processes started ahead for the next scenarios), auto (fork for Python commands, spare else)",
+        default="auto",
+        description="how a server process starts: auto (the default: fork for Python commands, spare otherwise), "
+        "fork (a warm Python parent), spare (stdio processes started ahead for the next scenarios), "
+        "plain (a new interpreter each time)",
     )
     upstreams: tuple[str, ...] = Field(
         default=(),

@@ -16,6 +16,14 @@ if str(TESTS) not in sys.path:
 HARNESS_KINDS = ("context", "client-auto", "client-legacy")
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Make this process a child subreaper: no process a test starts can leave its tree, so the process
+    counts (`processes.py`) find forks whose parent has gone too."""
+    from processes import become_subreaper
+
+    become_subreaper()
+
+
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"

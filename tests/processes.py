@@ -1,12 +1,26 @@
-"""Finding the processes a test started, by a marker in their environment (inherited by every descendant)."""
+"""Finding the processes a test started: by a marker in their environment, and every fork of a fork server.
+
+A marker in the environment is inherited by every process a test starts, except one: a process forked
+from a fork server (`mcpbdd/harness/forkserver.py`). Its `/proc/PID/environ` is the block the fork
+server was exec'd with, not the scenario's `os.environ`, so a test that put the marker only in the
+server's environment (`Stdio(..., extra_env=...)`) cannot see its fork by the marker. A fork keeps its
+fork server's command line instead (so does whatever it forks without exec; what it execs gets its
+`os.environ`, marker included). Counting every fork among this process's descendants finds them,
+and this process is made a child subreaper (`become_subreaper`, from conftest.py) so that a fork
+whose fork server has gone, or a daemon a server left behind, stays among its descendants instead of
+being adopted by init, where no count would look.
+"""
 
 from __future__ import annotations
 
+import ctypes
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
+from mcpbdd.harness import spawn
 from mcpbdd.harness.connectors import python_command
 
 T = TypeVar("T")
@@ -30,20 +44,80 @@ def stdio_server_settings(timeout: float = 300) -> list[str]:
     ]
 
 
-def processes_marked(marker: str) -> list[int]:
-    """Live processes whose environment carries `marker` (zombies are dead, whatever reaps them later)."""
+PR_SET_CHILD_SUBREAPER = 36
+"""prctl(2): orphans among this process's descendants are re-parented to it, not to init."""
+
+FORK_SERVER = str(Path(spawn.__file__).resolve().parent / "forkserver.py")
+"""What every fork server's command line names, and so every process forked from one."""
+
+
+def become_subreaper() -> None:
+    """Make this process the reaper of its descendants' orphans (Linux), so `descendants()` sees every one."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_CHILD_SUBREAPER) failed: forks could not be counted")
+
+
+def _alive(pid: str) -> bool:
+    try:
+        return "State:\tZ" not in Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+
+
+def descendants(root: int | None = None) -> list[int]:
+    """Live descendants of `root` (this process by default), found by walking parent ids in /proc."""
+    root = os.getpid() if root is None else root
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        parent = int(stat.rpartition(")")[2].split()[1])  # after `pid (comm) state`; comm may hold spaces
+        children.setdefault(parent, []).append(int(entry.name))
+    found: list[int] = []
+    todo = list(children.get(root, []))
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo.extend(children.get(pid, []))
+    return [pid for pid in found if _alive(str(pid))]
+
+
+def forks() -> list[int]:
+    """Live processes forked from a fork server, among this process's descendants (the run's own fork
+    servers, which this process holds, are not a scenario's processes; any other fork server is counted)."""
+    servers = set(spawn.fork_server_pids())
     found = []
+    for pid in descendants():
+        if pid in servers:
+            continue
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if FORK_SERVER.encode() in cmdline:
+            found.append(pid)
+    return found
+
+
+def processes_marked(marker: str) -> list[int]:
+    """Live processes whose environment carries `marker` (zombies are dead, whatever reaps them later), and
+    every live fork under this process (see the module's docstring: a fork's environment cannot show it)."""
+    found = set(forks())
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
             environ = (entry / "environ").read_bytes()
-            status = (entry / "status").read_text()
         except OSError:
             continue
-        if f"{MARKER_ENV}={marker}".encode() in environ and "State:\tZ" not in status:
-            found.append(int(entry.name))
-    return found
+        if f"{MARKER_ENV}={marker}".encode() in environ and _alive(entry.name):
+            found.add(int(entry.name))
+    return sorted(found)
 
 
 def wait_until(condition: Callable[[], T], timeout: float, what: str) -> T:

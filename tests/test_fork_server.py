@@ -13,23 +13,29 @@ import signal
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import anyio
 import pytest
 from conftest import TESTS
+from processes import MARKER_ENV, processes_marked
 
+from mcpbdd.config import Settings
 from mcpbdd.harness import ClientHarness, spawn
 from mcpbdd.harness.connectors import Stdio
+from mcpbdd.harness.http_process import HttpProcess
 from mcpbdd.harness.process_options import ProcessOptions
 from mcpbdd.outcome import Channel
+from mcpbdd.targets import ServerTarget
 
 ROOT = TESTS.parent
 
 SERVER = '''
 import json
 import os
+import signal
 import sys
 import time
 
@@ -49,7 +55,22 @@ mcp = MCPServer("forked")
 def about() -> str:
     """What this process saw when it started."""
     return json.dumps({"greeting": GREETING, "sibling": settings.VALUE, "parent": os.getppid(), "name": __name__,
-                       "argv": sys.argv, "cwd": os.getcwd()})
+                       "argv": sys.argv, "cwd": os.getcwd(), "pid": os.getpid()})
+
+
+@mcp.tool()
+def leave_a_daemon() -> str:
+    """A leak on purpose: a process forked (no exec) that leaves the server's process group and ignores SIGTERM."""
+    pid = os.fork()
+    if pid == 0:
+        os.setsid()
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        devnull = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(devnull, fd)
+        time.sleep(600)
+        os._exit(0)
+    return str(pid)
 
 
 @mcp.tool()
@@ -106,7 +127,23 @@ def processes_mentioning(text: str) -> list[int]:
 
 
 def is_fork_server(pid: int) -> bool:
+    """Whether `pid` runs the fork server's command line (a fork server, or a fork of one)."""
     return b"forkserver.py" in Path(f"/proc/{pid}/cmdline").read_bytes()
+
+
+def parent_of(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[1])
+
+
+@pytest.mark.parametrize("feature", ["over_stdio.feature", "failure_paths.feature", "over_http.feature"])
+def test_the_example_servers_processes_are_forked_by_default(feature: str) -> None:
+    """`make test` runs the example's process features with the fork server because it is the default."""
+    text = (ROOT / "features" / feature).read_text()
+    named = text.split('Given the MCP server "', 1)[1].split('"', 1)[0]
+    target = ServerTarget.parse(named)
+    assert target.kind in ("stdio", "http-command")
+    argv = [sys.executable if part == "{python}" else part for part in target.spec.split()]
+    assert spawn.resolve(Settings().spawn, argv, str(ROOT)) == "fork"
 
 
 @pytest.mark.anyio
@@ -116,7 +153,7 @@ async def test_each_fork_sees_its_scenarios_environment_at_import_time(tmp_path:
     for value in ("first", "second"):
         stdio = Stdio(
             f"{{python}} {script} --flag",
-            ProcessOptions(cwd=str(tmp_path), extra_env={"GREETING": value, "SIBLING": f"{value}!"}, spawn="fork"),
+            ProcessOptions(cwd=str(tmp_path), extra_env={"GREETING": value, "SIBLING": f"{value}!"}),
         )
         async with ClientHarness(stdio, timeout=30, start_timeout=120) as harness:
             about = await harness.call_tool(None, "about", {})
@@ -129,9 +166,54 @@ async def test_each_fork_sees_its_scenarios_environment_at_import_time(tmp_path:
 
 
 @pytest.mark.anyio
+async def test_the_process_count_finds_forks_and_what_they_leave_where_the_marker_cannot(tmp_path: Path) -> None:
+    """The leak checks of the suite (`processes_marked`) must see forked servers, or their greens would lie."""
+    script = write_server(tmp_path / "srv")
+    marker = uuid.uuid4().hex
+    stdio = Stdio(f"{{python}} {script}", ProcessOptions(extra_env={MARKER_ENV: marker}))
+    async with ClientHarness(stdio, timeout=30, start_timeout=120) as harness:
+        about = await harness.call_tool(None, "about", {})
+        assert about.ok, about.failure
+        fork = json.loads(about.text)["pid"]
+        assert is_fork_server(json.loads(about.text)["parent"])
+        # The scenario's environment is the fork's os.environ, but not what /proc shows of it: no marker there.
+        assert marker.encode() not in Path(f"/proc/{fork}/environ").read_bytes()
+        assert fork in processes_marked(marker)
+        left = await harness.call_tool(None, "leave_a_daemon", {})
+        assert left.ok, left.failure
+        daemon = int(left.text)
+    try:
+        # The fork has stopped with the scenario; its daemon has not, and is still found (adopted by this
+        # process, the subreaper, rather than by init).
+        assert fork not in processes_marked(marker)
+        assert processes_marked(marker) == [daemon]
+        assert marker.encode() not in Path(f"/proc/{daemon}/environ").read_bytes()
+        assert parent_of(daemon) == os.getpid()
+    finally:
+        os.kill(daemon, signal.SIGKILL)
+        os.waitpid(daemon, 0)  # this process adopted it, so it reaps it
+    assert processes_marked(marker) == []
+
+
+@pytest.mark.anyio
+async def test_a_forked_http_server_is_gone_when_its_stop_returns() -> None:
+    """`HttpProcess` stops its process with SIGTERM and waits for it: the launcher passes the signal on and
+    waits for the fork, so the server (its port, its files) is gone when the stop returns, as after a plain start."""
+    marker = uuid.uuid4().hex
+    command = "{python} -m mcpbdd.examples.notes --http 127.0.0.1:{port}"
+    process = HttpProcess(command, ProcessOptions(extra_env={MARKER_ENV: marker}), start_timeout=120)
+    async with ClientHarness(process, timeout=30) as harness:
+        assert await harness.list_tools(None)
+        forked = [pid for pid in processes_marked(marker) if is_fork_server(pid)]  # the fork: its command line
+        assert len(forked) == 1 and is_fork_server(parent_of(forked[0]))
+    assert processes_marked(marker) == []
+    assert process.exit_code() is not None
+
+
+@pytest.mark.anyio
 async def test_a_fork_that_crashes_at_start_is_reported_and_the_next_one_starts(tmp_path: Path) -> None:
     script = write_server(tmp_path / "srv")
-    broken = Stdio(f"{{python}} {script}", ProcessOptions(extra_env={"CRASH_AT_START": "1"}, spawn="fork"))
+    broken = Stdio(f"{{python}} {script}", ProcessOptions(extra_env={"CRASH_AT_START": "1"}))
     async with ClientHarness(broken, timeout=30, start_timeout=120) as harness:
         # How a failed start is worded is the client harness's business; here: what is known about the process.
         with pytest.raises(BaseException):  # noqa: B017
@@ -143,7 +225,7 @@ async def test_a_fork_that_crashes_at_start_is_reported_and_the_next_one_starts(
     assert "exited with code 4" in diagnosis
     assert "fatal: the configuration is missing" in diagnosis
 
-    healthy = Stdio(f"{{python}} {script}", ProcessOptions(extra_env={"GREETING": "again"}, spawn="fork"))
+    healthy = Stdio(f"{{python}} {script}", ProcessOptions(extra_env={"GREETING": "again"}))
     async with ClientHarness(healthy, timeout=30, start_timeout=120) as harness:
         about = await harness.call_tool(None, "about", {})
         dead = await harness.call_tool(None, "crash", {})
@@ -167,7 +249,7 @@ async def test_a_dependency_that_starts_a_thread_at_import_falls_back_to_plain_s
     script.write_text(script.read_text().replace("import settings", "import settings\nimport threaded_dep"))
     parents = []
     for _ in range(2):
-        stdio = Stdio(f"{{python}} {script}", ProcessOptions(env={"PYTHONPATH": str(library)}, spawn="fork"))
+        stdio = Stdio(f"{{python}} {script}", ProcessOptions(env={"PYTHONPATH": str(library)}))
         async with ClientHarness(stdio, timeout=30, start_timeout=120) as harness:
             about = await harness.call_tool(None, "about", {})
         assert about.ok, about.failure
@@ -176,6 +258,34 @@ async def test_a_dependency_that_starts_a_thread_at_import_falls_back_to_plain_s
     assert err.count("plainly in every scenario") == 1, err
     assert "started threads (poller)" in err
     assert not any(is_fork_server(parent) for parent in parents if Path(f"/proc/{parent}").exists())
+
+
+FORKED_WORKER = """
+import os, sys
+from pathlib import Path
+from mcpbdd.harness import spawn
+
+argv = [sys.executable, sys.argv[1]]
+first = spawn.prepare("fork", argv, cwd=None, env=os.environ)
+pid = os.fork()  # as `mcpbdd run --jobs` forks its workers
+if pid == 0:
+    second = spawn.prepare("fork", argv, cwd=None, env=os.environ)
+    own = second[4] != first[4] and Path(second[4]).exists()
+    spawn.stop_all()
+    os._exit(0 if own else 3)
+_, status = os.waitpid(pid, 0)
+print(os.waitstatus_to_exitcode(status), Path(first[4]).exists(), len(spawn.fork_server_pids()))
+"""
+
+
+def test_a_forked_worker_starts_its_own_fork_server_and_stopping_it_leaves_its_parents_alone(tmp_path: Path) -> None:
+    script = write_server(tmp_path / "srv")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    run = subprocess.run(
+        [sys.executable, "-c", FORKED_WORKER, str(script)], env=env, capture_output=True, text=True, timeout=300
+    )
+    assert run.stdout.split() == ["0", "True", "1"], run.stdout + run.stderr
+    assert wait_until(lambda: processes_mentioning(str(tmp_path)) == [], 30), "a fork server outlived its process"
 
 
 # -- whole runs: no process is left behind, whatever way the run ends --------------------------------------------
@@ -196,8 +306,9 @@ FEATURE = """Feature: forked servers
 """
 
 
-def project(tmp_path: Path, feature: str, spawn: str = "fork") -> tuple[Path, list[str]]:
-    """A behave project running `feature` against the test server, its processes started with `spawn`."""
+def project(tmp_path: Path, feature: str, spawn: str | None = None) -> tuple[Path, list[str]]:
+    """A behave project running `feature` against the test server, its processes started with `spawn`
+    (the default setting, `auto`, when None)."""
     script = write_server(tmp_path / "srv")
     features = tmp_path / "features"
     (features / "steps").mkdir(parents=True)
@@ -220,8 +331,7 @@ def project(tmp_path: Path, feature: str, spawn: str = "fork") -> tuple[Path, li
         "mcpbdd.start_timeout=120",
         "-D",
         f"mcpbdd.server=stdio: {{python}} {script}",
-        "-D",
-        f"mcpbdd.spawn={spawn}",
+        *(["-D", f"mcpbdd.spawn={spawn}"] if spawn else []),
     ]
     return script, command
 
@@ -237,19 +347,31 @@ def wait_until(condition: object, seconds: float) -> bool:
 
 def test_a_run_with_a_pass_a_failure_and_a_crash_leaves_no_process(tmp_path: Path) -> None:
     _script, command = project(tmp_path, FEATURE)
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    marker = uuid.uuid4().hex
+    env = {**os.environ, "PYTHONPATH": str(ROOT), MARKER_ENV: marker}
     run = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
     assert "1 scenario passed, 2 failed" in run.stdout, run.stdout + run.stderr
     assert "exited with code 3" in run.stdout
+    assert "spawn = auto" in run.stderr  # the default, and the header says so
     assert processes_mentioning(str(tmp_path)) == []
+    assert processes_marked(marker) == []  # as the other process checks count
 
 
-@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL])
 def test_an_interrupted_or_terminated_run_leaves_no_process(tmp_path: Path, signum: signal.Signals) -> None:
+    """Also a killed run (SIGKILL, nothing of it runs): its fork server sees its lifeline close and stops."""
     started = tmp_path / "hang-started"
     hang = 'Feature: hang\n  Scenario: a call that never ends\n    When the client calls "hang"\n'
     _script, command = project(tmp_path, hang)
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "HANG_STARTED": str(started)}
+    marker = uuid.uuid4().hex
+    (tmp_path / "tmp").mkdir()
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "HANG_STARTED": str(started),
+        MARKER_ENV: marker,
+        "TMPDIR": str(tmp_path / "tmp"),
+    }
     process = subprocess.Popen(
         command, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
     )
@@ -265,3 +387,5 @@ def test_an_interrupted_or_terminated_run_leaves_no_process(tmp_path: Path, sign
             process.wait()
     # The fork server stops its forks (SIGTERM, SIGKILL after a grace period) once the run is gone.
     assert wait_until(lambda: processes_mentioning(str(tmp_path)) == [], 60), processes_mentioning(str(tmp_path))
+    assert wait_until(lambda: processes_marked(marker) == [], 30), processes_marked(marker)
+    assert list((tmp_path / "tmp").glob("mcpbdd-fork-*")) == []  # the fork server's folder went with it

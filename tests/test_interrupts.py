@@ -25,7 +25,7 @@ from processes import MARKER_ENV, processes_marked, stdio_server_settings, wait_
 ROOT = TESTS.parent
 STEPS = "from mcpbdd.steps import *  # noqa: F403\n"
 HOOKS = "from mcpbdd.behave import *  # noqa: F403\n"
-TEMPORARY = ("mcpbdd-stdio-*", "mcpbdd-run-*")
+TEMPORARY = ("mcpbdd-stdio-*", "mcpbdd-run-*", "mcpbdd-fork-*")
 
 
 class Run:

@@ -4,8 +4,11 @@
 the SDK made) and its argv, environment and working directory to the fork server over a Unix socket,
 lets go of the pipes (so the SDK sees end-of-file when the server, their only other holder, exits),
 and waits for the server's exit status, which it then reproduces: the same exit code, or death by the
-same signal. Stopping the launcher (the SDK signals its process group) closes the socket, and the fork
-server then stops the server the same way.
+same signal. A SIGTERM to the launcher (the SDK stopping its process group, or `HttpProcess` stopping
+its process) is passed on (`term` over the socket: the fork server sends SIGTERM to the server's
+process group and SIGKILL after its grace period), and the launcher still waits, so whoever stops it
+sees it gone only when the server is, as with a plain start. A launcher killed outright closes the
+socket, and the fork server then stops the server the same way.
 
 It runs once per scenario and caller, so it imports only built-in C modules (`_socket`, `_signal`):
 `socket`, `json` and `struct` pull in `enum` and `re`, which cost more than the rest of its work.
@@ -44,6 +47,7 @@ def main(argv: list[str]) -> int:
     devnull = os.open(os.devnull, os.O_RDWR)
     os.dup2(devnull, 0)
     os.dup2(devnull, 1)
+    _signal.signal(_signal.SIGTERM, lambda _signum, _frame: _send(conn, b"term\n"))
     buffer = b""
     while True:
         chunk = conn.recv(256)
@@ -60,6 +64,14 @@ def main(argv: list[str]) -> int:
                 _signal.signal(int(number), _signal.SIG_DFL)
                 os.kill(os.getpid(), int(number))
                 return 128 + int(number)
+
+
+def _send(conn: _socket.socket, message: bytes) -> None:
+    """Tell the fork server something (in a signal handler: a fork server already gone is not an error here)."""
+    try:  # noqa: SIM105 - `contextlib` is not imported here (see the module docstring)
+        conn.sendall(message)
+    except OSError:
+        pass
 
 
 if __name__ == "__main__":

@@ -20,8 +20,9 @@ What it does, and why:
   start gets), sets `os.environ`, cwd, `sys.argv`, `sys.path[0]`, and runs the server's entry
   point with `runpy` as `__main__`, exactly as `python -m pkg.mod` / `python path.py` would.
 - Exit: the child's status goes back to the launcher, which exits with it (or dies of the same
-  signal). If the launcher dies first (the SDK stopping the server's process group), the child's
-  process group gets SIGTERM, then SIGKILL after a grace period.
+  signal). A launcher that gets SIGTERM says `term` and keeps waiting; a launcher that dies closes
+  its connection. Either way the child's process group gets SIGTERM, then SIGKILL after a grace
+  period (at once if the launcher is killed after its `term`: its stopper has escalated).
 - Lifetime: the fork server watches a pipe only the run holds (EOF when the run ends, however it
   ends) and stops on SIGTERM/SIGINT; either way it stops every child's process group and exits.
   Children ask the kernel for SIGTERM if the fork server dies (`PR_SET_PDEATHSIG`).
@@ -197,7 +198,7 @@ class ForkServer:
                     if role == "exit":
                         self._reap(child)
                     else:
-                        self._launcher_gone(child)
+                        self._from_launcher(child)
             self._escalate()
 
     def _accept(self) -> None:
@@ -247,12 +248,22 @@ class ForkServer:
             self.selector.unregister(child.conn)
             child.conn.close()
 
-    def _launcher_gone(self, child: _Child) -> None:
-        """The launcher's end closed: it was stopped, so the server is stopped too (process group and all)."""
+    def _from_launcher(self, child: _Child) -> None:
+        """The launcher said `term` (it got SIGTERM: stop the server, and tell it the status when it ends), or
+        its end closed (it was killed: stop the server, process group and all, with no one left to tell)."""
         assert child.conn is not None
-        self.selector.unregister(child.conn)
-        child.conn.close()
-        child.conn = None
+        try:
+            said = child.conn.recv(64)
+        except OSError:
+            said = b""
+        if not said:
+            self.selector.unregister(child.conn)
+            child.conn.close()
+            child.conn = None
+            if child.kill_at is not None:  # killed after its `term`: whoever stopped it escalated, so do we
+                child.kill_at = time.monotonic()
+                self._escalate()
+                return
         self._terminate(child)
 
     def _terminate(self, child: _Child) -> None:
@@ -453,6 +464,7 @@ def main(argv: list[str]) -> int:
         server.listener.close()
         with contextlib.suppress(OSError):
             os.unlink(config["socket"])
+            os.rmdir(os.path.dirname(config["socket"]))  # its folder too, when the run that made it was killed
     return 0
 
 

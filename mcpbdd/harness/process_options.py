@@ -35,8 +35,10 @@ class ProcessOptions:
     upstream: Upstream | None = None
     """The scenario's route table, served to the process over loopback HTTP (`MCPBDD_UPSTREAM_<HOST>`)."""
     upstream_bases: tuple[str, ...] = ()
-    spawn: SpawnMode = "plain"
-    """How each process starts: forked from a warm parent for a Python command, or plainly (`spawn.py`)."""
+    spawn: SpawnMode = "fork"
+    """How each process starts (`spawn.py`). Built by hand, `fork`: forked from a warm parent for a Python
+    command, plainly otherwise. A run's World passes its setting (default `auto`, which adds warm spares for
+    other commands): spares outlive the connector that started them, and only a run stops them at its end."""
 
     def __post_init__(self) -> None:
         # Copies: a caller's later change to its dict must not reach a started scenario.

@@ -1,8 +1,8 @@
 """How a server process is started: plain, or forked from a warm Python parent (the `spawn` setting).
 
 Starting a Python MCP server costs about a second, nearly all of it the interpreter importing `mcp`.
-With `spawn = "fork"` (or `auto`, which forks Python commands and starts spares for others, `spare.py`;
-the default is still `plain`) mcpbdd
+With `spawn = "auto"` (the default: fork for Python commands, a warm spare for others, `spare.py`) or
+`"fork"`, mcpbdd
 keeps one warm parent per run and per worker (`forkserver.py`) that has imported the server's dependencies
 once; each scenario's process is a fork of it running the server's own entry point with the scenario's environment. The
 SDK's `stdio_client` still starts a process and talks to its pipes: a tiny launcher
@@ -17,6 +17,7 @@ preloading started a thread, or it did not start) falls back to plain starts, sa
 from __future__ import annotations
 
 import atexit
+import contextlib
 import json
 import os
 import shlex
@@ -30,7 +31,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-__all__ = ["SPAWN_MODES", "ForkServerHandle", "SpawnMode", "announce", "describe", "prepare", "resolve", "stop_all"]
+__all__ = [
+    "SPAWN_MODES",
+    "ForkServerHandle",
+    "SpawnMode",
+    "announce",
+    "describe",
+    "fork_server_pids",
+    "prepare",
+    "resolve",
+    "stop_all",
+]
 
 SpawnMode = Literal["auto", "fork", "spare", "plain"]
 SPAWN_MODES: tuple[SpawnMode, ...] = ("auto", "fork", "spare", "plain")
@@ -119,8 +130,10 @@ class ForkServerHandle:
 
     def __init__(self, entry: _Entry, cwd: str | None, env: Mapping[str, str]) -> None:
         self.entry = entry
-        self._folder = tempfile.TemporaryDirectory(prefix="mcpbdd-fork-")
-        self.socket_path = str(Path(self._folder.name) / "fork.sock")
+        # A plain folder, not a `TemporaryDirectory`: its finalizer would delete the folder (and the socket)
+        # in a forked worker that drops its copy of this handle. The owner removes it, or the fork server.
+        self._folder = tempfile.mkdtemp(prefix="mcpbdd-fork-")
+        self.socket_path = str(Path(self._folder) / "fork.sock")
         lifeline_read, self._lifeline = os.pipe()
         config = {
             "kind": entry.kind,
@@ -153,6 +166,13 @@ class ForkServerHandle:
         """What to start instead of the command: the launcher, which hands the process's pipes to a fresh fork."""
         return [sys.executable, "-I", "-S", str(_LAUNCHER), self.socket_path, *entry.args]
 
+    def let_go(self) -> None:
+        """In a forked copy of the process that started it: close this copy of the lifeline, stop nothing."""
+        if self._lifeline >= 0:
+            with contextlib.suppress(OSError):
+                os.close(self._lifeline)
+            self._lifeline = -1
+
     def stop(self) -> None:
         """End the fork server (it stops its children first) and wait for it, briefly."""
         if self._lifeline >= 0:
@@ -163,7 +183,7 @@ class ForkServerHandle:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
-        self._folder.cleanup()
+        shutil.rmtree(self._folder, ignore_errors=True)
 
 
 def _read_line(stream: object, timeout: float) -> str:
@@ -214,6 +234,15 @@ def prepare(mode: SpawnMode, argv: Sequence[str], *, cwd: str | None, env: Mappi
     return list(argv) if handle is None else handle.launcher_argv(entry)
 
 
+def fork_server_pids() -> list[int]:
+    """The process ids of the fork servers this process runs now: the run's own, not a scenario's processes
+    (a leak check counts every other process forked from them)."""
+    with _lock:
+        return [
+            handle.process.pid for handle in _servers.values() if handle is not None and handle.process.poll() is None
+        ]
+
+
 def stop_all() -> None:
     """Stop every fork server this process started (also run at exit; a killed run's pipe closes anyway)."""
     with _lock:
@@ -223,4 +252,20 @@ def stop_all() -> None:
         handle.stop()
 
 
+def _forget_in_fork() -> None:
+    """In a process forked from one that runs fork servers (a `--jobs` worker): they are not this process's.
+
+    It lets go of its copies of their lifelines (the fork servers end with the process that started them,
+    not with the last fork of it) and starts its own when it needs one, so stopping its own never stops
+    (or deletes the socket of) a fork server another process still uses.
+    """
+    global _lock
+    _lock = threading.Lock()  # the parent may have held it while forking
+    for handle in _servers.values():
+        if handle is not None:
+            handle.let_go()
+    _servers.clear()
+
+
 atexit.register(stop_all)
+os.register_at_fork(after_in_child=_forget_in_fork)
