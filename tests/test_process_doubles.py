@@ -122,6 +122,22 @@ def test_loopback_routes_refuse_an_origin_the_scenario_does_not_name() -> None:
         asyncio.run(fetch())
 
 
+def test_loopback_routes_load_no_certificates_until_a_request_is_sent(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lifespan that builds a client over the routes and sends nothing pays no TLS set-up (15-60 ms each time)."""
+    import ssl
+
+    def refused(*args: object, **kwargs: object) -> ssl.SSLContext:
+        raise AssertionError("a TLS context was built before any request was sent")
+
+    monkeypatch.setattr(ssl, "create_default_context", refused)
+
+    async def open_and_close() -> None:
+        async with httpx.AsyncClient(transport=LoopbackRoutes({}).transport()):
+            pass
+
+    asyncio.run(open_and_close())  # the notes server's lifespan with no document service does exactly this
+
+
 # -- the World over stdio: the steps see what the server process sees -----------------------------------------
 
 

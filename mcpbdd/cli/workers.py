@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["JOB_ENV", "PREIMPORT", "Worker", "run_workers", "use_fork"]
+__all__ = ["GATHER", "JOB_ENV", "PREIMPORT", "Worker", "run_workers", "use_fork"]
 
 JOB_ENV = "MCPBDD_JOB"
 """Set in each worker of `mcpbdd run --jobs N` to its job number: the Allure timeline shows one lane per job."""
@@ -67,6 +67,12 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 STOP_GRACE = float(os.environ.get("MCPBDD_STOP_GRACE", "30"))
 """Seconds the workers get, after the first signal, to close their scenarios before they are killed
 (`MCPBDD_STOP_GRACE`): a stdio server takes about 4 s to stop when it must be killed."""
+
+GATHER = 0.02
+"""Seconds the loop waits once a worker has written, before reading: behave's console output comes a line at a
+time (a flush per step), and reading each line as it comes woke this process ~30 times per scenario. Measured
+on 300 scenarios (bench/bench_suite.py's suite): ~10,000 wake-ups -> ~1,000, ~0.1 s less CPU here; the
+console lags by at most 20 ms. The pipe holds 64 KiB, far more than a worker writes in that time."""
 
 _PR_SET_PDEATHSIG = 1
 
@@ -338,7 +344,10 @@ def run_workers(
                 start(queue)
             last_tick = 0.0
             while running:
-                for key, _ in selector.select(timeout=0.1):
+                ready = selector.select(timeout=0.1)
+                if ready:
+                    time.sleep(GATHER)  # let the lines that follow arrive: one read for many, not a wake-up each
+                for key, _ in ready:
                     fd = key.fd
                     worker, queue = running[fd]
                     data = os.read(fd, 65536)

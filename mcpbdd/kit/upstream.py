@@ -121,7 +121,9 @@ class _LoopbackTransport(httpx.AsyncBaseTransport):
     def __init__(self, urls: Mapping[str, str]) -> None:
         self._urls = dict(urls)
         self._loopbacks = {origin_of(url) for url in self._urls.values()}
-        self._inner = httpx.AsyncHTTPTransport()
+        # Built at the first request: an `AsyncHTTPTransport` loads the system's CA bundle (~15-60 ms), and most
+        # lifespans that build a client over these routes never send anything (every scenario pays it otherwise).
+        self._inner: httpx.AsyncHTTPTransport | None = None
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         origin = origin_of_url(request.url)
@@ -137,7 +139,10 @@ class _LoopbackTransport(httpx.AsyncBaseTransport):
             target = httpx.URL(loopback)
             request.url = request.url.copy_with(scheme=target.scheme, host=target.host, port=target.port)
             request.headers["host"] = f"{target.host}:{target.port}"
+        if self._inner is None:
+            self._inner = httpx.AsyncHTTPTransport()
         return await self._inner.handle_async_request(request)
 
     async def aclose(self) -> None:
-        await self._inner.aclose()
+        if self._inner is not None:
+            await self._inner.aclose()
