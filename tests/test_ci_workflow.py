@@ -7,10 +7,13 @@ three shard jobs, then the report job. The `uses:` steps are GitHub's own action
 played by the test: checkout is the copy, an artifact upload/download is a copy of `reports/`
 into `shards/shard-I/`, the cache restore hands over the timing file the previous round saved.
 `Install mcpbdd` (pip install -e .) is skipped: mcpbdd is installed in this environment already.
+The rendered report's Environment panel must show the shards' merged coverage, not one shard's:
+the check is run once more on a report rendered without `--coverage`, where it must fail.
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import re
@@ -23,10 +26,15 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
+from mcpbdd.checks.coverage import load_coverage
+from mcpbdd.reporting.coverage_environment import ENVIRONMENT_FILE, environment_entries
+
 ROOT = Path(__file__).resolve().parent.parent
 WORKFLOW = ROOT / "docs" / "ci" / "github-actions.yml"
 BIN = Path(sys.executable).parent
 EXPRESSION = re.compile(r"\$\{\{\s*([^}]+?)\s*\}\}")
+EMBEDDED = re.compile(r'd\("widgets/allure_environment\.json","([A-Za-z0-9+/=]+)"\)')
+"""How Allure 3's single-file report embeds its Environment panel (base64 JSON)."""
 
 
 def _workflow() -> dict[str, Any]:
@@ -76,6 +84,20 @@ def _project_copy(where: Path) -> Path:
     return where
 
 
+def _coverage_shown(page: Path) -> dict[str, str]:
+    """The `coverage.*` entries of the rendered report's Environment panel."""
+    found = EMBEDDED.findall(page.read_text(encoding="utf-8"))
+    assert len(found) == 1, f"no (or several) environment widgets in {page}: has Allure changed its embedding?"
+    entries = json.loads(base64.b64decode(found[0]))
+    return {e["name"]: ", ".join(e["values"]) for e in entries if e["name"].startswith("coverage.")}
+
+
+def _own_coverage(results: Path) -> dict[str, str]:
+    lines = (results / ENVIRONMENT_FILE).read_text(encoding="utf-8").splitlines()
+    pairs = (line.split(" = ", 1) for line in lines if line.startswith("coverage."))
+    return {key: value for key, value in pairs}
+
+
 @pytest.mark.skipif(shutil.which("jq") is None, reason="the workflow merges timing files with jq (on every runner)")
 def test_the_shell_steps_run_as_written(tmp_path: Path) -> None:
     workflow = _workflow()
@@ -110,9 +132,22 @@ def test_the_shell_steps_run_as_written(tmp_path: Path) -> None:
     assert "Merge the timing files" in ran
     timings = json.loads((machine / "reports" / "timings.json").read_text())
     assert set(timings["features"]) == {str(p.relative_to(ROOT)) for p in (ROOT / "features").glob("*.feature")}
+    assert "Merge the coverage files" in ran
+    merged = environment_entries(load_coverage(machine / "reports" / "coverage.json"))
+    own = [_own_coverage(folder) for folder in sorted(machine.glob("shards/shard-*/allure-results"))]
+    assert len(own) == len(shards) and all(entries != merged for entries in own), "each shard covers a part only"
     if "Render one report from every shard" in ran:
         upload = next(s for s in jobs["report"]["steps"] if s.get("name") == "Upload the report")
-        assert (machine / upload["with"]["path"]).is_file()
+        for path in upload["with"]["path"].split():
+            assert (machine / path).is_file(), path
+        render = next(s for s in jobs["report"]["steps"] if s.get("name") == "Render one report from every shard")
+        page = machine / "reports" / "html" / "index.html"
+        assert _coverage_shown(page) == merged, "the report shows the run's coverage, every shard's tools counted"
+        # proven able to fail: the same step without --coverage shows one shard's coverage
+        command, option, _ = render["run"].partition(" --coverage ")
+        assert option, "the report step passes the merged coverage"
+        _run_step({"run": f"{command} --output without-coverage"}, machine, env, values)
+        assert _coverage_shown(machine / "without-coverage" / "index.html") != merged
     publish = next(s for s in jobs["report"]["steps"] if "junit" in s.get("uses", ""))
     pattern = publish["with"]["report_paths"]
     assert list(machine.glob(pattern)), f"no JUnit XML at {pattern}"

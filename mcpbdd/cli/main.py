@@ -4,7 +4,7 @@
                [--junit DIR | --no-junit] [--keep-results] [--coverage FILE | --no-coverage]
                [--update-snapshots] [--timings FILE] [--parity DIR]
                [--messages FILE] [--cucumber-json FILE] [behave options and paths...]
-    mcpbdd report [RESULTS...] [--output DIR] [--name NAME] [--messages FILE]
+    mcpbdd report [RESULTS...] [--output DIR] [--name NAME] [--coverage FILE...] [--messages FILE]
     mcpbdd surface dump [--server TARGET] [-o FILE] | mcpbdd surface diff OLD.json NEW.json
     mcpbdd coverage [FILES...] [--json] [--fail-under [KIND=]PCT ...] [-o MERGED]
     mcpbdd catalog [--json] [--strict] [FEATURES]
@@ -45,7 +45,7 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from mcpbdd.cli import coverage as coverage_cli
 from mcpbdd.cli import recording
@@ -407,6 +407,18 @@ def _summary(
 # report, steps, init ------------------------------------------------------------------------------------
 
 
+def _merged_coverage(files: list[Path] | None) -> dict[str, Any] | None:
+    """`report --coverage`: the files merged (FileNotFoundError/ValueError name a missing or unreadable one)."""
+    if not files:
+        return None
+    from mcpbdd.checks.coverage import load_coverage, merge
+
+    missing = [str(path) for path in files if not path.is_file()]
+    if missing:
+        raise FileNotFoundError(f"no coverage file: {', '.join(missing)} (run `mcpbdd run` or `mcpbdd coverage -o`)")
+    return merge(load_coverage(path) for path in files)
+
+
 def report(args: argparse.Namespace) -> int:
     from mcpbdd.reporting import html as html_report
 
@@ -417,11 +429,11 @@ def report(args: argparse.Namespace) -> int:
 
             page = render_messages(args.messages, args.output / "cucumber.html")
         else:
-            page = html_report.render(results, args.output, name=args.name)
+            page = html_report.render(results, args.output, name=args.name, coverage=_merged_coverage(args.coverage))
     except html_report.NodeMissing as exc:
         print(f"mcpbdd report: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except (FileNotFoundError, html_report.RenderError) as exc:
+    except (FileNotFoundError, ValueError, html_report.RenderError) as exc:
         print(f"mcpbdd report: {exc}", file=sys.stderr)
         return EXIT_USAGE
     for line in totals_lines(results):  # the last lines say what the report holds and where it is

@@ -113,6 +113,16 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--output", "-o", type=Path, default=DEFAULT_HTML, help=f"report folder ({DEFAULT_HTML})")
     report.add_argument("--name", default="mcpbdd report", help="the report's title")
     report.add_argument(
+        "--coverage",
+        type=Path,
+        nargs="+",
+        default=None,
+        metavar="FILE",
+        help="coverage files (e.g. each CI shard's coverage.json), merged: their totals replace the results' own "
+        "coverage.* environment entries, so a report merged from shards shows the run's coverage "
+        "(the input folders are not changed); put it after the results folders",
+    )
+    report.add_argument(
         "--messages",
         type=Path,
         default=None,

@@ -16,8 +16,9 @@ import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from mcpbdd.reporting.npm import InstallError, cache_root, install
 
@@ -72,8 +73,19 @@ def allure_cli(*, version: str = ALLURE_VERSION, quiet: bool = False) -> list[st
     return [node, str(entry)]
 
 
-def render(results: Sequence[Path], output: Path, *, name: str = "mcpbdd report", quiet: bool = False) -> Path:
-    """Render the results folders (several: CI shards, merged) into `output/index.html`; returns that path."""
+def render(
+    results: Sequence[Path],
+    output: Path,
+    *,
+    name: str = "mcpbdd report",
+    quiet: bool = False,
+    coverage: Mapping[str, Any] | None = None,
+) -> Path:
+    """Render the results folders (several: CI shards, merged) into `output/index.html`; returns that path.
+
+    `coverage` (a merged coverage document) replaces the folders' own `coverage.*` environment entries,
+    so a report merged from shards shows the run's coverage, not one shard's (rendered from scratch copies).
+    """
     missing = [str(folder) for folder in results if not folder.is_dir()]
     if missing:
         raise FileNotFoundError(f"no Allure results folder at {', '.join(missing)} (run `mcpbdd run` first)")
@@ -94,6 +106,12 @@ def render(results: Sequence[Path], output: Path, *, name: str = "mcpbdd report"
     with tempfile.TemporaryDirectory(prefix="mcpbdd-allure-") as scratch:
         rc = Path(scratch) / "allurerc.json"
         rc.write_text(json.dumps(config))
+        if coverage is not None:
+            from mcpbdd.reporting.coverage_environment import with_coverage
+
+            copies = Path(scratch) / "results"
+            copies.mkdir()
+            results = with_coverage([folder.resolve() for folder in results], coverage, copies)
         folders = [str(folder.resolve()) for folder in results]
         done = subprocess.run(
             [*command, "generate", "--config", str(rc), *folders], cwd=scratch, capture_output=True, text=True
