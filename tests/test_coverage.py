@@ -156,6 +156,31 @@ def test_the_allure_results_show_the_totals(project: Path) -> None:
     assert "coverage.context.tools = 1/2 (50%)" in environment
 
 
+def test_a_merged_report_renders_from_copies_carrying_the_merged_totals(project: Path, tmp_path: Path) -> None:
+    from mcpbdd.reporting.coverage_environment import ENVIRONMENT_FILE, with_coverage
+
+    results = project / "reports" / "allure-results"
+    before = {path.name: path.read_bytes() for path in results.iterdir()}
+    other = json.loads((project / "reports" / "coverage.json").read_text())  # another shard: it called archive
+    other["harnesses"]["context"]["tools"]["archive"]["calls"] = {"ok": 1}
+    document = merge([json.loads((project / "reports" / "coverage.json").read_text()), other])
+    copies = with_coverage([results, results], document, tmp_path)
+    assert len(copies) == 2 and all(copy.parent == tmp_path for copy in copies)
+    for copy in copies:
+        environment = (copy / ENVIRONMENT_FILE).read_text()
+        assert "coverage.context.tools = 2/2 (100%)" in environment and "1/2 (50%)" not in environment
+        assert "mcpbdd.spawn = " in environment, "the entries other than coverage are kept"
+        assert {path.name for path in copy.iterdir()} == set(before)
+    assert {path.name: path.read_bytes() for path in results.iterdir()} == before, "the input is not touched"
+
+
+def test_report_names_a_missing_or_unreadable_coverage_file(project: Path) -> None:
+    missing = _run("report", "--coverage", "nowhere.json", cwd=project)
+    assert missing.returncode == 2 and "mcpbdd report: no coverage file: nowhere.json" in missing.stderr
+    bad = _run("report", "--coverage", "pyproject.toml", cwd=project)
+    assert bad.returncode == 2 and "mcpbdd report: pyproject.toml: not valid JSON" in bad.stderr, bad.stderr
+
+
 def test_plain_behave_writes_coverage_and_an_empty_setting_writes_none(tmp_path: Path) -> None:
     root = _project(tmp_path)
     env = {**os.environ, "PYTHONPATH": str(root)}
