@@ -115,12 +115,12 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument(
         "--coverage",
         type=Path,
-        nargs="+",
+        action="append",
         default=None,
         metavar="FILE",
-        help="coverage files (e.g. each CI shard's coverage.json), merged: their totals replace the results' own "
-        "coverage.* environment entries, so a report merged from shards shows the run's coverage "
-        "(the input folders are not changed); put it after the results folders",
+        help="a coverage file (e.g. each CI shard's coverage.json; repeat the option for several), merged: their "
+        "totals replace the results' own coverage.* environment entries, so a report merged from shards shows the "
+        "run's coverage (the input folders are not changed)",
     )
     report.add_argument(
         "--messages",
