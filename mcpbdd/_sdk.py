@@ -15,6 +15,7 @@ anything imports the SDK); each function imports what it needs when called.
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -29,6 +30,7 @@ __all__ = [
     "lowlevel_server",
     "registered_tools",
     "set_anyio_root_task",
+    "share_output_validators",
     "subscription_bus",
 ]
 
@@ -61,6 +63,40 @@ def lowlevel_server(server: MCPServer[Any]) -> Server[Any]:
     in-process server.
     """
     return _private(server, "_lowlevel_server", "to call its handlers and enter its lifespan")
+
+
+_SHARED_VALIDATORS: dict[str, Any] = {}
+"""Compiled output-schema validators by schema (canonical JSON), for every session of the run."""
+
+_SHARED_VALIDATORS_MAX = 4096
+"""A run sees a handful of schemas; past this many (a generated surface), start afresh rather than grow."""
+
+
+def share_output_validators(session: Any) -> None:
+    """Let a client session reuse the output-schema validators earlier sessions compiled for the same schema.
+
+    `ClientSession._output_schema_validator` (mcp 2.3.0) compiles a tool's validator once per session, and
+    compiling (`check_schema` against the metaschema) is ~60x the cost of validating: with a fresh session
+    per scenario it was a third of a client-harness scenario's time (`BENCHMARKS.md`, the whole reporting
+    run). A validator depends only on the schema, so this wraps the method on this one session instance:
+    a schema compiled before returns the same validator, a new one is compiled by the SDK's own code (and
+    a schema that fails to compile raises there every time, as before: failures are never cached). The
+    session still judges every result itself, with the SDK's messages. If the SDK renames the method,
+    `SdkSeamError` says so and nothing is wrapped.
+    """
+    compile_for_session = _private(session, "_output_schema_validator", "to share compiled output-schema checks")
+
+    def shared(name: str, output_schema: dict[str, Any]) -> Any:
+        key = json.dumps(output_schema, sort_keys=True, default=repr)
+        validator = _SHARED_VALIDATORS.get(key)
+        if validator is None:
+            validator = compile_for_session(name, output_schema)
+            if len(_SHARED_VALIDATORS) >= _SHARED_VALIDATORS_MAX:
+                _SHARED_VALIDATORS.clear()
+            _SHARED_VALIDATORS[key] = validator
+        return validator
+
+    session._output_schema_validator = shared
 
 
 def subscription_bus(server: MCPServer[Any]) -> SubscriptionBus:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import json
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +19,7 @@ import anyio.to_thread
 import pytest
 from mcp.server import Server
 from mcp.server.mcpserver import Context, MCPServer
+from pydantic import BaseModel
 
 from mcpbdd import _sdk
 from mcpbdd._sdk import SdkSeamError, lowlevel_server, registered_tools, set_anyio_root_task, subscription_bus
@@ -159,3 +161,55 @@ def test_the_reach_check_finds_a_private_read(tmp_path: Path) -> None:
         ("probe.py", "from anyio._backends._asyncio"),
         ("probe.py", "_tool_manager"),
     ]
+
+
+class Note(BaseModel):
+    id: str
+    words: int
+
+
+def _schema_server() -> MCPServer[Any]:
+    server = MCPServer("schemas")
+
+    @server.tool()
+    def note(words: int) -> Note:
+        """A note with a word count (an output schema)."""
+        return Note(id="n-1", words=words)
+
+    return server
+
+
+@pytest.mark.anyio
+async def test_sessions_share_compiled_output_validators_and_still_judge_every_result() -> None:
+    from mcp import Client
+
+    server = _schema_server()
+    validators = []
+    for _ in range(2):  # two sessions, as two scenarios have
+        async with Client(server) as client:
+            _sdk.share_output_validators(client.session)
+            ok = await client.call_tool("note", {"words": 3})
+            assert ok.structured_content == {"id": "n-1", "words": 3}
+            tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+            validators.append(client.session._output_schema_validator("note", tools["note"].output_schema))
+    assert validators[0] is validators[1]  # compiled once, for both sessions
+    assert list(validators[0].iter_errors({"id": 7}))  # and it still judges: a wrong result has errors
+    assert not list(validators[0].iter_errors({"id": "n-2", "words": 1}))
+
+
+@pytest.mark.anyio
+async def test_a_schema_that_does_not_compile_fails_every_time_and_is_never_shared() -> None:
+    from mcp import Client
+
+    async with Client(_schema_server()) as client:
+        _sdk.share_output_validators(client.session)
+        broken = {"type": "object", "properties": {"id": {"type": 12}}}
+        for _ in range(2):
+            with pytest.raises(RuntimeError, match="Invalid schema for tool x"):
+                client.session._output_schema_validator("x", broken)
+    assert json.dumps(broken, sort_keys=True) not in _sdk._SHARED_VALIDATORS
+
+
+def test_sharing_validators_on_something_else_names_the_missing_method() -> None:
+    with pytest.raises(SdkSeamError, match="_output_schema_validator"):
+        _sdk.share_output_validators(object())

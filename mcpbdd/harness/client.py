@@ -48,7 +48,7 @@ from mcp_types import (
 )
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from mcpbdd._sdk import resolver_asking
+from mcpbdd._sdk import resolver_asking, share_output_validators
 from mcpbdd.harness.base import DEFAULT_TIMEOUT, Harness, RequestTimeout, Rounds, bounded, classify, round_options
 from mcpbdd.harness.connectors import Connector, InProcess
 from mcpbdd.harness.limits import too_deep
@@ -180,7 +180,7 @@ class ClientHarness(Harness):
         with acting_as(caller, self.tenant_claim):
             try:
                 async with asyncio.timeout(self.start_timeout):
-                    return await self._stack.enter_async_context(client)
+                    entered = await self._stack.enter_async_context(client)
             except TimeoutError:
                 why = self.connector.diagnose()
                 raise ServerCannotStart(
@@ -190,6 +190,8 @@ class ClientHarness(Harness):
                 why = self.connector.diagnose()
                 ended = "it ended before its first answer" if why else "it gave no first answer"
                 raise ServerCannotStart(f"{ended} ({_summary(exc)})" + (f"; {why}" if why else "")) from None
+        share_output_validators(entered.session)  # compiled schema checks reused across sessions (`_sdk.py`)
+        return entered
 
     # mid-call questions (legacy era) ----------------------------------------------------------
 
