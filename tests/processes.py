@@ -16,7 +16,7 @@ from __future__ import annotations
 import ctypes
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TypeVar
 
@@ -65,19 +65,23 @@ def _alive(pid: str) -> bool:
         return False
 
 
+def _each_process(name: str) -> Iterator[tuple[int, bytes]]:
+    """Every process's `/proc/PID/<name>` file, skipping the processes that end while we look."""
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                yield int(entry.name), (entry / name).read_bytes()
+            except OSError:
+                continue
+
+
 def descendants(root: int | None = None) -> list[int]:
     """Live descendants of `root` (this process by default), found by walking parent ids in /proc."""
     root = os.getpid() if root is None else root
     children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        parent = int(stat.rpartition(")")[2].split()[1])  # after `pid (comm) state`; comm may hold spaces
-        children.setdefault(parent, []).append(int(entry.name))
+    for pid, stat in _each_process("stat"):
+        parent = int(stat.rpartition(b")")[2].split()[1])  # after `pid (comm) state`; comm may hold spaces
+        children.setdefault(parent, []).append(pid)
     found: list[int] = []
     todo = list(children.get(root, []))
     while todo:
@@ -108,15 +112,9 @@ def processes_marked(marker: str) -> list[int]:
     """Live processes whose environment carries `marker` (zombies are dead, whatever reaps them later), and
     every live fork under this process (see the module's docstring: a fork's environment cannot show it)."""
     found = set(forks())
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            environ = (entry / "environ").read_bytes()
-        except OSError:
-            continue
-        if f"{MARKER_ENV}={marker}".encode() in environ and _alive(entry.name):
-            found.add(int(entry.name))
+    for pid, environ in _each_process("environ"):
+        if f"{MARKER_ENV}={marker}".encode() in environ and _alive(str(pid)):
+            found.add(pid)
     return sorted(found)
 
 

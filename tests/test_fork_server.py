@@ -14,7 +14,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import anyio
@@ -345,6 +345,30 @@ def wait_until(condition: object, seconds: float) -> bool:
     return bool(condition())  # type: ignore[operator]
 
 
+def interrupt_hanging_run(
+    command: list[str],
+    cwd: Path,
+    env: dict[str, str],
+    started: Path,
+    signum: signal.Signals,
+    ready: Callable[[], object],
+) -> None:
+    """Run `command` until its call hangs (`started` exists) and `ready()` holds, send `signum`, and wait until no
+    process mentioning `cwd` is left (what each test then checks on top is its own)."""
+    process = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert wait_until(started.exists, 300), "the server never started the call"
+        servers = lambda: [pid for pid in processes_mentioning(str(cwd)) if pid != process.pid]  # noqa: E731
+        assert wait_until(lambda: ready(servers()), 120), servers()
+        process.send_signal(signum)
+        process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert wait_until(lambda: processes_mentioning(str(cwd)) == [], 60), processes_mentioning(str(cwd))
+
+
 def test_a_run_with_a_pass_a_failure_and_a_crash_leaves_no_process(tmp_path: Path) -> None:
     _script, command = project(tmp_path, FEATURE)
     marker = uuid.uuid4().hex
@@ -372,20 +396,8 @@ def test_an_interrupted_or_terminated_run_leaves_no_process(tmp_path: Path, sign
         MARKER_ENV: marker,
         "TMPDIR": str(tmp_path / "tmp"),
     }
-    process = subprocess.Popen(
-        command, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
-    )
-    try:
-        assert wait_until(started.exists, 300), "the server never started the call"
-        forks = [pid for pid in processes_mentioning(str(tmp_path)) if pid != process.pid]
-        assert any(is_fork_server(pid) for pid in forks), "the server was not forked"
-        process.send_signal(signum)
-        process.communicate(timeout=120)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
+    forked = lambda servers: any(is_fork_server(pid) for pid in servers)  # noqa: E731
     # The fork server stops its forks (SIGTERM, SIGKILL after a grace period) once the run is gone.
-    assert wait_until(lambda: processes_mentioning(str(tmp_path)) == [], 60), processes_mentioning(str(tmp_path))
+    interrupt_hanging_run(command, tmp_path, env, started, signum, ready=forked)
     assert wait_until(lambda: processes_marked(marker) == [], 30), processes_marked(marker)
     assert list((tmp_path / "tmp").glob("mcpbdd-fork-*")) == []  # the fork server's folder went with it

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_fork_server import FEATURE, ROOT, processes_mentioning, project, wait_until
+from test_fork_server import FEATURE, ROOT, interrupt_hanging_run, processes_mentioning, project
 
 from mcpbdd.harness import handover, spare, spawn
 from mcpbdd.harness.connectors import Stdio
@@ -230,18 +230,6 @@ def test_an_interrupted_or_terminated_run_leaves_no_spare(tmp_path: Path, signum
     hang = 'Feature: hang\n  Scenario: a call that never ends\n    When the client calls "hang"\n'
     _script, command = project(tmp_path, hang, spawn="spare")
     env = {**os.environ, "PYTHONPATH": str(ROOT), "HANG_STARTED": str(started), "LINGER_AFTER_EOF": "1"}
-    process = subprocess.Popen(
-        command, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
-    )
-    try:
-        assert wait_until(started.exists, 300), "the server never started the call"
-        # the scenario's process and the spares started for the next scenarios: a shell and a server each
-        servers = lambda: [pid for pid in processes_mentioning(str(tmp_path)) if pid != process.pid]  # noqa: E731
-        assert wait_until(lambda: len(servers()) >= 2 * (1 + spare.AHEAD), 120), servers()
-        process.send_signal(signum)
-        process.communicate(timeout=120)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-    assert wait_until(lambda: processes_mentioning(str(tmp_path)) == [], 60), processes_mentioning(str(tmp_path))
+    # the scenario's process and the spares started for the next scenarios: a shell and a server each
+    started_all = lambda servers: len(servers) >= 2 * (1 + spare.AHEAD)  # noqa: E731
+    interrupt_hanging_run(command, tmp_path, env, started, signum, ready=started_all)
