@@ -40,6 +40,11 @@ def failure_messages(report: list[dict[str, Any]]) -> dict[str, str]:
     return messages
 
 
+def on(harness: str) -> list[str]:
+    """behave's options for a pass on `harness` (`context` or `client`)."""
+    return ["-D", f"mcpbdd.harness={harness}"]
+
+
 def assert_each_scenario_fails_with(
     feature: str, expected: Mapping[str, Sequence[str]], options: Sequence[str], report_file: Path
 ) -> dict[str, str]:

@@ -15,10 +15,13 @@ from __future__ import annotations
 
 import ctypes
 import os
+import socket
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from mcpbdd.harness import spawn
 from mcpbdd.harness.connectors import python_command
@@ -28,6 +31,34 @@ T = TypeVar("T")
 MARKER_ENV = "MCPBDD_TEST_MARKER"
 
 TESTS = Path(__file__).parent
+
+
+def run_module(
+    module: str, *args: str, cwd: Path | None = None, env: dict[str, str] | None = None, timeout: float = 300
+) -> subprocess.CompletedProcess[str]:
+    """`python -m module args` in a subprocess (this interpreter), the repository and tests/ (the test-only
+    servers) importable, output captured as text; `env` adds to this process's environment."""
+    path = os.pathsep.join([str(TESTS.parent), str(TESTS)])
+    return subprocess.run(
+        [sys.executable, "-m", module, *args],
+        cwd=cwd or TESTS.parent,
+        env={**os.environ, "PYTHONPATH": path, **(env or {})},
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def mcpbdd_run(*args: str, **options: Any) -> subprocess.CompletedProcess[str]:
+    """`mcpbdd run args` in a subprocess (see `run_module`)."""
+    return run_module("mcpbdd.cli.main", "run", *args, **options)
+
+
+def free_port() -> int:
+    """A loopback port nothing listens on right now (the OS picks it)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
 
 
 def stdio_server_settings(timeout: float = 300) -> list[str]:

@@ -8,12 +8,11 @@ passing run through `mcpbdd run` writes one Allure result per scenario and harne
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from expected_failures import ROOT, assert_each_scenario_fails_with, behave
+from expected_failures import ROOT, assert_each_scenario_fails_with, behave, on
+from processes import mcpbdd_run
 
 CASES = ROOT / "tests" / "behave_cases"
 FEATURE = "tests/behave_cases/features/failing_assertions.feature"
@@ -154,9 +153,7 @@ EXPECTED_FAILURES: dict[str, list[str]] = {
 
 @pytest.mark.parametrize("harness", ["context", "client"])
 def test_every_assertion_step_fails_with_a_readable_message(tmp_path: Path, harness: str) -> None:
-    assert_each_scenario_fails_with(
-        FEATURE, EXPECTED_FAILURES, ["-D", f"mcpbdd.harness={harness}"], tmp_path / "report.json"
-    )
+    assert_each_scenario_fails_with(FEATURE, EXPECTED_FAILURES, on(harness), tmp_path / "report.json")
 
 
 def test_a_bad_setting_stops_the_run_at_once_with_a_clear_message() -> None:
@@ -167,24 +164,7 @@ def test_a_bad_setting_stops_the_run_at_once_with_a_clear_message() -> None:
 
 def test_mcpbdd_run_writes_one_allure_result_per_scenario_and_harness(tmp_path: Path) -> None:
     results = tmp_path / "allure-results"
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "mcpbdd.cli.main",
-            "run",
-            "--harness",
-            "both",
-            "--results",
-            str(results),
-            "-f",
-            "progress",
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    run = mcpbdd_run("--harness", "both", "--results", str(results), "-f", "progress")
     assert run.returncode == 0, run.stdout + run.stderr
     outcomes = [json.loads(p.read_text()) for p in results.glob("*-result.json")]
     names = sorted(result["name"] for result in outcomes)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from expected_failures import assert_each_scenario_fails_with, behave
+from expected_failures import assert_each_scenario_fails_with, behave, on
 
 FEATURE = "tests/behave_cases/features/failing_vocabulary.feature"
 MISSPELT = "tests/behave_cases/features/misspelt_steps.feature"
@@ -72,9 +72,7 @@ EXPECTED_FAILURES: dict[str, list[str]] = {
 
 @pytest.mark.parametrize("harness", ["context", "client"])
 def test_each_new_phrase_fails_with_a_readable_message(tmp_path: Path, harness: str) -> None:
-    assert_each_scenario_fails_with(
-        FEATURE, EXPECTED_FAILURES, ["-D", f"mcpbdd.harness={harness}"], tmp_path / "report.json"
-    )
+    assert_each_scenario_fails_with(FEATURE, EXPECTED_FAILURES, on(harness), tmp_path / "report.json")
 
 
 def test_a_misspelt_step_is_answered_with_the_nearest_phrases() -> None:

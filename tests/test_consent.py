@@ -110,14 +110,21 @@ async def test_anything_but_a_true_accept_on_ones_own_record_is_declined(kind: s
     assert refused.questions == {} and not deleted(d) and records(d) == []
 
 
+async def ask_then_replace_the_note(harness: Any, d: Any) -> tuple[Any, str, str]:
+    """alice asks to delete n-1; while the question is open, the note under n-1 is replaced.
+    Returns the first outcome, the question's key and what it showed."""
+    first = await harness.call_tool(ALICE, "delete_note", {"note_id": "n-1"})
+    key, asked = the_question(first)
+    d.storage.seed("acme", {"notes/n-1": REPLACED})
+    return first, key, asked
+
+
 @pytest.mark.parametrize("kind", EVERY_ERA)
 async def test_a_consent_deletes_only_the_note_its_question_showed(kind: str) -> None:
     """The note under n-1 changes while alice decides: her yes asks again; a yes to the same note deletes once."""
     d = doubles()
     async with make_harness(kind, mcp, doubles=d) as harness:
-        first = await harness.call_tool(ALICE, "delete_note", {"note_id": "n-1"})
-        key, asked = the_question(first)
-        d.storage.seed("acme", {"notes/n-1": REPLACED})
+        first, key, asked = await ask_then_replace_the_note(harness, d)
         again = await harness.resume(ALICE, first, {key: answers.accept({CONSENT_KEY: True})}, first.request_state)
         key, asked_again = the_question(again)
         replaced_kept = d.storage.read("acme", "notes/n-1") == REPLACED
@@ -134,9 +141,7 @@ async def test_a_consent_deletes_only_the_note_its_question_showed(kind: str) ->
 async def test_a_refusal_after_the_note_changed_is_still_a_refusal(kind: str) -> None:
     d = doubles()
     async with make_harness(kind, mcp, doubles=d) as harness:
-        first = await harness.call_tool(ALICE, "delete_note", {"note_id": "n-1"})
-        key, _ = the_question(first)
-        d.storage.seed("acme", {"notes/n-1": REPLACED})
+        first, key, _ = await ask_then_replace_the_note(harness, d)
         refused = await harness.resume(ALICE, first, {key: answers.decline()}, first.request_state)
     expect.reason_is(refused, "consent_declined")
     assert refused.questions == {} and d.storage.read("acme", "notes/n-1") == REPLACED and records(d) == []

@@ -15,6 +15,8 @@ import sys
 import tomllib
 from pathlib import Path
 
+from mcpbdd.harness.forkserver import absolute_imports
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -31,17 +33,10 @@ def _imported_top_levels() -> dict[str, set[str]]:
     """Every top-level module mcpbdd/ imports that is neither the standard library nor mcpbdd, with where."""
     found: dict[str, set[str]] = {}
     for path in sorted((ROOT / "mcpbdd").rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                names = [node.module]
-            else:
-                continue
-            for name in names:
-                top = name.split(".")[0]
-                if top not in sys.stdlib_module_names and top != "mcpbdd":
-                    found.setdefault(top, set()).add(path.relative_to(ROOT).as_posix())
+        for name in absolute_imports(ast.parse(path.read_text(encoding="utf-8"))):
+            top = name.split(".")[0]
+            if top not in sys.stdlib_module_names and top != "mcpbdd":
+                found.setdefault(top, set()).add(path.relative_to(ROOT).as_posix())
     return found
 
 

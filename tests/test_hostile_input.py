@@ -8,7 +8,6 @@ attachments capped at `attachment_limit` bytes.
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from collections.abc import Callable
@@ -16,7 +15,8 @@ from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
-from expected_failures import ROOT, assert_each_scenario_fails_with, behave
+from expected_failures import ROOT, assert_each_scenario_fails_with, behave, on
+from processes import mcpbdd_run
 
 from mcpbdd._text import not_utf8
 from mcpbdd.kit.clock import LATEST, FrozenClock, parse_duration, parse_instant
@@ -57,9 +57,7 @@ EXPECTED_FAILURES: dict[str, list[str]] = {
 
 @pytest.mark.parametrize("harness", ["context", "client"])
 def test_hostile_specification_data_fails_with_its_file_line_and_limit(tmp_path: Path, harness: str) -> None:
-    messages = assert_each_scenario_fails_with(
-        FEATURE, EXPECTED_FAILURES, ["-D", f"mcpbdd.harness={harness}"], tmp_path / "report.json"
-    )
+    messages = assert_each_scenario_fails_with(FEATURE, EXPECTED_FAILURES, on(harness), tmp_path / "report.json")
     assert not [name for name, message in messages.items() if "Traceback" in message]
 
 
@@ -127,16 +125,7 @@ def test_a_misspelt_harness_tag_names_the_file_and_line_of_the_tag() -> None:
 
 
 def _mcpbdd_run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    """`mcpbdd run` in a subprocess, with the repository and tests/ (the test-only servers) importable."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests")])}
-    return subprocess.run(
-        [sys.executable, "-m", "mcpbdd.cli.main", "run", "--no-junit", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    return mcpbdd_run("--no-junit", *args, cwd=cwd)
 
 
 def test_mcpbdd_run_refuses_a_misspelt_harness_tag_before_starting(tmp_path: Path) -> None:

@@ -9,13 +9,12 @@ pinned to the client harness.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
+from processes import mcpbdd_run
 
 from mcpbdd.cli.passes import passes_for_all
 
@@ -26,31 +25,20 @@ FEATURE = "tests/parity_cases/features/diverging.feature"
 @pytest.fixture(scope="module")
 def matrix_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.CompletedProcess[str], Path]:
     out = tmp_path_factory.mktemp("parity")
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "mcpbdd.cli.main",
-            "run",
-            "--harness",
-            "all",
-            "--results",
-            str(out / "allure"),
-            "--junit",
-            str(out / "junit"),
-            "--parity",
-            str(out),
-            "--timings",
-            str(out / "timings.json"),
-            "-f",
-            "progress",
-            FEATURE,
-        ],
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT / "tests")},
-        capture_output=True,
-        text=True,
-        timeout=300,
+    run = mcpbdd_run(
+        "--harness",
+        "all",
+        "--results",
+        str(out / "allure"),
+        "--junit",
+        str(out / "junit"),
+        "--parity",
+        str(out),
+        "--timings",
+        str(out / "timings.json"),
+        "-f",
+        "progress",
+        FEATURE,
     )
     return run, out
 
@@ -138,35 +126,25 @@ def test_the_stdio_column_appears_only_when_configured() -> None:
 
 def test_the_stdio_column_runs_the_server_as_a_process_when_configured(tmp_path: Path) -> None:
     pids = tmp_path / "pids"
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "mcpbdd.cli.main",
-            "run",
-            "--harness",
-            "all",
-            "-D",
-            "mcpbdd.server=servers:awkward",
-            "-D",
-            "mcpbdd.parity_stdio=stdio: {python} tests/servers.py awkward",
-            "--results",
-            str(tmp_path / "allure"),
-            "--junit",
-            str(tmp_path / "junit"),
-            "--parity",
-            str(tmp_path),
-            "--timings",
-            str(tmp_path / "timings.json"),
-            "-f",
-            "progress",
-            "tests/parity_cases/features/stdio.feature",
-        ],
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT / "tests"), "MCPBDD_TEST_PIDFILE": str(pids)},
-        capture_output=True,
-        text=True,
-        timeout=300,
+    run = mcpbdd_run(
+        "--harness",
+        "all",
+        "-D",
+        "mcpbdd.server=servers:awkward",
+        "-D",
+        "mcpbdd.parity_stdio=stdio: {python} tests/servers.py awkward",
+        "--results",
+        str(tmp_path / "allure"),
+        "--junit",
+        str(tmp_path / "junit"),
+        "--parity",
+        str(tmp_path),
+        "--timings",
+        str(tmp_path / "timings.json"),
+        "-f",
+        "progress",
+        "tests/parity_cases/features/stdio.feature",
+        env={"MCPBDD_TEST_PIDFILE": str(pids)},
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert len(pids.read_text().split()) == 1  # the stdio column started the server once, as its own process

@@ -22,6 +22,7 @@ from typing import Any
 import anyio
 import mcp_types
 import pytest
+from processes import free_port
 
 from mcpbdd.cli.recording import split_command
 from mcpbdd.record.assembler import Assembler
@@ -261,15 +262,9 @@ def _wait_for_port(port: int, process: subprocess.Popen[bytes] | None = None) ->
     raise AssertionError(f"nothing listens on {port}")
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def notes_http() -> Iterator[str]:
-    port = _free_port()
+    port = free_port()
     server = subprocess.Popen(
         [*NOTES, "--http", f"127.0.0.1:{port}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
@@ -283,7 +278,7 @@ def notes_http() -> Iterator[str]:
 
 def test_the_http_reverse_proxy_records_the_caller_but_never_the_token(notes_http: str, tmp_path: Path) -> None:
     cassette = tmp_path / "http.ndjson"
-    port = _free_port()
+    port = free_port()
     listen = ["--listen", f"127.0.0.1:{port}", "--to", notes_http]
     recorder = subprocess.Popen(
         [sys.executable, "-m", "mcpbdd.cli.main", "record", "--out", str(cassette), *listen],

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from conftest import TESTS
-from processes import MARKER_ENV, processes_marked, stdio_server_settings, wait_until
+from processes import MARKER_ENV, free_port, processes_marked, run_module, stdio_server_settings, wait_until
 
 from mcpbdd import expect
 from mcpbdd.harness import ClientHarness
@@ -95,12 +95,6 @@ async def test_the_test_token_verifier_reads_tenant_user_and_scopes() -> None:
     assert await TestTokenVerifier().verify_token("mcpbdd:only-a-tenant") is None
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def notes_over_http() -> Iterator[str]:
     """The example server in its own process, serving Streamable HTTP on loopback with test auth."""
@@ -137,15 +131,7 @@ async def test_over_http_each_caller_carries_its_own_token(notes_over_http: str,
 
 
 def run_behave(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{TESTS}"}
-    return subprocess.run(
-        [sys.executable, "-m", "behave", "--format", "progress", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    return run_module("behave", "--format", "progress", *args, timeout=600)
 
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])

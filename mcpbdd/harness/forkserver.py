@@ -51,7 +51,7 @@ import traceback
 from pathlib import Path
 from typing import Any
 
-__all__ = ["GRACE_SECONDS", "RUNTIME_MODULES", "dependencies_of", "main"]
+__all__ = ["GRACE_SECONDS", "RUNTIME_MODULES", "absolute_imports", "dependencies_of", "main"]
 
 GRACE_SECONDS = 2.0
 """How long a child may take to exit after SIGTERM before SIGKILL (the SDK's own grace period)."""
@@ -112,21 +112,26 @@ def dependencies_of(kind: str, target: str) -> list[str]:
     own_package = target.split(".")[0] if kind == "module" else None
     own_dir = source.parent
     names: list[str] = []
+    for name in absolute_imports(tree):
+        top = name.split(".")[0]
+        if top == own_package or top == "__future__":
+            continue
+        if (own_dir / f"{top}.py").exists() or (own_dir / top / "__init__.py").exists():
+            continue
+        names.append(name)
+    return list(dict.fromkeys(names))
+
+
+def absolute_imports(tree: ast.AST) -> list[str]:
+    """The modules a parsed source imports absolutely (`import a.b`, `from a.b import c`), anywhere in it,
+    in order; relative imports are left out (they name the importer's own package)."""
+    names: list[str] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            found = [alias.name for alias in node.names]
+            names.extend(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            found = [node.module]
-        else:
-            continue
-        for name in found:
-            top = name.split(".")[0]
-            if top == own_package or top == "__future__":
-                continue
-            if (own_dir / f"{top}.py").exists() or (own_dir / top / "__init__.py").exists():
-                continue
-            names.append(name)
-    return list(dict.fromkeys(names))
+            names.append(node.module)
+    return names
 
 
 def _preload(names: list[str]) -> list[str]:
