@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 
 from mcpbdd.harness import spawn
 from mcpbdd.harness.connectors import python_command
+from mcpbdd.harness.forkserver import STANDBY_NAME
 
 T = TypeVar("T")
 
@@ -96,6 +97,11 @@ def _alive(pid: str) -> bool:
         return False
 
 
+def alive(pid: int) -> bool:
+    """Whether process `pid` lives (a zombie is dead, whatever reaps it later)."""
+    return _alive(str(pid))
+
+
 def _each_process(name: str) -> Iterator[tuple[int, bytes]]:
     """Every process's `/proc/PID/<name>` file, skipping the processes that end while we look."""
     for entry in Path("/proc").iterdir():
@@ -128,7 +134,7 @@ def forks() -> list[int]:
     servers = set(spawn.fork_server_pids())
     found = []
     for pid in descendants():
-        if pid in servers:
+        if pid in servers or (is_standby(pid) and _parent(pid) in servers):
             continue
         try:
             cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
@@ -137,6 +143,27 @@ def forks() -> list[int]:
         if FORK_SERVER.encode() in cmdline:
             found.append(pid)
     return found
+
+
+def is_standby(pid: int) -> bool:
+    """Whether `pid` is a fork server's standby: the next scenario's fork, waiting for its request (the run's
+    own while its fork server runs, like the fork server itself; counted once the fork server is gone)."""
+    try:
+        return Path(f"/proc/{pid}/comm").read_bytes().strip() == STANDBY_NAME
+    except OSError:
+        return False
+
+
+def standbys(server: int) -> list[int]:
+    """The live standbys of fork server `server`."""
+    return [pid for pid in descendants(server) if is_standby(pid) and _parent(pid) == server]
+
+
+def _parent(pid: int) -> int | None:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_bytes().rpartition(b")")[2].split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def processes_marked(marker: str) -> list[int]:

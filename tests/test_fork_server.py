@@ -20,7 +20,8 @@ from pathlib import Path
 import anyio
 import pytest
 from conftest import TESTS
-from processes import MARKER_ENV, processes_marked
+from processes import MARKER_ENV, alive, is_standby, processes_marked, standbys
+from processes import wait_until as wait_for
 
 from mcpbdd.config import Settings
 from mcpbdd.harness import ClientHarness, spawn
@@ -401,3 +402,71 @@ def test_an_interrupted_or_terminated_run_leaves_no_process(tmp_path: Path, sign
     interrupt_hanging_run(command, tmp_path, env, started, signum, ready=forked)
     assert wait_until(lambda: processes_marked(marker) == [], 30), processes_marked(marker)
     assert list((tmp_path / "tmp").glob("mcpbdd-fork-*")) == []  # the fork server's folder went with it
+
+
+@pytest.mark.anyio
+async def test_one_fork_server_runs_each_command_of_a_module_with_its_own_arguments(tmp_path: Path) -> None:
+    """A fork server is per entry point, not per command line: each fork gets the arguments of the command it
+    stands for (a stdio and a started-HTTP command of one module share one fork server, for instance)."""
+    script = write_server(tmp_path / "srv")
+    seen = []
+    for flag in ("--first", "--second"):
+        stdio = Stdio(f"{{python}} {script} {flag}", ProcessOptions(cwd=str(tmp_path)))
+        async with ClientHarness(stdio, timeout=30, start_timeout=120) as harness:
+            about = await harness.call_tool(None, "about", {})
+        assert about.ok, about.failure
+        seen.append(json.loads(about.text))
+    assert seen[0]["parent"] == seen[1]["parent"] and is_fork_server(seen[0]["parent"])
+    assert [s["argv"] for s in seen] == [[str(script), "--first"], [str(script), "--second"]]
+
+
+@pytest.mark.anyio
+async def test_the_next_fork_waits_as_a_named_standby_and_ends_with_its_fork_server(tmp_path: Path) -> None:
+    """The fork for the next request is made ahead (`mcpbdd-standby` in `ps`); it is the run's own, like the
+    fork server: a standby that dies is replaced, and stopping the fork server ends its standby."""
+    script = write_server(tmp_path / "srv")
+
+    async def about() -> dict[str, object]:
+        async with ClientHarness(Stdio(f"{{python}} {script}"), timeout=30, start_timeout=120) as harness:
+            seen = await harness.call_tool(None, "about", {})
+            assert seen.ok, seen.failure
+            found = json.loads(seen.text)
+            assert not is_standby(found["pid"])  # once it took its request it is the server, named as one
+            return found
+
+    first = await about()
+    server = first["parent"]
+    assert isinstance(server, int) and is_fork_server(server)
+    standby = wait_for(lambda: standbys(server), 30, "a standby")
+    assert len(standby) == 1 and standby[0] not in processes_marked("no marker: forks only")
+    os.kill(standby[0], signal.SIGKILL)
+    wait_for(lambda: not alive(standby[0]), 30, "the standby to die")
+    second = await about()  # a standby killed while waiting is replaced, and the request still served
+    assert second["parent"] == server
+    replacement = wait_for(lambda: standbys(server), 30, "a new standby")
+    assert replacement and replacement != standby
+    spawn.stop_all()
+    wait_for(lambda: not any(alive(pid) for pid in replacement), 30, "the standby to end with its fork server")
+
+
+@pytest.mark.anyio
+async def test_a_fork_server_killed_under_the_run_fails_no_later_scenario(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """A fork server that ends while the run goes on (killed by hand, by the OOM killer) is replaced, saying so,
+    instead of failing every scenario after it."""
+    script = write_server(tmp_path / "srv")
+
+    async def parent() -> int:
+        async with ClientHarness(Stdio(f"{{python}} {script}"), timeout=30, start_timeout=120) as harness:
+            about = await harness.call_tool(None, "about", {})
+        assert about.ok, about.failure
+        return int(json.loads(about.text)["parent"])
+
+    first = await parent()
+    os.kill(first, signal.SIGKILL)
+    wait_for(lambda: not alive(first), 30, "the fork server to die")
+    second = await parent()
+    assert second != first and is_fork_server(second)
+    said = capfd.readouterr().err
+    assert f"mcpbdd: the fork server for {sys.executable} {script} ended (exit code -9); starting a new one" in said

@@ -6,9 +6,10 @@ harness what to give `mcp.Client` for each caller.
 
 - In-process: the server's lifespan is entered once and shared by every caller's session.
 - stdio: one server process per caller of the scenario, each started on its caller's first
-  call and stopped (process group and all, by the SDK's `stdio_client`) when the scenario
-  ends. stdio carries no caller identity, so each process gets its caller through
-  environment variables the project maps (`env = {NOTES_USER = "{user}"}`); every process
+  call and stopped (process group and all: by the SDK's `stdio_client`, or for a fork of the
+  warm parent by `fork_client`, which follows the same shutdown) when the scenario ends.
+  stdio carries no caller identity, so each process gets its caller through environment variables
+  the project maps (`env = {NOTES_USER = "{user}"}`); every process
   gets the scenario's doubles the same way (`extra_env`: the doubles file, the upstream
   loopback URLs), so the callers share one storage and one clock as they would share a
   deployment. The servers' stderr is kept (the report attaches it on failure) and a server
@@ -38,6 +39,7 @@ from mcp.server.mcpserver import MCPServer
 
 from mcpbdd._sdk import lowlevel_server
 from mcpbdd.harness import spare, spawn
+from mcpbdd.harness.fork_client import fork_client
 from mcpbdd.harness.process_options import ProcessOptions, command_argv
 from mcpbdd.kit.doubles import Doubles, providing
 from mcpbdd.principals import Principal
@@ -162,7 +164,17 @@ class Stdio:
                 self._stack.callback(taken.remove_files)  # after the process stops (its client exits first)
                 self.spares[number] = taken
                 return taken.transport()
-        argv = spawn.prepare(self.options.spawn, self.argv, cwd=self.options.cwd, env=env)
+        forks = spawn.fork_server(self.options.spawn, self.argv, cwd=self.options.cwd, env=env)
+        if forks is not None:
+            return fork_client(
+                forks.socket_path,
+                forks.args,
+                env=env,
+                cwd=self.options.cwd,
+                errlog=self._stderr_file,
+                status_path=self._status_path(number),
+            )
+        argv = self.argv
         params = StdioServerParameters(
             command="sh",
             args=["-c", _STATUS_WRAPPER, "mcpbdd-stdio", str(self._status_path(number)), *argv],

@@ -1,4 +1,8 @@
-"""The launcher: what the SDK's `stdio_client` starts in place of a Python server under the fork server.
+"""The launcher: what mcpbdd starts in place of a Python `http:` server command under the fork server.
+
+A server started over HTTP is a process mcpbdd signals and waits for (`HttpProcess`), so under the fork
+server something must stand for it: this. (Over stdio mcpbdd needs no process in between and talks to
+the fork server directly: `fork_client.py`, which sends the same request, `encode_request`.)
 
 `python -I -S fork_launcher.py SOCKET ARGV...`. It hands its own stdin, stdout and stderr (the pipes
 the SDK made) and its argv, environment and working directory to the fork server over a Unix socket,

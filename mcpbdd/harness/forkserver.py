@@ -13,19 +13,24 @@ What it does, and why:
   a fork copies only the calling thread, so a thread started by a dependency at import would
   be missing (holding its locks) in every child. If one did, it says `fallback` and exits,
   and mcpbdd starts the server the plain way.
-- Per scenario: a launcher (`fork_launcher.py`, started by the SDK's `stdio_client` in place
-  of the server) connects over a Unix socket and passes its stdin, stdout and stderr with
-  `SCM_RIGHTS`, plus the argv, environment and working directory it was given. The fork
-  owns those pipes directly (no proxying), calls `setsid` (its own process group, as a plain
-  start gets), sets `os.environ`, cwd, `sys.argv`, `sys.path[0]`, and runs the server's entry
-  point with `runpy` as `__main__`, exactly as `python -m pkg.mod` / `python path.py` would.
-- Exit: the child's status goes back to the launcher, which exits with it (or dies of the same
-  signal). A launcher that gets SIGTERM says `term` and keeps waiting; a launcher that dies closes
-  its connection. Either way the child's process group gets SIGTERM, then SIGKILL after a grace
-  period (at once if the launcher is killed after its `term`: its stopper has escalated).
+- Per scenario: a requester (mcpbdd's stdio transport, `fork_client.py`, or for a started HTTP server
+  the launcher `fork_launcher.py`) connects over a Unix socket and passes the server's stdin, stdout
+  and stderr with `SCM_RIGHTS`, plus the argv, environment and working directory. The request goes to
+  the *standby*: a fork made ahead (after the previous request, so forking is not on the scenario's
+  path) that has already called `setsid` (its own process group, as a plain start gets) and dropped the
+  fork server's sockets, and waits, named `mcpbdd-standby`, for its request. It owns those pipes
+  directly (no proxying), sets `os.environ`, cwd, `sys.argv`, `sys.path[0]`, and runs the server's
+  entry point with `runpy` as `__main__`, exactly as `python -m pkg.mod` / `python path.py` would. The
+  server's module is imported only then, so it sees the scenario's environment.
+- Exit: the child's status goes back to the requester (`exit N` or `signal N`). A requester that says
+  `term` (a launcher that got SIGTERM, or the transport whose server did not end when its stdin closed)
+  keeps waiting; a requester that hangs up (killed, or done) leaves nobody to tell. Either way the
+  child's process group gets SIGTERM, then SIGKILL after a grace period (at once if the requester hangs
+  up after its `term`: its stopper has escalated).
 - Lifetime: the fork server watches a pipe only the run holds (EOF when the run ends, however it
   ends) and stops on SIGTERM/SIGINT; either way it stops every child's process group and exits.
-  Children ask the kernel for SIGTERM if the fork server dies (`PR_SET_PDEATHSIG`).
+  Children ask the kernel for SIGTERM if the fork server dies (`PR_SET_PDEATHSIG`); a standby also ends
+  when the socket its request would come down closes.
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ import io
 import json
 import os
 import runpy
+import select
 import selectors
 import signal
 import socket
@@ -51,7 +57,7 @@ import traceback
 from pathlib import Path
 from typing import Any
 
-__all__ = ["GRACE_SECONDS", "RUNTIME_MODULES", "absolute_imports", "dependencies_of", "main"]
+__all__ = ["GRACE_SECONDS", "RUNTIME_MODULES", "STANDBY_NAME", "absolute_imports", "dependencies_of", "main"]
 
 GRACE_SECONDS = 2.0
 """How long a child may take to exit after SIGTERM before SIGKILL (the SDK's own grace period)."""
@@ -73,6 +79,9 @@ RUNTIME_MODULES = (
 
 _HEADER = struct.Struct("!I")
 _PR_SET_PDEATHSIG = 1
+_PR_SET_NAME = 15
+STANDBY_NAME = b"mcpbdd-standby"
+"""What a fork waiting for its request is called (`ps`, `/proc/PID/comm`) until it becomes a server."""
 
 
 def _source_file(kind: str, target: str) -> Path | None:
@@ -147,7 +156,7 @@ def _preload(names: list[str]) -> list[str]:
 
 
 def _decode_request(payload: bytes) -> dict[str, Any]:
-    """The launcher's request (see `fork_launcher.encode_request`): cwd, argc, argv..., NAME=value..."""
+    """A request (see `fork_launcher.encode_request`): cwd, argc, argv..., NAME=value..."""
     fields = [os.fsdecode(field) for field in payload.split(b"\0")]
     cwd, count = fields[0], int(fields[1])
     argv = fields[2 : 2 + count]
@@ -156,13 +165,53 @@ def _decode_request(payload: bytes) -> dict[str, Any]:
 
 
 class _Child:
-    """One forked server process and the launcher connection it reports to."""
+    """One forked server process and the requester's connection it reports to (none while it stands by)."""
 
     def __init__(self, pid: int, conn: socket.socket | None, pidfd: int) -> None:
         self.pid = pid
         self.conn = conn
         self.pidfd = pidfd
         self.kill_at: float | None = None
+
+
+class _Standby:
+    """The next server process, forked ahead, and the socket its request goes down."""
+
+    def __init__(self, child: _Child, sock: socket.socket) -> None:
+        self.child = child
+        self.sock = sock
+
+
+def _has_ended(pidfd: int) -> bool:
+    """Whether the process behind `pidfd` has ended (its pidfd is readable), without waiting."""
+    return bool(select.select([pidfd], [], [], 0)[0])
+
+
+def _receive_request(conn: socket.socket) -> tuple[list[int], bytes]:
+    """A request as `fork_launcher.encode_request` frames it, with the three pipes passed alongside."""
+    fds: list[int] = []
+    try:
+        header, fds, _flags, _addr = socket.recv_fds(conn, _HEADER.size, 3)
+        if len(header) != _HEADER.size or len(fds) != 3:
+            raise OSError("no request")
+        (size,) = _HEADER.unpack(header)
+        payload = bytearray()
+        while len(payload) < size:
+            chunk = conn.recv(size - len(payload))
+            if not chunk:
+                raise OSError("the requester hung up")
+            payload += chunk
+    except BaseException:
+        for fd in fds:
+            os.close(fd)
+        raise
+    return fds, bytes(payload)
+
+
+def _send_request(conn: socket.socket, fds: list[int], payload: bytes) -> None:
+    """Pass a request on (to the standby that will run it), framed as it came."""
+    socket.send_fds(conn, [_HEADER.pack(len(payload))], fds)
+    conn.sendall(payload)
 
 
 class ForkServer:
@@ -178,6 +227,7 @@ class ForkServer:
         self.listener.listen(64)
         self.selector = selectors.DefaultSelector()
         self.children: dict[int, _Child] = {}
+        self.standby: _Standby | None = None
         self.stopping = False
 
     # the loop -----------------------------------------------------------------------------------
@@ -185,6 +235,7 @@ class ForkServer:
     def serve(self) -> None:
         self.selector.register(self.listener, selectors.EVENT_READ, "accept")
         self.selector.register(self.lifeline, selectors.EVENT_READ, "lifeline")
+        self.standby = self._fork_standby()
         while not self.stopping:
             now = time.monotonic()
             deadlines = [child.kill_at for child in self.children.values() if child.kill_at is not None]
@@ -203,45 +254,69 @@ class ForkServer:
                     if role == "exit":
                         self._reap(child)
                     else:
-                        self._from_launcher(child)
+                        self._from_requester(child)
             self._escalate()
 
     def _accept(self) -> None:
         conn, _ = self.listener.accept()
-        fds: list[int] = []
         try:
             conn.settimeout(10.0)
-            header, fds, _flags, _addr = socket.recv_fds(conn, _HEADER.size, 3)
-            if len(header) != _HEADER.size or len(fds) != 3:
-                raise OSError("the launcher sent no pipes")
-            (size,) = _HEADER.unpack(header)
-            payload = bytearray()
-            while len(payload) < size:
-                chunk = conn.recv(size - len(payload))
-                if not chunk:
-                    raise OSError("the launcher hung up")
-                payload += chunk
-            request = _decode_request(bytes(payload))
+            fds, payload = _receive_request(conn)
         except (OSError, ValueError):
-            for fd in fds:
-                os.close(fd)
             conn.close()
             return
+        try:
+            standby = self._hand_over(fds, payload)
+        finally:
+            for fd in fds:
+                os.close(fd)
+        if standby is None:
+            conn.close()
+            return
+        conn.settimeout(None)
+        child = standby.child
+        child.conn = conn
+        with contextlib.suppress(OSError):  # a requester gone already is seen in the loop: its child is stopped
+            conn.sendall(f"pid {child.pid}\n".encode())
+        self.selector.register(conn, selectors.EVENT_READ, ("requester", child.pid))
+        self.standby = self._fork_standby()  # the next request's fork, made while this one's server starts
+
+    def _hand_over(self, fds: list[int], payload: bytes) -> _Standby | None:
+        """Give the request to the standby; one that has died (killed from outside) is replaced, once."""
+        for _attempt in range(2):
+            standby, self.standby = self.standby, None
+            if standby is None or _has_ended(standby.child.pidfd):
+                if standby is not None:
+                    standby.sock.close()  # the dead one is reaped in the loop, as any child
+                standby = self._fork_standby()
+            try:
+                _send_request(standby.sock, fds, payload)
+            except OSError:
+                continue
+            finally:
+                standby.sock.close()
+            return standby
+        return None
+
+    def _fork_standby(self) -> _Standby:
+        """Fork the next server process now; it waits (`_stand_by`) for its request, with its set-up done."""
+        ours, theirs = socket.socketpair()
         pid = os.fork()
         if pid == 0:  # pragma: no cover - the child never returns here
-            self._become_server(conn, fds, request)
-        for fd in fds:
-            os.close(fd)
-        conn.settimeout(None)
+            ours.close()
+            self._stand_by(theirs)
+        theirs.close()
         pidfd = os.pidfd_open(pid)
-        child = _Child(pid, conn, pidfd)
+        child = _Child(pid, None, pidfd)
         self.children[pid] = child
-        conn.sendall(f"pid {pid}\n".encode())
         self.selector.register(pidfd, selectors.EVENT_READ, ("exit", pid))
-        self.selector.register(conn, selectors.EVENT_READ, ("launcher", pid))
+        return _Standby(child, ours)
 
     def _reap(self, child: _Child) -> None:
         _, status = os.waitpid(child.pid, 0)
+        if self.standby is not None and self.standby.child is child:  # it died waiting: fork another when asked
+            self.standby.sock.close()
+            self.standby = None
         self.selector.unregister(child.pidfd)
         os.close(child.pidfd)
         del self.children[child.pid]
@@ -253,9 +328,9 @@ class ForkServer:
             self.selector.unregister(child.conn)
             child.conn.close()
 
-    def _from_launcher(self, child: _Child) -> None:
-        """The launcher said `term` (it got SIGTERM: stop the server, and tell it the status when it ends), or
-        its end closed (it was killed: stop the server, process group and all, with no one left to tell)."""
+    def _from_requester(self, child: _Child) -> None:
+        """The requester said `term` (stop the server, and tell it the status when it ends), or its end closed
+        before the server ended (it was killed: stop the server, process group and all, with no one to tell)."""
         assert child.conn is not None
         try:
             said = child.conn.recv(64)
@@ -285,6 +360,9 @@ class ForkServer:
 
     def stop_children(self) -> None:
         """SIGTERM every child's process group, wait out the grace period, SIGKILL what is left, reap all."""
+        if self.standby is not None:
+            self.standby.sock.close()  # it exits at once, having no request
+            self.standby = None
         for child in self.children.values():
             self._terminate(child)
         deadline = time.monotonic() + GRACE_SECONDS
@@ -305,8 +383,12 @@ class ForkServer:
 
     # the child ----------------------------------------------------------------------------------
 
-    def _become_server(self, conn: socket.socket, fds: list[int], request: dict[str, Any]) -> None:
-        """In the fork: take the launcher's pipes and environment, run the server's entry point, exit."""
+    def _stand_by(self, requests: socket.socket) -> None:
+        """In the fork: do the set-up no request changes, wait for the request, then become the server.
+
+        A fork server that stops closes `requests` (or dies: the death signal); either way, with no
+        request taken, the standby just exits.
+        """
         code = 1
         try:
             os.setsid()
@@ -318,13 +400,23 @@ class ForkServer:
             # whatever file the server had opened under the same number meanwhile.
             self.selector.close()
             self.listener.close()
-            conn.close()
             for child in self.children.values():
                 os.close(child.pidfd)
                 if child.conn is not None:
                     child.conn.close()
+            if self.standby is not None:
+                self.standby.sock.close()
             self.children.clear()
             os.close(self.lifeline)
+            name = _process_name()
+            _set_process_name(STANDBY_NAME)
+            try:
+                fds, payload = _receive_request(requests)
+            except (OSError, ValueError):
+                os._exit(0)
+            requests.close()
+            _set_process_name(name)
+            request = _decode_request(payload)
             for number, fd in enumerate(fds):
                 os.dup2(fd, number)
                 os.close(fd)
@@ -427,11 +519,24 @@ def _ask_for_death_signal(signum: int) -> None:
 def _signal_group(pid: int, signum: int) -> None:
     try:
         os.killpg(pid, signum)
-    except ProcessLookupError:
-        pass
-    except PermissionError:  # the group leader left its group: signal the process itself
+    except (ProcessLookupError, PermissionError):  # not (yet, or any more) its own group: signal it alone
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signum)
+
+
+def _process_name() -> bytes:
+    try:
+        return Path("/proc/self/comm").read_bytes().strip()
+    except OSError:
+        return b""
+
+
+def _set_process_name(name: bytes) -> None:
+    """Linux: what `ps` and `/proc/PID/comm` show for this process (a standby says what it is)."""
+    if not name or not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_NAME, ctypes.c_char_p(name[:15]), 0, 0, 0)
 
 
 def _stop(signum: int, _frame: Any) -> None:

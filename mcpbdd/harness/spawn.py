@@ -4,10 +4,11 @@ Starting a Python MCP server costs about a second, nearly all of it the interpre
 With `spawn = "auto"` (the default: fork for Python commands, a warm spare for others, `spare.py`) or
 `"fork"`, mcpbdd
 keeps one warm parent per run and per worker (`forkserver.py`) that has imported the server's dependencies
-once; each scenario's process is a fork of it running the server's own entry point with the scenario's environment. The
-SDK's `stdio_client` still starts a process and talks to its pipes: a tiny launcher
-(`fork_launcher.py`) that passes those pipes to the fork and reports its exit code, so stopping,
-exit codes and stderr work as they do for a plain start.
+once; each scenario's process is a fork of it running the server's own entry point with the scenario's
+environment. Over stdio mcpbdd talks to the fork directly (`fork_client.py`: pipes it makes, handed to
+the fork, no process in between); an `http:` command, which mcpbdd must start as a process it can signal
+and wait for, starts a tiny launcher (`fork_launcher.py`) that passes its pipes to the fork and reports
+its exit code, so stopping, exit codes and stderr work as they do for a plain start.
 
 A command is forked when it is this interpreter running a module or a script (`{python} -m pkg.mod`,
 `{python} path/to/server.py`); anything else starts plainly. A fork server that cannot be used (its
@@ -33,10 +34,12 @@ from typing import Literal
 
 __all__ = [
     "SPAWN_MODES",
+    "Fork",
     "ForkServerHandle",
     "SpawnMode",
     "announce",
     "describe",
+    "fork_server",
     "fork_server_pids",
     "prepare",
     "resolve",
@@ -208,16 +211,52 @@ def _key(entry: _Entry, cwd: str | None, env: Mapping[str, str]) -> tuple[object
 def prepare(mode: SpawnMode, argv: Sequence[str], *, cwd: str | None, env: Mapping[str, str]) -> list[str]:
     """The command to start for `argv` under `mode`: the launcher of a warm fork, or `argv` itself.
 
+    For a process the SDK must start itself (a started HTTP server); the stdio connector talks to the
+    fork server directly instead (`fork_server`, `fork_client.py`).
+    """
+    found = fork_server(mode, argv, cwd=cwd, env=env)
+    return list(argv) if found is None else found.handle.launcher_argv(found.entry)
+
+
+@dataclass(frozen=True)
+class Fork:
+    """Where to ask for a fork running a command: its fork server, and the command's own entry point and
+    arguments (one fork server serves a module whatever its arguments, so they come from the command)."""
+
+    handle: ForkServerHandle
+    entry: _Entry
+
+    @property
+    def socket_path(self) -> str:
+        return self.handle.socket_path
+
+    @property
+    def args(self) -> tuple[str, ...]:
+        return self.entry.args
+
+
+def fork_server(mode: SpawnMode, argv: Sequence[str], *, cwd: str | None, env: Mapping[str, str]) -> Fork | None:
+    """Where to fork `argv` under `mode` from its warm fork server, or None when it starts plainly.
+
     The first call for a command starts its fork server (once per process, so once per worker);
     if it cannot be used, the reason is printed once and the command starts plainly from then on.
     """
     announce(mode)
     if resolve(mode, argv, cwd) != "fork":
-        return list(argv)
+        return None
     entry = _entry(argv, cwd)
     assert entry is not None
     key = _key(entry, cwd, env)
     with _lock:
+        gone = _servers.get(key)
+        if gone is not None and gone.process.poll() is not None:
+            print(
+                f"mcpbdd: the fork server for {shlex.join(argv)} ended (exit code {gone.process.returncode}); "
+                "starting a new one",
+                file=sys.__stderr__ or sys.stderr,
+            )
+            gone.stop()
+            del _servers[key]
         if key not in _servers:
             base_env = {**os.environ, **{name: value for name, value in env.items() if name.startswith("PYTHON")}}
             handle = ForkServerHandle(entry, cwd, base_env)
@@ -231,7 +270,7 @@ def prepare(mode: SpawnMode, argv: Sequence[str], *, cwd: str | None, env: Mappi
                     file=sys.__stderr__ or sys.stderr,
                 )
         handle = _servers[key]
-    return list(argv) if handle is None else handle.launcher_argv(entry)
+    return None if handle is None else Fork(handle, entry)
 
 
 def fork_server_pids() -> list[int]:
