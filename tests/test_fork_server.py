@@ -93,6 +93,9 @@ if __name__ == "__main__":
     mcp.run("stdio")
     if os.environ.get("LINGER_AFTER_EOF"):
         time.sleep(600)  # a server that does not end when its stdin closes: only a signal ends it
+    if os.environ.get("ENDED_FILE"):
+        time.sleep(0.5)  # a server that takes a moment to end after its stdin closes, then says it ended
+        open(os.environ["ENDED_FILE"], "w").close()
 '''
 
 
@@ -470,3 +473,20 @@ async def test_a_fork_server_killed_under_the_run_fails_no_later_scenario(
     assert second != first and is_fork_server(second)
     said = capfd.readouterr().err
     assert f"mcpbdd: the fork server for {sys.executable} {script} ended (exit code -9); starting a new one" in said
+
+
+@pytest.mark.anyio
+async def test_a_fork_gets_the_grace_period_to_end_on_its_own_and_is_stopped_after_it(tmp_path: Path) -> None:
+    """The shutdown a plain start gets: stdin closed, a grace period to end on its own, then SIGTERM to the
+    server's group; the stop returns only when the fork is gone."""
+    script = write_server(tmp_path / "srv")
+    ended = tmp_path / "ended"
+    forks = []
+    for extra in ({"ENDED_FILE": str(ended)}, {"LINGER_AFTER_EOF": "1"}):
+        stdio = Stdio(f"{{python}} {script}", ProcessOptions(extra_env=extra))
+        async with ClientHarness(stdio, timeout=30, start_timeout=120) as harness:
+            about = await harness.call_tool(None, "about", {})
+            assert about.ok, about.failure
+            forks.append(json.loads(about.text)["pid"])
+    assert ended.exists()  # it was not stopped while it was ending by itself
+    assert not any(alive(fork) for fork in forks)
