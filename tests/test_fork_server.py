@@ -34,6 +34,10 @@ from mcpbdd.targets import ServerTarget
 ROOT = TESTS.parent
 
 SERVER = '''
+import resource
+
+FAULTS_AT_IMPORT = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+
 import json
 import os
 import signal
@@ -55,8 +59,9 @@ mcp = MCPServer("forked")
 @mcp.tool()
 def about() -> str:
     """What this process saw when it started."""
+    faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt - FAULTS_AT_IMPORT
     return json.dumps({"greeting": GREETING, "sibling": settings.VALUE, "parent": os.getppid(), "name": __name__,
-                       "argv": sys.argv, "cwd": os.getcwd(), "pid": os.getpid()})
+                       "argv": sys.argv, "cwd": os.getcwd(), "pid": os.getpid(), "faults": faults})
 
 
 @mcp.tool()
@@ -490,3 +495,18 @@ async def test_a_fork_gets_the_grace_period_to_end_on_its_own_and_is_stopped_aft
             forks.append(json.loads(about.text)["pid"])
     assert ended.exists()  # it was not stopped while it was ending by itself
     assert not any(alive(fork) for fork in forks)
+
+
+@pytest.mark.anyio
+async def test_later_forks_find_the_pages_the_first_ones_wrote_already_their_own(tmp_path: Path) -> None:
+    """The first forks record which of the fork server's pages they wrote; each standby makes those pages its
+    own while it waits, so a later server's run copies far fewer pages (page faults, counted by the server)."""
+    script = write_server(tmp_path / "srv")
+    faults = []
+    for _ in range(6):
+        async with ClientHarness(Stdio(f"{{python}} {script}"), timeout=30, start_timeout=120) as harness:
+            about = await harness.call_tool(None, "about", {})
+        assert about.ok, about.failure
+        faults.append(json.loads(about.text)["faults"])
+        await anyio.sleep(0.3)  # a standby pre-faults while it waits; give it the time a scenario would
+    assert min(faults[-2:]) < faults[0] / 2, faults

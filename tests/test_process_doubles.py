@@ -7,6 +7,7 @@ clock steps see over stdio is what the server process wrote and read.
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -55,6 +56,26 @@ def test_a_clock_moved_through_one_opening_of_the_file_is_read_through_another(t
         scenario.close()
         if server is not None:
             server.close()
+
+
+def test_a_created_file_is_empty_in_wal_mode_and_its_own(tmp_path: Path) -> None:
+    """`create` writes a new file from the image of an empty one: each is separate, WAL mode (several processes
+    read and write it), with the tables a fresh file gets; it never overwrites a file already there."""
+    first, second = DoublesFile.create(tmp_path / "a.sqlite"), DoublesFile.create(tmp_path / "b.sqlite")
+    try:
+        first.mark()
+        FileClock(first, MARCH)
+        assert first.taken and not second.taken and second.instant() is None
+        with sqlite3.connect(tmp_path / "b.sqlite") as conn:
+            assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+            tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        assert {"mcpbdd_storage", "mcpbdd_clock", "mcpbdd_taken"} <= tables
+        with pytest.raises(FileExistsError):
+            DoublesFile.create(tmp_path / "a.sqlite")
+        assert first.taken
+    finally:
+        first.close()
+        second.close()
 
 
 def test_the_file_tells_whether_a_process_took_the_doubles(tmp_path: Path) -> None:

@@ -39,6 +39,7 @@ import ast
 import atexit
 import contextlib
 import ctypes
+import errno
 import gc
 import importlib.machinery
 import io
@@ -80,6 +81,11 @@ RUNTIME_MODULES = (
 _HEADER = struct.Struct("!I")
 _PR_SET_PDEATHSIG = 1
 _PR_SET_NAME = 15
+_MADV_POPULATE_WRITE = 23  # Linux 5.14+: fault pages in writable (copy-on-write broken), contents unchanged
+LEARNERS = 2
+"""How many forks, the first ones, record which of the inherited pages they wrote (see `_prefault`)."""
+_PAGEMAP_EXCLUSIVE = 1 << 56
+_PAGEMAP_PRESENT = 1 << 63
 STANDBY_NAME = b"mcpbdd-standby"
 """What a fork waiting for its request is called (`ps`, `/proc/PID/comm`) until it becomes a server."""
 
@@ -222,6 +228,8 @@ class ForkServer:
         self.target: str = config["target"]
         self.path0: str = config["path0"]
         self.lifeline: int = config["lifeline"]
+        self.learned = os.path.join(os.path.dirname(config["socket"]), "written-pages")
+        self.forked = 0
         self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.listener.bind(config["socket"])
         self.listener.listen(64)
@@ -301,6 +309,7 @@ class ForkServer:
     def _fork_standby(self) -> _Standby:
         """Fork the next server process now; it waits (`_stand_by`) for its request, with its set-up done."""
         ours, theirs = socket.socketpair()
+        self.forked += 1
         pid = os.fork()
         if pid == 0:  # pragma: no cover - the child never returns here
             ours.close()
@@ -410,6 +419,9 @@ class ForkServer:
             os.close(self.lifeline)
             name = _process_name()
             _set_process_name(STANDBY_NAME)
+            learner = self.forked <= LEARNERS
+            inherited = _writable_regions() if learner else []
+            _prefault(_load_pages(self.learned), until_readable=requests)
             try:
                 fds, payload = _receive_request(requests)
             except (OSError, ValueError):
@@ -429,7 +441,10 @@ class ForkServer:
         except BaseException:
             code = _report(*sys.exc_info())
         finally:
-            os._exit(_finish(code))
+            code = _finish(code)
+            if learner:
+                _save_pages(self.learned, _written_pages(inherited))
+            os._exit(code)
 
     def _run(self, argv: list[str]) -> int:
         """Run the entry point as `__main__`; the exit code Python itself would give."""
@@ -524,6 +539,89 @@ def _signal_group(pid: int, signum: int) -> None:
             os.kill(pid, signum)
 
 
+def _writable_regions() -> list[tuple[int, int]]:
+    """The writable anonymous memory of this process (heap and mappings), as (start, end) addresses."""
+    regions = []
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/self/maps").read_text().splitlines():
+            fields = line.split()
+            if fields[1].startswith("rw") and (len(fields) < 6 or fields[5] == "[heap]"):
+                start, end = (int(bound, 16) for bound in fields[0].split("-"))
+                regions.append((start, end))
+    return regions
+
+
+def _written_pages(regions: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The pages of `regions` this process holds alone now, as (start, length) runs: what it wrote since the fork
+    (a page still shared with the fork server is not exclusively mapped; `/proc/self/pagemap`, bit 56)."""
+    page = os.sysconf("SC_PAGE_SIZE")
+    runs: list[tuple[int, int]] = []
+    try:
+        pagemap = os.open("/proc/self/pagemap", os.O_RDONLY)
+    except OSError:
+        return runs
+    try:
+        for start, end in regions:
+            entries = memoryview(os.pread(pagemap, (end - start) // page * 8, start // page * 8)).cast("Q")
+            first = None
+            for index, entry in enumerate([*entries, 0]):
+                mine = entry & _PAGEMAP_PRESENT and entry & _PAGEMAP_EXCLUSIVE
+                if mine and first is None:
+                    first = index
+                elif not mine and first is not None:
+                    runs.append((start + first * page, (index - first) * page))
+                    first = None
+    except OSError:
+        return []
+    finally:
+        os.close(pagemap)
+    return runs
+
+
+def _save_pages(path: str, runs: list[tuple[int, int]]) -> None:
+    """Keep what a learner wrote for the standbys forked after it (replacing, atomically, any earlier list)."""
+    if not runs:
+        return
+    with contextlib.suppress(OSError):
+        partial = f"{path}.{os.getpid()}"
+        Path(partial).write_text("".join(f"{start} {length}\n" for start, length in runs))
+        os.replace(partial, path)
+
+
+def _load_pages(path: str) -> list[tuple[int, int]]:
+    try:
+        lines = Path(path).read_text().splitlines()
+    except OSError:
+        return []
+    runs = []
+    for line in lines:
+        start, _, length = line.partition(" ")
+        with contextlib.suppress(ValueError):
+            runs.append((int(start), int(length)))
+    return runs
+
+
+def _prefault(runs: list[tuple[int, int]], *, until_readable: socket.socket) -> None:
+    """In a standby: copy the pages the first forks wrote before its request comes, not after.
+
+    A fork shares the fork server's memory until it writes to it; each page it writes is first copied
+    (a page fault). A server's run writes the same few thousand pages every time (reference counts,
+    allocator state), which costs it about as much as the rest of its start-up (`bench/bench_fork_floor.py`).
+    A standby waits anyway, so it asks the kernel to make those pages its own now (`MADV_POPULATE_WRITE`:
+    contents unchanged, an address no longer mapped is an error, not a crash) and stops as soon as its
+    request arrives. On a kernel without it (before Linux 5.14) nothing happens.
+    """
+    if not runs or not sys.platform.startswith("linux"):
+        return
+    madvise = ctypes.CDLL(None, use_errno=True).madvise
+    madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
+    for number, (start, length) in enumerate(runs):
+        if number % 16 == 0 and select.select([until_readable], [], [], 0)[0]:
+            return
+        if madvise(start, length, _MADV_POPULATE_WRITE) != 0 and ctypes.get_errno() == errno.EINVAL:
+            return  # the kernel does not know it
+
+
 def _process_name() -> bytes:
     try:
         return Path("/proc/self/comm").read_bytes().strip()
@@ -572,6 +670,8 @@ def main(argv: list[str]) -> int:
     finally:
         server.stop_children()
         server.listener.close()
+        with contextlib.suppress(OSError):
+            os.unlink(server.learned)
         with contextlib.suppress(OSError):
             os.unlink(config["socket"])
             os.rmdir(os.path.dirname(config["socket"]))  # its folder too, when the run that made it was killed

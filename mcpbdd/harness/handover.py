@@ -62,7 +62,7 @@ class DoublesNotTaken(Broken):
 
 def _new_doubles_file() -> DoublesFile:
     folder = tempfile.mkdtemp(prefix="mcpbdd-doubles-")
-    return DoublesFile(Path(folder) / "doubles.sqlite")
+    return DoublesFile.create(Path(folder) / "doubles.sqlite")
 
 
 _reserved: deque[DoublesFile] = deque()

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import tempfile
 import threading
 import time
 from datetime import datetime, timedelta
@@ -39,6 +40,18 @@ class DoublesFile:
     Each process opens its own connections (the provider's and one for the clock and the
     marks); the scenario's World is the only writer of the clock.
     """
+
+    @classmethod
+    def create(cls, path: str | os.PathLike[str], *, busy_timeout: float = 10.0) -> DoublesFile:
+        """A new, empty doubles file at `path` (which must not exist), opened.
+
+        Written from an image of an empty one made once per process: switching a new file to WAL mode and
+        creating its tables costs milliseconds per scenario; writing the same few pages of bytes does not.
+        """
+        image = _empty_image()
+        with open(path, "xb") as new:
+            new.write(image)
+        return cls(path, busy_timeout=busy_timeout)
 
     def __init__(self, path: str | os.PathLike[str], *, busy_timeout: float = 10.0) -> None:
         self.path = os.fspath(path)
@@ -86,6 +99,23 @@ class DoublesFile:
 
     def __repr__(self) -> str:
         return f"DoublesFile({self.path!r})"
+
+
+_image: bytes | None = None
+_image_lock = threading.Lock()
+
+
+def _empty_image() -> bytes:
+    """The bytes of an empty doubles file (WAL mode and tables in its header and pages), made once."""
+    global _image
+    with _image_lock:
+        if _image is None:
+            with tempfile.TemporaryDirectory(prefix="mcpbdd-doubles-image-") as folder:
+                path = os.path.join(folder, "empty.sqlite")
+                DoublesFile(path).close()  # the last close checkpoints the WAL into the file and removes it
+                with open(path, "rb") as made:
+                    _image = made.read()
+        return _image
 
 
 class FileClock(FrozenClock):
