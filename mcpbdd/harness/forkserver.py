@@ -21,7 +21,8 @@ What it does, and why:
   fork server's sockets, and waits, named `mcpbdd-standby`, for its request. It owns those pipes
   directly (no proxying), sets `os.environ`, cwd, `sys.argv`, `sys.path[0]`, and runs the server's
   entry point with `runpy` as `__main__`, exactly as `python -m pkg.mod` / `python path.py` would. The
-  server's module is imported only then, so it sees the scenario's environment.
+  server's module is imported only then, so it sees the scenario's environment. While it waits, a
+  standby copies the pages the first forks wrote (`_prefault`), so the server's run does not.
 - Exit: the child's status goes back to the requester (`exit N` or `signal N`). A requester that says
   `term` (a launcher that got SIGTERM, or the transport whose server did not end when its stdin closed)
   keeps waiting; a requester that hangs up (killed, or done) leaves nobody to tell. Either way the
