@@ -7,6 +7,7 @@ its forks, the launchers) can be found by that folder in its command line or env
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import signal
@@ -26,6 +27,7 @@ from processes import wait_until as wait_for
 from mcpbdd.config import Settings
 from mcpbdd.harness import ClientHarness, spawn
 from mcpbdd.harness.connectors import Stdio
+from mcpbdd.harness.forkserver import absolute_imports
 from mcpbdd.harness.http_process import HttpProcess
 from mcpbdd.harness.process_options import ProcessOptions
 from mcpbdd.outcome import Channel
@@ -38,6 +40,7 @@ import resource
 
 FAULTS_AT_IMPORT = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
 
+import ast
 import json
 import os
 import signal
@@ -510,3 +513,11 @@ async def test_later_forks_find_the_pages_the_first_ones_wrote_already_their_own
         faults.append(json.loads(about.text)["faults"])
         await anyio.sleep(0.3)  # a standby pre-faults while it waits; give it the time a scenario would
     assert min(faults[-2:]) < faults[0] / 2, faults
+
+
+@pytest.mark.parametrize("script", ["forkserver.py", "fork_child.py", "fork_pages.py"])
+def test_the_fork_server_imports_only_the_standard_library(script: str) -> None:
+    """Whatever the fork server imports, every server it forks inherits: nothing of mcpbdd, nothing installed."""
+    source = Path(spawn.__file__).with_name(script)
+    imported = {name.split(".")[0] for name in absolute_imports(ast.parse(source.read_text()))}
+    assert imported and imported <= set(sys.stdlib_module_names), imported - set(sys.stdlib_module_names)

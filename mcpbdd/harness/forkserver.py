@@ -1,8 +1,9 @@
 """The fork server: one warm Python parent that forks a fresh server process per scenario.
 
 Run as a script (`python forkserver.py CONFIG_JSON`), never imported by the parent it serves, and
-importing nothing but the standard library itself: whatever it imports, every scenario's process
-inherits, so it must not drag in mcpbdd (or read the run's environment into module state).
+importing nothing but the standard library itself (and `fork_child.py` and `fork_pages.py` beside it,
+which import only that): whatever it imports, every scenario's process inherits, so it must not drag
+in mcpbdd (or read the run's environment into module state).
 
 What it does, and why:
 
@@ -22,7 +23,7 @@ What it does, and why:
   directly (no proxying), sets `os.environ`, cwd, `sys.argv`, `sys.path[0]`, and runs the server's
   entry point with `runpy` as `__main__`, exactly as `python -m pkg.mod` / `python path.py` would. The
   server's module is imported only then, so it sees the scenario's environment. While it waits, a
-  standby copies the pages the first forks wrote (`_prefault`), so the server's run does not.
+  standby copies the pages the first forks wrote (`fork_pages.py`), so the server's run does not.
 - Exit: the child's status goes back to the requester (`exit N` or `signal N`). A requester that says
   `term` (a launcher that got SIGTERM, or the transport whose server did not end when its stdin closed)
   keeps waiting; a requester that hangs up (killed, or done) leaves nobody to tell. Either way the
@@ -37,13 +38,10 @@ What it does, and why:
 from __future__ import annotations
 
 import ast
-import atexit
 import contextlib
-import ctypes
-import errno
 import gc
 import importlib.machinery
-import io
+import importlib.util
 import json
 import os
 import runpy
@@ -55,9 +53,23 @@ import struct
 import sys
 import threading
 import time
-import traceback
+import types
 from pathlib import Path
 from typing import Any
+
+
+def _sibling(name: str) -> types.ModuleType:
+    """A module next to this file, loaded from its path: this runs as a script, and adds nothing to `sys.path`
+    (the server's imports must find what its own interpreter would, not mcpbdd's modules)."""
+    spec = importlib.util.spec_from_file_location(f"_mcpbdd_{name}", Path(__file__).with_name(f"{name}.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+pages = _sibling("fork_pages")
+interpreter = _sibling("fork_child")
 
 __all__ = ["GRACE_SECONDS", "RUNTIME_MODULES", "STANDBY_NAME", "absolute_imports", "dependencies_of", "main"]
 
@@ -80,13 +92,6 @@ RUNTIME_MODULES = (
 """Modules a Python MCP server loads when it runs (anyio loads its backend lazily), imported if installed."""
 
 _HEADER = struct.Struct("!I")
-_PR_SET_PDEATHSIG = 1
-_PR_SET_NAME = 15
-_MADV_POPULATE_WRITE = 23  # Linux 5.14+: fault pages in writable (copy-on-write broken), contents unchanged
-LEARNERS = 2
-"""How many forks, the first ones, record which of the inherited pages they wrote (see `_prefault`)."""
-_PAGEMAP_EXCLUSIVE = 1 << 56
-_PAGEMAP_PRESENT = 1 << 63
 STANDBY_NAME = b"mcpbdd-standby"
 """What a fork waiting for its request is called (`ps`, `/proc/PID/comm`) until it becomes a server."""
 
@@ -402,7 +407,7 @@ class ForkServer:
         code = 1
         try:
             os.setsid()
-            _ask_for_death_signal(signal.SIGTERM)
+            interpreter.ask_for_death_signal(signal.SIGTERM)
             for signum in (signal.SIGTERM, signal.SIGCHLD):
                 signal.signal(signum, signal.SIG_DFL)
             signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -418,17 +423,17 @@ class ForkServer:
                 self.standby.sock.close()
             self.children.clear()
             os.close(self.lifeline)
-            name = _process_name()
-            _set_process_name(STANDBY_NAME)
-            learner = self.forked <= LEARNERS
-            inherited = _writable_regions() if learner else []
-            _prefault(_load_pages(self.learned), until_readable=requests)
+            name = interpreter.process_name()
+            interpreter.set_process_name(STANDBY_NAME)
+            learner = self.forked <= pages.LEARNERS
+            inherited = pages.writable_regions() if learner else []
+            pages.prefault(pages.load(self.learned), until_readable=requests)
             try:
                 fds, payload = _receive_request(requests)
             except (OSError, ValueError):
                 os._exit(0)
             requests.close()
-            _set_process_name(name)
+            interpreter.set_process_name(name)
             request = _decode_request(payload)
             for number, fd in enumerate(fds):
                 os.dup2(fd, number)
@@ -437,14 +442,14 @@ class ForkServer:
             os.environ.clear()
             os.environ.update(env)
             os.chdir(request["cwd"])
-            _fresh_stdio(unbuffered=bool(env.get("PYTHONUNBUFFERED")))
+            interpreter.fresh_stdio(unbuffered=bool(env.get("PYTHONUNBUFFERED")))
             code = self._run(request["argv"])
         except BaseException:
-            code = _report(*sys.exc_info())
+            code = interpreter.report(*sys.exc_info())
         finally:
-            code = _finish(code)
+            code = interpreter.finish(code)
             if learner:
-                _save_pages(self.learned, _written_pages(inherited))
+                pages.save(self.learned, pages.written(inherited))
             os._exit(code)
 
     def _run(self, argv: list[str]) -> int:
@@ -459,77 +464,15 @@ class ForkServer:
                 sys.argv = [argv[0] if argv else self.target, *argv[1:]]
                 runpy.run_path(self.target, run_name="__main__")
         except SystemExit as exc:
-            return _exit_code(exc.code)
+            return interpreter.exit_code(exc.code)
         except KeyboardInterrupt:
             signal.signal(signal.SIGINT, signal.SIG_DFL)
-            _finish(0)
+            interpreter.finish(0)
             os.kill(os.getpid(), signal.SIGINT)
             return 130
         except BaseException:
-            return _report(*sys.exc_info())
+            return interpreter.report(*sys.exc_info())
         return 0
-
-
-def _report(kind: Any, value: Any, tb: Any) -> int:
-    """Print an uncaught exception the way the interpreter does (through `sys.excepthook`); exit code 1."""
-    try:
-        sys.excepthook(kind, value, tb)
-    except BaseException:
-        traceback.print_exception(kind, value, tb)
-    return 1
-
-
-def _exit_code(code: Any) -> int:
-    """`sys.exit(x)` as the interpreter maps it: None is 0, an int is itself, anything else is printed and 1."""
-    if code is None:
-        return 0
-    if isinstance(code, int):
-        return code & 0xFF
-    with contextlib.suppress(BaseException):
-        print(code, file=sys.stderr)
-    return 1
-
-
-def _finish(code: int) -> int:
-    """What the interpreter does before it exits: join non-daemon threads, run atexit, flush the streams."""
-    try:
-        shutdown = getattr(threading, "_shutdown", None)
-        if shutdown is not None:
-            shutdown()
-        atexit._run_exitfuncs()
-    except BaseException:
-        code = code or 1
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except BaseException:
-            code = code or 120  # what Python exits with when it cannot flush stdout
-    return code
-
-
-def _fresh_stdio(*, unbuffered: bool) -> None:
-    """New `sys.stdin/stdout/stderr` over fds 0-2, as interpreter start-up makes them (none of the parent's buffers)."""
-    encoding = sys.stdout.encoding if sys.stdout is not None else "utf-8"
-    errors = sys.stdout.errors if sys.stdout is not None else "strict"
-
-    def text(fd: int, mode: str, errors: str, line_buffering: bool) -> io.TextIOWrapper:
-        raw = io.FileIO(fd, mode, closefd=False)
-        buffered: Any = io.BufferedReader(raw) if mode == "r" else io.BufferedWriter(raw)
-        return io.TextIOWrapper(
-            buffered, encoding=encoding, errors=errors, line_buffering=line_buffering, write_through=unbuffered
-        )
-
-    sys.stdin = sys.__stdin__ = text(0, "r", errors, os.isatty(0))
-    sys.stdout = sys.__stdout__ = text(1, "w", errors, os.isatty(1))
-    sys.stderr = sys.__stderr__ = text(2, "w", "backslashreplace", True)
-
-
-def _ask_for_death_signal(signum: int) -> None:
-    """Linux: the kernel sends `signum` to this process when the fork server dies (best effort elsewhere)."""
-    if not sys.platform.startswith("linux"):
-        return
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(signum), 0, 0, 0)
 
 
 def _signal_group(pid: int, signum: int) -> None:
@@ -538,104 +481,6 @@ def _signal_group(pid: int, signum: int) -> None:
     except (ProcessLookupError, PermissionError):  # not (yet, or any more) its own group: signal it alone
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signum)
-
-
-def _writable_regions() -> list[tuple[int, int]]:
-    """The writable anonymous memory of this process (heap and mappings), as (start, end) addresses."""
-    regions = []
-    with contextlib.suppress(OSError):
-        for line in Path("/proc/self/maps").read_text().splitlines():
-            fields = line.split()
-            if fields[1].startswith("rw") and (len(fields) < 6 or fields[5] == "[heap]"):
-                start, end = (int(bound, 16) for bound in fields[0].split("-"))
-                regions.append((start, end))
-    return regions
-
-
-def _written_pages(regions: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """The pages of `regions` this process holds alone now, as (start, length) runs: what it wrote since the fork
-    (a page still shared with the fork server is not exclusively mapped; `/proc/self/pagemap`, bit 56)."""
-    page = os.sysconf("SC_PAGE_SIZE")
-    runs: list[tuple[int, int]] = []
-    try:
-        pagemap = os.open("/proc/self/pagemap", os.O_RDONLY)
-    except OSError:
-        return runs
-    try:
-        for start, end in regions:
-            entries = memoryview(os.pread(pagemap, (end - start) // page * 8, start // page * 8)).cast("Q")
-            first = None
-            for index, entry in enumerate([*entries, 0]):
-                mine = entry & _PAGEMAP_PRESENT and entry & _PAGEMAP_EXCLUSIVE
-                if mine and first is None:
-                    first = index
-                elif not mine and first is not None:
-                    runs.append((start + first * page, (index - first) * page))
-                    first = None
-    except OSError:
-        return []
-    finally:
-        os.close(pagemap)
-    return runs
-
-
-def _save_pages(path: str, runs: list[tuple[int, int]]) -> None:
-    """Keep what a learner wrote for the standbys forked after it (replacing, atomically, any earlier list)."""
-    if not runs:
-        return
-    with contextlib.suppress(OSError):
-        partial = f"{path}.{os.getpid()}"
-        Path(partial).write_text("".join(f"{start} {length}\n" for start, length in runs))
-        os.replace(partial, path)
-
-
-def _load_pages(path: str) -> list[tuple[int, int]]:
-    try:
-        lines = Path(path).read_text().splitlines()
-    except OSError:
-        return []
-    runs = []
-    for line in lines:
-        start, _, length = line.partition(" ")
-        with contextlib.suppress(ValueError):
-            runs.append((int(start), int(length)))
-    return runs
-
-
-def _prefault(runs: list[tuple[int, int]], *, until_readable: socket.socket) -> None:
-    """In a standby: copy the pages the first forks wrote before its request comes, not after.
-
-    A fork shares the fork server's memory until it writes to it; each page it writes is first copied
-    (a page fault). A server's run writes the same few thousand pages every time (reference counts,
-    allocator state), which costs it about as much as the rest of its start-up (`bench/bench_fork_floor.py`).
-    A standby waits anyway, so it asks the kernel to make those pages its own now (`MADV_POPULATE_WRITE`:
-    contents unchanged, an address no longer mapped is an error, not a crash) and stops as soon as its
-    request arrives. On a kernel without it (before Linux 5.14) nothing happens.
-    """
-    if not runs or not sys.platform.startswith("linux"):
-        return
-    madvise = ctypes.CDLL(None, use_errno=True).madvise
-    madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
-    for number, (start, length) in enumerate(runs):
-        if number % 16 == 0 and select.select([until_readable], [], [], 0)[0]:
-            return
-        if madvise(start, length, _MADV_POPULATE_WRITE) != 0 and ctypes.get_errno() == errno.EINVAL:
-            return  # the kernel does not know it
-
-
-def _process_name() -> bytes:
-    try:
-        return Path("/proc/self/comm").read_bytes().strip()
-    except OSError:
-        return b""
-
-
-def _set_process_name(name: bytes) -> None:
-    """Linux: what `ps` and `/proc/PID/comm` show for this process (a standby says what it is)."""
-    if not name or not sys.platform.startswith("linux"):
-        return
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_NAME, ctypes.c_char_p(name[:15]), 0, 0, 0)
 
 
 def _stop(signum: int, _frame: Any) -> None:

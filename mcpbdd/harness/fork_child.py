@@ -1,0 +1,102 @@
+"""What a fork of the fork server does to be what a fresh interpreter would be, from its start to its exit.
+
+Fresh `sys.stdin/stdout/stderr` over its pipes, the exit code the interpreter would give for what the
+entry point did (`sys.exit(x)`, an uncaught exception, Ctrl-C), the interpreter's own steps before
+exiting (threads joined, `atexit`, streams flushed), a death signal if the fork server dies, and the
+name `ps` shows. Loaded by the fork server from its file (see `fork_pages.py`); standard library only.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import ctypes
+import io
+import os
+import sys
+import threading
+import traceback
+from pathlib import Path
+from typing import Any
+
+__all__ = ["ask_for_death_signal", "exit_code", "finish", "fresh_stdio", "process_name", "report", "set_process_name"]
+
+_PR_SET_PDEATHSIG = 1
+_PR_SET_NAME = 15
+
+
+def report(kind: Any, value: Any, tb: Any) -> int:
+    """Print an uncaught exception the way the interpreter does (through `sys.excepthook`); exit code 1."""
+    try:
+        sys.excepthook(kind, value, tb)
+    except BaseException:
+        traceback.print_exception(kind, value, tb)
+    return 1
+
+
+def exit_code(code: Any) -> int:
+    """`sys.exit(x)` as the interpreter maps it: None is 0, an int is itself, anything else is printed and 1."""
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code & 0xFF
+    with contextlib.suppress(BaseException):
+        print(code, file=sys.stderr)
+    return 1
+
+
+def finish(code: int) -> int:
+    """What the interpreter does before it exits: join non-daemon threads, run atexit, flush the streams."""
+    try:
+        shutdown = getattr(threading, "_shutdown", None)
+        if shutdown is not None:
+            shutdown()
+        atexit._run_exitfuncs()
+    except BaseException:
+        code = code or 1
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except BaseException:
+            code = code or 120  # what Python exits with when it cannot flush stdout
+    return code
+
+
+def fresh_stdio(*, unbuffered: bool) -> None:
+    """New `sys.stdin/stdout/stderr` over fds 0-2, as interpreter start-up makes them (none of the parent's buffers)."""
+    encoding = sys.stdout.encoding if sys.stdout is not None else "utf-8"
+    errors = sys.stdout.errors if sys.stdout is not None else "strict"
+
+    def text(fd: int, mode: str, errors: str, line_buffering: bool) -> io.TextIOWrapper:
+        raw = io.FileIO(fd, mode, closefd=False)
+        buffered: Any = io.BufferedReader(raw) if mode == "r" else io.BufferedWriter(raw)
+        return io.TextIOWrapper(
+            buffered, encoding=encoding, errors=errors, line_buffering=line_buffering, write_through=unbuffered
+        )
+
+    sys.stdin = sys.__stdin__ = text(0, "r", errors, os.isatty(0))
+    sys.stdout = sys.__stdout__ = text(1, "w", errors, os.isatty(1))
+    sys.stderr = sys.__stderr__ = text(2, "w", "backslashreplace", True)
+
+
+def ask_for_death_signal(signum: int) -> None:
+    """Linux: the kernel sends `signum` to this process when the fork server dies (best effort elsewhere)."""
+    if not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(signum), 0, 0, 0)
+
+
+def process_name() -> bytes:
+    try:
+        return Path("/proc/self/comm").read_bytes().strip()
+    except OSError:
+        return b""
+
+
+def set_process_name(name: bytes) -> None:
+    """Linux: what `ps` and `/proc/PID/comm` show for this process (a standby says what it is)."""
+    if not name or not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_NAME, ctypes.c_char_p(name[:15]), 0, 0, 0)
