@@ -1,4 +1,4 @@
-"""Every use of a private attribute of the MCP SDK or of anyio, in one place.
+"""Every use of a private attribute of the MCP SDK, anyio or hypothesis, in one place.
 
 mcpbdd builds on the SDK's public API wherever one exists; these few things have none.
 Each function below names the private attribute it reads, the versions it was checked
@@ -6,7 +6,7 @@ on, and what breaks if a release renames or removes it. `tests/test_sdk_seam.py`
 each of them against the installed versions, so an upgrade that breaks one fails there,
 by name, before it fails somewhere obscure in a scenario.
 
-Checked on: mcp 2.3.0 (mcp-types 2.3.0) and anyio 4.16.0.
+Checked on: mcp 2.3.0 (mcp-types 2.3.0), anyio 4.16.0 and hypothesis 6.170.9.
 
 Importing this module imports neither the SDK nor anyio (the run loop uses it before
 anything imports the SDK); each function imports what it needs when called.
@@ -15,7 +15,9 @@ anything imports the SDK); each function imports what it needs when called.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -27,6 +29,7 @@ if TYPE_CHECKING:
 __all__ = [
     "SDK_CHECKED",
     "SdkSeamError",
+    "hypothesis_without_local_constants",
     "lowlevel_server",
     "registered_tools",
     "set_anyio_root_task",
@@ -34,7 +37,7 @@ __all__ = [
     "subscription_bus",
 ]
 
-SDK_CHECKED = {"mcp": "2.3.0", "anyio": "4.16.0"}
+SDK_CHECKED = {"mcp": "2.3.0", "anyio": "4.16.0", "hypothesis": "6.170.9"}
 """The versions each seam below was last checked on."""
 
 
@@ -192,3 +195,30 @@ def resolver_asking(server: object, tool: str, request: Any) -> str | None:
         ):
             asking.append(wire_key)
     return asking[0] if len(asking) == 1 else None
+
+
+@contextlib.contextmanager
+def hypothesis_without_local_constants() -> Iterator[None]:
+    """While inside, hypothesis draws no constants from the code this process has loaded: the same seed gives
+    the same inputs whichever modules are loaded.
+
+    `hypothesis.internal.conjecture.providers._get_local_constants` and `CONSTANTS_CACHE` (hypothesis 6.170.9):
+    hypothesis mixes into what it draws the literals of every "local" module in `sys.modules` (outside
+    site-packages, so mcpbdd itself when installed editable, the server's code, the steps), collected
+    anew whenever a module is loaded. Generated calls promise that a seed reproduces its calls; with
+    those constants, a feature run alone and the same feature in a whole suite drew different inputs
+    from one seed. The global constants hypothesis always uses stay. If the attribute is gone, generation
+    fails naming it (`SdkSeamError`) rather than silently becoming unreproducible.
+    """
+    from hypothesis.internal.conjecture import providers
+
+    original = _private(providers, "_get_local_constants", "to draw no constants from loaded modules")
+    cache = _private(providers, "CONSTANTS_CACHE", "to forget constants drawn from loaded modules")
+    empty = providers.Constants()
+    providers._get_local_constants = lambda: empty
+    cache.cache.clear()
+    try:
+        yield
+    finally:
+        providers._get_local_constants = original
+        cache.cache.clear()

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import importlib
 import json
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,6 +25,7 @@ from pydantic import BaseModel
 
 from mcpbdd import _sdk
 from mcpbdd._sdk import SdkSeamError, lowlevel_server, registered_tools, set_anyio_root_task, subscription_bus
+from mcpbdd.checks.generated.inputs import generate_inputs
 from mcpbdd.harness import MockContext
 
 PACKAGE = Path(_sdk.__file__).parent
@@ -128,7 +131,7 @@ NOT_THE_SDK = {
     ("storage/service.py", "_expiry"): "another StorageService's own state",
     ("storage/service.py", "_read_cursor"): "another StorageService's own state",
     ("storage/service.py", "_issue_cursor"): "another StorageService's own state",
-    ("harness/forkserver.py", "_run_exitfuncs"): "the interpreter's atexit step (a fork exits by os._exit)",
+    ("harness/fork_child.py", "_run_exitfuncs"): "the interpreter's atexit step (a fork exits by os._exit)",
 }
 """Private reads outside the seam that are not the SDK's or anyio's, each with its reason."""
 
@@ -213,3 +216,21 @@ async def test_a_schema_that_does_not_compile_fails_every_time_and_is_never_shar
 def test_sharing_validators_on_something_else_names_the_missing_method() -> None:
     with pytest.raises(SdkSeamError, match="_output_schema_validator"):
         _sdk.share_output_validators(object())
+
+
+def test_a_seed_draws_the_same_inputs_whatever_modules_are_loaded(tmp_path: Path) -> None:
+    """hypothesis mixes the literals of loaded "local" modules into its draws; generated calls must not, or a
+    feature run alone and the same feature in a whole suite would send different calls from one seed."""
+    schema = {"type": "object", "properties": {"text": {"type": "string"}, "n": {"type": "integer"}}}
+    before = generate_inputs(schema, 200, seed=7, generator="builtin")[0]
+    probe = tmp_path / "constants_probe.py"
+    probe.write_text("".join(f"WORD_{i} = 'probe-constant-{i}'\nNUMBER_{i} = {7_000_000 + i}\n" for i in range(300)))
+    sys.path.insert(0, str(tmp_path))
+    try:
+        importlib.import_module("constants_probe")
+        after = generate_inputs(schema, 200, seed=7, generator="builtin")[0]
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("constants_probe", None)
+    assert after == before
+    assert not any("probe-constant" in json.dumps(value) for value in after)

@@ -88,8 +88,17 @@ RUNTIME_MODULES = (
     "pydantic",
     "httpx",
     "rich.logging",
+    "mcp.server.streamable_http_manager",
+    "uvicorn",
+    "uvicorn.server",
+    "uvicorn.lifespan.on",
+    "uvicorn.protocols.http.auto",
+    "uvicorn.protocols.http.h11_impl",
+    "uvicorn.protocols.http.httptools_impl",
+    "uvicorn.protocols.websockets.auto",
 )
-"""Modules a Python MCP server loads when it runs (anyio loads its backend lazily), imported if installed."""
+"""Modules a Python MCP server loads when it runs, imported if installed: anyio loads its backend lazily, and
+a server over Streamable HTTP runs uvicorn (an SDK dependency), which loads its protocols when it starts."""
 
 _HEADER = struct.Struct("!I")
 STANDBY_NAME = b"mcpbdd-standby"

@@ -36,6 +36,11 @@ __all__ = ["MCP_PATH", "STOP_GRACE", "HttpProcess", "free_port"]
 MCP_PATH = "/mcp"
 """Where the SDK's `streamable_http_app()` serves MCP unless told otherwise."""
 
+LISTEN_POLL_MIN = 0.002
+LISTEN_POLL_MAX = 0.05
+"""How often to look whether the server listens (and, when stopping, whether it ended): often at first, since
+a forked server is up in tens of milliseconds, then less, for a server that takes seconds."""
+
 STOP_GRACE = 5.0
 """Seconds a stopped server has to exit after SIGTERM before its process group is killed."""
 
@@ -114,6 +119,7 @@ class HttpProcess:
     async def _wait_until_listening(self) -> None:
         assert self._process is not None and self.port is not None
         deadline = time.monotonic() + self.start_timeout
+        pause = LISTEN_POLL_MIN
         while True:
             if self._process.poll() is not None:
                 raise ConnectionError(f"the http server process ended before it listened; {self.diagnose()}")
@@ -127,7 +133,8 @@ class HttpProcess:
                         "of starting (does the command put {port} where the server reads its port?)"
                         + (f"; {why}" if why else "")
                     ) from None
-                await asyncio.sleep(0.05)
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, LISTEN_POLL_MAX)
                 continue
             writer.close()
             with contextlib.suppress(OSError):
@@ -142,8 +149,10 @@ class HttpProcess:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGTERM)
         deadline = time.monotonic() + STOP_GRACE
+        pause = LISTEN_POLL_MIN
         while process.poll() is None and time.monotonic() < deadline:
-            await asyncio.sleep(0.02)
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, LISTEN_POLL_MAX)
         if process.poll() is None:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGKILL)

@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from jsonschema.exceptions import SchemaError
 
+from mcpbdd._sdk import hypothesis_without_local_constants
 from mcpbdd._text import clip
 from mcpbdd.checks.generated.adversarial import DEEP, adversarial_inputs
 from mcpbdd.checks.generated.strategies import schema_strategy
@@ -166,7 +167,8 @@ def _collect(strategy: Any, count: int, seed: int) -> list[Any]:
     def draw(value: Any) -> None:
         drawn.append(value)
 
-    draw()
+    with hypothesis_without_local_constants():  # the same seed, the same inputs, whatever else is loaded
+        draw()
     return drawn
 
 
