@@ -38,10 +38,10 @@ def whole_run(coverage: bool, folder: Path) -> float:
 def per_scenario(scenarios: int) -> tuple[float, float]:
     """(µs per scenario, µs of it spent by the collector): timed in the same scenarios, so load noise cancels."""
     from mcpbdd.checks.coverage import CoverageCollector, ScenarioCoverage, scenario_label
-    from mcpbdd.config import load_settings
-    from mcpbdd.runtime import RunLoop
-    from mcpbdd.trace import ExchangeRecorded
-    from mcpbdd.world import World
+    from mcpbdd.model.config import load_settings
+    from mcpbdd.model.trace import ExchangeRecorded
+    from mcpbdd.scenario.runtime import RunLoop
+    from mcpbdd.scenario.world import World
 
     settings = load_settings({"mcpbdd.server": "mcpbdd.examples.notes:mcp", "mcpbdd.harness": "context"})
     loop = RunLoop()

@@ -152,7 +152,7 @@ def main() -> None:
 def redaction_cost(results: Path, scenarios: int, reps: int = 7) -> str:
     """Redacting one run's files (results as JSON documents, attachments as bytes), as the formatter does."""
     sys.path.insert(0, str(ROOT))
-    from mcpbdd.reporting.redaction import Redactor
+    from mcpbdd.model.redaction import Redactor
 
     secrets = VARIANTS["mcpbdd+secrets"][-1].split("=", 1)[1].split(",")
     redactor = Redactor(secrets)

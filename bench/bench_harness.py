@@ -20,7 +20,7 @@ anonymous) and for the example notes server's `list_notes` called as a signed-in
      task of our own on a loop that stays open, each call driven from synchronous code
      with ONE `loop.run_until_complete(...)`, as a behave step drives it (baseline C;
      `cache=None` because ClientHarness passes it, so both sides do equal work; the auth
-     contextvar is set around each call the way `mcpbdd.principals.acting_as` does);
+     contextvar is set around each call the way `mcpbdd.kit.principals.acting_as` does);
   d. `ClientHarness` entered by a `RunLoop().owner()`, each call one `owner.run(...)`
      (sessions opened in the owner task, as the World wires it). d/c <= 1.2x;
   e. (information) b's harness driven like d, one `owner.run(...)` per call: what a
@@ -61,15 +61,15 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import CallToolResult
 
 from mcpbdd._sdk import lowlevel_server, subscription_bus
-from mcpbdd.config import Settings
 from mcpbdd.examples.notes import mcp as notes_server
 from mcpbdd.harness.client import ClientHarness
 from mcpbdd.harness.context import ContextHarness
 from mcpbdd.harness.mock_context import MockContext
-from mcpbdd.outcome import Outcome
-from mcpbdd.principals import Principal
-from mcpbdd.runtime import RunLoop, ScenarioOwner
-from mcpbdd.world import World
+from mcpbdd.kit.principals import Principal
+from mcpbdd.model.config import Settings
+from mcpbdd.model.outcome import Outcome
+from mcpbdd.scenario.runtime import RunLoop, ScenarioOwner
+from mcpbdd.scenario.world import World
 
 T = TypeVar("T")
 

@@ -34,9 +34,9 @@ from mcp.client.streamable_http import streamable_http_client
 from mcpbdd.harness import ClientHarness
 from mcpbdd.harness.connectors import Http, Stdio, python_command
 from mcpbdd.harness.handover import Placement, temporary_doubles_file
-from mcpbdd.harness.process_options import ProcessOptions
-from mcpbdd.principals import Principal
-from mcpbdd.runtime import RunLoop
+from mcpbdd.harness.processes.process_options import ProcessOptions
+from mcpbdd.kit.principals import Principal
+from mcpbdd.scenario.runtime import RunLoop
 from mcpbdd.upstream import Upstream
 
 ALICE = Principal("alice", "acme")

@@ -30,10 +30,10 @@ import sys
 import time
 from collections.abc import Callable
 
-from mcpbdd.config import Settings
-from mcpbdd.harness import spare, spawn
-from mcpbdd.runtime import RunLoop
-from mcpbdd.world import World
+from mcpbdd.harness.processes import spare, spawn
+from mcpbdd.model.config import Settings
+from mcpbdd.scenario.runtime import RunLoop
+from mcpbdd.scenario.world import World
 
 COMMAND = "stdio: {python} -m mcpbdd.examples.unreliable"
 WAITING = "stdio: sh -c 'sleep 0.5; exec \"$0\" -m mcpbdd.examples.unreliable' {python}"

@@ -7,109 +7,128 @@ The public front: everything a pytest user or a project's own steps need, import
 Names load on first use (PEP 562), so `import mcpbdd.kit.consent` in a production server loads
 the kit alone, never the harnesses, behave, hypothesis or allure behind the names below.
 
-Where the rest lives: `mcpbdd.kit` (what a production server imports), `mcpbdd.storage`
-(tenant-scoped storage), `mcpbdd.harness` (the two harnesses and their connectors),
-`mcpbdd.upstream` (outbound HTTP doubles), `mcpbdd.checks` (contracts, generated calls, the
-error catalog), `mcpbdd.reporting`, `mcpbdd.cli`, `mcpbdd.steps` and `mcpbdd.behave` (the behave
-vocabulary and hooks).
+Where the rest lives, top layer first (pyproject.toml's layers contract holds the order):
+`mcpbdd.cli` (the command line), `mcpbdd.behave` (the hooks), `mcpbdd.phrases` (the vocabulary's
+listing), `mcpbdd.steps` (the vocabulary), `mcpbdd.reporting` and `mcpbdd.record`, `mcpbdd.scenario`
+(the World and the run's loop), `mcpbdd.checks` (contracts, generated calls, the error catalog),
+`mcpbdd.harness` (the two harnesses, connectors, targets and server processes), `mcpbdd.upstream`
+(outbound HTTP doubles), `mcpbdd.model` (outcomes, trace, matching, expectations, settings, errors),
+then `mcpbdd.kit` and `mcpbdd.storage` (what a production server imports).
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
+import importlib.util
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from mcpbdd._version import __version__ as __version__
 
-# name -> the module that defines it (a module itself when the name is the module's).
-_WHERE: dict[str, str] = {
-    "World": "mcpbdd.world",
-    "NoCallYet": "mcpbdd.world",
-    "Call": "mcpbdd.outcome",
-    "Outcome": "mcpbdd.outcome",
-    "Channel": "mcpbdd.outcome",
-    "ProtocolError": "mcpbdd.outcome",
-    "Question": "mcpbdd.outcome",
-    "Harness": "mcpbdd.harness",
-    "ContextHarness": "mcpbdd.harness",
-    "ClientHarness": "mcpbdd.harness",
-    "MockContext": "mcpbdd.harness",
-    "RequestTimeout": "mcpbdd.harness",
-    "InProcess": "mcpbdd.harness.connectors",
-    "Stdio": "mcpbdd.harness.connectors",
-    "Http": "mcpbdd.harness.connectors",
-    "Principal": "mcpbdd.principals",
-    "acting_as": "mcpbdd.principals",
-    "Doubles": "mcpbdd.kit.doubles",
-    "scenario_doubles": "mcpbdd.kit.doubles",
-    "FrozenClock": "mcpbdd.kit.clock",
-    "SystemClock": "mcpbdd.kit.clock",
-    "Settings": "mcpbdd.config",
-    "RunLoop": "mcpbdd.runtime",
-    "Upstream": "mcpbdd.upstream",
-    "StorageService": "mcpbdd.storage",
-    "expect": "mcpbdd.expect",
-    "answers": "mcpbdd.answers",
-    "matching": "mcpbdd.matching",
-}
+# The public names, stated once: these imports are what type checkers and editors see (`X as X` marks a
+# re-export), and at run time `_public_names` reads them from this file on first use (they never run), so
+# `__getattr__`, `__all__` and `dir()` cannot drift from them. Reading waits for first use so that a production
+# server importing `mcpbdd.kit` pays nothing for it.
+if TYPE_CHECKING:
+    from mcpbdd.harness import (
+        ClientHarness as ClientHarness,
+    )
+    from mcpbdd.harness import (
+        ContextHarness as ContextHarness,
+    )
+    from mcpbdd.harness import (
+        Harness as Harness,
+    )
+    from mcpbdd.harness import (
+        MockContext as MockContext,
+    )
+    from mcpbdd.harness import (
+        RequestTimeout as RequestTimeout,
+    )
+    from mcpbdd.harness.connectors import Http as Http
+    from mcpbdd.harness.connectors import InProcess as InProcess
+    from mcpbdd.harness.connectors import Stdio as Stdio
+    from mcpbdd.kit.clock import FrozenClock as FrozenClock
+    from mcpbdd.kit.clock import SystemClock as SystemClock
+    from mcpbdd.kit.doubles import Doubles as Doubles
+    from mcpbdd.kit.doubles import scenario_doubles as scenario_doubles
+    from mcpbdd.kit.principals import Principal as Principal
+    from mcpbdd.kit.principals import acting_as as acting_as
+    from mcpbdd.model import answers as answers
+    from mcpbdd.model import expect as expect
+    from mcpbdd.model import matching as matching
+    from mcpbdd.model.config import Settings as Settings
+    from mcpbdd.model.errors import NoCallYet as NoCallYet
+    from mcpbdd.model.outcome import (
+        Call as Call,
+    )
+    from mcpbdd.model.outcome import (
+        Channel as Channel,
+    )
+    from mcpbdd.model.outcome import (
+        Outcome as Outcome,
+    )
+    from mcpbdd.model.outcome import (
+        ProtocolError as ProtocolError,
+    )
+    from mcpbdd.model.outcome import (
+        Question as Question,
+    )
+    from mcpbdd.scenario.runtime import RunLoop as RunLoop
+    from mcpbdd.scenario.world import World as World
+    from mcpbdd.storage import StorageService as StorageService
+    from mcpbdd.upstream import Upstream as Upstream
 
-__all__ = [
-    "__version__",
-    "Call",
-    "Channel",
-    "ClientHarness",
-    "ContextHarness",
-    "Doubles",
-    "FrozenClock",
-    "Harness",
-    "Http",
-    "InProcess",
-    "MockContext",
-    "NoCallYet",
-    "Outcome",
-    "Principal",
-    "ProtocolError",
-    "Question",
-    "RequestTimeout",
-    "RunLoop",
-    "Settings",
-    "Stdio",
-    "StorageService",
-    "SystemClock",
-    "Upstream",
-    "World",
-    "acting_as",
-    "answers",
-    "expect",
-    "matching",
-    "scenario_doubles",
-]
 
-if TYPE_CHECKING:  # what type checkers and editors see; at run time `__getattr__` loads on first use
-    from mcpbdd import answers, expect, matching
-    from mcpbdd.config import Settings
-    from mcpbdd.harness import ClientHarness, ContextHarness, Harness, MockContext, RequestTimeout
-    from mcpbdd.harness.connectors import Http, InProcess, Stdio
-    from mcpbdd.kit.clock import FrozenClock, SystemClock
-    from mcpbdd.kit.doubles import Doubles, scenario_doubles
-    from mcpbdd.outcome import Call, Channel, Outcome, ProtocolError, Question
-    from mcpbdd.principals import Principal, acting_as
-    from mcpbdd.runtime import RunLoop
-    from mcpbdd.storage import StorageService
-    from mcpbdd.upstream import Upstream
-    from mcpbdd.world import NoCallYet, World
+def _public_names() -> dict[str, str]:
+    """name -> the module that defines it, read from the `if TYPE_CHECKING:` imports above.
+
+    Checked when first read, as hypothesis checks its `strategies.__all__` at import: the block must hold nothing but
+    `from mcpbdd... import name` lines, and no name twice; anything else is a mistake in this file.
+    """
+    import ast  # here, not at the top: importing the kit alone never pays for it
+
+    source = __loader__.get_source(__name__)  # type: ignore[name-defined]  # every loader of a .py has it
+    if source is None:  # pragma: no cover - only a package stripped of its sources
+        raise ImportError("mcpbdd/__init__.py is needed as source: its public names are read from it")
+    where: dict[str, str] = {}
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            for statement in node.body:
+                if not isinstance(statement, ast.ImportFrom) or not (statement.module or "").startswith("mcpbdd"):
+                    raise ImportError(f"mcpbdd/__init__.py line {statement.lineno}: only `from mcpbdd... import`")
+                for alias in statement.names:
+                    if alias.asname != alias.name or alias.name in where:
+                        raise ImportError(
+                            f"mcpbdd/__init__.py line {statement.lineno}: {alias.name} twice, or not `as` itself"
+                        )
+                    where[alias.name] = statement.module or ""
+    return where
+
+
+@functools.cache
+def _where() -> dict[str, str]:
+    return _public_names()
 
 
 def __getattr__(name: str) -> Any:
-    """Load a public name from its module on first use, and keep it (later lookups skip this)."""
-    where = _WHERE.get(name)
+    """Load a public name from its module on first use, and keep it (later lookups skip this).
+
+    `__all__` is computed here too, so `from mcpbdd import *` lists exactly the names above.
+    """
+    if name == "__all__":
+        return ["__version__", *sorted(_where())]
+    where = _where().get(name)
     if where is None:
         raise AttributeError(f"module 'mcpbdd' has no attribute {name!r}")
     module = importlib.import_module(where)
-    value = module if where == f"mcpbdd.{name}" else getattr(module, name)
+    if hasattr(module, "__path__") and importlib.util.find_spec(f"{where}.{name}") is not None:
+        value: Any = importlib.import_module(f"{where}.{name}")  # a module of the package (`expect`)
+    else:
+        value = getattr(module, name)
     globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted(__all__)
+    return ["__version__", *sorted(_where())]

@@ -12,9 +12,9 @@ MCP exchange to the step that made it, mark scenario names with their harness so
 a report of both harnesses keeps both results apart, collect coverage from what the
 scenarios did (written to `coverage_file`, `reports/coverage.json` by default; see
 `mcpbdd.checks.coverage`), and redact the configured secrets from behave's own JUnit XML at
-the end (`mcpbdd.reporting.redaction` says what and how).
+the end (`mcpbdd.model.redaction` says what and how).
 
-Interrupts (see `mcpbdd.runtime`): SIGTERM becomes an interrupt for the run (`before_all`),
+Interrupts (see `mcpbdd.scenario.runtime`): SIGTERM becomes an interrupt for the run (`before_all`),
 so behave stops, the scenario under way is closed (servers stopped, temporary folders
 removed) and the process then ends as killed by SIGTERM. An interrupt while a scenario
 closes is raised once it is closed: behave reports the run as aborted (a non-zero exit).
@@ -33,9 +33,9 @@ import behave.runner
 
 from mcpbdd._text import not_utf8
 from mcpbdd.checks.coverage import CoverageCollector, ScenarioCoverage, scenario_label, write_coverage
-from mcpbdd.config import Settings, load_settings
-from mcpbdd.harness import spare, spawn
-from mcpbdd.kinds import (
+from mcpbdd.harness.processes import spare, spawn
+from mcpbdd.model.config import Settings, load_settings
+from mcpbdd.model.kinds import (
     ClientMode,
     HarnessKind,
     check_harness_tags,
@@ -44,11 +44,11 @@ from mcpbdd.kinds import (
     harness_label,
     parse_harness_tag,
 )
+from mcpbdd.model.redaction import redact_tree, redactor_for
 from mcpbdd.reporting import attachments as report
 from mcpbdd.reporting import console
-from mcpbdd.reporting.redaction import redact_tree, redactor_for
-from mcpbdd.runtime import RunLoop, handle_sigterm, restore_sigterm, signal_name
-from mcpbdd.world import SharedServers, World
+from mcpbdd.scenario.runtime import RunLoop, handle_sigterm, restore_sigterm, signal_name
+from mcpbdd.scenario.world import SharedServers, World
 
 __all__ = [
     "after_all",
@@ -194,7 +194,7 @@ def suggest_for_undefined(scenario: Any, seen: set[tuple[str, int]], registry: A
     """
     from behave.model_core import Status
 
-    from mcpbdd.cli.vocabulary import nearest
+    from mcpbdd.phrases.vocabulary import nearest
 
     for step in scenario.all_steps:
         where = (step.filename, step.line)

@@ -49,8 +49,8 @@ async def notes_harness(request: pytest.FixtureRequest) -> AsyncIterator[Any]:
 
 @pytest.fixture
 def run_loop() -> Iterator[Any]:
-    """The run's one event loop, as behave's hooks make it (`mcpbdd.runtime.RunLoop`), closed after the test."""
-    from mcpbdd.runtime import RunLoop
+    """The run's one event loop, as behave's hooks make it (`mcpbdd.scenario.runtime.RunLoop`), closed after."""
+    from mcpbdd.scenario.runtime import RunLoop
 
     loop = RunLoop()
     yield loop
@@ -63,8 +63,8 @@ def make_world(run_loop: Any) -> Iterator[Callable[..., Any]]:
 
     A test may close a World itself to assert on what closing reported (closing twice is harmless).
     """
-    from mcpbdd.config import Settings
-    from mcpbdd.world import World
+    from mcpbdd.model.config import Settings
+    from mcpbdd.scenario.world import World
 
     worlds: list[Any] = []
 

@@ -1,7 +1,7 @@
 """Finding the processes a test started: by a marker in their environment, and every fork of a fork server.
 
 A marker in the environment is inherited by every process a test starts, except one: a process forked
-from a fork server (`mcpbdd/harness/forkserver.py`). Its `/proc/PID/environ` is the block the fork
+from a fork server (`mcpbdd/harness/processes/forkserver.py`). Its `/proc/PID/environ` is the block the fork
 server was exec'd with, not the scenario's `os.environ`, so a test that put the marker only in the
 server's environment (`Stdio(..., extra_env=...)`) cannot see its fork by the marker. A fork keeps its
 fork server's command line instead (so does whatever it forks without exec; what it execs gets its
@@ -23,9 +23,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
-from mcpbdd.harness import spawn
 from mcpbdd.harness.connectors import python_command
-from mcpbdd.harness.forkserver import STANDBY_NAME
+from mcpbdd.harness.processes import spawn
+from mcpbdd.harness.processes.forkserver import STANDBY_NAME
 
 T = TypeVar("T")
 

@@ -72,7 +72,7 @@ def test_every_upstream_step_fails_with_a_readable_message(tmp_path: Path, optio
 
 
 def test_the_upstream_steps_are_listed_in_their_own_group() -> None:
-    from mcpbdd.cli import vocabulary
+    from mcpbdd.phrases import vocabulary
 
     entries = vocabulary.vocabulary()["Upstream services"]
     phrases = [entry.phrase for entry in entries]

@@ -20,15 +20,15 @@ from conftest import HARNESS_KINDS, TESTS, make_harness
 from expected_failures import assert_each_scenario_fails_with
 from test_remote import processes_marked
 
-from mcpbdd.config import Settings
 from mcpbdd.harness import ClientHarness, RequestTimeout
 from mcpbdd.harness.connectors import Stdio, python_command
 from mcpbdd.harness.limits import CLIENT_ARGUMENT_DEPTH, STDIO_ARGUMENT_DEPTH, TRANSPORT_LIMIT, nesting_depth
-from mcpbdd.harness.process_options import ProcessOptions
-from mcpbdd.outcome import Channel
-from mcpbdd.runtime import RunLoop
-from mcpbdd.targets import ServerCannotStart
-from mcpbdd.world import World
+from mcpbdd.harness.processes.process_options import ProcessOptions
+from mcpbdd.model.config import Settings
+from mcpbdd.model.errors import ServerCannotStart
+from mcpbdd.model.outcome import Channel
+from mcpbdd.scenario.runtime import RunLoop
+from mcpbdd.scenario.world import World
 
 GUARD = 60
 """Seconds after which a test that should have been bounded is failed by an alarm instead of hanging."""

@@ -6,10 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from mcpbdd.config import ConfigError, load_settings
+from mcpbdd.harness.targets import ServerTarget, load_inprocess
 from mcpbdd.kit.errors import code_name, parse_code
-from mcpbdd.outcome import Channel
-from mcpbdd.targets import ServerTarget, TargetError, load_inprocess
+from mcpbdd.model.config import ConfigError, load_settings
+from mcpbdd.model.errors import TargetError
+from mcpbdd.model.outcome import Channel
 
 
 def write_pyproject(folder: Path, body: str) -> Path:

@@ -8,13 +8,13 @@ import pytest
 from conftest import make_harness
 from servers import RUNS, awkward
 
-from mcpbdd import answers, expect
 from mcpbdd.examples.notes import mcp
 from mcpbdd.kit.clock import FrozenClock
 from mcpbdd.kit.consent import CONSENT_KEY, RECORD_PREFIX, ConsentGate, Shown
 from mcpbdd.kit.doubles import Doubles
-from mcpbdd.outcome import Channel, Outcome
-from mcpbdd.principals import Principal
+from mcpbdd.kit.principals import Principal
+from mcpbdd.model import answers, expect
+from mcpbdd.model.outcome import Channel, Outcome
 from mcpbdd.storage import StorageService
 
 pytestmark = pytest.mark.anyio
@@ -214,7 +214,7 @@ async def test_a_record_can_be_carried_between_hand_built_mock_contexts() -> Non
     from mcpbdd.examples.notes import NotesState
     from mcpbdd.harness import MockContext
     from mcpbdd.kit.consent import carry_record
-    from mcpbdd.principals import acting_as
+    from mcpbdd.kit.principals import acting_as
 
     first_storage, second_storage = doubles().storage, doubles().storage
     clock = FrozenClock()

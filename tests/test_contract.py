@@ -24,8 +24,8 @@ from mcpbdd.checks.output_schema import (
     check_results_match_output_schema,
     run_tool_contract,
 )
-from mcpbdd.principals import Principal
-from mcpbdd.world import World
+from mcpbdd.kit.principals import Principal
+from mcpbdd.scenario.world import World
 
 ALICE = Principal("alice", "acme")
 

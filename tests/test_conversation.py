@@ -8,13 +8,13 @@ import pytest
 from conftest import HARNESS_KINDS, make_harness
 from servers import awkward
 
-from mcpbdd import answers, expect
-from mcpbdd.conversation import Conversation, ConversationError, RoundAnswered, RoundLimitExceeded
 from mcpbdd.examples.notes import mcp
-from mcpbdd.outcome import Call, Channel
-from mcpbdd.principals import Principal
-from mcpbdd.trace import ExchangeRecorded
-from mcpbdd.world import World
+from mcpbdd.kit.principals import Principal
+from mcpbdd.model import answers, expect
+from mcpbdd.model.outcome import Call, Channel
+from mcpbdd.model.trace import ExchangeRecorded
+from mcpbdd.scenario.conversation import Conversation, ConversationError, RoundAnswered, RoundLimitExceeded
+from mcpbdd.scenario.world import World
 
 ALICE = Principal("alice", "acme")
 WORLD_KINDS = {"context": ("context", "auto"), "client-auto": ("client", "auto"), "client-legacy": ("client", "legacy")}

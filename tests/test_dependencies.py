@@ -15,7 +15,7 @@ import sys
 import tomllib
 from pathlib import Path
 
-from mcpbdd.harness.forkserver import absolute_imports
+from mcpbdd.harness.processes.forkserver import absolute_imports
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from mcpbdd.cli import vocabulary
+from mcpbdd.phrases import vocabulary
 
 ROOT = Path(__file__).resolve().parents[1]
 MKDOCS = Path(sys.executable).with_name("mkdocs")

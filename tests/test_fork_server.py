@@ -24,14 +24,15 @@ from conftest import TESTS
 from processes import MARKER_ENV, alive, is_standby, processes_marked, standbys
 from processes import wait_until as wait_for
 
-from mcpbdd.config import Settings
-from mcpbdd.harness import ClientHarness, spawn
+from mcpbdd.harness import ClientHarness
 from mcpbdd.harness.connectors import Stdio
-from mcpbdd.harness.forkserver import absolute_imports
-from mcpbdd.harness.http_process import HttpProcess
-from mcpbdd.harness.process_options import ProcessOptions
-from mcpbdd.outcome import Channel
-from mcpbdd.targets import ServerTarget
+from mcpbdd.harness.processes import spawn
+from mcpbdd.harness.processes.forkserver import absolute_imports
+from mcpbdd.harness.processes.http_process import HttpProcess
+from mcpbdd.harness.processes.process_options import ProcessOptions
+from mcpbdd.harness.targets import ServerTarget
+from mcpbdd.model.config import Settings
+from mcpbdd.model.outcome import Channel
 
 ROOT = TESTS.parent
 
@@ -275,7 +276,7 @@ async def test_a_dependency_that_starts_a_thread_at_import_falls_back_to_plain_s
 FORKED_WORKER = """
 import os, sys
 from pathlib import Path
-from mcpbdd.harness import spawn
+from mcpbdd.harness.processes import spawn
 
 argv = [sys.executable, sys.argv[1]]
 first = spawn.prepare("fork", argv, cwd=None, env=os.environ)

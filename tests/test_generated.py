@@ -56,10 +56,10 @@ from mcpbdd.checks.generated import (
 from mcpbdd.checks.generated.inputs import _hypothesis_jsonschema_problem
 from mcpbdd.harness import ClientHarness
 from mcpbdd.harness.connectors import Stdio, python_command
-from mcpbdd.harness.process_options import ProcessOptions
-from mcpbdd.outcome import Call, Channel, Outcome, ProtocolError
-from mcpbdd.principals import Principal
-from mcpbdd.world import World
+from mcpbdd.harness.processes.process_options import ProcessOptions
+from mcpbdd.kit.principals import Principal
+from mcpbdd.model.outcome import Call, Channel, Outcome, ProtocolError
+from mcpbdd.scenario.world import World
 
 ALICE = Principal("alice", "acme")
 TEXT_SCHEMA = {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}

@@ -21,8 +21,8 @@ from processes import mcpbdd_run
 from mcpbdd._text import not_utf8
 from mcpbdd.kit.clock import LATEST, FrozenClock, parse_duration, parse_instant
 from mcpbdd.reporting.attachments import cap
+from mcpbdd.scenario.world import World
 from mcpbdd.steps.arguments import MAX_JSON_DEPTH, nesting_beyond
-from mcpbdd.world import World
 
 FEATURE = "tests/behave_cases/features/hostile_input.feature"
 TAGS = "tests/behave_cases/features/misspelt_harness_tag.feature"

@@ -1,4 +1,4 @@
-"""The import contract: a production server that imports the kit (and storage) gets no test framework with it.
+"""The import contracts: the layers hold, and a production server that imports the kit gets no test framework with it.
 
 `lint-imports` (run by `make lint`) checks the contracts in pyproject.toml statically; these
 tests show it fails on a forbidden import, and check at run time what importing the kit loads.
@@ -48,39 +48,82 @@ def _add_line(module: Path, line: str) -> None:
     module.write_text(text.replace(marker, f"{marker}\n{line}\n", 1), encoding="utf-8")
 
 
+LAYERS = "The layers, from the command line down to the kit and storage"
+FRAMEWORKS = "The kit and storage import no test framework"
+
+
+def _verdicts(run: subprocess.CompletedProcess[str]) -> list[tuple[str, str]]:
+    # lint-imports wraps a long contract name over two lines: read the verdicts from the text unwrapped
+    return re.findall(r"([^.\n]*?) (KEPT|BROKEN)\b", " ".join(run.stdout.split()))
+
+
 def test_the_contracts_hold_on_the_package(project: Path) -> None:
     run = _lint_imports(project)
     assert run.returncode == 0, run.stdout + run.stderr
-    assert "Contracts: 3 kept, 0 broken." in run.stdout
+    assert "Contracts: 2 kept, 0 broken." in run.stdout
 
 
 @pytest.mark.parametrize(
     ("module", "line", "contract"),
     [
-        ("kit/clock.py", "import hypothesis", "The kit and storage import no test framework"),
-        ("storage/service.py", "import allure", "The kit and storage import no test framework"),
-        ("kit/errors.py", "from mcpbdd.reporting import redaction", "The kit imports nothing of the test side"),
-        ("kit/consent.py", "import mcpbdd.behave", "The kit imports nothing of the test side"),
-        ("examples/notes.py", "import mcpbdd.upstream", "The example server imports only what a production server"),
+        ("kit/clock.py", "import hypothesis", FRAMEWORKS),
+        ("storage/service.py", "import allure", FRAMEWORKS),
+        ("examples/notes.py", "import behave", FRAMEWORKS),
+        # the wrong-way arrows the layers were made to stop, each of them now a broken contract
+        ("reporting/allure_formatter.py", "from mcpbdd.cli import workers", LAYERS),
+        ("behave.py", "from mcpbdd.cli import main", LAYERS),
+        ("scenario/world.py", "from mcpbdd.record import cassette", LAYERS),
+        ("record/feature.py", "from mcpbdd.reporting import console", LAYERS),
+        ("kit/auth.py", "from mcpbdd.model import outcome", LAYERS),
+        ("kit/errors.py", "import mcpbdd.scenario.conversation, mcpbdd.model.expect, mcpbdd.harness.targets", LAYERS),
+        ("kit/consent.py", "import mcpbdd.behave", LAYERS),
+        ("model/trace.py", "from mcpbdd.harness import base", LAYERS),
+        ("harness/base.py", "from mcpbdd.scenario import world", LAYERS),
+        ("examples/notes.py", "import mcpbdd.upstream", LAYERS),
+        ("examples/notes.py", "from mcpbdd.model import outcome", LAYERS),
+        ("_text.py", "import mcpbdd.storage", LAYERS),
     ],
 )
 def test_a_forbidden_import_breaks_a_contract(project: Path, module: str, line: str, contract: str) -> None:
     _add_line(project / "mcpbdd" / module, line)
     run = _lint_imports(project)
     assert run.returncode == 1, run.stdout + run.stderr
-    # lint-imports wraps a long contract name over two lines: read the verdicts from the text unwrapped
-    text = " ".join(run.stdout.split())
-    verdicts = re.findall(r"([^.\n]*?) (KEPT|BROKEN)\b", text)
+    verdicts = _verdicts(run)
     assert any(contract in name and verdict == "BROKEN" for name, verdict in verdicts), verdicts
 
 
-def test_an_indirect_import_counts(project: Path) -> None:
-    """The world reaches hypothesis only through lazy imports of the checks: every contract still sees it
-    (the example server's too, through the kit's consent gate it imports)."""
-    _add_line(project / "mcpbdd" / "kit" / "consent.py", "import mcpbdd.world")
+def test_every_module_of_the_package_is_in_a_layer(project: Path) -> None:
+    """The layers contract is exhaustive: a new top-level module or package that no layer names breaks it."""
+    (project / "mcpbdd" / "newcomer.py").write_text('"""A module no layer names."""\n', encoding="utf-8")
     run = _lint_imports(project)
-    assert "Contracts: 0 kept, 3 broken." in run.stdout
-    assert "mcpbdd.kit.consent -> mcpbdd.world" in run.stdout
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "mcpbdd.newcomer" in run.stdout
+    assert any(LAYERS in name and verdict == "BROKEN" for name, verdict in _verdicts(run))
+
+
+def test_the_layers_name_every_module_there_is() -> None:
+    """Read from pyproject.toml: every top-level module and package of mcpbdd/ but the front is in exactly one layer."""
+    import tomllib
+
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"][
+        "contracts"
+    ]
+    (layers,) = [contract for contract in contracts if contract["type"] == "layers"]
+    named = [name.strip() for layer in layers["layers"] for name in re.split(r"[|:]", layer)]
+    present = sorted(
+        path.stem if path.suffix == ".py" else path.name
+        for path in (ROOT / "mcpbdd").iterdir()
+        if (path.suffix == ".py" and path.name != "__init__.py") or (path / "__init__.py").is_file()
+    )
+    assert sorted(named) == present
+
+
+def test_an_indirect_import_counts(project: Path) -> None:
+    """The world reaches hypothesis only through lazy imports of the checks: the contracts still see it."""
+    _add_line(project / "mcpbdd" / "kit" / "consent.py", "import mcpbdd.scenario.world")
+    run = _lint_imports(project)
+    assert "Contracts: 0 kept, 2 broken." in run.stdout
+    assert "mcpbdd.kit.consent -> mcpbdd.scenario.world" in run.stdout
     assert "mcpbdd.kit is not allowed to import hypothesis:" in run.stdout
 
 

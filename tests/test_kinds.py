@@ -1,4 +1,4 @@
-"""The shared vocabulary (`mcpbdd.kinds`) and text helpers (`mcpbdd._text`): one definition, every edge agrees."""
+"""The shared vocabulary (`mcpbdd.model.kinds`) and text helpers (`mcpbdd._text`): one definition, every edge agrees."""
 
 from __future__ import annotations
 
@@ -9,13 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from mcpbdd import matching, storage
+from mcpbdd import storage
 from mcpbdd._text import MISSING, clip
 from mcpbdd.behave import harness_from_tags
 from mcpbdd.cli.main import PINNED_TO_OTHERS
 from mcpbdd.cli.options import parse_harnesses as _harnesses
-from mcpbdd.config import ConfigError, Settings, load_settings
-from mcpbdd.kinds import (
+from mcpbdd.model import matching
+from mcpbdd.model.config import ConfigError, Settings, load_settings
+from mcpbdd.model.kinds import (
     CAPABILITIES,
     Capability,
     ClientMode,
@@ -115,7 +116,7 @@ def test_settings_hold_the_enums_and_check_capabilities_once(tmp_path: Path) -> 
 def test_the_vocabulary_and_settings_import_no_sdk() -> None:
     """The command line reads both before any process imports the SDK."""
     code = (
-        "import sys, mcpbdd.kinds, mcpbdd._text, mcpbdd._sdk, mcpbdd.config; "
+        "import sys, mcpbdd.model.kinds, mcpbdd._text, mcpbdd._sdk, mcpbdd.model.config; "
         "print(sorted({m.split('.')[0] for m in sys.modules} & {'mcp', 'mcp_types', 'anyio', 'behave'}))"
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -1,4 +1,4 @@
-"""Tests for mcpbdd.matching: the JSON matcher behind every JSON assertion."""
+"""Tests for mcpbdd.model.matching: the JSON matcher behind every JSON assertion."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mcpbdd.matching import (
+from mcpbdd.model.matching import (
     MARKERS,
     MISSING,
     Mismatch,

@@ -11,8 +11,8 @@ from mcpbdd.examples.notes import NotesState, mcp
 from mcpbdd.harness import ClientHarness, ContextHarness, MockContext
 from mcpbdd.kit.clock import FrozenClock
 from mcpbdd.kit.doubles import Doubles
-from mcpbdd.outcome import Outcome
-from mcpbdd.principals import Principal, acting_as
+from mcpbdd.kit.principals import Principal, acting_as
+from mcpbdd.model.outcome import Outcome
 from mcpbdd.storage import StorageService
 
 pytestmark = pytest.mark.anyio

@@ -8,8 +8,8 @@ import pytest
 from conftest import HARNESS_KINDS, make_harness
 from servers import awkward
 
-from mcpbdd.outcome import Call, Channel, ProtocolError, no_back_channel_explanation
-from mcpbdd.principals import Principal
+from mcpbdd.kit.principals import Principal
+from mcpbdd.model.outcome import Call, Channel, ProtocolError, no_back_channel_explanation
 
 pytestmark = pytest.mark.anyio
 

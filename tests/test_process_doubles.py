@@ -15,14 +15,15 @@ from pathlib import Path
 import httpx
 import pytest
 
-from mcpbdd.harness.handover import DoublesNotTaken, Placement
+from mcpbdd.harness.handover import Placement
 from mcpbdd.kit import doubles as kit_doubles
 from mcpbdd.kit.doubles import ENV_DOUBLES, from_environment, scenario_doubles
 from mcpbdd.kit.upstream import ENV_ALL, LoopbackRoutes
+from mcpbdd.model.errors import DoublesNotTaken
+from mcpbdd.scenario.world import World
 from mcpbdd.storage import MISSING
 from mcpbdd.storage.doubles_file import DoublesFile, FileClock
 from mcpbdd.upstream import LoopbackServer, Upstream
-from mcpbdd.world import World
 
 NOTES_OVER_STDIO = "stdio: {python} -m mcpbdd.examples.notes"
 NOTES_ENV = {"NOTES_TENANT": "{tenant}", "NOTES_USER": "{user}"}

@@ -27,7 +27,7 @@ from processes import free_port
 from mcpbdd.cli.recording import split_command
 from mcpbdd.record.assembler import Assembler
 from mcpbdd.record.cassette import LEGACY, MODERN, CassetteError, Exchange, Header, parse, read
-from mcpbdd.record.values import Remembered, path_steps
+from mcpbdd.scenario.remembered import Remembered, path_steps
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = ROOT / "tests"

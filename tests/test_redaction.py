@@ -18,7 +18,7 @@ from xml.sax.saxutils import escape
 import pytest
 from secret_encodings import encodings
 
-from mcpbdd.reporting.redaction import MASK, Redactor, redact_tree, redactor_for
+from mcpbdd.model.redaction import MASK, Redactor, redact_tree, redactor_for
 
 SECRET = 'hunt"er2 p@ss/é'
 """A quote, a space, an at sign, a slash and an accent: every encoding below writes it differently."""

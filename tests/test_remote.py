@@ -17,13 +17,13 @@ import pytest
 from conftest import TESTS
 from processes import MARKER_ENV, free_port, processes_marked, run_module, stdio_server_settings, wait_until
 
-from mcpbdd import expect
 from mcpbdd.harness import ClientHarness
 from mcpbdd.harness.connectors import Http, Stdio, python_command
-from mcpbdd.harness.process_options import ProcessOptions
+from mcpbdd.harness.processes.process_options import ProcessOptions
 from mcpbdd.kit.auth import TestTokenVerifier
-from mcpbdd.outcome import Channel
-from mcpbdd.principals import Principal
+from mcpbdd.kit.principals import Principal
+from mcpbdd.model import expect
+from mcpbdd.model.outcome import Channel
 
 ROOT = TESTS.parent
 ALICE = Principal("alice", "acme", ("notes:write",))
@@ -271,7 +271,8 @@ def test_a_feature_can_share_one_server_process_between_its_scenarios(tmp_path: 
 
 
 def test_an_http_command_without_a_port_is_refused_when_the_target_is_read() -> None:
-    from mcpbdd.targets import ServerTarget, TargetError
+    from mcpbdd.harness.targets import ServerTarget
+    from mcpbdd.model.errors import TargetError
 
     with pytest.raises(TargetError, match=r"its command has no \{port\}: mcpbdd picks a free port"):
         ServerTarget.parse("http: python -m myserver --port 8000")
@@ -280,7 +281,7 @@ def test_an_http_command_without_a_port_is_refused_when_the_target_is_read() -> 
 
 @pytest.mark.anyio
 async def test_an_http_server_process_that_exits_before_listening_says_how_it_ended() -> None:
-    from mcpbdd.harness.http_process import HttpProcess
+    from mcpbdd.harness.processes.http_process import HttpProcess
 
     command = "{python} -c 'import sys; print(\"cannot bind\", sys.argv[1], file=sys.stderr); sys.exit(4)' {port}"
     with pytest.raises(ConnectionError, match=r"ended before it listened; the server process exited with code 4"):
@@ -290,7 +291,7 @@ async def test_an_http_server_process_that_exits_before_listening_says_how_it_en
 
 @pytest.mark.anyio
 async def test_an_http_server_process_that_never_listens_fails_the_start_and_is_stopped() -> None:
-    from mcpbdd.harness.http_process import HttpProcess
+    from mcpbdd.harness.processes.http_process import HttpProcess
 
     marker = uuid.uuid4().hex
     command = "{python} -c 'import time; time.sleep(60)' {port}"

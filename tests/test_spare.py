@@ -22,11 +22,12 @@ from typing import Any
 import pytest
 from test_fork_server import FEATURE, ROOT, interrupt_hanging_run, processes_mentioning, project
 
-from mcpbdd.harness import handover, spare, spawn
+from mcpbdd.harness import handover
 from mcpbdd.harness.connectors import Stdio
+from mcpbdd.harness.processes import spare, spawn
 from mcpbdd.kit.doubles import ENV_DOUBLES
 from mcpbdd.kit.upstream import ENV_ALL
-from mcpbdd.world import World
+from mcpbdd.scenario.world import World
 
 NOTES = "stdio: {python} -m mcpbdd.examples.notes"
 NOTES_ENV = {"NOTES_TENANT": "{tenant}", "NOTES_USER": "{user}"}

@@ -16,17 +16,17 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from mcpbdd.config import Settings
 from mcpbdd.examples.notes import mcp, notes_lifespan
 from mcpbdd.harness import ContextHarness
 from mcpbdd.kit.clock import FrozenClock
 from mcpbdd.kit.doubles import Doubles, providing
+from mcpbdd.kit.principals import Principal
 from mcpbdd.kit.upstream import ENV_ALL, env_var, origin_of, upstream_base
-from mcpbdd.principals import Principal
-from mcpbdd.runtime import RunLoop
+from mcpbdd.model.config import Settings
+from mcpbdd.scenario.runtime import RunLoop
+from mcpbdd.scenario.world import World
 from mcpbdd.storage import InMemoryProvider, StorageService
 from mcpbdd.upstream import NO_BODY, LoopbackServer, UnmatchedUpstreamRequest, Upstream
-from mcpbdd.world import World
 
 API = "https://api.example"
 

@@ -13,10 +13,11 @@ import pytest
 from mcp import Client
 
 from mcpbdd.examples.notes import mcp
-from mcpbdd.outcome import Channel
-from mcpbdd.principals import Directory, Principal
-from mcpbdd.runtime import OwnerTaskDied, RunLoop
-from mcpbdd.world import NoCallYet, World
+from mcpbdd.kit.principals import Directory, Principal
+from mcpbdd.model.errors import NoCallYet
+from mcpbdd.model.outcome import Channel
+from mcpbdd.scenario.runtime import OwnerTaskDied, RunLoop
+from mcpbdd.scenario.world import World
 
 NOTES = "mcpbdd.examples.notes:mcp"
 

@@ -34,7 +34,7 @@ lines = [
     "## The public front: `import mcpbdd`",
     "",
 ]
-where: dict[str, str] = mcpbdd._WHERE
+where: dict[str, str] = mcpbdd._where()  # name -> the module that defines it, read as the front reads it
 for name in sorted((n for n in mcpbdd.__all__ if n in where), key=str.lower):
     module = where[name]
     target = module if module == f"mcpbdd.{name}" else f"{module}.{name}"

@@ -32,8 +32,8 @@ from typing import Any
 from mcpbdd.checks.json_files import load_json_file
 from mcpbdd.checks.offered import Offered, list_offered, template_pattern
 from mcpbdd.kit.errors import CONTRACTS, reason_and_hint
-from mcpbdd.outcome import PROMPTS_GET, RESOURCES_READ, TOOLS_CALL, Channel
-from mcpbdd.trace import Exchange, ExchangeRecorded
+from mcpbdd.model.outcome import PROMPTS_GET, RESOURCES_READ, TOOLS_CALL, Channel
+from mcpbdd.model.trace import Exchange, ExchangeRecorded
 
 __all__ = [
     "COVERAGE_FORMAT",

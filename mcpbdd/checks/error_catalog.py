@@ -16,8 +16,8 @@ from typing import Any
 from behave.parser import parse_file
 
 from mcpbdd._sdk import registered_tools
+from mcpbdd.harness.targets import ServerTarget, load_inprocess
 from mcpbdd.kit.errors import CONTRACTS, ErrorContract, code_name
-from mcpbdd.targets import ServerTarget, load_inprocess
 
 _REASON_STEP = re.compile(r'the error reason is "([^"]+)"')
 _QUOTED = re.compile(r'"([^"]+)"')

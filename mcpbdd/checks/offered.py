@@ -16,7 +16,7 @@ from mcp.shared.exceptions import MCPError
 from mcpbdd.harness.base import Harness
 from mcpbdd.harness.client import ClientHarness
 from mcpbdd.harness.context import ContextHarness
-from mcpbdd.principals import Principal
+from mcpbdd.kit.principals import Principal
 
 __all__ = ["Offered", "list_offered", "template_pattern"]
 

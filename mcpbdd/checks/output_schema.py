@@ -41,8 +41,8 @@ from referencing.exceptions import Unresolvable
 from mcpbdd._text import clip
 from mcpbdd.checks.schema import SchemaViolation, schema_problems, violations
 from mcpbdd.harness.base import CLIENT_REFUSED, Harness
-from mcpbdd.outcome import Channel, Outcome
-from mcpbdd.principals import Principal
+from mcpbdd.kit.principals import Principal
+from mcpbdd.model.outcome import Channel, Outcome
 
 __all__ = [
     "Check",
@@ -103,7 +103,7 @@ def check_results_match_output_schema(world: Any, tool: str) -> list[Outcome]:
     Fails (AssertionError) naming, per non-conforming call, its arguments and each violation
     with its JSON path. Also fails when the tool advertises no output schema or no call of it
     succeeded in the scenario, because then the check would pass without checking anything.
-    Returns the outcomes it checked. `world` is a `mcpbdd.world.World`.
+    Returns the outcomes it checked. `world` is a `mcpbdd.scenario.world.World`.
     """
     advertised = find_tool(world.offered_tools(), tool)
     if advertised.output_schema is None:

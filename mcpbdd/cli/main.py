@@ -20,7 +20,7 @@ the timing file (`mcpbdd.cli.timings`), the parity matrix (`--harness all`), Cuc
 Cucumber JSON, JUnit properties (`mcpbdd.cli.finish`), and a progress line on a terminal. The
 configured secrets are redacted from the console output and, once every behave process has ended,
 from every file the run wrote: the Allure results, the JUnit XML, any `--outfile` and anything else
-under `reports/` (see `mcpbdd.reporting.redaction`). Each behave run is its own process, because
+under `reports/` (see `mcpbdd.model.redaction`). Each behave run is its own process, because
 behave's `main()` leaks step definitions when called twice in one process.
 
 Exit codes CI can trust: 0 every scenario passed; 1 a scenario failed; 2 a usage error
@@ -56,12 +56,13 @@ from mcpbdd.cli.passes import ALL, pass_options, pass_overrides, passes_for_all
 from mcpbdd.cli.plan import Plan, PlanError, Unit, balance, plan_run, shard_of
 from mcpbdd.cli.progress import EventFiles, ProgressLine, wants_progress
 from mcpbdd.cli.timings import load_timings, merge_units, split_for_shards, unit_weights, written_to
-from mcpbdd.cli.workers import JOB_ENV, Worker, run_workers
-from mcpbdd.kinds import HarnessKind, harness_tags
+from mcpbdd.cli.workers import Worker, run_workers
+from mcpbdd.model.config import JOB_ENV
+from mcpbdd.model.kinds import HarnessKind, harness_tags
+from mcpbdd.model.redaction import Redactor, redact_tree
 from mcpbdd.reporting.console import STEPS_FORMAT, SUMMARY_FORMAT, without_banner
-from mcpbdd.reporting.redaction import Redactor, redact_tree
 from mcpbdd.reporting.totals import Totals, totals_lines
-from mcpbdd.runtime import Terminated
+from mcpbdd.scenario.runtime import Terminated
 
 VERDICTS = "mcpbdd.reporting.verdicts:VerdictFormatter"
 MESSAGES = "mcpbdd.reporting.messages:MessagesFormatter"
@@ -165,7 +166,7 @@ def plan_processes(
 
 def _run_redactor(userdata: dict[str, str]) -> Redactor:
     """The run's secrets, read as its behave processes will read them (`[tool.mcpbdd]`, then `-D mcpbdd.secrets`)."""
-    from mcpbdd.config import ConfigError, load_settings
+    from mcpbdd.model.config import ConfigError, load_settings
 
     try:
         return Redactor(load_settings(userdata).secrets)
@@ -175,7 +176,7 @@ def _run_redactor(userdata: dict[str, str]) -> Redactor:
 
 def _coverage_file(userdata: dict[str, str]) -> Path | None:
     """Where the run's merged coverage goes: the `coverage_file` setting ('' for none), as behave would read it."""
-    from mcpbdd.config import ConfigError, load_settings
+    from mcpbdd.model.config import ConfigError, load_settings
 
     try:
         configured = load_settings(userdata).coverage_file
@@ -199,7 +200,7 @@ def _run_outputs(args: argparse.Namespace, plan: Plan) -> list[Path]:
 
 def _parity_stdio(userdata: dict[str, str]) -> str | None:
     """The stdio command of the parity matrix's stdio column (`parity_stdio`), if the settings name one."""
-    from mcpbdd.config import ConfigError, load_settings
+    from mcpbdd.model.config import ConfigError, load_settings
 
     try:
         return load_settings(userdata).parity_stdio
@@ -446,7 +447,7 @@ def report(args: argparse.Namespace) -> int:
 def print_catalog(args: argparse.Namespace) -> int:
     """`mcpbdd catalog`: the server's error contracts joined with the scenarios that specify them."""
     from mcpbdd.checks.error_catalog import catalog, catalog_json, unspecified
-    from mcpbdd.config import load_settings
+    from mcpbdd.model.config import load_settings
 
     server = args.server or load_settings({}).server
     if not server:
@@ -468,7 +469,7 @@ def print_catalog(args: argparse.Namespace) -> int:
 
 def list_steps(markdown: bool) -> int:
     """Print the vocabulary: every step mcpbdd registers, grouped by concern, with its example."""
-    from mcpbdd.cli import vocabulary
+    from mcpbdd.phrases import vocabulary
 
     sys.stdout.write(vocabulary.markdown() if markdown else vocabulary.text())
     return EXIT_OK

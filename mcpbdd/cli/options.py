@@ -14,7 +14,7 @@ from mcpbdd.cli import recording
 from mcpbdd.cli import surface as surface_cli
 from mcpbdd.cli.passes import ALL
 from mcpbdd.cli.plan import parse_shard
-from mcpbdd.kinds import HarnessKind
+from mcpbdd.model.kinds import HarnessKind
 
 REPORTS = Path("reports")
 DEFAULT_RESULTS = REPORTS / "allure-results"

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mcpbdd.kinds import ClientMode, HarnessKind, harness_tag, harness_tags
+from mcpbdd.model.kinds import ClientMode, HarnessKind, harness_tag, harness_tags
 
 __all__ = ["ALL", "LEGACY", "MODERN", "STDIO", "Pass", "pass_named", "pass_options", "pass_overrides", "passes_for_all"]
 

@@ -33,7 +33,7 @@ from behave.parser import parse_file
 from behave.runner_util import collect_feature_locations
 
 from mcpbdd._text import not_utf8
-from mcpbdd.kinds import check_harness_tags
+from mcpbdd.model.kinds import check_harness_tags
 
 __all__ = ["Plan", "PlanError", "Unit", "balance", "plan_run", "shard_of", "split_passthrough"]
 

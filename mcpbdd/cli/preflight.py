@@ -28,8 +28,9 @@ __all__ = ["check_server"]
 
 def check_server(userdata: Mapping[str, str]) -> str | None:
     """Why the configured server can never start, or None (none configured, a URL, or it loads)."""
-    from mcpbdd.config import ConfigError, load_settings
-    from mcpbdd.targets import ServerTarget, TargetError, missing_command
+    from mcpbdd.harness.targets import ServerTarget, missing_command
+    from mcpbdd.model.config import ConfigError, load_settings
+    from mcpbdd.model.errors import TargetError
 
     try:
         settings = load_settings(dict(userdata))
@@ -52,7 +53,8 @@ def check_server(userdata: Mapping[str, str]) -> str | None:
 
 def _load_problem(target: object) -> str | None:
     """Import the target as a behave process would (the current folder is on its path)."""
-    from mcpbdd.targets import TargetError, load_inprocess
+    from mcpbdd.harness.targets import load_inprocess
+    from mcpbdd.model.errors import TargetError
 
     if os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())

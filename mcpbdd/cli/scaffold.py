@@ -20,7 +20,8 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mcpbdd.targets import ServerTarget, TargetError, load_inprocess
+from mcpbdd.harness.targets import ServerTarget, load_inprocess
+from mcpbdd.model.errors import TargetError
 
 __all__ = ["InitError", "Scaffold", "scaffold"]
 

@@ -37,11 +37,11 @@ def add_parser(commands: Any) -> None:
 def current_surface(server: str | None) -> dict[str, Any]:
     """The configured (or given) server's surface, listed through a World as a scenario lists it."""
     from mcpbdd.checks.surface import surface_of
-    from mcpbdd.config import load_settings
-    from mcpbdd.kinds import HarnessKind
-    from mcpbdd.runtime import RunLoop
-    from mcpbdd.targets import ServerTarget
-    from mcpbdd.world import World
+    from mcpbdd.harness.targets import ServerTarget
+    from mcpbdd.model.config import load_settings
+    from mcpbdd.model.kinds import HarnessKind
+    from mcpbdd.scenario.runtime import RunLoop
+    from mcpbdd.scenario.world import World
 
     settings = load_settings({})
     target = server or settings.server

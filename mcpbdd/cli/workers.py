@@ -43,10 +43,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["GATHER", "JOB_ENV", "PREIMPORT", "Worker", "run_workers", "use_fork"]
+__all__ = ["GATHER", "PREIMPORT", "Worker", "run_workers", "use_fork"]
 
-JOB_ENV = "MCPBDD_JOB"
-"""Set in each worker of `mcpbdd run --jobs N` to its job number: the Allure timeline shows one lane per job."""
 
 PREIMPORT = (
     "behave.__main__",

@@ -4,7 +4,7 @@ from mcpbdd.harness.base import DEFAULT_TIMEOUT, Harness, RequestTimeout
 from mcpbdd.harness.client import ClientHarness
 from mcpbdd.harness.context import ContextHarness
 from mcpbdd.harness.mock_context import MockContext, Recorder
-from mcpbdd.kinds import CAPABILITIES
+from mcpbdd.model.kinds import CAPABILITIES
 
 __all__ = [
     "CAPABILITIES",

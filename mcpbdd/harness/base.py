@@ -19,8 +19,8 @@ from mcp_types import CONNECTION_CLOSED, CallToolResult, InputRequiredResult, In
 from pydantic import ValidationError
 
 from mcpbdd.harness.limits import SERIALIZATION_DEPTH_ERROR, too_deep
-from mcpbdd.outcome import Call, Channel, Outcome, ProtocolError, Question, Result, question_kind
-from mcpbdd.principals import Principal
+from mcpbdd.kit.principals import Principal
+from mcpbdd.model.outcome import Call, Channel, Outcome, ProtocolError, Question, Result, question_kind
 
 __all__ = [
     "CLIENT_REFUSED",

@@ -52,11 +52,21 @@ from mcpbdd._sdk import resolver_asking, share_output_validators
 from mcpbdd.harness.base import DEFAULT_TIMEOUT, Harness, RequestTimeout, Rounds, bounded, classify, round_options
 from mcpbdd.harness.connectors import Connector, InProcess
 from mcpbdd.harness.limits import too_deep
-from mcpbdd.kinds import CAPABILITIES, Capability, ClientMode, check_capabilities, client_mode
+from mcpbdd.harness.targets import error_summary
 from mcpbdd.kit.doubles import Doubles
-from mcpbdd.outcome import PROMPTS_GET, RESOURCES_READ, TOOLS_CALL, Call, Channel, Outcome, Question, question_kind
-from mcpbdd.principals import Principal, acting_as
-from mcpbdd.targets import ServerCannotStart, error_summary
+from mcpbdd.kit.principals import Principal, acting_as
+from mcpbdd.model.errors import ServerCannotStart
+from mcpbdd.model.kinds import CAPABILITIES, Capability, ClientMode, check_capabilities, client_mode
+from mcpbdd.model.outcome import (
+    PROMPTS_GET,
+    RESOURCES_READ,
+    TOOLS_CALL,
+    Call,
+    Channel,
+    Outcome,
+    Question,
+    question_kind,
+)
 
 __all__ = ["ClientHarness", "EnterInOwner", "InFlightCall", "ParkedQuestion"]
 

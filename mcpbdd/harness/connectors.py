@@ -38,11 +38,11 @@ from mcp.server import Server
 from mcp.server.mcpserver import MCPServer
 
 from mcpbdd._sdk import lowlevel_server
-from mcpbdd.harness import spare, spawn
-from mcpbdd.harness.fork_client import fork_client
-from mcpbdd.harness.process_options import ProcessOptions, command_argv
+from mcpbdd.harness.processes import spare, spawn
+from mcpbdd.harness.processes.fork_client import fork_client
+from mcpbdd.harness.processes.process_options import ProcessOptions, command_argv
 from mcpbdd.kit.doubles import Doubles, providing
-from mcpbdd.principals import Principal
+from mcpbdd.kit.principals import Principal
 from mcpbdd.upstream import LoopbackServer
 
 STDERR_TAIL_LINES = 20

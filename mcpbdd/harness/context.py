@@ -36,10 +36,10 @@ from mcpbdd._sdk import lowlevel_server
 from mcpbdd.harness.base import DEFAULT_TIMEOUT, Harness, Rounds, bounded, classify, round_options
 from mcpbdd.harness.limits import too_deep
 from mcpbdd.harness.mock_context import MockContext, Recorder
-from mcpbdd.kinds import CAPABILITIES
 from mcpbdd.kit.doubles import Doubles, providing
-from mcpbdd.outcome import PROMPTS_GET, RESOURCES_READ, TOOLS_CALL, Call, Channel, Outcome
-from mcpbdd.principals import Principal, authenticated_user
+from mcpbdd.kit.principals import Principal, authenticated_user
+from mcpbdd.model.kinds import CAPABILITIES
+from mcpbdd.model.outcome import PROMPTS_GET, RESOURCES_READ, TOOLS_CALL, Call, Channel, Outcome
 
 __all__ = ["ContextHarness"]
 

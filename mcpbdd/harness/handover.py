@@ -24,12 +24,12 @@ from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 
-from mcpbdd.expect import Broken
+from mcpbdd.harness.targets import ServerTarget
 from mcpbdd.kit.clock import DEFAULT_FROZEN_START, FrozenClock
 from mcpbdd.kit.doubles import ENV_DOUBLES, Doubles, Handover, UpstreamDoubles
+from mcpbdd.model.errors import DoublesNotTaken
 from mcpbdd.storage import InMemoryProvider, StorageService
 from mcpbdd.storage.doubles_file import DoublesFile, FileClock
-from mcpbdd.targets import ServerTarget
 
 __all__ = [
     "STARTED_KINDS",
@@ -51,13 +51,6 @@ _FIXES = (
     'or set storage_adapter = "package.module:factory" under [tool.mcpbdd] so the storage steps read where '
     "the server keeps its state."
 )
-
-
-class DoublesNotTaken(Broken):
-    """A storage or clock step against a server that never took the scenario's doubles (it would check nothing).
-
-    The set-up is wrong, not the server's answers: reported as broken.
-    """
 
 
 def _new_doubles_file() -> DoublesFile:

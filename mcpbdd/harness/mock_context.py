@@ -45,7 +45,7 @@ from mcp_types.version import LATEST_MODERN_VERSION
 
 from mcpbdd._sdk import subscription_bus
 from mcpbdd.harness.base import Rounds, round_options
-from mcpbdd.kinds import CAPABILITIES, Capability, check_capabilities
+from mcpbdd.model.kinds import CAPABILITIES, Capability, check_capabilities
 
 MOCK_TRANSPORT = TransportContext(kind="mcpbdd-mock", can_send_request=False)
 

@@ -22,7 +22,7 @@ from mcp.server.auth.middleware.bearer_auth import BearerAuthBackend
 from mcp.server.auth.provider import AccessToken
 from starlette.middleware.authentication import AuthenticationMiddleware
 
-from mcpbdd.principals import DEFAULT_CLIENT_ID, TOKEN_PREFIX, Principal
+from mcpbdd.kit.principals import DEFAULT_CLIENT_ID, TOKEN_PREFIX, Principal
 
 
 def test_token(principal: Principal) -> str:

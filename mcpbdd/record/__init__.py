@@ -17,8 +17,8 @@ from mcpbdd.record.feature import write_feature
 from mcpbdd.record.recorder import Recorder
 from mcpbdd.record.replay import Replayed, ReplayError, replay, replay_sync
 from mcpbdd.record.stdio_proxy import proxy, record_stdio, through_recorder
-from mcpbdd.record.values import Remembered
 from mcpbdd.record.verify import Report, Verdict, verify_cassette
+from mcpbdd.scenario.remembered import Remembered
 
 __all__ = [
     "Cassette",

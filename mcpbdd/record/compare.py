@@ -18,7 +18,7 @@ import copy
 from collections.abc import Sequence
 from typing import Any
 
-from mcpbdd.matching import escape, matches
+from mcpbdd.model.matching import escape, matches
 from mcpbdd.record.assembler import INPUT_REQUIRED
 from mcpbdd.record.replay import leaves
 
@@ -67,7 +67,7 @@ LISTINGS = {"tools": "name", "prompts": "name", "resources": "uri", "resourceTem
 
 
 def _kind_marker(values: Sequence[Any]) -> str:
-    from mcpbdd.matching import _UUID, _is_iso_datetime
+    from mcpbdd.model.matching import _UUID, _is_iso_datetime
 
     if all(isinstance(v, str) and _UUID.fullmatch(v) for v in values):
         return "#uuid"
@@ -105,7 +105,7 @@ def template(recorded: Any, markers: dict[str, str]) -> Any:
         if path in markers:
             return markers[path]
         if isinstance(value, dict):
-            from mcpbdd.matching import _child
+            from mcpbdd.model.matching import _child
 
             return {k: put(v, _child(path, k)) for k, v in value.items()}
         if isinstance(value, list):

@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Unpack
 
-from mcpbdd.kinds import CAPABILITIES
 from mcpbdd.kit.errors import CODES
+from mcpbdd.model.kinds import CAPABILITIES
 from mcpbdd.record.cassette import LEGACY, MODERN, Cassette, Exchange
 from mcpbdd.record.compare import (
     INPUT_REQUIRED_CHANNEL,

@@ -25,11 +25,11 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
-from mcpbdd.principals import TOKEN_PREFIX
+from mcpbdd.kit.principals import TOKEN_PREFIX
+from mcpbdd.model.redaction import Redactor
 from mcpbdd.record.assembler import now_iso
 from mcpbdd.record.cassette import Header
 from mcpbdd.record.recorder import Recorder
-from mcpbdd.reporting.redaction import Redactor
 
 HOP_BY_HOP = {"host", "content-length", "connection", "transfer-encoding", "keep-alive", "accept-encoding"}
 METHODS = ["GET", "POST", "DELETE", "PUT", "PATCH", "OPTIONS", "HEAD"]

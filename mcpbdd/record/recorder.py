@@ -10,9 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import IO, Any
 
+from mcpbdd.model.redaction import Redactor
 from mcpbdd.record.assembler import Assembler, now_iso
 from mcpbdd.record.cassette import End, Exchange, Header, dumps
-from mcpbdd.reporting.redaction import Redactor
 
 
 class Recorder:
@@ -70,7 +70,7 @@ def redactor_for(secrets: list[str]) -> Redactor:
     """Secrets from the command line plus `[tool.mcpbdd] secrets` when a pyproject.toml is at hand."""
     configured: list[str] = []
     try:
-        from mcpbdd.config import load_settings
+        from mcpbdd.model.config import load_settings
 
         configured = list(load_settings({}).secrets)
     except Exception:  # no project here, or a bad one: the recording still works, with what was given

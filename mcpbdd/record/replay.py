@@ -55,8 +55,8 @@ class Replayed:
 
 
 def leaves(value: Any, path: str = "$") -> Iterator[tuple[str, Any]]:
-    """Every scalar in a JSON value with its path (`$.items[0].id`), the paths `mcpbdd.matching` prints."""
-    from mcpbdd.matching import _child
+    """Every scalar in a JSON value with its path (`$.items[0].id`), the paths `mcpbdd.model.matching` prints."""
+    from mcpbdd.model.matching import _child
 
     if isinstance(value, dict):
         for key, item in value.items():
@@ -283,7 +283,7 @@ async def replay(
 
 def recorded_test_token(cassette: Cassette) -> str | None:
     """mcpbdd's test token for the caller the recording names (its first), or None."""
-    from mcpbdd.principals import Principal
+    from mcpbdd.kit.principals import Principal
 
     caller = next((e.caller for e in cassette.exchanges if e.caller), None)
     if not caller or not caller.get("subject") or not caller.get("tenant"):

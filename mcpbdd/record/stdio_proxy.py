@@ -19,10 +19,10 @@ from typing import BinaryIO
 
 from mcp.client.stdio import StdioServerParameters
 
+from mcpbdd.model.redaction import Redactor
 from mcpbdd.record.assembler import now_iso
 from mcpbdd.record.cassette import Header
 from mcpbdd.record.recorder import Recorder
-from mcpbdd.reporting.redaction import Redactor
 
 LINE_LIMIT = 64 * 1024 * 1024
 """The longest message accepted (a large resource read); asyncio's default of 64 KiB is too small."""

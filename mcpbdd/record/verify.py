@@ -14,7 +14,7 @@ from typing import Any, Unpack
 from xml.sax.saxutils import escape as xml_escape
 from xml.sax.saxutils import quoteattr
 
-from mcpbdd.matching import _UUID, _is_iso_datetime
+from mcpbdd.model.matching import _UUID, _is_iso_datetime
 from mcpbdd.record.cassette import Cassette, Exchange
 from mcpbdd.record.compare import channel, differences, observable, template, volatile
 from mcpbdd.record.replay import Replayed, ReplayTarget, leaves, replay_runs

@@ -24,12 +24,12 @@ small and each override is a fix we rely on (each has a test in
 - The history id includes the parameters (Allure's own rule), so the same scenario run
   on two harnesses is two tests, not one test with a retry.
 - Configured secrets (`secrets` under `[tool.mcpbdd]` or `-D mcpbdd.secrets=...`) are
-  redacted, in every encoding `mcpbdd.reporting.redaction` knows, from every file written:
+  redacted, in every encoding `mcpbdd.model.redaction` knows, from every file written:
   results (step names, error messages, traces, parameters) and attachments, whoever
   attached them.
 - *Failed* means the server did not meet an expectation; *broken* means the specification or
   its set-up is wrong (a malformed doc string, an unknown word, a bad setting, a check that
-  would check nothing, a server that cannot start: `mcpbdd.expect.Broken`), as well as any
+  would check nothing, a server that cannot start: `mcpbdd.model.errors.Broken`), as well as any
   other error. allure-behave calls every AssertionError failed. An expectation's or a
   mistake's failure text keeps only the frames of the project's own code: mcpbdd's and
   behave's frames say nothing about the server (an unexpected error keeps its whole trace).
@@ -69,10 +69,9 @@ from allure_commons.utils import format_traceback, md5, now, uuid4
 from behave.formatter.base import Formatter
 from behave.model import Feature, Rule, ScenarioOutline
 
-import mcpbdd
-from mcpbdd.cli.workers import JOB_ENV
-from mcpbdd.expect import Broken
-from mcpbdd.reporting.redaction import Redactor, redactor_for
+from mcpbdd.model.config import JOB_ENV
+from mcpbdd.model.errors import Broken
+from mcpbdd.model.redaction import Redactor, redactor_for
 
 __all__ = ["AllureFormatter", "McpbddListener", "RedactingFileLogger", "outline_row_name", "tag_labels", "verdict"]
 
@@ -322,7 +321,7 @@ def verdict(exception: BaseException) -> Status:
     """*failed* for an expectation the server did not meet; *broken* for a mistake in the specification or set-up.
 
     Allure's convention (an AssertionError fails, anything else breaks), except that
-    `mcpbdd.expect.Broken` (an AssertionError so that behave prints no traceback for it) breaks.
+    `mcpbdd.model.errors.Broken` (an AssertionError so that behave prints no traceback for it) breaks.
     """
     if isinstance(exception, AssertionError) and not isinstance(exception, Broken):
         return Status.FAILED
@@ -355,7 +354,8 @@ def _scenario_verdict(scenario: Any) -> tuple[Any, StatusDetails | None]:
 
 
 _RUNNER_FOLDERS = (
-    *(str(Path(package.__file__).resolve().parent) + os.sep for package in (mcpbdd, __import__("behave"))),
+    str(Path(__file__).resolve().parent.parent) + os.sep,  # mcpbdd itself
+    str(Path(__import__("behave").__file__).resolve().parent) + os.sep,
     str(Path(sysconfig.get_paths()["stdlib"]).resolve()) + os.sep,
 )
 """Frames from here (mcpbdd, behave, the standard library) ran the step; they did not decide its outcome."""
@@ -489,8 +489,8 @@ def _write_environment(folder: str, config: Any) -> None:
     Every worker writes the same lines (the settings are the run's), each by a rename, so a reader
     never sees half a file.
     """
-    from mcpbdd.config import ConfigError, load_settings
-    from mcpbdd.harness.spawn import describe
+    from mcpbdd.harness.processes.spawn import describe
+    from mcpbdd.model.config import ConfigError, load_settings
 
     try:
         settings = load_settings(dict(config.userdata))
@@ -504,7 +504,7 @@ def _write_environment(folder: str, config: Any) -> None:
 
 def _secrets(config: Any) -> tuple[str, ...]:
     """The configured secrets; none when the settings are invalid (the hooks then stop the run with the reason)."""
-    from mcpbdd.config import ConfigError, load_settings
+    from mcpbdd.model.config import ConfigError, load_settings
 
     try:
         return load_settings(dict(config.userdata)).secrets

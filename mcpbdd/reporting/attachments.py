@@ -38,16 +38,16 @@ from typing import TYPE_CHECKING, Any
 import allure
 from pydantic import BaseModel
 
-from mcpbdd.config import DEFAULT_ATTACHMENT_LIMIT
-from mcpbdd.conversation import Conversation, RoundAnswered
-from mcpbdd.kinds import era_of, harness_label
-from mcpbdd.outcome import TOOLS_CALL
-from mcpbdd.reporting.redaction import Redactor, redactor_for
+from mcpbdd.model.config import DEFAULT_ATTACHMENT_LIMIT
+from mcpbdd.model.kinds import era_of, harness_label
+from mcpbdd.model.outcome import TOOLS_CALL
+from mcpbdd.model.redaction import Redactor, redactor_for
+from mcpbdd.model.trace import Events, Exchange, ExchangeRecorded, Trace
 from mcpbdd.reporting.verdicts import SCENARIO_FACTS
-from mcpbdd.trace import Events, Exchange, ExchangeRecorded, Trace
+from mcpbdd.scenario.conversation import Conversation, RoundAnswered
 
 if TYPE_CHECKING:
-    from mcpbdd.world import World
+    from mcpbdd.scenario.world import World
 
 __all__ = [
     "ScenarioReport",

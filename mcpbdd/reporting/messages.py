@@ -27,7 +27,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import importlib.metadata
-import inspect
+import importlib.util
 import json
 import platform
 import re
@@ -130,10 +130,11 @@ AFTER_SCENARIO_HOOK = "mcpbdd.behave:after_scenario"
 
 
 def _after_scenario_hook() -> cm.Hook:
-    import mcpbdd.behave
-
-    source = inspect.getsourcefile(mcpbdd.behave.after_scenario) or "mcpbdd/behave.py"
-    line = inspect.getsourcelines(mcpbdd.behave.after_scenario)[1]
+    # Found, not imported: the hooks are a higher layer than the reports (and every run has loaded them anyway).
+    spec = importlib.util.find_spec("mcpbdd.behave")
+    source = spec.origin if spec is not None and spec.origin else "mcpbdd/behave.py"
+    lines = Path(source).read_text(encoding="utf-8").splitlines() if Path(source).is_file() else []
+    line = next((number for number, text in enumerate(lines, 1) if text.startswith("def after_scenario(")), 1)
     return cm.Hook(
         id=AFTER_SCENARIO_HOOK,
         name="mcpbdd: after scenario (trace, input rounds)",
@@ -415,7 +416,7 @@ def read_envelopes(path: Path) -> Iterator[dict[str, Any]]:
 
 
 def _meta() -> dict[str, Any]:
-    from mcpbdd import __version__
+    from mcpbdd._version import __version__
 
     return envelope(
         meta=cm.Meta(

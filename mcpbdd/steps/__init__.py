@@ -2,7 +2,7 @@
 
     from mcpbdd.steps import *  # noqa: F403
 
-Steps only parse the phrase and delegate to the World (and `mcpbdd.expect`), so
+Steps only parse the phrase and delegate to the World (and `mcpbdd.model.expect`), so
 everything a step does is available to Python code too.
 """
 

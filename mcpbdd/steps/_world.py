@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcpbdd.world import World
+from mcpbdd.scenario.world import World
 
 
 def world(context: Any) -> World:

@@ -24,7 +24,7 @@ from typing import Any, Final
 import parse
 from behave import register_type
 
-from mcpbdd.expect import Broken
+from mcpbdd.model.errors import Broken
 
 
 class SpecError(Broken):

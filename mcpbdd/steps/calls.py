@@ -11,7 +11,7 @@ from typing import Any
 
 from behave import step
 
-from mcpbdd.outcome import Call
+from mcpbdd.model.outcome import Call
 from mcpbdd.steps._world import world
 from mcpbdd.steps.arguments import call_arguments, inline_arguments, spec_errors
 

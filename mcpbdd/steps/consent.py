@@ -6,8 +6,8 @@ from typing import Any
 
 from behave import then, when
 
-from mcpbdd import answers, expect
 from mcpbdd.kit.consent import CONSENT_KEY
+from mcpbdd.model import answers, expect
 from mcpbdd.steps._world import world
 from mcpbdd.steps.arguments import inline_arguments, spec_errors
 

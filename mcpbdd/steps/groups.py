@@ -1,4 +1,4 @@
-"""The vocabulary's group titles and notes; `mcpbdd.cli.vocabulary` reads the phrases from behave's registry.
+"""The vocabulary's group titles and notes; `mcpbdd.phrases.vocabulary` reads the phrases from behave's registry.
 
 Each step function's docstring opens with a concrete example line; `mcpbdd steps` shows
 it, so the listing can never drift from the steps that actually exist.

@@ -12,9 +12,9 @@ from typing import Any
 
 from behave import then
 
-from mcpbdd import expect
 from mcpbdd.kit.errors import parse_code
-from mcpbdd.outcome import Channel
+from mcpbdd.model import expect
+from mcpbdd.model.outcome import Channel
 from mcpbdd.steps._world import world
 from mcpbdd.steps.arguments import SpecError, json_doc_string, location, spec_errors
 

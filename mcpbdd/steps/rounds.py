@@ -13,7 +13,7 @@ from typing import Any
 
 from behave import given, then, when
 
-from mcpbdd import answers, expect
+from mcpbdd.model import answers, expect
 from mcpbdd.steps._world import world
 from mcpbdd.steps.arguments import SpecError, json_doc_string, location, spec_errors
 

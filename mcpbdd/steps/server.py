@@ -6,11 +6,11 @@ from typing import Any
 
 from behave import given, then
 
-from mcpbdd import expect
-from mcpbdd.kinds import HARNESS_TAG, HarnessKind
+from mcpbdd.harness.targets import ServerTarget
+from mcpbdd.model import expect
+from mcpbdd.model.kinds import HARNESS_TAG, HarnessKind
 from mcpbdd.steps._world import world
 from mcpbdd.steps.arguments import spec_errors, table_column
-from mcpbdd.targets import ServerTarget
 
 
 @given('the MCP server "{target:Text}"')

@@ -21,8 +21,8 @@ from typing import Any
 
 from behave import given, then, when
 
-from mcpbdd import expect
 from mcpbdd.kit.clock import parse_duration, parse_instant
+from mcpbdd.model import expect
 from mcpbdd.reporting import attachments as report
 from mcpbdd.steps._world import world
 from mcpbdd.steps.arguments import SpecError, cell_value, json_doc_string, location, spec_errors

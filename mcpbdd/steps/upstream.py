@@ -17,8 +17,8 @@ from typing import Any
 import parse
 from behave import given, register_type, then
 
-from mcpbdd import expect
 from mcpbdd.kit.upstream import origin_of
+from mcpbdd.model import expect
 from mcpbdd.reporting import attachments as report
 from mcpbdd.steps._world import world
 from mcpbdd.steps.arguments import json_doc_string, spec_errors

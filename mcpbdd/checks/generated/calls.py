@@ -22,8 +22,8 @@ from mcpbdd._text import clip
 from mcpbdd.checks.generated.limits import TRANSPORT_LIMIT, answered_limit, client_limit, unsendable
 from mcpbdd.checks.generated.verdicts import LIMIT, MUTATION, REFUSED, TIMEOUT_PREFIX, Rules, judge
 from mcpbdd.harness.base import CLIENT_REFUSED, Harness
-from mcpbdd.outcome import Call, Channel, Outcome
-from mcpbdd.principals import Principal
+from mcpbdd.kit.principals import Principal
+from mcpbdd.model.outcome import Call, Channel, Outcome
 
 __all__ = ["CallRunner", "Snapshot"]
 

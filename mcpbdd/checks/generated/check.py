@@ -22,7 +22,7 @@ from mcpbdd.checks.generated.shrinking import shrink
 from mcpbdd.checks.generated.verdicts import HANG, LIMIT, Rules, leak_paths
 from mcpbdd.checks.output_schema import find_tool
 from mcpbdd.harness.base import Harness
-from mcpbdd.principals import Principal
+from mcpbdd.kit.principals import Principal
 
 __all__ = [
     "MAX_HANGS",
@@ -158,7 +158,7 @@ def check_generated_calls_in_world(
 ) -> GeneratedReport:
     """The synchronous form the step uses: `check_generated_calls` on the scenario's harness, as its caller.
 
-    `world` is a `mcpbdd.world.World`; `options` are `check_generated_calls`'s, with `secrets`
+    `world` is a `mcpbdd.scenario.world.World`; `options` are `check_generated_calls`'s, with `secrets`
     by default the configured ones (`secrets` under `[tool.mcpbdd]`, or `-D mcpbdd.secrets=...`).
     The calls are not recorded in the scenario's trace.
     """

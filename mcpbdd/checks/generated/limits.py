@@ -40,7 +40,7 @@ from mcpbdd.harness.limits import (
     nesting_depth,
     too_deep,
 )
-from mcpbdd.outcome import Channel, Outcome
+from mcpbdd.model.outcome import Channel, Outcome
 
 __all__ = [
     "CLIENT_ARGUMENT_DEPTH",

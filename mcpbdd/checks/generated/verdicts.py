@@ -27,7 +27,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from mcpbdd.checks.generated.paths import COMMON_ROOTS, ServerPaths, leak_paths, server_paths
-from mcpbdd.outcome import Channel, Outcome
+from mcpbdd.model.outcome import Channel, Outcome
 
 __all__ = [
     "CRASH",

@@ -4,7 +4,7 @@ from typing import Any
 
 from behave import then
 
-from mcpbdd import expect
+from mcpbdd.model import expect
 
 
 @then("the note is about bread")

@@ -36,7 +36,7 @@ import mcp_types as types
 from anyio.abc import ObjectReceiveStream, ObjectSendStream
 from mcp.shared.message import SessionMessage
 
-from mcpbdd.harness.fork_launcher import encode_request
+from mcpbdd.harness.processes.fork_launcher import encode_request
 
 __all__ = ["FLUSH_TIMEOUT", "TERMINATION_TIMEOUT", "ForkedServer", "fork_client"]
 

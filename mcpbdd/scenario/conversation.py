@@ -27,11 +27,11 @@ from dataclasses import dataclass, field
 
 from mcp_types import InputResponse, InputResponses
 
-from mcpbdd.answers import accept, check_fits, decline
 from mcpbdd.kit.consent import CONSENT_KEY
-from mcpbdd.outcome import Call, Channel, Outcome, Question
-from mcpbdd.principals import Principal
-from mcpbdd.trace import Events
+from mcpbdd.kit.principals import Principal
+from mcpbdd.model.answers import accept, check_fits, decline
+from mcpbdd.model.outcome import Call, Channel, Outcome, Question
+from mcpbdd.model.trace import Events
 
 __all__ = [
     "AnswerPlan",

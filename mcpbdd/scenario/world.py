@@ -19,46 +19,37 @@ from typing import Any, TypeVar
 
 from mcp_types import InputResponse, InputResponses, Tool
 
-from mcpbdd.config import Settings
-from mcpbdd.conversation import AnswerPlan, Conversation, InputRounds
-from mcpbdd.expect import Broken
 from mcpbdd.harness.base import Harness, RequestTimeout
 from mcpbdd.harness.client import ClientHarness
 from mcpbdd.harness.connectors import Connector, Http, InProcess, Stdio
 from mcpbdd.harness.context import ContextHarness
 from mcpbdd.harness.handover import Placement, remove_doubles_file, temporary_doubles_file
-from mcpbdd.harness.http_process import HttpProcess
-from mcpbdd.harness.process_options import ProcessOptions
-from mcpbdd.kinds import ClientMode, HarnessKind, check_capabilities, client_mode, harness_kind
-from mcpbdd.kit.clock import FrozenClock
-from mcpbdd.kit.doubles import Doubles
-from mcpbdd.outcome import RESOURCES_READ, TOOLS_CALL, Call, Channel, Outcome
-from mcpbdd.principals import Directory, Principal, caller_label
-from mcpbdd.record.values import Remembered
-from mcpbdd.runtime import ScenarioOwner
-from mcpbdd.storage import ServiceAdapter, StorageAdapter, StorageDiff, StorageService, diff
-from mcpbdd.storage.doubles_file import DoublesFile
-from mcpbdd.targets import (
-    ServerCannotStart,
+from mcpbdd.harness.processes.http_process import HttpProcess
+from mcpbdd.harness.processes.process_options import ProcessOptions
+from mcpbdd.harness.targets import (
     ServerTarget,
-    TargetError,
     error_summary,
     load_adapter,
     load_inprocess,
     missing_command,
+    naming_the_target,
 )
-from mcpbdd.trace import Events, Exchange, Trace
+from mcpbdd.kit.clock import FrozenClock
+from mcpbdd.kit.doubles import Doubles
+from mcpbdd.kit.principals import Directory, Principal, caller_label
+from mcpbdd.model.config import Settings
+from mcpbdd.model.errors import NoCallYet, NoServer, ServerCannotStart, TargetError
+from mcpbdd.model.kinds import ClientMode, HarnessKind, check_capabilities, client_mode, harness_kind
+from mcpbdd.model.outcome import RESOURCES_READ, TOOLS_CALL, Call, Channel, Outcome
+from mcpbdd.model.trace import Events, Exchange, Trace
+from mcpbdd.scenario.conversation import AnswerPlan, Conversation, InputRounds
+from mcpbdd.scenario.remembered import Remembered
+from mcpbdd.scenario.runtime import ScenarioOwner
+from mcpbdd.storage import ServiceAdapter, StorageAdapter, StorageDiff, StorageService, diff
+from mcpbdd.storage.doubles_file import DoublesFile
 from mcpbdd.upstream import Upstream
 
 T = TypeVar("T")
-
-
-class NoServer(Broken, TargetError):
-    """No server to test (none configured or named): the set-up is wrong, so broken; still a TargetError."""
-
-
-class NoCallYet(Broken):
-    """An outcome step ran before any call was made (the specification is wrong: broken, not failed)."""
 
 
 class SharedServers:
@@ -398,7 +389,7 @@ class World:
 
     def _cannot_start(self, exc: ServerCannotStart) -> ServerCannotStart:
         """`exc` naming the scenario's target, remembered for the hooks (which stop a run that cannot work)."""
-        named = exc.naming(self.server_target) if self.server_target else exc
+        named = naming_the_target(exc, self.server_target) if self.server_target else exc
         self.start_failure = named
         return named
 
@@ -578,4 +569,4 @@ def _load(target: ServerTarget) -> Any:
         raise ServerCannotStart(why, cannot_load=True) from None
 
 
-__all__ = ["Channel", "NoCallYet", "NoServer", "World"]
+__all__ = ["SharedServers", "World"]

@@ -7,7 +7,7 @@ the step that made the call).
 
 Events say outright what happened, so the report need not read the World's insides at the
 right moment: the trace emits `ExchangeRecorded` for every request and answer, the
-input-rounds driver (`mcpbdd.conversation`) emits `RoundAnswered` when it sends a round's
+input-rounds driver (`mcpbdd.scenario.conversation`) emits `RoundAnswered` when it sends a round's
 answers. Listeners subscribe per event type, run synchronously in the step that caused the
 event, in subscription order:
 
@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from mcpbdd.outcome import Outcome
+from mcpbdd.model.outcome import Outcome
 
 __all__ = ["Events", "Exchange", "ExchangeRecorded", "Trace"]
 

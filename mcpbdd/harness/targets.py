@@ -26,7 +26,7 @@ from typing import Any
 from mcp.server import Server
 from mcp.server.mcpserver import MCPServer
 
-from mcpbdd.expect import Broken
+from mcpbdd.model.errors import ServerCannotStart, TargetError
 
 
 def load_adapter(spec: str, doubles: Any) -> Any:
@@ -46,50 +46,13 @@ def load_adapter(spec: str, doubles: Any) -> Any:
 
 __all__ = [
     "load_adapter",
-    "ServerCannotStart",
     "ServerTarget",
-    "TargetError",
     "command_argv",
     "error_summary",
     "load_inprocess",
     "missing_command",
+    "naming_the_target",
 ]
-
-
-class TargetError(ValueError):
-    """A server target that cannot be parsed or loaded; the message says which and why."""
-
-
-class ServerCannotStart(Broken, ConnectionError):
-    """A server that could not be loaded or started, or that ended before its first answer.
-
-    The set-up is wrong, not the server's answers, so a report shows it as broken. It is an
-    AssertionError (behave prints the message, no traceback) and a ConnectionError (what code
-    that opens a session already expects). `cannot_load` marks a target that can never work as
-    configured (its module does not import, its program does not exist): no scenario can use
-    it, so `mcpbdd run` stops before the first one and plain behave stops after it.
-    """
-
-    def __init__(
-        self, why: str, *, target: str | None = None, command: str | None = None, cannot_load: bool = False
-    ) -> None:
-        self.why = why
-        self.target = target
-        self.cannot_load = cannot_load
-        named = f'The server "{target}"' if target else "The server"
-        run = f" (command: {command})" if command else ""
-        super().__init__(f"{named}{run} cannot start: {why}")
-
-    def naming(self, target: str) -> ServerCannotStart:
-        """The same failure naming its target and, for a process, the command that was run (`{python}` filled in)."""
-        if self.target is not None:
-            return self
-        parsed = ServerTarget.parse(target)
-        command = None
-        if parsed.kind in _PROCESS_KINDS:
-            with contextlib.suppress(ValueError):
-                command = " ".join(_shown(part) for part in command_argv(parsed))
-        return ServerCannotStart(self.why, target=target, command=command, cannot_load=self.cannot_load)
 
 
 _PROCESS_KINDS = ("stdio", "http-command")
@@ -220,3 +183,15 @@ def missing_command(
     if shutil.which(program, path=search) is None:
         return f"there is no command {program!r} on the PATH"
     return None
+
+
+def naming_the_target(error: ServerCannotStart, target: str) -> ServerCannotStart:
+    """The same failure naming its target and, for a process, the command that was run (`{python}` filled in)."""
+    if error.target is not None:
+        return error
+    parsed = ServerTarget.parse(target)
+    command = None
+    if parsed.kind in _PROCESS_KINDS:
+        with contextlib.suppress(ValueError):
+            command = " ".join(_shown(part) for part in command_argv(parsed))
+    return ServerCannotStart(error.why, target=target, command=command, cannot_load=error.cannot_load)

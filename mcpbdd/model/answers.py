@@ -22,7 +22,7 @@ from mcp_types import (
     TextContent,
 )
 
-from mcpbdd.outcome import Question
+from mcpbdd.model.outcome import Question
 
 MODEL_NAME = "mcpbdd-model"
 """The model name a scripted sampling answer reports."""

@@ -19,23 +19,13 @@ from typing import Any
 
 from mcp_types import Tool
 
-from mcpbdd import matching
 from mcpbdd._text import clip
-from mcpbdd.answers import required_fields
 from mcpbdd.kit.errors import code_name, reason_and_hint
-from mcpbdd.outcome import RESOURCES_READ, Channel, Outcome, Question
+from mcpbdd.model import matching
+from mcpbdd.model.answers import required_fields
+from mcpbdd.model.errors import Broken
+from mcpbdd.model.outcome import RESOURCES_READ, Channel, Outcome, Question
 from mcpbdd.storage import MISSING, StorageDiff
-
-
-class Broken(AssertionError):
-    """Not a verdict on the server: the specification or its set-up is wrong.
-
-    A malformed doc string, an unknown user or outcome word, a bad setting, a check that would
-    check nothing, a server that cannot start. Reports show it as *broken*, and an expectation
-    the server did not meet as *failed* (Allure's convention), so a reviewer knows whom to ask:
-    the author of the specification, or the server's. It is an AssertionError so that behave
-    prints its message without a traceback, as for any failed step.
-    """
 
 
 class VacuousCheck(Broken):

@@ -16,8 +16,8 @@ from collections.abc import Mapping
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 
-from mcpbdd.harness.spawn import SpawnMode
-from mcpbdd.principals import Principal
+from mcpbdd.harness.processes.spawn import SpawnMode
+from mcpbdd.kit.principals import Principal
 from mcpbdd.upstream import LoopbackServer, Upstream
 
 __all__ = ["ProcessOptions", "command_argv"]

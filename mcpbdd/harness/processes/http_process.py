@@ -26,10 +26,10 @@ from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Any
 
-from mcpbdd.harness import spawn
 from mcpbdd.harness.connectors import STDERR_TAIL_LINES, Http
-from mcpbdd.harness.process_options import ProcessOptions, command_argv
-from mcpbdd.principals import Principal
+from mcpbdd.harness.processes import spawn
+from mcpbdd.harness.processes.process_options import ProcessOptions, command_argv
+from mcpbdd.kit.principals import Principal
 
 __all__ = ["MCP_PATH", "STOP_GRACE", "HttpProcess", "free_port"]
 

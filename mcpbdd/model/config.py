@@ -27,12 +27,18 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from mcpbdd.kinds import CAPABILITIES, Capability, ClientMode, HarnessKind, check_capabilities
+from mcpbdd.model.kinds import CAPABILITIES, Capability, ClientMode, HarnessKind, check_capabilities
 
 USERDATA_PREFIX = "mcpbdd."
 
 DEFAULT_ATTACHMENT_LIMIT = 2 * 1024 * 1024
 """2 MiB: an attachment a browser still shows at once, and room for any answer a reviewer reads whole."""
+
+
+JOB_ENV = "MCPBDD_JOB"
+"""Set in each worker of `mcpbdd run --jobs N` to its job number: the Allure timeline shows one lane per job.
+
+Here, below both, because the run (`mcpbdd.cli`) sets it and the Allure formatter (`mcpbdd.reporting`) reads it."""
 
 
 class ConfigError(ValueError):

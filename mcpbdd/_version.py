@@ -1,0 +1,4 @@
+"""The package's version, in a seam of its own so that any layer (the reports write it) can read it without
+importing the public front, which loads the harnesses."""
+
+__version__ = "0.1.0"
