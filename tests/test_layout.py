@@ -1,7 +1,8 @@
 """The package's shape stays readable: one public front, a short top level, no module too long to hold in mind.
 
 These are the layout's promises from docs/reference/layout.md: what `import mcpbdd` names, no loose module at the
-top but the front, the hooks and private seams, no module past 600 lines, and every public module saying what it exports.
+top but the front, the hooks and private seams, no module past 600 lines, every public module saying what it
+exports.
 """
 
 from __future__ import annotations
