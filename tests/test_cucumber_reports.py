@@ -59,8 +59,16 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+PASSES = ("context", "client")
+
+
+def _stream(out: Path, name: str) -> list[dict[str, Any]]:
+    """One pass's stream: a run of several passes writes one per pass beside `--messages FILE`."""
+    return [json.loads(line) for line in (out / f"messages.{name}.ndjson").read_text().splitlines()]
+
+
 def _envelopes(out: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in (out / "messages.ndjson").read_text().splitlines()]
+    return [e for name in PASSES for e in _stream(out, name)]
 
 
 @needs_node
@@ -85,27 +93,32 @@ def test_every_envelope_is_valid_against_the_official_schema(reports: Path) -> N
     assert list(validator.iter_errors({"exchange": {}}))
 
 
-def test_the_processes_streams_merge_into_one_run(reports: Path) -> None:
-    envelopes = _envelopes(reports)
-    kinds = [next(iter(e)) for e in envelopes]
-    assert kinds[:2] == ["meta", "testRunStarted"] and kinds[-1] == "testRunFinished"
-    assert kinds.count("meta") == kinds.count("testRunStarted") == kinds.count("testRunFinished") == 1
-    assert envelopes[-1]["testRunFinished"]["success"] is False
-    run_id = envelopes[1]["testRunStarted"]["id"]
-    assert {e["testCase"]["testRunStartedId"] for e in envelopes if "testCase" in e} == {run_id}
-    assert kinds.count("gherkinDocument") == 2  # one per feature file, though both harnesses ran each
-    pickles = {e["pickle"]["id"]: e["pickle"] for e in envelopes if "pickle" in e}
-    names = sorted(p["name"] for p in pickles.values())
-    assert names == [
+def test_the_processes_streams_merge_into_one_run_per_pass(reports: Path) -> None:
+    """Cucumber's tools key a scenario's run by its Gherkin node: two passes in one stream would show as one."""
+    assert not (reports / "messages.ndjson").exists()
+    names = []
+    for harness in PASSES:
+        envelopes = _stream(reports, harness)
+        kinds = [next(iter(e)) for e in envelopes]
+        assert kinds[:2] == ["meta", "testRunStarted"] and kinds[-1] == "testRunFinished"
+        assert kinds.count("meta") == kinds.count("testRunStarted") == kinds.count("testRunFinished") == 1
+        assert envelopes[-1]["testRunFinished"]["success"] is False
+        run_id = envelopes[1]["testRunStarted"]["id"]
+        assert {e["testCase"]["testRunStartedId"] for e in envelopes if "testCase" in e} == {run_id}
+        assert kinds.count("gherkinDocument") == 2  # one per feature file
+        pickles = {e["pickle"]["id"]: e["pickle"] for e in envelopes if "pickle" in e}
+        assert len({tuple(p["astNodeIds"]) for p in pickles.values()}) == len(pickles) == 2  # no node run twice
+        names += [p["name"] for p in pickles.values()]
+        assert all(e["testCase"]["pickleId"] in pickles for e in envelopes if "testCase" in e)
+        started = Counter(e["testStepStarted"]["testStepId"] for e in envelopes if "testStepStarted" in e)
+        finished = Counter(e["testStepFinished"]["testStepId"] for e in envelopes if "testStepFinished" in e)
+        assert started == finished and set(started.values()) == {1}
+    assert sorted(names) == [
         "Colleagues share the company notebook [client harness]",
         "Colleagues share the company notebook [context harness]",
         "succeeds, but the call failed [client harness]",
         "succeeds, but the call failed [context harness]",
     ]
-    assert all(e["testCase"]["pickleId"] in pickles for e in envelopes if "testCase" in e)
-    started = Counter(e["testStepStarted"]["testStepId"] for e in envelopes if "testStepStarted" in e)
-    finished = Counter(e["testStepFinished"]["testStepId"] for e in envelopes if "testStepFinished" in e)
-    assert started == finished and set(started.values()) == {1}
 
 
 def test_step_definitions_are_regular_expressions_matching_the_steps_they_ran(reports: Path) -> None:
@@ -177,7 +190,7 @@ def test_cucumber_json_has_every_scenario_its_steps_and_the_exchanges(reports: P
 
 @needs_node
 def test_the_html_formatter_renders_the_run_with_its_exchanges(reports: Path, tmp_path: Path) -> None:
-    command = ["report", "--messages", str(reports / "messages.ndjson"), "-o", str(tmp_path)]
+    command = ["report", "--messages", str(reports / "messages.ndjson"), "-o", str(tmp_path)]  # one page per pass
     run = subprocess.run(
         [sys.executable, "-m", "mcpbdd.cli.main", *command],
         cwd=ROOT,
@@ -186,15 +199,18 @@ def test_the_html_formatter_renders_the_run_with_its_exchanges(reports: Path, tm
         timeout=300,
     )
     assert run.returncode == 0, run.stdout + run.stderr
-    page = (tmp_path / "cucumber.html").read_text()
-    assert page.startswith("<!DOCTYPE html>") and "CucumberHtmlStream" not in page
-    assert "tools/call create_note" in page and "Colleagues share the company notebook" in page
+    index = (tmp_path / "cucumber.html").read_text()
+    for harness in PASSES:
+        assert f'href="cucumber.{harness}.html"' in index
+        page = (tmp_path / f"cucumber.{harness}.html").read_text()
+        assert page.startswith("<!DOCTYPE html>") and "CucumberHtmlStream" not in page
+        assert "tools/call create_note" in page and "Colleagues share the company notebook" in page
 
 
 def test_secrets_are_redacted_from_the_messages_and_the_cucumber_json(tmp_path: Path) -> None:
     run = _run(tmp_path, "-D", "mcpbdd.secrets=Friday")
     assert run.returncode == 1, run.stdout + run.stderr
-    for name in ("messages.ndjson", "cucumber.json"):
+    for name in ("messages.ndjson", "cucumber.json"):  # one pass: one stream
         text = (tmp_path / name).read_text()
         assert "Friday" not in text and base64.b64encode(b"Friday").decode()[:6] not in text, name
         assert "«redacted»" in text or "redacted" in text

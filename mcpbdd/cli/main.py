@@ -191,6 +191,8 @@ def _run_outputs(args: argparse.Namespace, plan: Plan) -> list[Path]:
     if not args.no_junit:
         outputs.append(args.junit)
     outputs += [path for path in (args.messages, args.cucumber_json, written_to(args.timings, args.shard)) if path]
+    if args.messages is not None:  # a run of several passes writes a stream per pass beside it (cli.finish)
+        outputs += sorted(args.messages.parent.glob(f"{args.messages.stem}.*{args.messages.suffix}"))
     if args.harness == [ALL]:
         outputs.append(args.parity)
     if REPORTS.is_dir():

@@ -8,7 +8,7 @@ format's files (Allure's per-test JSON, behave's JUnit XML, whose names depend o
 
 - the parity matrix (`mcpbdd.reporting.parity`): each scenario's verdict per harness and era;
 - the timing file (`mcpbdd.cli.timings`): how long each feature file took, for balanced shards;
-- the JUnit properties (`mcpbdd.reporting.junit_properties`): harness, era, tools, tenants.
+- the JUnit files completed (`mcpbdd.reporting.junit`): skipped scenarios, harness, era, tools, tenants.
 
 A line carries what the scenario *did* as well as how it ended: the behave hooks leave the
 harness, the protocol era, the tools called and the tenants involved on the scenario
@@ -81,6 +81,8 @@ class Verdict:
 
 def _message(scenario: Any) -> str:
     for step in scenario.all_steps:
+        if str(getattr(step.status, "name", step.status)) == "undefined":
+            return f"undefined step: no step definition matches {step.keyword} {step.name!r}"[:300]
         if step.status.has_failed() if hasattr(step.status, "has_failed") else step.status == "failed":
             text = step.error_message or ""
             return (text.strip().splitlines() or [""])[0][:300]
