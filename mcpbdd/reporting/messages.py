@@ -226,6 +226,7 @@ class MessagesFormatter(PerScenarioFormatter):
         self.definitions: set[str] = set()
         self.patterns: dict[Any, str] | None = None
         self.hooks_written: set[str] = set()
+        self.hook_exception = "AssertionError"
         self.scope = uuid.uuid4().hex[:12]
         self.started_at = 0.0
         self.steps: list[Any] = []
@@ -310,6 +311,7 @@ class MessagesFormatter(PerScenarioFormatter):
         ]
         after = [message for at, message in self.attachments if at is None]
         failed_before, failed_after = hook_failures(scenario)
+        self.hook_exception = type(getattr(scenario, "exception", None) or AssertionError()).__name__
         before_step = cm.TestStep(id=f"{pickle['id']}/before", hook_id=BEFORE_SCENARIO_HOOK) if failed_before else None
         after_step = (
             cm.TestStep(id=f"{pickle['id']}/after", hook_id=AFTER_SCENARIO_HOOK) if after or failed_after else None
@@ -418,7 +420,8 @@ class MessagesFormatter(PerScenarioFormatter):
         stamp = _timestamp(at)
         started = cm.TestStepStarted(test_case_started_id=started_id, test_step_id=step_id, timestamp=stamp)
         status = cm.TestStepResultStatus.failed if failure else cm.TestStepResultStatus.passed
-        result = cm.TestStepResult(duration=_duration(0.0), status=status, message=failure)
+        raised = cm.Exception(type=self.hook_exception, message=failure[:2000]) if failure else None
+        result = cm.TestStepResult(duration=_duration(0.0), status=status, message=failure, exception=raised)
         finished = cm.TestStepFinished(
             test_case_started_id=started_id, test_step_id=step_id, test_step_result=result, timestamp=stamp
         )
