@@ -136,7 +136,7 @@ def to_cucumber_json(envelopes: Iterable[dict[str, Any]]) -> list[dict[str, Any]
                 step["embeddings"] = [_embedding(a) for a in embedded]
             steps.append(step)
         element: dict[str, Any] = {
-            "id": f"{report['id']};{_slug(pickle['name'])}",
+            "id": f"{report['id']};{_slug(pickle['name'])}{_row_id(scenario, pickle)}",
             "keyword": scenario.get("keyword", "Scenario"),
             "name": pickle["name"],
             "description": scenario.get("description", ""),
@@ -154,6 +154,17 @@ def to_cucumber_json(envelopes: Iterable[dict[str, Any]]) -> list[dict[str, Any]
             ]
         report["elements"].append(element)
     return list(features.values())
+
+
+def _row_id(scenario: dict[str, Any], pickle: dict[str, Any]) -> str:
+    """An Outline row's part of the element id, as Cucumber's own JSON formatter writes it: `;examples;2` (the row's
+    place in its table, the header being 1), so that rows of an Outline whose name has no placeholder stay apart."""
+    rows = pickle.get("astNodeIds", [])[1:]
+    for examples in scenario.get("examples", []):
+        for position, row in enumerate(examples.get("tableBody", []), start=2):
+            if row.get("id") in rows:
+                return f";{_slug(examples.get('name', ''))};{position}"
+    return ""
 
 
 def _hook_steps(case: dict[str, Any], kinds: dict[str, str]) -> dict[str, list[str]]:

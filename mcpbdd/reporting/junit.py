@@ -12,8 +12,10 @@ recorded (`mcpbdd.reporting.verdicts`), so that the file tells the run's verdict
   `system-out`, and the pass's harness and era in the suite's `<properties>`: the xunit
   `junit-10.xsd` (what Jenkins validates against) allows no `<properties>` in a test case, and
   the test case's name already carries the harness (`A note is created [client harness]`);
+- behave's `status` attribute (which junit-10.xsd does not allow) moves to `system-out` too;
 - the suite's `tests`, `failures`, `errors` and `skipped` count its test cases, and its `time`
-  is at least the sum of theirs (behave writes the feature's own duration, its steps only).
+  is at least the sum of theirs (behave writes the feature's own duration, its steps only);
+  every time is written in seconds with six decimals (behave's `5e-06` is no xsd time).
 
 A test case is found by its feature file (behave's class name starts with the file's dotted
 path, relative to behave's base folder) and its full scenario name; names repeated in one file
@@ -23,6 +25,7 @@ are matched in order.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from decimal import Decimal
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -88,7 +91,8 @@ def _system_out(case: ElementTree.Element, verdict: Verdict) -> None:
     out = case.find("system-out")
     if out is None:
         out = ElementTree.SubElement(case, "system-out")
-    facts = "".join(f"{name}: {value}\n" for name, value in facts_of(verdict))
+    status = case.attrib.pop("status", None) or verdict.status
+    facts = "".join(f"{name}: {value}\n" for name, value in [*facts_of(verdict), ("status", status)])
     out.text = facts + (out.text or "")
 
 
@@ -110,10 +114,9 @@ def _undefined(case: ElementTree.Element, verdict: Verdict) -> None:
 
 def _new_case(suite: ElementTree.Element, verdict: Verdict) -> ElementTree.Element:
     classname = suite.get("name", "")
-    case = ElementTree.SubElement(
-        suite, "testcase", classname=classname, name=verdict.title, status=verdict.status, time=f"{verdict.duration}"
+    return ElementTree.SubElement(
+        suite, "testcase", classname=classname, name=verdict.title, time=_seconds(verdict.duration)
     )
-    return case
 
 
 def _recount(suite: ElementTree.Element) -> None:
@@ -122,8 +125,18 @@ def _recount(suite: ElementTree.Element) -> None:
     suite.set("failures", str(sum(case.find("failure") is not None for case in cases)))
     suite.set("errors", str(sum(case.find("error") is not None for case in cases)))
     suite.set("skipped", str(sum(case.find("skipped") is not None for case in cases)))
-    total = sum(float(case.get("time") or 0) for case in cases)
-    suite.set("time", str(round(max(float(suite.get("time") or 0), total), 6)))
+    for case in cases:
+        case.set("time", _seconds(case.get("time")))
+    total = sum((Decimal(case.get("time", "0")) for case in cases), Decimal(0))
+    suite.set("time", _seconds(max(Decimal(_seconds(suite.get("time"))), total)))
+
+
+def _seconds(value: float | str | Decimal | None) -> str:
+    """A time as junit-10.xsd reads it: seconds with six decimals, never an exponent (behave writes `5e-06`)."""
+    try:
+        return f"{Decimal(str(value or 0)):.6f}"
+    except ArithmeticError:
+        return "0.000000"
 
 
 def _suite_properties(suite: ElementTree.Element, verdicts: list[Verdict]) -> None:
