@@ -331,7 +331,7 @@ def _run_planned(
 
     def on_tick() -> None:
         events.poll()
-        progress.update(events.passed + events.failed, events.failed)
+        progress.update(events.passed + events.failed + events.broken, events.failed + events.broken)
 
     def on_notice(text: str) -> None:
         progress.write(f"\n{text}\n", out)
@@ -386,6 +386,8 @@ def _summary(
     per_harness: dict[str, EventFiles] | None = None,
 ) -> None:
     counts = f"{events.passed} passed, {events.failed} failed"
+    if events.broken:  # the specification or its set-up is wrong, not the server (mcpbdd.reporting.broken)
+        counts += f", {events.broken} broken"
     if events.skipped:
         counts += f", {events.skipped} skipped"
     where = []
@@ -401,7 +403,9 @@ def _summary(
     if per_harness and len(per_harness) > 1:
         for name, files in per_harness.items():
             files.poll()
-            print(f"mcpbdd:   {name} harness: {Totals(files.passed, files.failed, files.skipped)}", file=out)
+            print(
+                f"mcpbdd:   {name} harness: {Totals(files.passed, files.failed, files.skipped, files.broken)}", file=out
+            )
     print(f"mcpbdd: Allure results in {args.results.resolve()} (render them: mcpbdd report)", file=out)
     if not args.no_junit:
         print(f"mcpbdd: JUnit XML in {args.junit.resolve()}", file=out)
