@@ -33,7 +33,8 @@ def _rendered(markdown: str) -> tuple[str, str]:
 def _cells(page: str) -> list[list[str]]:
     rows = re.findall(r"<tr>(.*?)</tr>", page, flags=re.S)
     return [
-        [html.unescape(re.sub(r"<[^>]+>", "", c)) for c in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", r, re.S)] for r in rows
+        [html.unescape(re.sub(r"<[^>]+>", "", c)) for c in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", r, re.S)]
+        for r in rows
     ]
 
 
