@@ -35,6 +35,16 @@ needs_node = pytest.mark.skipif(
     shutil.which("node") is None, reason="needs Node.js and npm: apt-get install nodejs npm"
 )
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+GITHUB_ACTIONS = {
+    "GITHUB_ACTIONS": "true",
+    "GITHUB_SERVER_URL": "https://github.com",
+    "GITHUB_REPOSITORY": "example/notes",
+    "GITHUB_RUN_ID": "4242",
+    "GITHUB_RUN_NUMBER": "17",
+    "GITHUB_SHA": "0123456789abcdef0123456789abcdef01234567",
+    "GITHUB_REF_NAME": "main",
+}
+"""The run's environment as GitHub Actions sets it: the streams' `meta.ci` names the build."""
 
 
 @pytest.fixture(scope="module")
@@ -58,6 +68,7 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "-f",
         "progress",
         FEATURE,
+        env=GITHUB_ACTIONS,
     )
     assert done.returncode == 1, done.stdout + done.stderr
     return out
@@ -141,6 +152,27 @@ def test_a_scenario_skipped_as_it_ran_is_present_and_skipped_with_its_reason(run
     assert reason in case.find("skipped").get("message")
 
 
+def test_the_meta_names_the_ci_build(run: Path) -> None:
+    for name in PASSES:
+        (meta,) = [e["meta"] for e in _stream(run, name) if "meta" in e]
+        assert meta["ci"] == {
+            "name": "GitHub Actions",
+            "url": "https://github.com/example/notes/actions/runs/4242",
+            "buildNumber": "17",
+            "git": {
+                "remote": "https://github.com/example/notes.git",
+                "revision": GITHUB_ACTIONS["GITHUB_SHA"],
+                "branch": "main",
+            },
+        }
+    from mcpbdd.reporting.ci_environment import ci_of
+
+    token = {"GITLAB_CI": "true", "CI_REPOSITORY_URL": "https://gitlab-ci-token:s3cr3t@gitlab.example/a/b.git"}
+    gitlab = ci_of({**token, "CI_COMMIT_SHA": "abc", "CI_JOB_ID": "9"})
+    assert gitlab is not None and gitlab.git is not None and "s3cr3t" not in gitlab.git.remote
+    assert ci_of({}) is None and ci_of({"CI": "false"}) is None
+
+
 def test_step_definitions_are_relative_to_the_project_and_their_arguments_are_marked(run: Path) -> None:
     envelopes = _stream(run, "context")
     uris = {e["stepDefinition"]["sourceReference"]["uri"] for e in envelopes if "stepDefinition" in e}
@@ -171,6 +203,7 @@ def test_junit_has_every_scenario_the_undefined_phrase_and_suite_times(run: Path
         assert Decimal(suite.get("time")) >= sum(Decimal(case.get("time")) for case in cases)
         undefined = next(c for c in cases if c.get("name", "").startswith("A misspelt phrase")).find("error")
         assert undefined.get("type") == "undefined" and "'the call succeed'" in undefined.get("message")
+        assert "did you mean: Then the call succeeds" in undefined.get("message")  # the nearest phrase
         hook = next(c for c in cases if c.get("name", "").startswith(HOOK)).find("error")
         assert "'Weekly groceries' was never used" in hook.get("message")
         assert "harness: " in (cases[0].findtext("system-out") or "")

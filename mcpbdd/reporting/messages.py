@@ -46,6 +46,7 @@ from gherkin.ast_builder import AstBuilder
 from gherkin.parser import Parser
 from gherkin.pickles.compiler import Compiler
 
+from mcpbdd.reporting.ci_environment import ci_of
 from mcpbdd.reporting.per_scenario import PerScenarioFormatter
 
 __all__ = ["MessagesFormatter", "envelope", "hook_failures", "merge_streams", "read_envelopes"]
@@ -486,7 +487,7 @@ def _meta() -> dict[str, Any]:
             runtime=cm.Product(name=platform.python_implementation(), version=platform.python_version()),
             os=cm.Product(name=sys.platform, version=platform.release()),
             cpu=cm.Product(name=platform.machine() or "unknown"),
-            ci=None,
+            ci=ci_of(os.environ),
         )
     )
 

@@ -28,10 +28,13 @@ from typing import Any
 
 from mcpbdd.reporting.per_scenario import PerScenarioFormatter
 
-__all__ = ["SCENARIO_FACTS", "Verdict", "VerdictFormatter", "read_verdicts", "scenario_name"]
+__all__ = ["NEAREST_PHRASES", "SCENARIO_FACTS", "Verdict", "VerdictFormatter", "read_verdicts", "scenario_name"]
 
 SCENARIO_FACTS = "mcpbdd_facts"
 """The attribute the hooks set on a behave scenario: {"harness", "era", "tools", "tenants"}."""
+
+NEAREST_PHRASES = "mcpbdd_nearest"
+"""The attribute the hooks set on an undefined behave step: the vocabulary's phrases nearest to it, best first."""
 
 _HARNESS_SUFFIX = re.compile(r"\s*\[[^\[\]]*harness[^\[\]]*\]$")
 
@@ -82,12 +85,21 @@ class Verdict:
 def _message(scenario: Any) -> str:
     for step in scenario.all_steps:
         if str(getattr(step.status, "name", step.status)) == "undefined":
-            return f"undefined step: no step definition matches {step.keyword} {step.name!r}"[:300]
+            return _undefined(step)
         if step.status.has_failed() if hasattr(step.status, "has_failed") else step.status == "failed":
             text = step.error_message or ""
             return (text.strip().splitlines() or [""])[0][:300]
     reason = getattr(scenario, "skip_reason", None) or getattr(scenario, "error_message", None)
     return str(reason or "")[:300]
+
+
+def _undefined(step: Any) -> str:
+    """Which phrase no step definition matched, and the nearest ones of the vocabulary (the hooks found them)."""
+    message = f"undefined step: no step definition matches {step.keyword} {step.name!r}"
+    phrases = list(getattr(step, NEAREST_PHRASES, None) or [])
+    if phrases:
+        message += "; did you mean: " + " | ".join(phrases)
+    return message[:600]
 
 
 def _status(scenario: Any) -> str:
