@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 
+from mcpbdd.reporting.cucumber_json import to_cucumber_json
+
 ROOT = Path(__file__).resolve().parent.parent
 FEATURES = ["features/tenants.feature:11", "tests/behave_cases/features/failing_assertions.feature:7"]
 needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js and npm (the official schema)")
@@ -242,3 +244,35 @@ def test_each_phrasing_of_a_table_registered_step_is_its_own_step_definition(rep
     assert used["the structured result contains:"] == "^the structured result contains:$"
     assert used["the call succeeds"] == "^the call succeeds$"
     assert len(set(patterns.values())) == len(patterns)
+
+
+def test_a_failed_before_scenario_hook_is_a_failed_hook_step_before_skipped_steps(tmp_path: Path) -> None:
+    """The project's own hook failed: its step is failed with behave's message, and points at the project's hook."""
+    feature = "tests/allure_cases/plain/features/before_scenario_fails.feature"
+    stream = tmp_path / "run.ndjson"
+    formatter = "mcpbdd.reporting.messages:MessagesFormatter"
+    command = [sys.executable, "-m", "behave", "--format", formatter, "--outfile", str(stream), feature]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1, done.stdout + done.stderr
+    envelopes = [json.loads(line) for line in stream.read_text().splitlines()]
+    (hook,) = [e["hook"] for e in envelopes if "hook" in e]
+    assert hook["type"] == "BEFORE_TEST_CASE"
+    assert hook["sourceReference"]["uri"] == "tests/allure_cases/plain/environment.py"
+    cases = [e["testCase"] for e in envelopes if "testCase" in e]
+    results = {
+        e["testStepFinished"]["testStepId"]: e["testStepFinished"]["testStepResult"]
+        for e in envelopes
+        if "testStepFinished" in e
+    }
+    first, second = cases
+    assert [bool(step.get("hookId")) for step in first["testSteps"]] == [True, False]
+    before, step = (results[s["id"]] for s in first["testSteps"])
+    assert before["status"] == "FAILED" and "the scenario's set-up exploded" in before["message"]
+    assert step["status"] == "SKIPPED"
+    assert [results[s["id"]]["status"] for s in second["testSteps"]] == ["PASSED"]  # the next scenario is unaffected
+    report = to_cucumber_json(envelopes)
+    element = report[0]["elements"][0]
+    assert (
+        element["before"][0]["result"]["status"] == "failed"
+        and "exploded" in element["before"][0]["result"]["error_message"]
+    )

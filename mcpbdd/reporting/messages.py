@@ -145,14 +145,28 @@ _HOOKS = {
 }
 
 
-def _hook(hook_id: str) -> cm.Hook:
-    """The `hook` envelope of one of mcpbdd's scenario hooks, pointing at its function in `mcpbdd/behave.py`."""
+def _defined_at(source: Path, function: str) -> int | None:
+    """The line of `def function(` at the top level of `source`; None when it defines no such function."""
+    try:
+        lines = source.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return None
+    return next((number for number, text in enumerate(lines, 1) if text.startswith(f"def {function}(")), None)
+
+
+def _hook(hook_id: str, environment: Path | None = None) -> cm.Hook:
+    """The `hook` envelope of a scenario hook: the project's own when its environment.py defines one (it runs
+    mcpbdd's, or replaces it), else mcpbdd's function in `mcpbdd/behave.py` (what `from mcpbdd.behave import *`
+    installs)."""
     function, name, kind = _HOOKS[hook_id]
-    # Found, not imported: the hooks are a higher layer than the reports (and every run has loaded them anyway).
-    spec = importlib.util.find_spec("mcpbdd.behave")
-    source = spec.origin if spec is not None and spec.origin else "mcpbdd/behave.py"
-    lines = Path(source).read_text(encoding="utf-8").splitlines() if Path(source).is_file() else []
-    line = next((number for number, text in enumerate(lines, 1) if text.startswith(f"def {function}(")), 1)
+    line = _defined_at(environment, function) if environment is not None else None
+    if environment is not None and line is not None:
+        source, name = str(environment), f"{function} ({_relative(str(environment))})"
+    else:
+        # Found, not imported: the hooks are a higher layer than the reports (and every run has loaded them anyway).
+        spec = importlib.util.find_spec("mcpbdd.behave")
+        source = spec.origin if spec is not None and spec.origin else "mcpbdd/behave.py"
+        line = _defined_at(Path(source), function) or 1
     return cm.Hook(
         id=hook_id,
         name=name,
@@ -320,7 +334,7 @@ class MessagesFormatter(PerScenarioFormatter):
         for hook_step in (before_step, after_step):
             if hook_step is not None and hook_step.hook_id not in self.hooks_written:
                 self.hooks_written.add(str(hook_step.hook_id))
-                out.append(envelope(hook=_hook(str(hook_step.hook_id))))
+                out.append(envelope(hook=_hook(str(hook_step.hook_id), self._environment())))
         case_steps = [s for s in (before_step, *test_steps, after_step) if s is not None]
         case_id, started_id = f"{pickle['id']}/case", f"{pickle['id']}/started"
         out.append(envelope(test_case=cm.TestCase(id=case_id, pickle_id=pickle["id"], test_steps=case_steps)))
@@ -413,6 +427,14 @@ class MessagesFormatter(PerScenarioFormatter):
             reference = cm.SourceReference(uri=uri, location=cm.Location(line=int(location.line)))
             out.append(envelope(step_definition=cm.StepDefinition(id=key, pattern=pattern, source_reference=reference)))
         return key
+
+    def _environment(self) -> Path | None:
+        """The project's environment.py, where its hooks are (behave's base folder, once behave has found it)."""
+        base = getattr(self.config, "base_dir", None)
+        if not base:
+            return None
+        path = Path(base) / str(getattr(self.config, "environment_file", None) or "environment.py")
+        return path if path.is_file() else None
 
     def _hook_run(
         self, step_id: str, started_id: str, at: float, attachments: list[dict[str, Any]], failure: str | None
