@@ -76,14 +76,15 @@ def _suite_file(folder: Path, verdict: Verdict) -> Path:
     return folder / f"TESTS-{_dotted(verdict.feature)}.xml"
 
 
-def _read(path: Path, verdict: Verdict) -> ElementTree.ElementTree:
+def _read(path: Path, verdict: Verdict) -> ElementTree.Element:
+    """The file's `<testsuite>`, or a new one named as behave names a feature's suite."""
     if path.is_file():
         try:
-            return ElementTree.parse(path)
+            return ElementTree.parse(path).getroot()
         except ElementTree.ParseError:
             pass
     name = f"{path.stem.removeprefix('TESTS-')}.{verdict.feature_name or Path(verdict.feature).stem}"
-    return ElementTree.ElementTree(ElementTree.Element("testsuite", name=name))
+    return ElementTree.Element("testsuite", name=name)
 
 
 def _system_out(case: ElementTree.Element, verdict: Verdict) -> None:
@@ -160,15 +161,14 @@ def complete_junit(root: Path, verdicts: Iterable[Verdict]) -> int:
         by_file.setdefault(_suite_file(folder, verdict), []).append(verdict)
     completed = 0
     for path, mine in by_file.items():
-        tree = _read(path, mine[0])
-        suite = tree.getroot()
+        suite = _read(path, mine[0])
         for case in suite.iter("testcase"):
             for old in case.findall("properties"):
                 case.remove(old)
         cases = list(suite.iter("testcase"))
         for verdict in mine:
             prefixes = _prefixes(verdict.feature)
-            case = next(
+            case: ElementTree.Element | None = next(
                 (c for c in cases if c.get("name") == verdict.title and c.get("classname", "").startswith(prefixes)),
                 None,
             )
@@ -186,5 +186,5 @@ def complete_junit(root: Path, verdicts: Iterable[Verdict]) -> int:
         _suite_properties(suite, mine)
         _recount(suite)
         path.parent.mkdir(parents=True, exist_ok=True)
-        tree.write(path, encoding="utf-8", xml_declaration=True)
+        ElementTree.ElementTree(suite).write(path, encoding="utf-8", xml_declaration=True)
     return completed
