@@ -9,8 +9,9 @@ client's capabilities) and where its doubles are placed; this module turns that 
   (each started with the scenario's doubles file and upstream routes in its environment), or a URL.
 
 A server that cannot be loaded or started is a `ServerCannotStart`, with `cannot_load` set when no
-scenario of the run could reach it either (a module that does not import, a command not found), so
-the behave hooks stop the run at once instead of failing every scenario the same way.
+scenario of the run could reach it either (a module that does not import, a command not found): when
+it is the configured server, the behave hooks stop the run at once instead of failing every scenario
+the same way.
 """
 
 from __future__ import annotations
