@@ -162,10 +162,10 @@ def complete_junit(root: Path, verdicts: Iterable[Verdict]) -> int:
     completed = 0
     for path, mine in by_file.items():
         suite = _read(path, mine[0])
-        for case in suite.iter("testcase"):
-            for old in case.findall("properties"):
-                case.remove(old)
         cases = list(suite.iter("testcase"))
+        for each in cases:
+            for old in each.findall("properties"):
+                each.remove(old)
         for verdict in mine:
             prefixes = _prefixes(verdict.feature)
             case: ElementTree.Element | None = next(
