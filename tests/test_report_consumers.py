@@ -2,7 +2,8 @@
 
 One real run of tests/parity_cases/features/every_verdict.feature over the parity matrix's passes: a
 scenario passing everywhere, one failing on two passes and passing on the third, one whose after-hook
-fails, one skipped as it runs on the 2025-11-25 pass, an undefined step and an Outline row. The files
+fails, one skipped as it runs on the 2025-11-25 pass, an undefined step, a broken one (a caller the
+scenario does not know) and an Outline row. The files
 are checked as written and fed to Cucumber's own tools (the messages' JSON schema, the HTML formatter
 read in headless Chromium, the JUnit XML formatter) and to junitparser. Where Node.js or Chromium is
 missing, those tests are skipped saying what to install.
@@ -30,6 +31,7 @@ PASSES = ("context", "client.auto", "client.legacy")
 MID_CALL = "A mid-call question <note>, which only the old handshake can *ask* | answer"
 HOOK = "A model answer given in advance that no question used"
 SKIPPED = "Needs the 2026-07-28 protocol, skipped as it runs on the old handshake"
+BROKEN = "A caller the scenario does not know"
 JUNIT_XML_FORMATTER = "0.15.0"
 needs_node = pytest.mark.skipif(
     shutil.which("node") is None, reason="needs Node.js and npm: apt-get install nodejs npm"
@@ -71,6 +73,7 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Path:
         env=GITHUB_ACTIONS,
     )
     assert done.returncode == 1, done.stdout + done.stderr
+    (out / "stdout.txt").write_text(done.stdout)
     return out
 
 
@@ -120,13 +123,27 @@ def test_a_failed_after_hook_is_a_failed_hook_step_with_its_message(run: Path) -
     assert all("was never used" in r["statusDetails"]["message"] for r in hooked)
 
 
+def test_the_console_allure_and_junit_count_failed_and_broken_alike(run: Path) -> None:
+    """The mid-call question fails (an unmet expectation); the hook, the undefined step and the unknown caller break."""
+    summary = (run / "stdout.txt").read_text()
+    assert "mcpbdd: FAILED: 9 passed, 2 failed, 9 broken, 1 skipped in " in summary, summary
+    assert "mcpbdd:   context harness: 3 passed, 1 failed, 3 broken, 0 skipped" in summary
+    assert "mcpbdd:   client.legacy harness: 3 passed, 0 failed, 3 broken, 1 skipped" in summary
+    allure = [json.loads(p.read_text()) for p in (run / "allure").glob("*-result.json")]
+    statuses = sorted(r["status"] for r in allure if r["name"] != "Parity matrix")
+    assert statuses == sorted(["passed"] * 9 + ["failed"] * 2 + ["broken"] * 9 + ["skipped"]), statuses
+    junit = [case for path in (run / "junit").rglob("TESTS-*.xml") for case in ElementTree.parse(path).iter("testcase")]
+    assert sum(case.find("failure") is not None for case in junit) == 2
+    assert sum(case.find("error") is not None for case in junit) == 9
+
+
 def test_each_pass_is_a_stream_of_its_own_with_its_own_verdicts(run: Path) -> None:
     assert not (run / "messages.ndjson").exists()
     verdicts = {}
     for name in PASSES:
         envelopes = _stream(run, name)
         pickles = [e["pickle"] for e in envelopes if "pickle" in e]
-        assert len({tuple(p["astNodeIds"]) for p in pickles}) == len(pickles) == 6  # no scenario run twice
+        assert len({tuple(p["astNodeIds"]) for p in pickles}) == len(pickles) == 7  # no scenario run twice
         verdicts[name] = [s[1] for s in _named(_results(envelopes), MID_CALL) if s[0] == "step"][-1]
     assert verdicts == {"context": "FAILED", "client.auto": "FAILED", "client.legacy": "PASSED"}
 
@@ -137,7 +154,7 @@ def test_pickles_are_named_as_the_gherkin_compiler_names_them_with_the_pass(run:
     assert not any("-- @" in name or "  " in name for name in names)
     report = json.loads((run / "cucumber.json").read_text())
     elements = [e["name"] for feature in report for e in feature["elements"]]
-    assert len(elements) == len(set(elements)) == 18  # six scenarios, three passes, no two named alike
+    assert len(elements) == len(set(elements)) == 21  # seven scenarios, three passes, no two named alike
 
 
 def test_a_scenario_skipped_as_it_ran_is_present_and_skipped_with_its_reason(run: Path) -> None:
@@ -195,7 +212,7 @@ def test_junit_has_every_scenario_the_undefined_phrase_and_suite_times(run: Path
         (path,) = (run / "junit" / name).glob("TESTS-*.xml")
         suite = ElementTree.parse(path).getroot()
         cases = list(suite.iter("testcase"))
-        assert len(cases) == int(suite.get("tests")) == 6, name
+        assert len(cases) == int(suite.get("tests")) == 7, name
         # what the xunit junit-10.xsd (Jenkins) refuses in a test case: properties, a status, an exponent in a time
         assert all(case.find("properties") is None and "status" not in case.attrib for case in cases)
         times = [suite.get("time"), *(case.get("time") for case in cases)]
@@ -207,6 +224,8 @@ def test_junit_has_every_scenario_the_undefined_phrase_and_suite_times(run: Path
         hook = next(c for c in cases if c.get("name", "").startswith(HOOK)).find("error")
         assert "'Weekly groceries' was never used" in hook.get("message")
         assert "harness: " in (cases[0].findtext("system-out") or "")
+        broken = next(c for c in cases if c.get("name", "").startswith(BROKEN))
+        assert broken.find("failure") is None and "no user 'mallory'" in broken.find("error").get("message")
     skipped = ElementTree.parse(next((run / "junit" / "client.legacy").glob("TESTS-*.xml"))).getroot()
     assert skipped.get("skipped") == "1"
 
@@ -217,9 +236,9 @@ def test_junitparser_reads_every_case_with_its_result(run: Path) -> None:
         (path,) = (run / "junit" / name).glob("TESTS-*.xml")
         xml = junitparser.JUnitXml.fromfile(str(path))
         cases = [case for suite in ([xml] if isinstance(xml, junitparser.TestSuite) else xml) for case in suite]
-        assert len(cases) == 6
+        assert len(cases) == 7
         results = {case.name.split(" [")[0]: [type(r).__name__ for r in case.result] for case in cases}
-        assert results[HOOK] == ["Error"] and results["A misspelt phrase"] == ["Error"]
+        assert results[HOOK] == results["A misspelt phrase"] == results[BROKEN] == ["Error"]
         if name == "client.legacy":
             assert results[SKIPPED] == ["Skipped"] and results[MID_CALL] == []
         else:
@@ -281,7 +300,7 @@ def test_the_cucumber_junit_xml_formatter_writes_each_pass_with_distinct_names(r
         assert done.returncode == 0, done.stderr
         cases = list(ElementTree.parse(output).getroot().iter("testcase"))
         keys = [(c.get("classname"), c.get("name")) for c in cases]
-        assert len(keys) == len(set(keys)) == 6, keys
+        assert len(keys) == len(set(keys)) == 7, keys
         mid_call = next(c for c in cases if c.get("name", "").startswith("A mid-call question"))
         hook = next(c for c in cases if c.get("name", "").startswith(HOOK))
         assert hook.find("failure") is not None and "was never used" in (hook.find("failure").get("message") or "")

@@ -8,6 +8,7 @@ recorded (`mcpbdd.reporting.verdicts`), so that the file tells the run's verdict
   `@era.modern` on the 2025-11-25 handshake) is `<skipped message="why"/>`, where behave,
   given `--no-skipped` (a run filtered by tags reports what ran), leaves it out;
 - an undefined step says which phrase (behave writes `<error type="NoneType" message="None">`);
+- a broken scenario (`mcpbdd.reporting.broken`) is an `<error>`, a failed one a `<failure>`;
 - what the scenario did (harness, era, tools, tenants, its feature file and line) is in its
   `system-out`, and the pass's harness and era in the suite's `<properties>`: the xunit
   `junit-10.xsd` (what Jenkins validates against) allows no `<properties>` in a test case, and
@@ -105,6 +106,14 @@ def _skipped(case: ElementTree.Element, verdict: Verdict) -> None:
     skipped.set("message", verdict.message or "skipped")
 
 
+def _broken(case: ElementTree.Element, verdict: Verdict) -> None:
+    """A broken scenario (the specification or its set-up is wrong) is an `<error>`, as JUnit names what is not an
+    unmet expectation; behave writes a `<failure>` for `mcpbdd.model.errors.Broken`, an AssertionError."""
+    failure = case.find("failure")
+    if verdict.kind == "broken" and failure is not None and case.find("error") is None:
+        failure.tag = "error"
+
+
 def _undefined(case: ElementTree.Element, verdict: Verdict) -> None:
     """behave's error for an undefined step has no exception to name: say which phrase no step matched."""
     error = case.find("error")
@@ -180,6 +189,7 @@ def complete_junit(root: Path, verdicts: Iterable[Verdict]) -> int:
                 cases.remove(case)
             if verdict.status in ("skipped", "untested"):
                 _skipped(case, verdict)
+            _broken(case, verdict)
             _undefined(case, verdict)
             _system_out(case, verdict)
             completed += 1

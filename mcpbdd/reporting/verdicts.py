@@ -26,6 +26,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mcpbdd.reporting.broken import scenario_kind
 from mcpbdd.reporting.per_scenario import PerScenarioFormatter
 
 __all__ = ["NEAREST_PHRASES", "SCENARIO_FACTS", "Verdict", "VerdictFormatter", "read_verdicts", "scenario_name"]
@@ -61,6 +62,9 @@ class Verdict:
     """passed | failed | skipped | untested"""
     duration: float
     """The steps' seconds (behave's `scenario.duration`)."""
+    kind: str = ""
+    """passed | failed | broken | skipped: failed and broken apart, as every report shows them
+    (`mcpbdd.reporting.broken`)."""
     tags: list[str] = field(default_factory=list)
     """Every tag in effect (feature, rule and scenario tags)."""
     harness: str = ""
@@ -138,6 +142,7 @@ class VerdictFormatter(PerScenarioFormatter):
             feature_name=scenario.feature.name,
             status=_status(scenario),
             duration=round(float(scenario.duration or 0.0), 6),
+            kind=scenario_kind(scenario),
             tags=sorted(str(tag) for tag in scenario.effective_tags),
             harness=str(facts.get("harness", "")),
             era=str(facts.get("era", "")),

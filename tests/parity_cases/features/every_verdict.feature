@@ -31,6 +31,10 @@ Feature: Every verdict a report must tell, per pass
     When the client calls "whoami"
     Then the call succeed
 
+  Scenario: A caller the scenario does not know
+    When "mallory" calls "whoami"
+    Then the call succeeds
+
   Scenario Outline: Who the caller is, as <user>
     When the client calls "whoami"
     Then the structured result contains:
