@@ -62,7 +62,11 @@ def messages_schema(*, quiet: bool = False) -> Path:
 
 
 def render_messages(messages: Path, output: Path, *, quiet: bool = False) -> Path:
-    """Render a Cucumber Messages stream (NDJSON) into one HTML file; returns its path."""
+    """Render a Cucumber Messages stream (NDJSON) into one HTML file; returns its absolute path.
+
+    Either path may be relative (to the working folder); the one returned is absolute, so a
+    caller can turn it into a `file://` link (`Path.as_uri` refuses a relative path).
+    """
     if not messages.is_file():
         raise FileNotFoundError(f"no Cucumber Messages at {messages} (run `mcpbdd run --messages {messages}` first)")
     node, _npm = _node()
@@ -81,4 +85,4 @@ def render_messages(messages: Path, output: Path, *, quiet: bool = False) -> Pat
         raise RenderError(
             f"@cucumber/html-formatter could not render {messages} (exit {done.returncode}):\n{done.stderr}"
         )
-    return output
+    return output.resolve()
