@@ -128,8 +128,9 @@ def fresh_values(recorded: Any, runs: Sequence[Any]) -> dict[str, str]:
     for path, value in leaves(recorded):
         if not isinstance(value, str) or not _FRESH.search(value):
             continue
-        others = [run.get(path) for run in seen]
-        if all(other == value for other in others) or not all(isinstance(other, str) for other in others):
+        found = [run.get(path) for run in seen]
+        others = [other for other in found if isinstance(other, str)]
+        if len(others) < len(found) or all(other == value for other in others):
             continue
         if _UUID.fullmatch(value) and all(_UUID.fullmatch(other) for other in others):
             markers[path] = "#uuid"

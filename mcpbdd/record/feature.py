@@ -221,7 +221,7 @@ def _round_steps(exchange: Exchange, replays: Sequence[Replayed | None]) -> list
             steps.append(f"Then the server asks{' for' + named if named else ''} {how}".rstrip())
             message = (question.get("params") or {}).get("message")
             snippet = _snippet(message) if isinstance(message, str) else None
-            if snippet and _stable_message(key, index, message, replays):
+            if snippet and isinstance(message, str) and _stable_message(key, index, message, replays):
                 steps.append(f'And the question{named} says "{snippet}"')
         answers = _answers(round_)
         if answers is None:

@@ -35,6 +35,7 @@ from mcpbdd.record.compare import (
     template,
     volatile,
 )
+from mcpbdd.record.gherkin_text import visible
 from mcpbdd.record.replay import Replayed, ReplayTarget, leaves, replay_runs, result_document
 
 LINES_PER_EXCHANGE = 20
@@ -85,12 +86,13 @@ class Report:
         return sorted(bad, key=lambda v: (v.channel_change is None, v.exchange.seq))
 
     def render(self) -> str:
+        """The console's lines; each control character a cassette or a server put in a name or value escaped."""
         if self.ok:
             return f"mcpbdd verify: no drift in {len(self.verdicts)} exchange(s)"
         lines = [f"mcpbdd verify: drift in {len(self.drifted)} of {len(self.verdicts)} exchange(s)"]
         for verdict in self.drifted:
-            lines.append(f"  {verdict.name}")
-            found = verdict.lines()
+            lines.append(f"  {visible(verdict.name)}")
+            found = [visible(line) for line in verdict.lines()]
             lines.extend(f"    {line}" for line in found[:LINES_PER_EXCHANGE])
             if len(found) > LINES_PER_EXCHANGE:
                 lines.append(f"    ... and {len(found) - LINES_PER_EXCHANGE} more difference(s)")
@@ -110,12 +112,15 @@ def _shown(value: Any) -> str:
 
 
 def _kind(value: Any) -> str | None:
-    """A JSON value's type in words (`a number`), None for what has none (a missing value)."""
+    """A JSON value's type in words (`a number`, `null`), None for what is not JSON."""
     if isinstance(value, bool):
         return "a boolean"
     if isinstance(value, int | float):
         return "a number"
-    return {str: "a string", list: "an array", dict: "an object"}.get(type(value), "null" if value is None else None)
+    if value is None:
+        return "null"
+    names: dict[type, str] = {str: "a string", list: "an array", dict: "an object"}
+    return names.get(type(value))
 
 
 def _became_volatile(recorded: Any, values: list[Any]) -> str:
@@ -294,21 +299,26 @@ def verify_cassette(
 
 
 def junit_xml(report: Report, suite: str) -> str:
-    """One JUnit test case per exchange; a drifted one fails with its paths as the message body."""
+    """One JUnit test case per exchange; a drifted one fails with its paths as the message body.
+
+    A recorded name or value with a control character is written escaped (`\\u001b`): XML 1.0
+    cannot hold most of them, and the console must not receive one from a cassette (`render`).
+    """
     cases = []
     for verdict in report.verdicts:
-        name = quoteattr(verdict.name)
+        name = quoteattr(visible(verdict.name))
         if verdict.ok:
             cases.append(f'  <testcase classname="mcpbdd.verify" name={name}/>')
         else:
-            body = xml_escape("\n".join(verdict.lines()))
-            first = quoteattr(verdict.lines()[0])
+            found = [visible(line) for line in verdict.lines()]
+            body = xml_escape("\n".join(found))
+            first = quoteattr(found[0])
             cases.append(
                 f'  <testcase classname="mcpbdd.verify" name={name}>\n'
                 f"    <failure message={first}>{body}</failure>\n  </testcase>"
             )
     failures = sum(not v.ok for v in report.verdicts)
-    head = f'<testsuite name={quoteattr(suite)} tests="{len(report.verdicts)}" failures="{failures}">'
+    head = f'<testsuite name={quoteattr(visible(suite))} tests="{len(report.verdicts)}" failures="{failures}">'
     return "\n".join(['<?xml version="1.0" encoding="utf-8"?>', head, *cases, "</testsuite>", ""])
 
 
