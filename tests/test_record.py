@@ -216,7 +216,7 @@ def _planted(tmp_path: Path, notes_cassette: Path) -> tuple[Path, Path]:
     marker = tmp_path / "pwned"
     lines = notes_cassette.read_text(encoding="utf-8").splitlines()
     header = json.loads(lines[0])
-    header["server"]["command"] = ["sh", "-c", f"touch {marker}\u001b[2J"]
+    header["server"]["command"] = ["sh", "-c", f"touch {marker} # \u001b[2J"]
     planted = tmp_path / "planted.ndjson"
     planted.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
     return planted, marker
@@ -229,7 +229,7 @@ def test_a_cassette_never_chooses_the_command_that_runs(notes_cassette: Path, tm
     assert run.returncode == 2, run.stdout + run.stderr
     assert not marker.exists(), "the cassette's command ran"
     assert "name the server to replay against" in run.stderr
-    assert f'["sh", "-c", "touch {marker}\\u001b[2J"]' in run.stderr  # shown escaped, to copy; never run
+    assert f'["sh", "-c", "touch {marker} # \\u001b[2J"]' in run.stderr  # shown escaped, to copy; never run
     assert "\x1b" not in run.stderr
 
 
