@@ -142,3 +142,14 @@ def test_hostile_names_and_texts_round_trip_as_values_never_as_gherkin() -> None
     assert [s.name for s in ran] == [s["text"] for s in steps]
     assert [s.text for s in ran if s.text is not None] == [s["docString"]["content"] for s in steps if "docString" in s]
     assert [[c.strip() for c in r.cells] for r in next(s.table for s in ran if s.table)] == rows[1:]
+
+
+def test_a_result_or_header_of_the_wrong_shape_is_written_around_not_a_traceback() -> None:
+    from mcpbdd.record.cassette import Cassette
+    from mcpbdd.record.feature import render
+
+    header = Header("stdio", {"info": "not an object"}, "2026-12-01", MODERN, {})
+    odd = {"result": {"content": ["text", {"type": "text", "text": "Hello there"}], "isError": False}}
+    text = render(Cassette(header, [_exchange(1, "tools/call", {"name": "t"}, odd)]), [], target="stdio: x")
+    assert "Feature: A recorded session with the stdio: x server" in text
+    assert 'And the result mentions "Hello there"' in text

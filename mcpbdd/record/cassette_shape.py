@@ -62,6 +62,7 @@ SHAPES: Final[dict[str, Shape]] = {
 """Each line type's members (the format: docs/cassette.md)."""
 
 _REQUEST: Final[Shape] = {"method": (_TEXT, False), "params": (_OBJECT, True)}
+_PARAMS: Final[Shape] = {"name": (_TEXT, True), "uri": (_TEXT, True), "arguments": (_OBJECT, True)}
 _ROUND: Final[Shape] = {"era": (_TEXT, False), "asked": (_OBJECT, True), "retry": (_OBJECT, True)}
 _ANSWER: Final[Shape] = {"answer": (_OBJECT, True)}
 _OUTCOME: Final[Shape] = {"result": (_OBJECT, True), "error": (_OBJECT, True)}
@@ -90,6 +91,8 @@ def check_line(kind: str, line: Mapping[str, Any]) -> None:
     if kind != "exchange":
         return
     _check(line["request"], _REQUEST, "request: ")
+    if line["request"].get("params") is not None:
+        _check(line["request"]["params"], _PARAMS, "request: params: ")
     if line.get("response") is not None:
         _check(line["response"], _OUTCOME, "response: ")
     for number, round_ in enumerate(line.get("rounds") or []):

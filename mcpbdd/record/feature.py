@@ -254,11 +254,22 @@ def _answer_steps(method: str, named: str, answer: dict[str, Any]) -> list[str]:
 
 
 def _text_of(result: dict[str, Any]) -> str:
+    """The first text of a result (a resource's contents, a prompt's messages, a tool's content); '' if none.
+
+    Read defensively: a recorded result is data, and an item that is not an object is skipped.
+    """
+
+    def objects(key: str) -> list[dict[str, Any]]:
+        items = result.get(key)
+        return [item for item in items if isinstance(item, dict)] if isinstance(items, list) else []
+
     if "contents" in result:
-        return next((c.get("text", "") for c in result["contents"] if c.get("text")), "")
-    if "messages" in result:
-        return next((m.get("content", {}).get("text", "") for m in result["messages"]), "")
-    return next((c.get("text", "") for c in result.get("content") or [] if c.get("type") == "text"), "")
+        texts = [c.get("text") for c in objects("contents")]
+    elif "messages" in result:
+        texts = [m["content"].get("text") for m in objects("messages") if isinstance(m.get("content"), dict)][:1]
+    else:
+        texts = [c.get("text") for c in objects("content") if c.get("type") == "text"][:1]
+    return next((text for text in texts if isinstance(text, str) and text), "")
 
 
 def _outcome_steps(exchange: Exchange, replays: Sequence[Replayed | None]) -> list[str]:
@@ -317,7 +328,8 @@ def render(cassette: Cassette, replays: Sequence[Sequence[Replayed]], *, target:
     calls = cassette.calls()
     header = cassette.header
     client = header.client or {}
-    name = (header.server.get("info") or {}).get("name") or target
+    info = header.server.get("info")
+    name = (info.get("name") if isinstance(info, dict) else None) or target
     lines = [
         "@harness.client",
         f"Feature: A recorded session with the {visible(name)} server",
