@@ -362,10 +362,15 @@ def _header() -> str:
             b'{"type": "exchange", "seq": 1, "request": {"method": "ping"}}\n' + _header().encode(),
             b":1: no header line before",
         ),
+        (
+            _header().encode()
+            + b'\n{"type": "exchange", "seq": 1, "request": {"method": "m", "params": {"arguments": []}}}',
+            b":2: exchange line: request: params: 'arguments' must be an object",
+        ),
         (_header().encode() + b"\n\xff\xfe\n", b":2: not UTF-8"),
         (_header().encode() + b"\n", b"holds no exchange"),
     ],
-    ids=["version", "newer", "seq", "request", "order", "not utf-8", "header only"],
+    ids=["version", "newer", "seq", "request", "order", "arguments", "not utf-8", "header only"],
 )
 def test_verify_refuses_a_malformed_or_empty_cassette_with_exit_2(tmp_path: Path, content: bytes, says: bytes) -> None:
     cassette = tmp_path / "bad.ndjson"
