@@ -245,8 +245,31 @@ class ClientHarness(Harness):
             limit = too_deep(call.arguments, stdio=True)
             if limit is not None:
                 return Outcome(Channel.TRANSPORT_FAILURE, call, failure=limit)
-        client = await self.session(caller)
+        edge = getattr(self.connector, "edge", None)  # an HTTP connector records 401s and 403s (`authorization.edge`)
+        if edge is not None:
+            edge.take(caller)  # a refusal met before this call is not this call's
+        try:
+            client = await self.session(caller)
+        except ServerCannotStart:
+            refusal = edge.take(caller) if edge is not None else None
+            if refusal is None:
+                raise
+            # Refused at the HTTP edge before any MCP answer: the call's outcome, not a server that cannot start.
+            return Outcome(
+                Channel.TRANSPORT_FAILURE, call, failure=f"the server refused the request: {refusal}", http=refusal
+            )
+        outcome = await self._request(client, caller, call, rounds)
+        refusal = edge.take(caller) if edge is not None else None
+        if refusal is not None and outcome.channel is not Channel.OK:
+            return replace(
+                outcome,
+                channel=Channel.TRANSPORT_FAILURE,
+                failure=f"the server refused the request: {refusal}",
+                http=refusal,
+            )
+        return outcome
 
+    async def _request(self, client: Client, caller: Principal | None, call: Call, rounds: Rounds) -> Outcome:
         async def request() -> Any:
             with acting_as(caller, self.tenant_claim):
                 return await _session_request(client, call, rounds)

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 from mcp_types import InputResponse, InputResponses, Tool
 
+from mcpbdd.authorization.scenario import ScenarioAuthorization
 from mcpbdd.harness.base import Harness, RequestTimeout
 from mcpbdd.harness.client import ClientHarness
 from mcpbdd.harness.connectors import Connector, Http, InProcess, Stdio
@@ -110,6 +111,8 @@ class World:
         """Drives the rounds of calls that ask for input (the plan, the open conversation, replays)."""
         self.remembered = Remembered()
         """Values taken from results by JSON path; a later call's `${name}` sends them (`remember`)."""
+        self.authorization = ScenarioAuthorization(lambda: self.clock, settings.tenant_claim)
+        """Whether the server requires a token, and the JWT each caller sends (`mcpbdd.authorization`)."""
         self.start_failure: ServerCannotStart | None = None
         """Why the server could not be loaded or started in this scenario (the behave hooks stop a run on it)."""
 
@@ -130,6 +133,11 @@ class World:
         self.harness_kind = harness_kind(kind)
         if mode is not None:
             self.client_mode = client_mode(mode)
+
+    def require_token(self) -> None:
+        """The server requires a token: start the run's fake authorization server, mint JWTs for the callers."""
+        self._configurable("that the server requires a token")
+        self.authorization.require()
 
     def declare_capabilities(self, names: Iterable[str]) -> None:
         self._configurable("the client's capabilities")
@@ -239,11 +247,12 @@ class World:
         missing = missing_command(target, cwd=self.settings.cwd, env=self.settings.env)
         if missing is not None:
             raise ServerCannotStart(missing, cannot_load=True)
+        bearer = self.authorization.bearer
         if target.kind not in ("stdio", "http-command"):
-            return Http(target.spec, tokens=self.settings.tokens)
+            return Http(target.spec, tokens=self.settings.tokens, bearer=bearer)
         options = ProcessOptions(
             env=self.settings.env,
-            extra_env=self.placement.environment(),
+            extra_env={**self.placement.environment(), **self.authorization.environment()},
             cwd=self.settings.cwd,
             upstream=self.upstream,
             upstream_bases=tuple(self.settings.upstreams),
@@ -251,7 +260,15 @@ class World:
         )
         if target.kind == "stdio":
             return Stdio(target.spec, options)
-        return HttpProcess(target.spec, options, tokens=self.settings.tokens, start_timeout=self.settings.start_timeout)
+        timeout = self.settings.start_timeout
+        return HttpProcess(target.spec, options, tokens=self.settings.tokens, start_timeout=timeout, bearer=bearer)
+
+    def server_url(self) -> str:
+        """The MCP URL the client reaches the server at over HTTP (starting it if need be)."""
+        url = getattr(getattr(self.harness, "connector", None), "url", None)
+        if not isinstance(url, str):
+            raise TargetError(f"the server {self.server_target!r} is not reached over HTTP, so it has no URL")
+        return url
 
     def server_stderr(self) -> str:
         """What a server process wrote to stderr in this scenario ('' in-process or before it started)."""
