@@ -30,27 +30,26 @@ def metadata_url(resource: str) -> str:
     return str(build_resource_metadata_url(AnyHttpUrl(resource)))
 
 
-def _let_through(outcome: Outcome, flaw: str | None, why: str) -> AssertionError:
-    token = f"a token that {flaw}" if flaw else "no token at all"
+def _let_through(outcome: Outcome, sent: str, why: str) -> AssertionError:
     who = outcome.caller or "the caller"
     return AssertionError(
-        f"the server answered {outcome.call} of {who}, which carried {token}: {why} "
+        f"the server answered {outcome.call} of {who}, which carried {sent}: {why} "
         f"(the call ended {outcome.channel.value}{': ' + outcome.failure if outcome.failure else ''})"
     )
 
 
-def refused_as_unauthenticated(outcome: Outcome, resource: str, flaw: str | None) -> None:
-    """`outcome` is a 401 naming the protected-resource metadata of `resource`; `flaw`: what the token lacked."""
+def refused_as_unauthenticated(outcome: Outcome, resource: str, sent: str) -> None:
+    """`outcome` is a 401 naming the protected-resource metadata of `resource`; `sent`: what the request carried
+    ("no token at all", "a token that was unsigned (alg none)", "a valid token")."""
     answer = outcome.http
     if answer is None:
         raise _let_through(
-            outcome, flaw, "a protected server must refuse it with HTTP 401 and a WWW-Authenticate challenge"
+            outcome, sent, "a protected server must refuse it with HTTP 401 and a WWW-Authenticate challenge"
         )
-    if answer.status == 403:
+    if answer.status == 403 and sent != "a valid token":
         raise AssertionError(
-            f"the server answered 403 where 401 is due ({answer}): the request carried "
-            f"{'a token that ' + flaw if flaw else 'no token'}, so the caller is not authenticated; 403 tells a "
-            "client its valid token lacks a scope, and it would not get a new token"
+            f"the server answered 403 where 401 is due ({answer}): the request carried {sent}, so the caller is "
+            "not authenticated; 403 tells a client its valid token lacks a scope, so it would not get a new token"
         )
     if answer.status != 401:
         raise AssertionError(f"expected HTTP 401 (unauthenticated), the server answered {answer}")
@@ -71,14 +70,11 @@ def refused_for_scope(outcome: Outcome, scope: str) -> None:
     if answer is None:
         who = outcome.caller or "the caller"
         raise AssertionError(
-            f"the server answered {outcome.call} of {who} without the scope {scope!r} "
-            f"(the call ended {outcome.channel.value}); it must refuse it with HTTP 403 insufficient_scope"
+            f"expected HTTP 403 insufficient_scope naming {scope!r}, but the server answered {outcome.call} of "
+            f"{who} (the call ended {outcome.channel.value}): a token without that scope must not reach the tool"
         )
     if answer.status != 403:
-        raise AssertionError(
-            f"expected HTTP 403 insufficient_scope naming {scope!r}, the server answered {answer}"
-            + (": a valid token that lacks a scope is not unauthenticated" if answer.status == 401 else "")
-        )
+        raise AssertionError(f"expected HTTP 403 insufficient_scope naming {scope!r}, the server answered {answer}")
     params = answer.params
     if params.get("error") != "insufficient_scope":
         raise AssertionError(f'the 403\'s WWW-Authenticate must say error="insufficient_scope": {answer}')

@@ -20,7 +20,7 @@ from datetime import timedelta
 
 from mcpbdd.authorization.edge import NO_TOKEN
 from mcpbdd.authorization.server import FakeAuthorizationServer, fake_authorization_server
-from mcpbdd.authorization.tokens import DEFAULT_LIFETIME, TokenSpec, mint
+from mcpbdd.authorization.tokens import DEFAULT_LIFETIME, RESOURCE, TokenSpec, mint
 from mcpbdd.kit.clock import Clock
 from mcpbdd.kit.principals import Principal
 from mcpbdd.kit.protected import ENV_ISSUER, ENV_JWKS
@@ -39,6 +39,8 @@ class ScenarioAuthorization:
         self._minted: dict[str, tuple[TokenSpec, str, str]] = {}
         """Per user: the spec and resource a token was minted for, and the token (signed once, sent often)."""
         self._withheld: set[str | None] = set()
+        self._bare: dict[str | None, bool] = {}
+        """Per caller, whether their last request carried no token."""
         self.resource: str | None = None
         """The server's MCP URL, as the connector first asked for a token for it."""
 
@@ -112,13 +114,20 @@ class ScenarioAuthorization:
     def bearer(self, caller: Principal | None, resource: str) -> str | None:
         """The HTTP connector's question before each request: what `caller` sends (see `edge.BearerSource`)."""
         self.resource = resource
-        if (caller.user if caller else None) in self._withheld:
+        who = caller.user if caller else None
+        self._bare[who] = who in self._withheld or (caller is None and self.fake is not None)
+        if self._bare[who]:
             return NO_TOKEN
-        if self.fake is None:
+        if self.fake is None or caller is None:
             return None  # the configured token or mcpbdd's test token, as without authorization
-        if caller is None:
-            return NO_TOKEN
         return self.token(caller, resource)
+
+    def what_was_sent(self, principal: Principal | None) -> str:
+        """What `principal`'s last request carried, as a failure message says it."""
+        if self._bare.get(principal.user if principal else None, principal is None):
+            return "no token at all"
+        flaw = self.flaw_of(principal)
+        return f"a token that {flaw}" if flaw else "a valid token"
 
     def flaw_of(self, principal: Principal | None) -> str | None:
         """What is wrong with `principal`'s token (None: honest, or no token at all)."""
@@ -128,7 +137,7 @@ class ScenarioAuthorization:
         late = self._clock().now().timestamp() - spec.expires_at
         if spec.flaw is None and late > 0:
             return f"expired {_ago(timedelta(seconds=late))} before the call"
-        return spec.flaw
+        return spec.flaw.replace(RESOURCE, self.resource) if spec.flaw and self.resource else spec.flaw
 
     @contextlib.contextmanager
     def withholding(self, principal: Principal | None) -> Iterator[None]:
@@ -149,5 +158,7 @@ class ScenarioAuthorization:
 
 
 def _ago(delta: timedelta) -> str:
-    seconds = int(delta.total_seconds())
-    return f"{seconds // 60} minutes" if seconds >= 120 and seconds % 60 == 0 else f"{seconds} seconds"
+    seconds = round(delta.total_seconds())
+    if seconds >= 60 and seconds % 60 == 0:
+        return "a minute" if seconds == 60 else f"{seconds // 60} minutes"
+    return f"{seconds} seconds"

@@ -148,7 +148,7 @@ def refused_unauthenticated(context: Any) -> None:
         last = w.last
         caller = w.directory.users.get(w.trace.exchanges[-1].caller or "") if len(w.trace) else None
         resource = w.authorization.resource or ""
-        expectations.refused_as_unauthenticated(last, resource, w.authorization.flaw_of(caller))
+        expectations.refused_as_unauthenticated(last, resource, w.authorization.what_was_sent(caller))
 
 
 @then('the call is refused for lack of the scope "{scope:Text}"')
