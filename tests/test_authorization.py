@@ -7,10 +7,12 @@ and the checks behind the phrases fail with the messages the documentation promi
 from __future__ import annotations
 
 import asyncio
+import re
 from datetime import UTC, datetime, timedelta
 
 import httpx
 import pytest
+
 from mcpbdd.authorization.expectations import metadata_url, protection_described, refused_as_unauthenticated
 from mcpbdd.authorization.server import fake_authorization_server
 from mcpbdd.authorization.tokens import TokenSpec, mint
@@ -79,7 +81,7 @@ def test_expiry_is_read_from_the_servers_clock_with_its_leeway() -> None:
     with pytest.raises(TokenRefused, match="expired"):
         _verify(spec, beyond)
     early = FrozenClock(NOW - timedelta(minutes=5))
-    with pytest.raises(TokenRefused, match="iat .* is in the future"):
+    with pytest.raises(TokenRefused, match=r"iat .* is in the future"):
         _verify(spec, early)
 
 
@@ -121,5 +123,5 @@ def test_the_described_protection_must_name_the_resource_and_the_issuer() -> Non
     protection_described(document, RESOURCE, "http://127.0.0.1:9", {})
     with pytest.raises(AssertionError, match="it must be the server's URL"):
         protection_described({**document, "resource": RESOURCE + "/"}, RESOURCE, "http://127.0.0.1:9", {})
-    with pytest.raises(AssertionError, match="without 'http://127.0.0.1:8'"):
+    with pytest.raises(AssertionError, match=re.escape("without 'http://127.0.0.1:8'")):
         protection_described(document, RESOURCE, "http://127.0.0.1:8", {})
