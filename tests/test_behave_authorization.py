@@ -123,3 +123,43 @@ FAILING_MESSAGES: dict[str, list[str]] = {
 
 def test_every_authorization_step_fails_with_a_readable_message(tmp_path: Path) -> None:
     assert_each_scenario_fails_with(FAILING, FAILING_MESSAGES, ["-D", "mcpbdd.harness=client"], tmp_path / "r.json")
+
+
+def test_the_authorization_steps_skip_where_no_token_travels(tmp_path: Path) -> None:
+    features = tmp_path / "features"
+    (features / "steps").mkdir(parents=True)
+    shutil.copy(ROOT / "tests" / "behave_cases" / "environment.py", features / "environment.py")
+    shutil.copy(ROOT / "tests" / "behave_cases" / "steps" / "steps.py", features / "steps" / "steps.py")
+    (features / "skipped.feature").write_text(
+        "Feature: no HTTP, no token\n"
+        "  Scenario: on a context pass\n"
+        '    Given the MCP server "mcpbdd.examples.notes:mcp"\n'
+        "    And the server requires a token\n"
+        '    When the client calls "list_notes" without a token\n'
+        "    Then the call is refused as unauthenticated\n"
+        "  @harness.client\n"
+        "  Scenario: over stdio\n"
+        '    Given the MCP server "stdio: {python} -m mcpbdd.examples.notes"\n'
+        "    And the server requires a token\n"
+        '    When the client calls "list_notes" without a token\n'
+        "    Then the call is refused as unauthenticated\n"
+        "  @harness.client\n"
+        "  Scenario: in-process on the client harness\n"
+        '    Given the MCP server "mcpbdd.examples.notes:mcp"\n'
+        "    And the server requires a token\n"
+        "    Then the call is refused as unauthenticated\n"
+    )
+    report = tmp_path / "report.json"
+    run = behave(str(features), "--format", "json", "--outfile", str(report), "-D", "mcpbdd.harness=context")
+    assert run.returncode == 0, run.stdout + run.stderr
+    scenarios = [e for f in json.loads(report.read_text()) for e in f["elements"] if e["type"] == "scenario"]
+    assert {e["name"]: e["status"] for e in scenarios} == {
+        "on a context pass [context harness]": "skipped",
+        "over stdio [client harness]": "skipped",
+        "in-process on the client harness [client harness]": "skipped",
+    }
+    plain = behave(str(features), "--format", "plain", "--no-capture", "-D", "mcpbdd.harness=context")
+    said = plain.stdout + plain.stderr
+    assert said.count("bearer tokens travel over HTTP only and ") == 3
+    for why in ("this is a context pass", "this scenario's server is reached over stdio", "is reached in-process"):
+        assert why in said

@@ -31,12 +31,16 @@ def _over_http(context: Any) -> World | None:
     w = world(context)
     kind = ServerTarget.parse(w.server_target).kind if w.server_target else None
     if w.harness_kind is HarnessKind.CONTEXT:
-        why = "this is a context pass, which calls the server's handlers with no HTTP in between"
+        why = (
+            "this is a context pass, which calls the server's handlers with no HTTP in between: "
+            "it runs on a client pass (-D mcpbdd.harness=client) with a server reached over HTTP"
+        )
     elif kind not in OVER_HTTP:
-        why = f"this scenario's server is reached {'over stdio' if kind == 'stdio' else 'in-process'}"
+        how = "over stdio" if kind == "stdio" else "in-process"
+        why = f"this scenario's server is reached {how}: name it `http: <command with {{port}}>` or by its URL"
     else:
         return w
-    context.scenario.skip(f"bearer tokens travel over HTTP only and {why}: it runs on a client pass over HTTP")
+    context.scenario.skip(f"bearer tokens travel over HTTP only and {why}")
     return None
 
 
