@@ -53,6 +53,13 @@ class ScenarioAuthorization:
         self.fake = fake_authorization_server()
         return self.fake
 
+    @property
+    def issuer(self) -> str:
+        """The fake authorization server's issuer (a ValueError naming the missing step before `require()`)."""
+        if self.fake is None:
+            raise ValueError("put `Given the server requires a token` before this step")
+        return self.fake.issuer
+
     def environment(self) -> dict[str, str]:
         """What the server process needs to verify the scenario's tokens (nothing unless a token is required)."""
         if self.fake is None:

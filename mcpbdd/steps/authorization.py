@@ -169,12 +169,10 @@ def describes_protection(context: Any) -> None:
     expected = json_doc_string(context)
     w = _over_http(context)
     if w is not None:
-        auth = w.authorization
-        if auth.fake is None:
-            with spec_errors(context):
-                raise ValueError("put `Given the server requires a token` before this step")
-        resource = auth.resource or w.server_url()
-        expectations.protection_described(expectations.fetch_metadata(resource), resource, auth.fake.issuer, expected)
+        with spec_errors(context):
+            issuer = w.authorization.issuer
+        resource = w.authorization.resource or w.server_url()
+        expectations.protection_described(expectations.fetch_metadata(resource), resource, issuer, expected)
 
 
 __all__: list[str] = []  # steps register themselves with behave on import; nothing here is imported by name
