@@ -118,6 +118,10 @@ FAILING_MESSAGES: dict[str, list[str]] = {
         f"{FAILING}:43: the token of alice is shaped here, but the scenario never said the server requires a token: "
         "put `Given the server requires a token` before this step"
     ],
+    "a token required of a server mcpbdd did not start": [
+        f"{FAILING}:47: the server at http://127.0.0.1:9/mcp was not started by mcpbdd, so it cannot be told where "
+        "the run's fake authorization server is: give a command instead (`http: <command with {port}>`)"
+    ],
 }
 
 

@@ -147,6 +147,11 @@ class World:
     def require_token(self) -> None:
         """The server requires a token: start the run's fake authorization server, mint JWTs for the callers."""
         self._configurable("that the server requires a token")
+        if self.server_target and ServerTarget.parse(self.server_target).kind == "http":
+            raise ValueError(
+                f"the server at {self.server_target} was not started by mcpbdd, so it cannot be told where the "
+                "run's fake authorization server is: give a command instead (`http: <command with {port}>`)"
+            )
         self.authorization.require()
 
     def declare_capabilities(self, names: Iterable[str]) -> None:

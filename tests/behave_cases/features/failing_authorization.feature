@@ -41,3 +41,7 @@ Feature: Authorization steps that must fail, each with a message that says why
 
   Scenario: a token shaped before the scenario says the server requires one
     Given the token of "alice" has expired
+
+  Scenario: a token required of a server mcpbdd did not start
+    Given the MCP server "http://127.0.0.1:9/mcp"
+    And the server requires a token
