@@ -20,6 +20,10 @@ call running in the background, and returns an `input_required` Outcome naming t
 question by kind and order (`elicitation-1`): the same shape a modern server's
 `InputRequiredResult` gives. An in-process server's question asked by a `Resolve(...)`
 resolver also answers to the resolver's name, as it does on 2026-07-28 (`_sdk.resolver_asking`).
+
+Over HTTP a protected server may refuse a request before MCP sees it (401, 403): the connector
+records the refusal, and the call's outcome is a `transport-failure` carrying it (`Outcome.http`),
+even when the refusal came while the caller's session was being opened.
 """
 
 from __future__ import annotations
