@@ -220,6 +220,8 @@ class Run:
         options = [*self.plan.options, *locations]
         if self.args.update_snapshots:
             options = ["-D", "mcpbdd.update_snapshots=true", *options]
+        if self.args.update_screenshots:
+            options = ["-D", "mcpbdd.update_screenshots=true", *options]
         behave = behave_args(
             self.args.results,
             harness,

@@ -498,8 +498,14 @@ def main(argv: list[str] | None = None) -> None:
     anyio.run(uvicorn.Server(config).serve)
 
 
+# The note card app (MCP Apps): its tools come after the ones above.
+import mcpbdd.examples.notes_app  # noqa: E402, F401
+
 if __name__ == "__main__":
-    main()
+    # Run as a script this module is `__main__`; the app registered itself on `mcpbdd.examples.notes`.
+    from mcpbdd.examples import notes as _imported
+
+    _imported.main()
 
 
 __all__ = [
