@@ -20,7 +20,7 @@ from typing import Any
 
 from mcp.server.apps import APP_MIME_TYPE
 
-from mcpbdd.apps import AppView, HostContext, ViewSource, open_view, screenshots
+from mcpbdd.apps import AppView, HostContext, ViewSource, check_available, open_view, screenshots
 from mcpbdd.model.outcome import Channel, Outcome
 from mcpbdd.scenario.world import World
 
@@ -98,7 +98,11 @@ def _caller(world: World, as_user: str | None) -> Any:
 
 
 def open_app(world: World, tool: str, arguments: dict[str, Any] | None = None) -> AppView:
-    """Call `tool` as the current caller and render its view; the view's own calls go out as that caller too."""
+    """Call `tool` as the current caller and render its view; the view's own calls go out as that caller too.
+
+    `AppsUnavailable` (with the install line) before anything is called when this machine cannot render it.
+    """
+    check_available()
     tool_json, uri = _resource_uri(world, tool)
     source = _source(world.read_resource(uri), uri)
     arguments = arguments or {}
