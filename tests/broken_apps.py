@@ -1,4 +1,4 @@
-"""Apps that go wrong the ways a real view does: the failing scenarios of tests/behave_cases/features/failing_apps.feature.
+"""Apps that go wrong the ways a real view does (tests/behave_cases/features/failing_app_views.feature).
 
 Test-only. Each tool is bound to a `ui://` view with one fault:
 
@@ -13,8 +13,8 @@ from mcp.server.apps import Apps
 from mcp.server.mcpserver import MCPServer
 
 _HANDSHAKE = """
-window.parent.postMessage({jsonrpc: "2.0", id: 1, method: "ui/initialize",
-                           params: {protocolVersion: "2026-01-26", appInfo: {name: "t", version: "1"}, appCapabilities: {}}}, "*");
+const hello = {protocolVersion: "2026-01-26", appInfo: {name: "t", version: "1"}, appCapabilities: {}};
+window.parent.postMessage({jsonrpc: "2.0", id: 1, method: "ui/initialize", params: hello}, "*");
 window.addEventListener("message", (e) => {
   if (e.data.id === 1) window.parent.postMessage({jsonrpc: "2.0", method: "ui/notifications/initialized"}, "*");
 });
