@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from expected_failures import ROOT, assert_each_scenario_fails_with, behave, on
+from processes import mcpbdd_run
 
 from mcpbdd.apps.browser import INSTALL_CHROMIUM, INSTALL_PLAYWRIGHT
 
@@ -95,3 +96,39 @@ def test_without_chromium_the_app_scenarios_are_skipped_with_the_install_line(tm
     assert scenarios and {s["status"] for s in scenarios} == {"skipped"}, "skipped, never passed"
     assert f"no Chromium on this machine to render the app in: {INSTALL_CHROMIUM}" in run.stdout + run.stderr
     assert (ROOT / "features" / "apps.feature").exists()
+
+
+@needs_a_browser
+def test_each_opened_view_is_attached_to_its_step_with_its_messages(tmp_path: Path) -> None:
+    results = tmp_path / "allure-results"
+    messages = tmp_path / "run.ndjson"
+    run = mcpbdd_run(
+        "--harness",
+        "context",
+        "--results",
+        str(results),
+        "--no-junit",
+        "--no-coverage",
+        "--messages",
+        str(messages),
+        "features/apps.feature",
+        "-n",
+        "The card asks the host to open the note on the web",
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    (result,) = [json.loads(p.read_text()) for p in results.glob("*-result.json")]
+    opened = next(step for step in result["steps"] if "opens the app" in step["name"])
+    clicked = next(step for step in result["steps"] if "clicks" in step["name"])
+    for step in (opened, clicked):
+        kinds = {a["name"]: a for a in step["attachments"]}
+        assert kinds["app: show_note_card"]["type"] == "image/png"
+        assert (results / kinds["app: show_note_card"]["source"]).read_bytes().startswith(b"\x89PNG")
+        log = json.loads((results / kinds["app show_note_card: view-host messages"]["source"]).read_text())
+        assert {"view_host_messages", "csp_violations", "errors", "tool_calls", "links"} <= log.keys()
+    methods = [entry["message"].get("method") for entry in log["view_host_messages"]]
+    assert methods[:2] == ["ui/initialize", None]  # the view asks, the host answers
+    assert {"ui/notifications/initialized", "ui/notifications/tool-input", "ui/notifications/tool-result"} <= set(
+        methods
+    )
+    assert log["links"] == ["https://notes.example.com/n/n-1"]
+    assert messages.read_text().count('"mediaType":"image/png"') == 2, "the Messages report carries them too"
