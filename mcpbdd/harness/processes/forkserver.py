@@ -101,6 +101,8 @@ RUNTIME_MODULES = (
 a server over Streamable HTTP runs uvicorn (an SDK dependency), which loads its protocols when it starts."""
 
 _HEADER = struct.Struct("!I")
+_KILLED = float("inf")
+"""A child's `kill_at` once it has been sent SIGKILL: nothing more to send (and no deadline to wait for)."""
 STANDBY_NAME = b"mcpbdd-standby"
 """What a fork waiting for its request is called (`ps`, `/proc/PID/comm`) until it becomes a server."""
 
@@ -261,7 +263,8 @@ class ForkServer:
         self.standby = self._fork_standby()
         while not self.stopping:
             now = time.monotonic()
-            deadlines = [child.kill_at for child in self.children.values() if child.kill_at is not None]
+            # A child already sent SIGKILL waits at infinity: only its exit is left to see (`select` takes no inf).
+            deadlines = [child.kill_at for child in self.children.values() if child.kill_at not in (None, _KILLED)]
             timeout = max(0.0, min(deadlines) - now) if deadlines else None
             for key, _events in self.selector.select(timeout):
                 what = key.data
@@ -380,7 +383,7 @@ class ForkServer:
         for child in self.children.values():
             if child.kill_at is not None and now >= child.kill_at:
                 _signal_group(child.pid, signal.SIGKILL)
-                child.kill_at = float("inf")
+                child.kill_at = _KILLED
 
     def stop_children(self) -> None:
         """SIGTERM every child's process group, wait out the grace period, SIGKILL what is left, reap all."""
@@ -414,6 +417,8 @@ class ForkServer:
         request taken, the standby just exits.
         """
         code = 1
+        learner = False
+        inherited: list[tuple[int, int]] = []
         try:
             os.setsid()
             interpreter.ask_for_death_signal(signal.SIGTERM)
@@ -450,16 +455,21 @@ class ForkServer:
             env = request["env"]
             os.environ.clear()
             os.environ.update(env)
+            time.tzset()  # what an interpreter's start does with `TZ` (the locale and `PYTHON*`: see `spawn._key`)
             os.chdir(request["cwd"])
             interpreter.fresh_stdio(unbuffered=bool(env.get("PYTHONUNBUFFERED")))
             code = self._run(request["argv"])
         except BaseException:
             code = interpreter.report(*sys.exc_info())
         finally:
-            code = interpreter.finish(code)
-            if learner:
-                pages.save(self.learned, pages.written(inherited))
-            os._exit(code)
+            # Nested, so that nothing raised here unwinds into the copy of `main()` this fork inherited: its
+            # `finally` would remove the live fork server's socket and pages file.
+            try:
+                code = interpreter.finish(code)
+                if learner:
+                    pages.save(self.learned, pages.written(inherited))
+            finally:
+                os._exit(code)
 
     def _run(self, argv: list[str]) -> int:
         """Run the entry point as `__main__`; the exit code Python itself would give."""
