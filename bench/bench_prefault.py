@@ -35,8 +35,8 @@ def prefault(runs, *, until_readable):  # the benchmark's copy: pre-faulting swi
 def without_prefault(folder: Path) -> Path:
     """A copy of the fork server whose standbys copy no page ahead; its `forkserver.py`."""
     here = Path(spawn.__file__).resolve().parent
-    for name in ("forkserver.py", "fork_child.py", "fork_pages.py"):
-        shutil.copy(here / name, folder / name)
+    for source in here.glob("*.py"):  # the fork server loads its siblings from its own folder
+        shutil.copy(source, folder / source.name)
     with (folder / "fork_pages.py").open("a") as pages:
         pages.write(NO_PREFAULT)
     return folder / "forkserver.py"

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import types
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -32,6 +33,7 @@ __all__ = [
     "hypothesis_without_local_constants",
     "lowlevel_server",
     "registered_tools",
+    "resolver_asking",
     "set_anyio_root_task",
     "share_output_validators",
     "subscription_bus",
@@ -45,13 +47,18 @@ class SdkSeamError(RuntimeError):
     """A private SDK attribute mcpbdd relies on is gone: the installed SDK is newer than mcpbdd knows."""
 
 
-def _private(obj: Any, name: str, purpose: str) -> Any:
+def _private(obj: Any, name: str, purpose: str, package: str = "mcp") -> Any:
+    """`obj.name`, or an `SdkSeamError` naming `package` (whose private attribute it is) and the version the seam
+    was checked on: a seam of hypothesis must send the user to hypothesis, not to the SDK."""
     try:
         return getattr(obj, name)
     except AttributeError:
+        owner = obj.__name__.rpartition(".")[2] if isinstance(obj, types.ModuleType) else type(obj).__name__
+        checked = f"{package} {SDK_CHECKED[package]}"
+        knows = "this SDK" if package == "mcp" else f"this version of {package}"
         raise SdkSeamError(
-            f"{type(obj).__name__} has no {name} any more (mcpbdd uses it {purpose}; checked on "
-            f"mcp {SDK_CHECKED['mcp']}): install mcp {SDK_CHECKED['mcp']} or an mcpbdd that knows this SDK"
+            f"{owner} has no {name} any more (mcpbdd uses it {purpose}; checked on {checked}): "
+            f"install {checked} or an mcpbdd that knows {knows}"
         ) from None
 
 
@@ -212,8 +219,8 @@ def hypothesis_without_local_constants() -> Iterator[None]:
     """
     from hypothesis.internal.conjecture import providers
 
-    original = _private(providers, "_get_local_constants", "to draw no constants from loaded modules")
-    cache = _private(providers, "CONSTANTS_CACHE", "to forget constants drawn from loaded modules")
+    original = _private(providers, "_get_local_constants", "to draw no constants from loaded modules", "hypothesis")
+    cache = _private(providers, "CONSTANTS_CACHE", "to forget constants drawn from loaded modules", "hypothesis")
     empty = providers.Constants()
     providers._get_local_constants = lambda: empty
     cache.cache.clear()

@@ -28,6 +28,7 @@ import json
 import locale
 import os
 import signal
+import subprocess
 import sys
 import tempfile
 import time
@@ -56,6 +57,16 @@ def about() -> str:
         "stdout": sys.stdout.encoding,
         "tmp": tempfile.gettempdir(),
     })
+
+
+@mcp.tool()
+def start_helper() -> str:
+    """A helper process in the server's own process group (a worker it would use), that ignores SIGTERM."""
+    helper = subprocess.Popen(
+        [sys.executable, "-c", "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(600)"],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    return json.dumps({"helper": helper.pid, "pid": os.getpid(), "parent": os.getppid()})
 
 
 if __name__ == "__main__":

@@ -516,7 +516,7 @@ async def test_later_forks_find_the_pages_the_first_ones_wrote_already_their_own
     assert min(faults[-2:]) < faults[0] / 2, faults
 
 
-@pytest.mark.parametrize("script", ["forkserver.py", "fork_child.py", "fork_pages.py"])
+@pytest.mark.parametrize("script", ["forkserver.py", "fork_child.py", "fork_pages.py", "parent_death.py"])
 def test_the_fork_server_imports_only_the_standard_library(script: str) -> None:
     """Whatever the fork server imports, every server it forks inherits: nothing of mcpbdd, nothing installed."""
     source = Path(spawn.__file__).with_name(script)

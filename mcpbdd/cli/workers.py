@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import codecs
 import contextlib
-import ctypes
 import importlib
 import logging
 import os
@@ -42,6 +41,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from mcpbdd.harness.processes.parent_death import die_with_parent
 
 __all__ = ["GATHER", "PREIMPORT", "Worker", "run_workers", "use_fork"]
 
@@ -71,8 +72,6 @@ GATHER = 0.02
 time (a flush per step), and reading each line as it comes woke this process ~30 times per scenario. Measured
 on 300 scenarios (bench/bench_suite.py's suite): ~10,000 wake-ups -> ~1,000, ~0.1 s less CPU here; the
 console lags by at most 20 ms. The pipe holds 64 KiB, far more than a worker writes in that time."""
-
-_PR_SET_PDEATHSIG = 1
 
 
 @dataclass
@@ -189,9 +188,7 @@ def _die_with_parent(parent: int) -> None:
     if sys.platform != "linux":
         return
     signal.signal(signal.SIGHUP, _orphaned)
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGHUP, 0, 0, 0)
-    if os.getppid() != parent:  # the parent died before that took effect
+    if not die_with_parent(signal.SIGHUP, parent):  # the parent died before that took effect
         os._exit(1)
 
 

@@ -1,9 +1,9 @@
 """The fork server: one warm Python parent that forks a fresh server process per scenario.
 
 Run as a script (`python forkserver.py CONFIG_JSON`), never imported by the parent it serves, and
-importing nothing but the standard library itself (and `fork_child.py` and `fork_pages.py` beside it,
-which import only that): whatever it imports, every scenario's process inherits, so it must not drag
-in mcpbdd (or read the run's environment into module state).
+importing nothing but the standard library itself (and `fork_child.py`, `fork_pages.py` and
+`parent_death.py` beside it, which import only that): whatever it imports, every scenario's process
+inherits, so it must not drag in mcpbdd (or read the run's environment into module state).
 
 What it does, and why:
 
@@ -24,15 +24,17 @@ What it does, and why:
   entry point with `runpy` as `__main__`, exactly as `python -m pkg.mod` / `python path.py` would. The
   server's module is imported only then, so it sees the scenario's environment. While it waits, a
   standby copies the pages the first forks wrote (`fork_pages.py`), so the server's run does not.
-- Exit: the child's status goes back to the requester (`exit N` or `signal N`). A requester that says
+- Exit: the child's status goes back to the requester (`exit N` or `signal N`), and whatever is left of its
+  process group (a helper it started) gets SIGKILL. A requester that says
   `term` (a launcher that got SIGTERM, or the transport whose server did not end when its stdin closed)
   keeps waiting; a requester that hangs up (killed, or done) leaves nobody to tell. Either way the
   child's process group gets SIGTERM, then SIGKILL after a grace period (at once if the requester hangs
   up after its `term`: its stopper has escalated).
 - Lifetime: the fork server watches a pipe only the run holds (EOF when the run ends, however it
   ends) and stops on SIGTERM/SIGINT; either way it stops every child's process group and exits.
-  Children ask the kernel for SIGTERM if the fork server dies (`PR_SET_PDEATHSIG`); a standby also ends
-  when the socket its request would come down closes.
+  Children ask the kernel for SIGKILL if the fork server dies (`parent_death.py`: with the fork server
+  gone nobody would escalate, so a server that ignores SIGTERM would run on); a standby also ends when
+  the socket its request would come down closes.
 """
 
 from __future__ import annotations
@@ -70,6 +72,7 @@ def _sibling(name: str) -> types.ModuleType:
 
 pages = _sibling("fork_pages")
 interpreter = _sibling("fork_child")
+parent_death = _sibling("parent_death")
 
 __all__ = ["GRACE_SECONDS", "RUNTIME_MODULES", "STANDBY_NAME", "absolute_imports", "dependencies_of", "main"]
 
@@ -247,6 +250,7 @@ class ForkServer:
         self.lifeline: int = config["lifeline"]
         self.learned = os.path.join(os.path.dirname(config["socket"]), "written-pages")
         self.forked = 0
+        self.pid = os.getpid()
         self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.listener.bind(config["socket"])
         self.listener.listen(64)
@@ -340,6 +344,9 @@ class ForkServer:
         return _Standby(child, ours)
 
     def _reap(self, child: _Child) -> None:
+        # What the server left in its group (a helper it started) ends with it, as `groups.py` does for a plain
+        # start. Before the reaping: until then the exited server holds its group's id, so no other can have it.
+        _signal_group(child.pid, signal.SIGKILL)
         _, status = os.waitpid(child.pid, 0)
         if self.standby is not None and self.standby.child is child:  # it died waiting: fork another when asked
             self.standby.sock.close()
@@ -395,6 +402,8 @@ class ForkServer:
         deadline = time.monotonic() + GRACE_SECONDS
         while self.children:
             for child in list(self.children.values()):
+                if _has_ended(child.pidfd):
+                    _signal_group(child.pid, signal.SIGKILL)  # what it left in its group (see `_reap`)
                 pid, _status = os.waitpid(child.pid, os.WNOHANG)
                 if pid:
                     os.close(child.pidfd)
@@ -421,7 +430,8 @@ class ForkServer:
         inherited: list[tuple[int, int]] = []
         try:
             os.setsid()
-            interpreter.ask_for_death_signal(signal.SIGTERM)
+            if not parent_death.die_with_parent(signal.SIGKILL, self.pid):
+                os._exit(0)  # the fork server died before the request took effect: nobody will ask
             for signum in (signal.SIGTERM, signal.SIGCHLD):
                 signal.signal(signum, signal.SIG_DFL)
             signal.signal(signal.SIGINT, signal.default_int_handler)
