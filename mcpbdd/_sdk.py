@@ -185,16 +185,31 @@ def resolver_asking(server: object, tool: str, request: Any) -> str | None:
             returns = typing.get_type_hints(fn).get("return")
         except Exception:  # unresolvable annotations: this resolver cannot be told apart
             continue
-        if isinstance(request, ElicitRequest) and typing.get_origin(returns) is Elicit:
-            (model,) = typing.get_args(returns)
+        members = _union_members(returns)  # `Model | Elicit[Model]`: a resolver that asks only sometimes
+        if isinstance(request, ElicitRequest):
             schema = getattr(request.params, "requested_schema", None)
-            if render_elicitation_schema(model) == schema:
+            models = [typing.get_args(m)[0] for m in members if typing.get_origin(m) is Elicit and typing.get_args(m)]
+            if any(render_elicitation_schema(model) == schema for model in models):
                 asking.append(wire_key)
-        elif (isinstance(request, CreateMessageRequest) and returns is Sample) or (
-            isinstance(request, ListRootsRequest) and returns is ListRoots
+        elif (isinstance(request, CreateMessageRequest) and Sample in members) or (
+            isinstance(request, ListRootsRequest) and ListRoots in members
         ):
             asking.append(wire_key)
     return asking[0] if len(asking) == 1 else None
+
+
+def _union_members(annotation: Any) -> tuple[Any, ...]:
+    """`A | Elicit[A]`, `Optional[Elicit[A]]`, `Union[...]` -> their members; any other annotation -> itself.
+
+    A resolver that asks only when it must is annotated with a union of what it returns
+    directly and what it asks (`AgentChoice | Elicit[AgentChoice]`); each member is read.
+    """
+    import types
+    import typing
+
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        return typing.get_args(annotation)
+    return (annotation,)
 
 
 @contextlib.contextmanager
