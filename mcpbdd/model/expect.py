@@ -461,6 +461,16 @@ def upstream_can_receive(origin: str, declared: Sequence[str], calls: int) -> No
         )
 
 
+def upstream_body_names_something(expected: Any) -> None:
+    """A body check of `{}` (or `#ignore`) holds for every JSON body: it checks nothing."""
+    _needs_content(
+        expected,
+        contains=True,
+        what="JSON body",
+        instead="use 'received POST \"/path\" 1 time' when the request is all that matters",
+    )
+
+
 def storage_unchanged(changes: Mapping[str, StorageDiff], *, except_under: str | None = None) -> None:
     """No tenant in `changes` has a difference; the failure shows each tenant's diff.
 
@@ -514,6 +524,7 @@ __all__ = [
     "succeeds",
     "suggests",
     "took_rounds",
+    "upstream_body_names_something",
     "upstream_can_receive",
     "value_at",
 ]

@@ -58,6 +58,7 @@ from typing import Any, Literal
 import httpx
 
 from mcpbdd.kit.upstream import origin_of, origin_of_url
+from mcpbdd.model import matching
 
 __all__ = ["METHODS", "NO_BODY", "UNMATCHED_STATUS", "Route", "UnmatchedUpstreamRequest", "Upstream", "UpstreamRequest"]
 
@@ -384,6 +385,49 @@ class Upstream:
                 f"but it received it {_times(actual)}. {self._listing(origin)}"
             )
 
+    def assert_received_with(self, base: str, method: str, path: str, body: Any) -> None:
+        """`base` received `method path` with a JSON body containing `body` (only the keys given; markers allowed).
+
+        At least one such request must carry it; the failure shows each one's body and where it
+        differs. A request with no body, or one that is not JSON, never matches.
+        """
+        origin = origin_of(base)
+        self.check()
+        wanted_method = _method(method)
+        wanted_path, wanted_query = _path(origin, path)
+        sent = [
+            r
+            for r in self.requests_to(origin)
+            if r.reached
+            and r.method == wanted_method
+            and r.path == wanted_path
+            and (wanted_query is None or r.query == wanted_query)
+        ]
+        if not sent:
+            raise AssertionError(
+                f"Expected the upstream {origin} to receive {wanted_method} {path} with a body, but it received "
+                f"no such request. {self._listing(origin)}"
+            )
+        differences: list[str] = []
+        for number, request in enumerate(sent, 1):
+            try:
+                actual = jsonlib.loads(request.body) if request.body else None
+            except ValueError:
+                differences.append(f"  {number}. its body is not JSON: {_clip(request.body)}")
+                continue
+            if actual is None and not request.body:
+                differences.append(f"  {number}. it has no body")
+                continue
+            mismatches = matching.contains(body, actual)
+            if not mismatches:
+                return
+            shown = matching.render(mismatches, limit=5).replace("\n", "\n       ")
+            differences.append(f"  {number}. {_clip(request.body)}\n       {shown}")
+        raise AssertionError(
+            f"Expected the upstream {origin} to receive {wanted_method} {path} with a body containing "
+            f"{jsonlib.dumps(body)}, but none of the {len(sent)} such request(s) does:\n" + "\n".join(differences)
+        )
+
     def assert_no_request(self, base: str) -> None:
         """`base` received no request at all (after reporting any request no route matched)."""
         origin = origin_of(base)
@@ -431,6 +475,11 @@ class Upstream:
             f'To answer it, add: Given the upstream "{first.origin}" answers {first.method} "{path}" '
             "with status 200 and: (a JSON doc string)"
         )
+
+
+def _clip(body: bytes, limit: int = 300) -> str:
+    text = body.decode("utf-8", errors="replace")
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def _times(n: int) -> str:
