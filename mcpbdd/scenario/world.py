@@ -427,7 +427,11 @@ class World:
         """
         caller = self._caller_for(as_user)
         call = self._filled(call)
+        sent_before = len(self.upstream.requests)
         outcome = self.run(self.harness.send(caller, call, input_responses=input_responses or None))
+        held = self.upstream.held_after(sent_before, self.settings.timeout) if outcome.failure else None
+        if held is not None:  # a call that timed out while a held upstream request kept the server waiting
+            outcome = replace(outcome, note=held)
         if call.method == TOOLS_CALL and outcome.channel in (Channel.TOOL_ERROR, Channel.PROTOCOL_ERROR):
             # The server answered: ask what it offers, so a misspelt tool name reads as one.
             try:

@@ -439,6 +439,25 @@ class Upstream:
                 f"{self._listing(origin)}"
             )
 
+    def held_after(self, count: int, timeout: float) -> str | None:
+        """Why a call that timed out did: the held (`times out`) requests sent after the first `count`, or None.
+
+        In-process a route that times out raises `httpx.ReadTimeout` at once; a server in another
+        process gets a real connection held open, so it waits its own upstream timeout, and a
+        call timeout shorter than that fails the call first (and costs it whole).
+        """
+        with self._lock:
+            held = [r for r in self.requests[count:] if r.answer == "timed out"]
+        if not held:
+            return None
+        named = ", ".join(r.describe_request() for r in held)
+        return (
+            f"the server was still waiting on {named}, which the scenario holds without an answer (times out): "
+            f"over stdio or HTTP the server waits its own upstream timeout, longer here than the call timeout of "
+            f"{timeout:g} s (in-process it gets httpx.ReadTimeout at once); make the server's upstream timeout "
+            "shorter than the call timeout, or raise `timeout` under [tool.mcpbdd]"
+        )
+
     # unmatched requests ----------------------------------------------------------------------------------
 
     def describe_routes(self) -> str:
