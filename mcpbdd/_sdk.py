@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 __all__ = [
     "SDK_CHECKED",
     "SdkSeamError",
+    "hypothesis_storage_outside_the_project",
     "hypothesis_without_local_constants",
     "lowlevel_server",
     "registered_tools",
@@ -210,6 +212,34 @@ def _union_members(annotation: Any) -> tuple[Any, ...]:
     if typing.get_origin(annotation) in (typing.Union, types.UnionType):
         return typing.get_args(annotation)
     return (annotation,)
+
+
+@contextlib.contextmanager
+def hypothesis_storage_outside_the_project() -> Iterator[None]:
+    """While inside, hypothesis keeps its files in mcpbdd's cache, not in `./.hypothesis` of the user's project.
+
+    `hypothesis.configuration.storage_directory` / `set_hypothesis_home_dir` (hypothesis 6.170.9): generated
+    calls keep no example database (`database=None`), but hypothesis still caches its unicode tables under
+    its home directory, by default `.hypothesis/` in the working directory: a plain `behave` left one in
+    the project. The cache is `$MCPBDD_CACHE/hypothesis`, else `$XDG_CACHE_HOME/mcpbdd/hypothesis`, else
+    `~/.cache/mcpbdd/hypothesis` (as `mcpbdd.reporting.npm.cache_root`). A home the user chose
+    (`HYPOTHESIS_STORAGE_DIRECTORY`, or `set_hypothesis_home_dir` from their own code) is left alone.
+    """
+    from pathlib import Path
+
+    from hypothesis import configuration
+
+    home = configuration.storage_directory(intent_to_write=False).home_directory
+    if os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY") or home != Path.cwd() / ".hypothesis":
+        yield
+        return
+    own, xdg = os.environ.get("MCPBDD_CACHE"), os.environ.get("XDG_CACHE_HOME")
+    cache = Path(own) if own else (Path(xdg) if xdg else Path.home() / ".cache") / "mcpbdd"
+    configuration.set_hypothesis_home_dir(cache / "hypothesis")
+    try:
+        yield
+    finally:
+        configuration.set_hypothesis_home_dir(home)
 
 
 @contextlib.contextmanager
