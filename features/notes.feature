@@ -12,13 +12,13 @@ Feature: Team notes
       | create_note         |
       | get_note            |
       | list_notes          |
-      | page_notes          |
       | delete_note         |
       | export_notes        |
       | suggest_title       |
       | list_import_folders |
       | import_note         |
       | share_note          |
+      | page_notes          |
 
   Scenario: A new note can be read back by its id
     When the client calls "create_note" with:

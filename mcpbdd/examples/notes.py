@@ -275,23 +275,6 @@ async def list_notes(ctx: Context, tag: str | None = None) -> NoteList:
     return NoteList(notes=notes, count=len(notes))
 
 
-class NotePage(BaseModel):
-    """One page of the caller's notes, in id order, and the cursor of the next page (None on the last)."""
-
-    notes: list[Note]
-    next_cursor: str | None = None
-
-
-@mcp.tool()
-async def page_notes(ctx: Context, cursor: str | None = None, limit: int = 10) -> NotePage:
-    """Page through the caller's notes in id order; a colleague in the same tenant may continue from a cursor."""
-    try:
-        page = await _notebook(ctx).list("notes/", cursor=cursor, limit=max(1, min(limit, 100)))
-    except StorageError as exc:
-        raise ToolError(f"That cursor cannot be used: {exc}") from exc
-    return NotePage(notes=[Note.model_validate(value) for _, value in page.items], next_cursor=page.next_cursor)
-
-
 DELETE_NOTE = ErrorContract("delete_note", NOTE_NOT_FOUND, DECLINED)
 DELETE_CONSENT = ConsentGate("delete the note")
 
@@ -485,6 +468,23 @@ async def share_note(note_id: str, ctx: Context) -> Shared:
         why = f"failed (HTTP {response.status_code})" if response is not None else "cannot be reached"
         return SHARE_NOTE.fail("upstream_unavailable", f"The document service {why}.")  # type: ignore[return-value]
     return Shared(note_id=note.id, document_id=str(response.json().get("id", "")))
+
+
+class NotePage(BaseModel):
+    """One page of the caller's notes, in id order, and the cursor of the next page (None on the last)."""
+
+    notes: list[Note]
+    next_cursor: str | None = None
+
+
+@mcp.tool()
+async def page_notes(ctx: Context, cursor: str | None = None, limit: int = 10) -> NotePage:
+    """Page through the caller's notes in id order; a colleague in the same tenant may continue from a cursor."""
+    try:
+        page = await _notebook(ctx).list("notes/", cursor=cursor, limit=max(1, min(limit, 100)))
+    except StorageError as exc:
+        raise ToolError(f"That cursor cannot be used: {exc}") from exc
+    return NotePage(notes=[Note.model_validate(value) for _, value in page.items], next_cursor=page.next_cursor)
 
 
 async def _find_for_resource(ctx: Context, note_id: str) -> Note:
