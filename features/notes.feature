@@ -17,6 +17,8 @@ Feature: Team notes
       | suggest_title           |
       | list_import_folders     |
       | import_note             |
+      | share_note              |
+      | page_notes              |
       | show_note_card          |
       | show_note_card_embedded |
       | pin_note                |

@@ -17,6 +17,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
+import types
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -29,9 +31,11 @@ if TYPE_CHECKING:
 __all__ = [
     "SDK_CHECKED",
     "SdkSeamError",
+    "hypothesis_storage_outside_the_project",
     "hypothesis_without_local_constants",
     "lowlevel_server",
     "registered_tools",
+    "resolver_asking",
     "set_anyio_root_task",
     "share_output_validators",
     "subscription_bus",
@@ -45,13 +49,18 @@ class SdkSeamError(RuntimeError):
     """A private SDK attribute mcpbdd relies on is gone: the installed SDK is newer than mcpbdd knows."""
 
 
-def _private(obj: Any, name: str, purpose: str) -> Any:
+def _private(obj: Any, name: str, purpose: str, package: str) -> Any:
+    """`obj.name`, or an `SdkSeamError` naming `package` (whose private attribute it is) and the version the seam
+    was checked on: a seam of hypothesis must send the user to hypothesis, not to the SDK."""
     try:
         return getattr(obj, name)
     except AttributeError:
+        owner = obj.__name__.rpartition(".")[2] if isinstance(obj, types.ModuleType) else type(obj).__name__
+        checked = f"{package} {SDK_CHECKED[package]}"
+        knows = "this SDK" if package == "mcp" else f"this version of {package}"
         raise SdkSeamError(
-            f"{type(obj).__name__} has no {name} any more (mcpbdd uses it {purpose}; checked on "
-            f"mcp {SDK_CHECKED['mcp']}): install mcp {SDK_CHECKED['mcp']} or an mcpbdd that knows this SDK"
+            f"{owner} has no {name} any more (mcpbdd uses it {purpose}; checked on {checked}): "
+            f"install {checked} or an mcpbdd that knows {knows}"
         ) from None
 
 
@@ -65,7 +74,7 @@ def lowlevel_server(server: MCPServer[Any]) -> Server[Any]:
     for every caller's `Client`). If it changes, neither harness can reach an
     in-process server.
     """
-    return _private(server, "_lowlevel_server", "to call its handlers and enter its lifespan")
+    return _private(server, "_lowlevel_server", "to call its handlers and enter its lifespan", "mcp")
 
 
 _SHARED_VALIDATORS: dict[str, Any] = {}
@@ -87,7 +96,7 @@ def share_output_validators(session: Any) -> None:
     session still judges every result itself, with the SDK's messages. If the SDK renames the method,
     `SdkSeamError` says so and nothing is wrapped.
     """
-    compile_for_session = _private(session, "_output_schema_validator", "to share compiled output-schema checks")
+    compile_for_session = _private(session, "_output_schema_validator", "to share compiled output-schema checks", "mcp")
 
     def shared(name: str, output_schema: dict[str, Any]) -> Any:
         key = json.dumps(output_schema, sort_keys=True, default=repr)
@@ -110,7 +119,7 @@ def subscription_bus(server: MCPServer[Any]) -> SubscriptionBus:
     change notification publishes it on the server's bus, as in production. If it
     changes, every Context the context harness builds fails to be made.
     """
-    return _private(server, "_subscriptions", "to build Contexts as the server does")
+    return _private(server, "_subscriptions", "to build Contexts as the server does", "mcp")
 
 
 def registered_tools(server: object) -> list[RegisteredTool]:
@@ -126,7 +135,7 @@ def registered_tools(server: object) -> list[RegisteredTool]:
 
     if not isinstance(server, MCPServer):
         return []
-    manager = _private(server, "_tool_manager", "to list the tools and their functions")
+    manager = _private(server, "_tool_manager", "to list the tools and their functions", "mcp")
     return list(manager.list_tools())
 
 
@@ -185,16 +194,59 @@ def resolver_asking(server: object, tool: str, request: Any) -> str | None:
             returns = typing.get_type_hints(fn).get("return")
         except Exception:  # unresolvable annotations: this resolver cannot be told apart
             continue
-        if isinstance(request, ElicitRequest) and typing.get_origin(returns) is Elicit:
-            (model,) = typing.get_args(returns)
+        members = _union_members(returns)  # `Model | Elicit[Model]`: a resolver that asks only sometimes
+        if isinstance(request, ElicitRequest):
             schema = getattr(request.params, "requested_schema", None)
-            if render_elicitation_schema(model) == schema:
+            models = [typing.get_args(m)[0] for m in members if typing.get_origin(m) is Elicit and typing.get_args(m)]
+            if any(render_elicitation_schema(model) == schema for model in models):
                 asking.append(wire_key)
-        elif (isinstance(request, CreateMessageRequest) and returns is Sample) or (
-            isinstance(request, ListRootsRequest) and returns is ListRoots
+        elif (isinstance(request, CreateMessageRequest) and Sample in members) or (
+            isinstance(request, ListRootsRequest) and ListRoots in members
         ):
             asking.append(wire_key)
     return asking[0] if len(asking) == 1 else None
+
+
+def _union_members(annotation: Any) -> tuple[Any, ...]:
+    """`A | Elicit[A]`, `Optional[Elicit[A]]`, `Union[...]` -> their members; any other annotation -> itself.
+
+    A resolver that asks only when it must is annotated with a union of what it returns
+    directly and what it asks (`AgentChoice | Elicit[AgentChoice]`); each member is read.
+    """
+    import types
+    import typing
+
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        return typing.get_args(annotation)
+    return (annotation,)
+
+
+@contextlib.contextmanager
+def hypothesis_storage_outside_the_project() -> Iterator[None]:
+    """While inside, hypothesis keeps its files in mcpbdd's cache, not in `./.hypothesis` of the user's project.
+
+    `hypothesis.configuration.storage_directory` / `set_hypothesis_home_dir` (hypothesis 6.170.9): generated
+    calls keep no example database (`database=None`), but hypothesis still caches its unicode tables under
+    its home directory, by default `.hypothesis/` in the working directory: a plain `behave` left one in
+    the project. The cache is `$MCPBDD_CACHE/hypothesis`, else `$XDG_CACHE_HOME/mcpbdd/hypothesis`, else
+    `~/.cache/mcpbdd/hypothesis` (as `mcpbdd.reporting.npm.cache_root`). A home the user chose
+    (`HYPOTHESIS_STORAGE_DIRECTORY`, or `set_hypothesis_home_dir` from their own code) is left alone.
+    """
+    from pathlib import Path
+
+    from hypothesis import configuration
+
+    home = configuration.storage_directory(intent_to_write=False).home_directory
+    if os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY") or home != Path.cwd() / ".hypothesis":
+        yield
+        return
+    own, xdg = os.environ.get("MCPBDD_CACHE"), os.environ.get("XDG_CACHE_HOME")
+    cache = Path(own) if own else (Path(xdg) if xdg else Path.home() / ".cache") / "mcpbdd"
+    configuration.set_hypothesis_home_dir(cache / "hypothesis")
+    try:
+        yield
+    finally:
+        configuration.set_hypothesis_home_dir(home)
 
 
 @contextlib.contextmanager
@@ -212,8 +264,8 @@ def hypothesis_without_local_constants() -> Iterator[None]:
     """
     from hypothesis.internal.conjecture import providers
 
-    original = _private(providers, "_get_local_constants", "to draw no constants from loaded modules")
-    cache = _private(providers, "CONSTANTS_CACHE", "to forget constants drawn from loaded modules")
+    original = _private(providers, "_get_local_constants", "to draw no constants from loaded modules", "hypothesis")
+    cache = _private(providers, "CONSTANTS_CACHE", "to forget constants drawn from loaded modules", "hypothesis")
     empty = providers.Constants()
     providers._get_local_constants = lambda: empty
     cache.cache.clear()
