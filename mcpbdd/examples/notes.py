@@ -546,14 +546,10 @@ def main(argv: list[str] | None = None) -> None:
     anyio.run(uvicorn.Server(config).serve)
 
 
-# The note card app (MCP Apps): its tools come after the ones above.
-import mcpbdd.examples.notes_app  # noqa: E402, F401
+import mcpbdd.examples.notes_app  # noqa: E402, F401  (the note card app: its tools come after the ones above)
 
-if __name__ == "__main__":
-    # Run as a script this module is `__main__`; the app registered itself on `mcpbdd.examples.notes`.
-    from mcpbdd.examples import notes as _imported
-
-    _imported.main()
+if __name__ == "__main__":  # as a script this module is __main__: run the module the app registered on
+    __import__("mcpbdd.examples.notes", fromlist=["main"]).main()
 
 
 __all__ = [
