@@ -19,6 +19,7 @@ Chromium blocks it and the view's `securitypolicyviolation` event records it.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import AsyncIterator, Callable, Coroutine, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
@@ -126,7 +127,8 @@ class AppView:
     def shows(self, text: str) -> bool:
         """Whether the view shows `text` (waiting up to `WAIT` seconds for it, serving the view's calls meanwhile)."""
         self.settle()
-        locator = self.page.frame_locator("#mcpbdd-view").get_by_text(text).first
+        # A pattern, not the text: Playwright matches a text ignoring case; a specification means its case.
+        locator = self.page.frame_locator("#mcpbdd-view").get_by_text(re.compile(re.escape(text))).first
         try:
             self.run(locator.wait_for(state="visible", timeout=WAIT * 1000))
         except Exception:
