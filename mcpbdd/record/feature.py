@@ -178,7 +178,7 @@ def _round_steps(exchange: Exchange, replays: Sequence[Replayed | None]) -> list
             steps.append(f"Then the server asks{' for' + named if named else ''} {how}".rstrip())
             message = (question.get("params") or {}).get("message")
             snippet = _snippet(message) if isinstance(message, str) else None
-            if snippet and _stable_message(key, index, message, replays):
+            if snippet and isinstance(message, str) and _stable_message(key, index, message, replays):
                 steps.append(f'And the question{named} says "{snippet}"')
         answers = _answers(round_)
         if answers is None:
@@ -316,7 +316,8 @@ def _capabilities(declared: Any) -> list[str]:
 
 def _callers(calls: Sequence[Exchange]) -> list[str]:
     """Over HTTP, the recorded callers (from their tokens) as users: the harness sends each one's token."""
-    steps, seen = [], set()
+    steps: list[str] = []
+    seen: set[tuple[Any, Any]] = set()
     for exchange in calls:
         caller = exchange.caller or {}
         subject, tenant = caller.get("subject"), caller.get("tenant")

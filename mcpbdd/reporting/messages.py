@@ -35,7 +35,7 @@ import sys
 import time
 import uuid
 import zlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +43,8 @@ import allure_commons
 import cucumber_messages as cm
 from gherkin.ast_builder import AstBuilder
 from gherkin.parser import Parser
-from gherkin.pickles.compiler import Compiler
+from gherkin.pickles.compiler import Compiler, GherkinDocumentWithURI
+from gherkin.stream.id_generator import IdGenerator
 
 from mcpbdd.reporting.per_scenario import PerScenarioFormatter
 
@@ -78,10 +79,11 @@ def _duration(seconds: float) -> cm.Duration:
     return cm.Duration(seconds=whole, nanos=int((seconds - whole) * 1e9))
 
 
-class _PathIds:
+class _PathIds(IdGenerator):
     """Gherkin ids derived from the document's path: the same document parsed in two processes has the same ids."""
 
     def __init__(self, uri: str) -> None:
+        super().__init__()
         self.uri = uri
         self.next = 0
 
@@ -97,7 +99,7 @@ class _Document:
     def __init__(self, uri: str) -> None:
         data = Path(uri).read_text(encoding="utf-8")
         ids = _PathIds(uri)
-        document = {**Parser(ast_builder=AstBuilder(ids)).parse(data), "uri": uri}
+        document: GherkinDocumentWithURI = {**Parser(ast_builder=AstBuilder(ids)).parse(data), "uri": uri}
         self.source = {"source": {"uri": uri, "data": data, "mediaType": "text/x.cucumber.gherkin+plain"}}
         self.document = {"gherkinDocument": document}
         self.pickles = {pickle["location"]["line"]: pickle for pickle in Compiler(ids).compile(document)}
@@ -255,7 +257,7 @@ class MessagesFormatter(PerScenarioFormatter):
 
     def finished(self, scenario: Any) -> None:
         document = self.documents.get(str(scenario.feature.filename))
-        pickle = document.pickles.get(int(scenario.line)) if document is not None else None
+        pickle: Mapping[str, Any] | None = document.pickles.get(int(scenario.line)) if document is not None else None
         if document is None or pickle is None:
             return  # behave ran something the Gherkin parser does not see as a scenario: nothing to map it to
         out: list[dict[str, Any]] = []
@@ -341,7 +343,7 @@ class MessagesFormatter(PerScenarioFormatter):
         )
         self._write(out)
 
-    def _own_pickle(self, pickle: dict[str, Any], scenario: Any) -> dict[str, Any]:
+    def _own_pickle(self, pickle: Mapping[str, Any], scenario: Any) -> dict[str, Any]:
         """The pickle with ids of this process (one pass of several may run the same scenario) and behave's name
         (which carries the harness, `[client harness, legacy]`)."""
         own = f"{self.scope}:{pickle['id']}"
