@@ -8,6 +8,7 @@ exports.
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -32,11 +33,30 @@ def test_the_front_names_every_public_name_and_loads_each_one() -> None:
         _ = mcpbdd.Wrold  # type: ignore[attr-defined]
 
 
+@pytest.mark.parametrize(
+    ("line", "says"),
+    [
+        ("    x = 1", "only `from mcpbdd... import`"),
+        ("    from mcpbdd.model.outcome import Call as Call", "Call twice"),
+        ("    from mcpbdd.model.outcome import Call as Request", "not `as` itself"),
+    ],
+)
+def test_the_front_refuses_a_name_stated_wrongly(line: str, says: str) -> None:
+    """The names are stated once, in the front's TYPE_CHECKING block; a block that says anything else is refused."""
+    import mcpbdd
+
+    source = (PACKAGE / "__init__.py").read_text()
+    broken = source.replace("if TYPE_CHECKING:\n", f"if TYPE_CHECKING:\n{line}\n", 1)
+    with pytest.raises(ImportError, match=re.escape(says)):
+        mcpbdd._public_names(broken)
+    assert set(mcpbdd._public_names(source)) == set(mcpbdd.__all__) - {"__version__"}
+
+
 def test_importing_the_front_loads_nothing_until_a_name_is_used() -> None:
     """`import mcpbdd.kit.consent` in a production server must not pull the harnesses in through the front."""
     code = "import sys, mcpbdd; print(sorted(m for m in sys.modules if m.startswith('mcpbdd')))"
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert run.stdout.strip() == "['mcpbdd']"
+    assert run.stdout.strip() == "['mcpbdd', 'mcpbdd._version']"  # the version seam: one constant
 
 
 def test_the_top_level_holds_only_the_front_the_hooks_and_private_seams() -> None:
@@ -57,4 +77,6 @@ def test_no_module_passes_600_lines_and_each_says_what_it_exports(path: Path) ->
     targets = [t for n in tree.body if isinstance(n, ast.Assign) for t in n.targets]
     targets += [n.target for n in tree.body if isinstance(n, ast.AnnAssign)]
     exported = any(isinstance(target, ast.Name) and target.id == "__all__" for target in targets)
+    if path == PACKAGE / "__init__.py":  # the front computes `__all__` from its names (its own test checks them)
+        exported = any(isinstance(n, ast.FunctionDef) and n.name == "__getattr__" for n in tree.body)
     assert exported, f"{path.name} has no __all__"

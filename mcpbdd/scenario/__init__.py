@@ -5,3 +5,5 @@ rounds of questions and answers; `runtime` is the one event loop of the run with
 per scenario; `remembered` holds the values a scenario takes from one result into a later call.
 It sits above the harnesses and checks it drives and below the steps, hooks and reports that use it.
 """
+
+__all__: list[str] = []  # a namespace for its modules: import them by name
