@@ -95,7 +95,7 @@ def _duration_of_every_scenario(container: Any) -> float:
     return float(sum(scenario.duration for scenario in container.walk_scenarios()))
 
 
-behave.model.ScenarioContainer.duration = property(_duration_of_every_scenario)  # type: ignore[assignment]
+behave.model.ScenarioContainer.duration = property(_duration_of_every_scenario)
 
 
 def _settings(context: Any) -> Settings:
