@@ -8,12 +8,7 @@ vocabulary table: it must name every phrase `mcpbdd steps` lists, and nothing th
 
 from __future__ import annotations
 
-import html
-import os
 import re
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -21,54 +16,6 @@ import pytest
 from mcpbdd.phrases import vocabulary
 
 ROOT = Path(__file__).resolve().parents[1]
-MKDOCS = Path(sys.executable).with_name("mkdocs")
-_QUIET = {"NO_MKDOCS_2_WARNING": "1", "DISABLE_MKDOCS_2_WARNING": "true"}  # the banners, as in the Makefile
-
-
-def _site_copy(tmp_path: Path) -> Path:
-    """mkdocs.yml and docs/ copied; the code and BENCHMARKS.md (read by the build) linked as they are."""
-    copy = tmp_path / "project"
-    copy.mkdir()
-    shutil.copy(ROOT / "mkdocs.yml", copy)
-    shutil.copytree(ROOT / "docs", copy / "docs")
-    for name in ("mcpbdd", "BENCHMARKS.md"):
-        (copy / name).symlink_to(ROOT / name)
-    return copy
-
-
-def _build(project: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(MKDOCS), "build", "--strict"],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={**os.environ, **_QUIET},
-    )
-
-
-def test_the_site_builds_strictly_and_a_broken_link_or_anchor_fails_it(tmp_path: Path) -> None:
-    project = _site_copy(tmp_path)
-    built = _build(project)
-    assert built.returncode == 0, built.stdout + built.stderr
-    page = html.unescape((project / "site" / "reference" / "vocabulary" / "index.html").read_text())
-    missing = [p for p in _phrases() if p not in page]
-    assert missing == [], f"the generated vocabulary page lacks {missing}"
-
-    index = project / "docs" / "index.md"
-    index.write_text(
-        index.read_text()
-        + "\nSee [a page that is not there](reference/no-such-page.md)"
-        + " and [a section](reference/limits.md#no-such-section).\n"
-    )
-    broken = _build(project)
-    output = broken.stdout + broken.stderr
-    assert broken.returncode == 1, output
-    assert "'reference/no-such-page.md', but the target is not found among documentation files" in output
-    assert "'reference/limits.md#no-such-section', but the doc 'reference/limits.md' does not contain an anchor" in (
-        output
-    )
-    assert "Aborted with 2 warnings in strict mode!" in output
 
 
 def test_the_generated_pages_are_never_committed() -> None:
@@ -169,3 +116,13 @@ def test_the_readme_links_point_at_files_and_headings_that_exist() -> None:
 def test_the_link_check_sees_a_missing_file_or_heading() -> None:
     text = "## The vocabulary\n\n[ok](#the-vocabulary) [ok](docs/cassette.md) [x](docs/gone.md) [y](#gone)\n"
     assert link_problems(text) == ["docs/gone.md", "#gone"]
+
+
+def test_the_upstream_steps_are_listed_in_their_own_group() -> None:
+    from mcpbdd.phrases import vocabulary
+
+    entries = vocabulary.vocabulary()["Upstream services"]
+    phrases = [entry.phrase for entry in entries]
+    assert 'the upstream "{base}" answers {method} "{path}" with status {code} and:' in phrases
+    assert 'the upstream "{base}" received no request' in phrases
+    assert all(entry.example.startswith(("Given the upstream", "Then the upstream")) for entry in entries)

@@ -32,7 +32,7 @@ from xml.etree import ElementTree
 import pytest
 from secret_encodings import encodings
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CASES = ROOT / "tests" / "secret_cases"
 SECRETS = ('hunt"er2 p@ss/é', "p@ss w0rd")
 MASK = "«redacted»"

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FEATURES = ["features/tenants.feature:11", "tests/behave_cases/features/failing_assertions.feature:7"]
 needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js and npm (the official schema)")
 
