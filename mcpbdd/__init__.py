@@ -80,7 +80,7 @@ if TYPE_CHECKING:
     from mcpbdd.upstream import Upstream as Upstream
 
 
-def _public_names() -> dict[str, str]:
+def _public_names(source: str) -> dict[str, str]:
     """name -> the module that defines it, read from the `if TYPE_CHECKING:` imports above.
 
     Checked when first read, as hypothesis checks its `strategies.__all__` at import: the block must hold nothing but
@@ -88,9 +88,6 @@ def _public_names() -> dict[str, str]:
     """
     import ast  # here, not at the top: importing the kit alone never pays for it
 
-    source = __loader__.get_source(__name__)  # type: ignore[name-defined]  # every loader of a .py has it
-    if source is None:  # pragma: no cover - only a package stripped of its sources
-        raise ImportError("mcpbdd/__init__.py is needed as source: its public names are read from it")
     where: dict[str, str] = {}
     for node in ast.parse(source).body:
         if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
@@ -108,7 +105,10 @@ def _public_names() -> dict[str, str]:
 
 @functools.cache
 def _where() -> dict[str, str]:
-    return _public_names()
+    source = __loader__.get_source(__name__)  # type: ignore[name-defined]  # every loader of a .py has it
+    if source is None:  # only a package stripped of its sources
+        raise ImportError("mcpbdd/__init__.py is needed as source: its public names are read from it")
+    return _public_names(source)
 
 
 def __getattr__(name: str) -> Any:

@@ -2,3 +2,5 @@
 importing the public front, which loads the harnesses."""
 
 __version__ = "0.1.0"
+
+__all__ = ["__version__"]

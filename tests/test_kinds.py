@@ -10,7 +10,7 @@ import pytest
 from mcpbdd import storage
 from mcpbdd._text import MISSING, clip
 from mcpbdd.behave import harness_from_tags
-from mcpbdd.cli.main import PINNED_TO_OTHERS
+from mcpbdd.cli.behave_argv import PINNED_TO_OTHERS
 from mcpbdd.cli.options import parse_harnesses as _harnesses
 from mcpbdd.model import matching
 from mcpbdd.model.config import ConfigError, Settings, load_settings

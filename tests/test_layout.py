@@ -7,11 +7,14 @@ exports.
 
 from __future__ import annotations
 
+import ast
+import re
 from pathlib import Path
 
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "mcpbdd"
+MODULES = sorted(PACKAGE.rglob("*.py"))
 
 
 def test_the_front_names_every_public_name_and_loads_each_one() -> None:
@@ -28,6 +31,25 @@ def test_the_front_names_every_public_name_and_loads_each_one() -> None:
         _ = mcpbdd.Wrold  # type: ignore[attr-defined]
 
 
+@pytest.mark.parametrize(
+    ("line", "says"),
+    [
+        ("    x = 1", "only `from mcpbdd... import`"),
+        ("    from mcpbdd.model.outcome import Call as Call", "Call twice"),
+        ("    from mcpbdd.model.outcome import Call as Request", "not `as` itself"),
+    ],
+)
+def test_the_front_refuses_a_name_stated_wrongly(line: str, says: str) -> None:
+    """The names are stated once, in the front's TYPE_CHECKING block; a block that says anything else is refused."""
+    import mcpbdd
+
+    source = (PACKAGE / "__init__.py").read_text()
+    broken = source.replace("if TYPE_CHECKING:\n", f"if TYPE_CHECKING:\n{line}\n", 1)
+    with pytest.raises(ImportError, match=re.escape(says)):
+        mcpbdd._public_names(broken)
+    assert set(mcpbdd._public_names(source)) == set(mcpbdd.__all__) - {"__version__"}
+
+
 def test_the_top_level_holds_only_the_front_the_hooks_and_private_seams() -> None:
     loose = sorted(
         path.name
@@ -35,3 +57,17 @@ def test_the_top_level_holds_only_the_front_the_hooks_and_private_seams() -> Non
         if path.name not in {"__init__.py", "behave.py"} and not path.name.startswith("_")
     )
     assert loose == [], f"loose modules at the top of mcpbdd/: {', '.join(loose)}; put each in the package of its layer"
+
+
+@pytest.mark.parametrize("path", MODULES, ids=[str(p.relative_to(PACKAGE)) for p in MODULES])
+def test_no_module_passes_600_lines_and_each_says_what_it_exports(path: Path) -> None:
+    text = path.read_text()
+    assert text.count("\n") <= 600, f"{path.name} has {text.count(chr(10))} lines: split it by concern"
+    tree = ast.parse(text)
+    assert ast.get_docstring(tree), f"{path.name} has no module docstring saying why it exists"
+    targets = [t for n in tree.body if isinstance(n, ast.Assign) for t in n.targets]
+    targets += [n.target for n in tree.body if isinstance(n, ast.AnnAssign)]
+    exported = any(isinstance(target, ast.Name) and target.id == "__all__" for target in targets)
+    if path == PACKAGE / "__init__.py":  # the front computes `__all__` from its names (its own test checks them)
+        exported = any(isinstance(n, ast.FunctionDef) and n.name == "__getattr__" for n in tree.body)
+    assert exported, f"{path.name} has no __all__"

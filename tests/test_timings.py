@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mcpbdd.cli.main import plan_processes
 from mcpbdd.cli.plan import plan_run
+from mcpbdd.cli.run import plan_processes
 from mcpbdd.cli.timings import load_timings, record_timings
 from mcpbdd.reporting.verdicts import Verdict
 

@@ -1,3 +1,3 @@
-"""The `mcpbdd` command (`mcpbdd.cli.main`): run planning, workers, progress, scaffolding, the step list."""
+"""The `mcpbdd` command (`mcpbdd.cli.main` parses and dispatches): the run and its parts, a module per subcommand."""
 
 __all__: list[str] = []

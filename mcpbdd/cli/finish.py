@@ -31,50 +31,62 @@ from mcpbdd.reporting.messages import merge_streams, read_envelopes
 from mcpbdd.reporting.parity import Column, ParityMatrix, build_matrix, write_matrix
 from mcpbdd.reporting.verdicts import Verdict, read_verdicts
 
-__all__ = ["Finished", "finish_run"]
+__all__ = ["Finished", "RunOutputs", "finish_run"]
+
+
+@dataclass(frozen=True)
+class RunOutputs:
+    """What the run's behave processes left and where the derived outputs go (None: not written)."""
+
+    verdict_files: Sequence[tuple[Path, str | None]]
+    """Each process's verdict file and its pass name (None: the configured harness)."""
+    timings: Path | None = None
+    """The timing file read to balance the run (`--timings`)."""
+    timings_output: Path | None = None
+    """Where the updated timings go (a shard writes its own file), when not `timings` itself."""
+    junit: Path | None = None
+    """The JUnit folder whose test cases get properties."""
+    parity: Path | None = None
+    """The parity matrix's folder (`--harness all`), with `columns` its passes."""
+    columns: Sequence[str] = ()
+    results: Path | None = None
+    """The Allure results folder: the matrix adds a result there."""
+    stdio_command: str | None = None
+    """The stdio column's command (`parity_stdio`), which titles it."""
+    message_parts: Sequence[Path] = ()
+    """Each process's Cucumber Messages stream, merged into `messages` (and converted to `cucumber_json`)."""
+    messages: Path | None = None
+    cucumber_json: Path | None = None
+    scratch: Path | None = None
+    """The run's scratch folder: the merged stream goes there when only `cucumber_json` is asked for."""
 
 
 @dataclass
 class Finished:
     verdicts: list[Verdict]
     matrix: ParityMatrix | None = None
-    matrix_files: tuple[Path, Path] | None = None
 
 
-def finish_run(
-    verdict_files: Sequence[tuple[Path, str | None]],
-    *,
-    timings: Path | None,
-    junit: Path | None,
-    timings_output: Path | None = None,
-    parity: Path | None,
-    columns: Sequence[str] = (),
-    results: Path | None = None,
-    stdio_command: str | None = None,
-    message_parts: Sequence[Path] = (),
-    messages: Path | None = None,
-    cucumber_json: Path | None = None,
-    scratch: Path | None = None,
-) -> Finished:
+def finish_run(outputs: RunOutputs) -> Finished:
     """Read every behave process's verdicts (file, pass name) and write the run's derived outputs."""
-    verdicts = [v for path, column in verdict_files for v in read_verdicts(path, column or "")]
+    verdicts = [v for path, column in outputs.verdict_files for v in read_verdicts(path, column or "")]
     done = Finished(verdicts)
-    if messages is not None or cucumber_json is not None:
-        stream = messages or (scratch or Path(".")) / "cucumber-messages.ndjson"
+    if outputs.messages is not None or outputs.cucumber_json is not None:
+        stream = outputs.messages or (outputs.scratch or Path(".")) / "cucumber-messages.ndjson"
         success = all(verdict.status != "failed" for verdict in verdicts)
-        merge_streams(message_parts, stream, success=success)
-        if cucumber_json is not None:
-            write_cucumber_json(read_envelopes(stream), cucumber_json)
-    if timings is not None and verdicts:
-        record_timings(timings, verdicts, output=timings_output)
-    if junit is not None and junit.is_dir():
-        add_junit_properties(junit, verdicts)
-    if parity is not None and columns:
-        titled = [Column(name, pass_named(name, stdio_command).title) for name in columns]
+        merge_streams(outputs.message_parts, stream, success=success)
+        if outputs.cucumber_json is not None:
+            write_cucumber_json(read_envelopes(stream), outputs.cucumber_json)
+    if outputs.timings is not None and verdicts:
+        record_timings(outputs.timings, verdicts, output=outputs.timings_output)
+    if outputs.junit is not None and outputs.junit.is_dir():
+        add_junit_properties(outputs.junit, verdicts)
+    if outputs.parity is not None and outputs.columns:
+        titled = [Column(name, pass_named(name, outputs.stdio_command).title) for name in outputs.columns]
         done.matrix = build_matrix(titled, verdicts)
-        done.matrix_files = write_matrix(done.matrix, parity)
-        if results is not None and results.is_dir():
-            _allure_result(done.matrix, results)
+        write_matrix(done.matrix, outputs.parity)
+        if outputs.results is not None and outputs.results.is_dir():
+            _allure_result(done.matrix, outputs.results)
     return done
 
 

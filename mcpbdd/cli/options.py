@@ -1,6 +1,7 @@
-"""The `mcpbdd` command line: its subcommands, their options, and how option values are read.
+"""The options of `mcpbdd run`, how their values are read, and the default paths of what a run writes.
 
-Apart from `main.py` so the dispatch stays short: here is what a user types, there what it does.
+Apart from `mcpbdd.cli.run` so the run reads as what it does: here is what a user types. Each other
+subcommand registers its own options (`add_parser` in its module); `mcpbdd.cli.main` builds the parser.
 """
 
 from __future__ import annotations
@@ -8,10 +9,8 @@ from __future__ import annotations
 import argparse
 import os
 from pathlib import Path
+from typing import Any
 
-from mcpbdd.cli import coverage as coverage_cli
-from mcpbdd.cli import recording
-from mcpbdd.cli import surface as surface_cli
 from mcpbdd.cli.passes import ALL
 from mcpbdd.cli.plan import parse_shard
 from mcpbdd.model.kinds import HarnessKind
@@ -55,9 +54,8 @@ def shard_option(text: str) -> tuple[int, int]:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="mcpbdd", description="Gherkin specifications for MCP servers.")
-    commands = parser.add_subparsers(dest="command", required=True)
+def add_parser(commands: Any) -> None:
+    """Register `run` on the `mcpbdd` command's subparsers (unknown options and paths go to behave)."""
     run = commands.add_parser(
         "run",
         help="run the specifications with behave; write Allure results and JUnit XML",
@@ -104,58 +102,6 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--parity", type=Path, default=REPORTS, help=f"folder of parity.json and parity.md (--harness all) ({REPORTS})"
     )
-    report = commands.add_parser(
-        "report",
-        help="render Allure results into one HTML file (Allure 3, needs Node.js)",
-        description="Render one or more Allure results folders (e.g. one per CI shard) into a single HTML file.",
-    )
-    report.add_argument("results", nargs="*", type=Path, help=f"results folders (default: {DEFAULT_RESULTS})")
-    report.add_argument("--output", "-o", type=Path, default=DEFAULT_HTML, help=f"report folder ({DEFAULT_HTML})")
-    report.add_argument("--name", default="mcpbdd report", help="the report's title")
-    report.add_argument(
-        "--coverage",
-        type=Path,
-        action="append",
-        default=None,
-        metavar="FILE",
-        help="a coverage file (e.g. each CI shard's coverage.json; repeat the option for several), merged: their "
-        "totals replace the results' own coverage.* environment entries, so a report merged from shards shows the "
-        "run's coverage (the input folders are not changed)",
-    )
-    report.add_argument(
-        "--messages",
-        type=Path,
-        default=None,
-        metavar="FILE",
-        help="render Cucumber Messages (mcpbdd run --messages FILE) with @cucumber/html-formatter instead, "
-        "into OUTPUT/cucumber.html",
-    )
-    catalog = commands.add_parser(
-        "catalog",
-        help="the error catalog: each tool's declared failures and the scenarios that specify them (Markdown)",
-    )
-    catalog.add_argument("--server", help="package.module:attr (default: server under [tool.mcpbdd])")
-    catalog.add_argument("features", nargs="?", type=Path, default=Path("features"), help="the feature files")
-    catalog.add_argument("--json", action="store_true", help="print JSON (per tool, each failure and its scenarios)")
-    catalog.add_argument("--strict", action="store_true", help="exit 1 when a declared failure has no scenario")
-    surface_cli.add_parser(commands)
-    coverage_cli.add_parser(commands)
-    steps = commands.add_parser("steps", help="list the step vocabulary, grouped, with an example of each")
-    steps.add_argument("--markdown", action="store_true", help="print Markdown (for a wiki or the README)")
-    init = commands.add_parser(
-        "init",
-        help="scaffold features/, steps/, environment.py and [tool.mcpbdd] with a first passing scenario",
-    )
-    init.add_argument("--server", required=True, help="the server under test: package.module:attr")
-    init.add_argument("directory", nargs="?", type=Path, default=Path("."), help="the project folder (default: .)")
-    init.add_argument(
-        "--harness", choices=list(HarnessKind), default=HarnessKind.CONTEXT, help="the default harness to configure"
-    )
-    recording.add_commands(commands)  # record, feature, verify
-    return parser
-
-
-# run ---------------------------------------------------------------------------------------------------
 
 
 __all__ = [
@@ -164,7 +110,7 @@ __all__ = [
     "DEFAULT_RESULTS",
     "DEFAULT_TIMINGS",
     "REPORTS",
-    "build_parser",
+    "add_parser",
     "parse_harnesses",
     "parse_jobs",
     "shard_option",

@@ -43,6 +43,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mcpbdd.cli.formatters import ALLURE, PROGRESS, SUMMARY, formatter_module
+
 __all__ = ["GATHER", "PREIMPORT", "Worker", "run_workers", "use_fork"]
 
 
@@ -51,10 +53,10 @@ PREIMPORT = (
     "behave.runner",
     "behave.formatter.pretty",
     "behave.formatter.progress",
-    "mcpbdd.reporting.console",
+    formatter_module(SUMMARY),  # mcpbdd.reporting.console
     "behave.reporter.junit",
-    "mcpbdd.reporting.allure_formatter",
-    "mcpbdd.cli.progress",
+    formatter_module(ALLURE),
+    formatter_module(PROGRESS),
     "mcpbdd.behave",
 )
 """What a forked worker inherits already imported: everything heavy that registers no step."""

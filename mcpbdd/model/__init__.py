@@ -10,3 +10,5 @@ It knows nothing of how a server is reached (`mcpbdd.harness`) or of the scenari
 (`mcpbdd.scenario`): those import it, never the other way round (the layers contract in
 pyproject.toml holds this).
 """
+
+__all__: list[str] = []  # a namespace for its modules: import them by name

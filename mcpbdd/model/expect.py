@@ -15,7 +15,7 @@ from __future__ import annotations
 import difflib
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from mcp_types import Tool
 
@@ -26,6 +26,9 @@ from mcpbdd.model.answers import required_fields
 from mcpbdd.model.errors import Broken
 from mcpbdd.model.outcome import RESOURCES_READ, Channel, Outcome, Question
 from mcpbdd.storage import MISSING, StorageDiff
+
+_Open = TypeVar("_Open")
+"""The scenario's open round of questions, whatever its type (`asks_for_input` hands it back)."""
 
 
 class VacuousCheck(Broken):
@@ -252,6 +255,36 @@ def question_requires(question: Question, fields: Sequence[str]) -> None:
         )
 
 
+def asks_for_input(conversation: _Open | None, last: Outcome, *, what: str = "input") -> _Open:
+    """A question is open: `conversation` is the scenario's open round (None: none), returned for the step to use.
+
+    The round stays open across other calls until it is answered, so the failure names
+    what the last call came to, not the call that asked. Typed loosely because the round
+    belongs to the scenario layer, above this one.
+    """
+    if conversation is None:
+        raise AssertionError(f"Expected the server to ask for {what}, but {last.describe()}")
+    return conversation
+
+
+def asks_by(question: Question, kind: str, *, named: str | None = None) -> None:
+    """The question asks by `kind` (elicitation, sampling, roots); `named`: what the specification called it.
+
+    A question is found by name whatever its kind, so that a wrong kind is reported as
+    such here instead of as a question the server did not ask.
+    """
+    if question.kind != kind:
+        name = question.key if named is None else named
+        raise AssertionError(f"Expected the server to ask {name!r} by {kind}, but it asks by {question.kind}")
+
+
+def answer_sent_before(answered_last: bool) -> None:
+    """A step that says the server asks *again* claims an answer (or a replay) was sent first; without one it would
+    only repeat that the server asked."""
+    if not answered_last:
+        raise AssertionError("Expected the server to ask again after an answer, but no answer was sent before")
+
+
 def input_required(outcome: Outcome, kind: str | None = None) -> dict[str, Question]:
     """The call asked for input (of `kind`, when given); returns its questions by key, for pytest users."""
     if outcome.channel is not Channel.INPUT_REQUIRED:
@@ -360,6 +393,9 @@ def _json(value: Any) -> str:
 
 __all__ = [
     "VacuousCheck",
+    "answer_sent_before",
+    "asks_by",
+    "asks_for_input",
     "channel_is",
     "does_not_mention",
     "does_not_succeed",

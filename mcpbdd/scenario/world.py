@@ -1,9 +1,30 @@
 """The World: everything one scenario knows, created fresh for it and closed after it.
 
 Principals and tenants, the harness and its sessions (owned by the scenario's owner
-task), the trace of every exchange and the outcome of the last call. Nothing mutable
-outlives the scenario, so scenarios cannot leak into each other and parallel runs share
-nothing but read-only settings.
+task), the trace of every exchange and the outcome of the last call, the scenario's
+doubles (storage, clock, upstream routes) and the values it remembered. All of that is
+the World's and goes with it, so one scenario's state cannot leak into the next, and
+parallel jobs (processes of their own) share nothing but read-only settings. Which harness
+the World opens for its target, over which connector, is `mcpbdd.scenario.servers`.
+
+What does outlive a scenario, and why, is what keeps servers cheap to start and never
+what a scenario set up:
+
+- the run's event loop (`runtime.RunLoop`, one per behave process), on which each
+  scenario's owner task runs: an `mcp.Client` must be entered and exited in one task;
+- `SharedServers`, with `reuse_server = "feature"`: server processes (and their sessions)
+  kept for the whole feature by the feature's owner task, because a start can take a
+  second; keeping their state apart between the feature's scenarios is then the server's
+  business (its tools, or the storage adapter);
+- module state in `mcpbdd.harness.processes.spawn` (a warm fork server per entry point,
+  directory and interpreter settings, kept for the run so each scenario's process is a fork
+  of it; the line saying how servers start, printed once per process) and in
+  `mcpbdd.harness.processes.spare` (stdio processes started ahead for the next scenarios,
+  and the reasons a spare was not used, said once): both stopped when the run ends (`stop_all`,
+  from behave's `after_all` and at exit);
+- the doubles files `mcpbdd.harness.handover` reserves for those spares: each is new and
+  empty, and handed to the next scenario that places its doubles in a file, which then owns
+  it (a spare was started with its path).
 
 The World's methods are synchronous (a step calls them and they drive the run's loop
 for just that call); for async code use the harnesses (`ContextHarness`,
@@ -20,20 +41,8 @@ from typing import Any, TypeVar
 from mcp_types import InputResponse, InputResponses, Tool
 
 from mcpbdd.harness.base import Harness, RequestTimeout
-from mcpbdd.harness.client import ClientHarness
-from mcpbdd.harness.connectors import Connector, Http, InProcess, Stdio
-from mcpbdd.harness.context import ContextHarness
 from mcpbdd.harness.handover import Placement, remove_doubles_file, temporary_doubles_file
-from mcpbdd.harness.processes.http_process import HttpProcess
-from mcpbdd.harness.processes.process_options import ProcessOptions
-from mcpbdd.harness.targets import (
-    ServerTarget,
-    error_summary,
-    load_adapter,
-    load_inprocess,
-    missing_command,
-    naming_the_target,
-)
+from mcpbdd.harness.targets import ServerTarget, error_summary, load_adapter, naming_the_target
 from mcpbdd.kit.clock import FrozenClock
 from mcpbdd.kit.doubles import Doubles
 from mcpbdd.kit.principals import Directory, Principal, caller_label
@@ -45,6 +54,7 @@ from mcpbdd.model.trace import Events, Exchange, Trace
 from mcpbdd.scenario.conversation import AnswerPlan, Conversation, InputRounds
 from mcpbdd.scenario.remembered import Remembered
 from mcpbdd.scenario.runtime import ScenarioOwner
+from mcpbdd.scenario.servers import HarnessChoice, build_harness
 from mcpbdd.storage import ServiceAdapter, StorageAdapter, StorageDiff, StorageService, diff
 from mcpbdd.storage.doubles_file import DoublesFile
 from mcpbdd.upstream import Upstream
@@ -210,49 +220,6 @@ class World:
             )
         return ServerTarget.parse(self.server_target)
 
-    def _build_harness(self, target: ServerTarget, owner: ScenarioOwner) -> Harness:
-        """The configured harness for `target`, opening its sessions in `owner`'s task."""
-        common: dict[str, Any] = {
-            "capabilities": self.capabilities,
-            "timeout": self.settings.timeout,
-            "tenant_claim": self.settings.tenant_claim,
-        }
-        if self.harness_kind is HarnessKind.CONTEXT:
-            if target.kind != "inprocess":
-                raise ServerCannotStart(
-                    "the context harness calls an in-process server's handlers; "
-                    "a server in another process needs the client harness (-D mcpbdd.harness=client)"
-                )  # not `cannot_load`: the scenarios a tag pins to the client harness reach it
-            return ContextHarness(
-                _load(target), doubles=self.doubles, start_timeout=self.settings.start_timeout, **common
-            )
-        connector = InProcess(_load(target), self.doubles) if target.kind == "inprocess" else None
-        return ClientHarness(
-            connector or self._connector(target),
-            mode=self.client_mode,
-            enter_in_owner=lambda fn: owner.call_in_owner(lambda _stack: fn()),
-            start_timeout=self.settings.start_timeout,
-            **common,
-        )
-
-    def _connector(self, target: ServerTarget) -> Connector:
-        missing = missing_command(target, cwd=self.settings.cwd, env=self.settings.env)
-        if missing is not None:
-            raise ServerCannotStart(missing, cannot_load=True)
-        if target.kind not in ("stdio", "http-command"):
-            return Http(target.spec, tokens=self.settings.tokens)
-        options = ProcessOptions(
-            env=self.settings.env,
-            extra_env=self.placement.environment(),
-            cwd=self.settings.cwd,
-            upstream=self.upstream,
-            upstream_bases=tuple(self.settings.upstreams),
-            spawn=self.settings.spawn,
-        )
-        if target.kind == "stdio":
-            return Stdio(target.spec, options)
-        return HttpProcess(target.spec, options, tokens=self.settings.tokens, start_timeout=self.settings.start_timeout)
-
     def server_stderr(self) -> str:
         """What a server process wrote to stderr in this scenario ('' in-process or before it started)."""
         return self._harness.server_stderr() if self._harness is not None else ""
@@ -276,7 +243,10 @@ class World:
                 return self._harness
             owner = shared.owner if shared is not None else self.owner
             try:
-                harness = self._build_harness(target, owner)
+                choice = HarnessChoice(self.harness_kind, self.client_mode, self.capabilities)
+                harness = build_harness(
+                    target, choice, self.settings, placement=self.placement, upstream=self.upstream, owner=owner
+                )
             except ServerCannotStart as exc:
                 raise self._cannot_start(exc) from None
             try:
@@ -558,15 +528,6 @@ class World:
         errors = self.owner.close()
         self.placement.close()  # after the owner stopped the server processes that had the doubles file open
         return errors
-
-
-def _load(target: ServerTarget) -> Any:
-    """The in-process server of `target`; one that does not load is a server that cannot start."""
-    try:
-        return load_inprocess(target)
-    except TargetError as exc:
-        why = str(exc).removeprefix(f"server target {target.spec!r}: ")
-        raise ServerCannotStart(why, cannot_load=True) from None
 
 
 __all__ = ["SharedServers", "World"]

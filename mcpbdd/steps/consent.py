@@ -14,10 +14,9 @@ from mcpbdd.steps.arguments import inline_arguments, spec_errors
 
 def _consent_question(context: Any) -> Any:
     w = world(context)
-    if w.conversation is None:
-        raise AssertionError(f"Expected the server to ask for consent, but {w.last.describe()}")
+    conversation = expect.asks_for_input(w.conversation, w.last, what="consent")
     with spec_errors(context):
-        open_keys = w.conversation.open_questions
+        open_keys = conversation.open_questions
         name = CONSENT_KEY if CONSENT_KEY in open_keys else None  # a mid-call question (older era) has no key
         question = w.question(name, "elicitation")
     expect.question_requires(question, [CONSENT_KEY])
@@ -39,8 +38,7 @@ def asks_for_consent_to(context: Any, operation: str) -> None:
 @then("the server asks for consent again")
 def asks_for_consent_again(context: Any) -> None:
     """Then the server asks for consent again  (after an answer or a replay: nothing was done)"""
-    if not world(context).answered_last:
-        raise AssertionError("Expected the server to ask again after an answer, but no answer was sent before")
+    expect.answer_sent_before(world(context).answered_last)
     _consent_question(context)
 
 
@@ -60,25 +58,18 @@ def refuses_consent(context: Any) -> None:
         world(context).answer(question.key, answers.decline())
 
 
-def _replay_step(phrase: str, example: str) -> None:
-    """The current caller (`the client`) or a named user sends the last answered round again."""
-
-    def replays(context: Any, user: str | None = None) -> None:
-        with spec_errors(context):
-            world(context).replay(as_user=user)
-
-    replays.__doc__ = example
-    when(phrase)(replays)
+@when("the client replays the consented call")
+def client_replays(context: Any) -> None:
+    """When the client replays the consented call  (the last answered round, sent again)"""
+    with spec_errors(context):
+        world(context).replay()
 
 
-_replay_step(
-    "the client replays the consented call",
-    "When the client replays the consented call  (the last answered round, sent again)",
-)
-_replay_step(
-    '"{user:Text}" replays the consented call',
-    'When "bob" replays the consented call  (someone else sends the consent round)',
-)
+@when('"{user:Text}" replays the consented call')
+def user_replays(context: Any, user: str) -> None:
+    """When "bob" replays the consented call  (someone else sends the consent round)"""
+    with spec_errors(context):
+        world(context).replay(as_user=user)
 
 
 @when('the client calls "{tool:Text}" with {arguments:JsonObject} and consent given in advance')

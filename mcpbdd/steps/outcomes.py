@@ -7,117 +7,102 @@ call, a row of one) fails instead, saying how to fix the scenario.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from behave import then
 
 from mcpbdd.kit.errors import parse_code
 from mcpbdd.model import expect
-from mcpbdd.model.outcome import Channel
+from mcpbdd.model.outcome import Channel, Outcome
 from mcpbdd.steps._world import world
 from mcpbdd.steps.arguments import SpecError, json_doc_string, location, spec_errors
 
-Check = Callable[..., None]
-"""A step's check, given the step's context and the phrase's values by name."""
 
-
-def _last(context: Any) -> Any:
+def _last(context: Any) -> Outcome:
+    """The outcome every check here is about: the last call's (a clear failure when there was none)."""
     return world(context).last
 
 
-def _on_last(check: Callable[..., None]) -> Check:
-    """`check(last outcome, the phrase's values...)`."""
-    return lambda context, **values: check(_last(context), *values.values())
+@then("the call succeeds")
+def call_succeeds(context: Any) -> None:
+    """Then the call succeeds"""
+    expect.succeeds(_last(context))
 
 
-def _on_last_and_doc(check: Callable[[Any, Any], None]) -> Check:
-    """`check(last outcome, the step's JSON doc string)`."""
-    return lambda context: check(_last(context), json_doc_string(context))
+@then("the call does not succeed")
+def call_does_not_succeed(context: Any) -> None:
+    """Then the call does not succeed  (any outcome but ok: an error, a question, no answer)"""
+    expect.does_not_succeed(_last(context))
 
 
-def _on_parsed(parse: Callable[[str], Any], check: Callable[[Any, Any], None]) -> Check:
-    """`check(last outcome, the phrase's one value read by parse)`; an unreadable word is the spec's mistake."""
-
-    def checks(context: Any, **values: str) -> None:
-        (word,) = values.values()
-        with spec_errors(context):
-            expected = parse(word)
-        check(_last(context), expected)
-
-    return checks
+@then('the result mentions "{text:Text}"')
+def result_mentions(context: Any, text: str) -> None:
+    """Then the result mentions "Groceries\""""
+    expect.mentions(_last(context), text)
 
 
-# The checks of the last call's outcome, in the order `mcpbdd steps` lists them: (phrase, its example, check).
-_CHECKS: tuple[tuple[str, str, Check], ...] = (
-    ("the call succeeds", "Then the call succeeds", _on_last(expect.succeeds)),
-    (
-        "the call does not succeed",
-        "Then the call does not succeed  (any outcome but ok: an error, a question, no answer)",
-        _on_last(expect.does_not_succeed),
-    ),
-    ('the result mentions "{text:Text}"', 'Then the result mentions "Groceries"', _on_last(expect.mentions)),
-    (
-        'the result does not mention "{text:Text}"',
-        'Then the result does not mention "Traceback"',
-        _on_last(expect.does_not_mention),
-    ),
-    (
-        "the structured result contains:",
-        "Then the structured result contains: (JSON; only the keys given; a tool's, a JSON resource's or a prompt's)",
-        _on_last_and_doc(expect.structured_contains),
-    ),
-    (
-        "the structured result matches:",
-        "Then the structured result matches: (JSON; exact, with markers like #uuid, #string, #ignore)",
-        _on_last_and_doc(expect.structured_matches),
-    ),
-    (
-        "the call fails with a tool error",
-        "Then the call fails with a tool error",
-        _on_last(expect.fails_with_tool_error),
-    ),
-    (
-        'the call fails with a tool error mentioning "{text:Text}"',
-        'Then the call fails with a tool error mentioning "not found"',
-        lambda context, text: expect.fails_with_tool_error(_last(context), mentioning=text),
-    ),
-    (
-        "the call fails with a protocol error",
-        "Then the call fails with a protocol error  (a JSON-RPC error, whatever its code)",
-        _on_last(expect.fails_with_a_protocol_error),
-    ),
-    (
-        "the call fails with the protocol error {code:CodeWord}",
-        "Then the call fails with the protocol error InvalidParams",
-        _on_parsed(parse_code, expect.fails_with_protocol_error),
-    ),
-    (
-        'the error reason is "{reason:Text}"',
-        'Then the error reason is "note_not_found"  (either channel: structured tool error or protocol error data)',
-        _on_last(expect.reason_is),
-    ),
-    ('the error suggests "{hint:Text}"', 'Then the error suggests "List the notes"', _on_last(expect.suggests)),
-    (
-        'the outcome is "{channel:Text}"',
-        'Then the outcome is "tool-error"',
-        _on_parsed(Channel.parse, expect.channel_is),
-    ),
-)
+@then('the result does not mention "{text:Text}"')
+def result_does_not_mention(context: Any, text: str) -> None:
+    """Then the result does not mention "Traceback\""""
+    expect.does_not_mention(_last(context), text)
 
 
-def _register(phrase: str, example: str, check: Callable[..., None]) -> None:
-    """One step function per phrase (each its own object: reports key step definitions by function)."""
-
-    def checks_the_outcome(context: Any, **values: Any) -> None:
-        check(context, **values)
-
-    checks_the_outcome.__doc__ = example
-    then(phrase)(checks_the_outcome)
+@then("the structured result contains:")
+def structured_result_contains(context: Any) -> None:
+    """Then the structured result contains: (JSON; only the keys given; a tool's, a JSON resource's or a prompt's)"""
+    expect.structured_contains(_last(context), json_doc_string(context))
 
 
-for _check in _CHECKS:
-    _register(*_check)
+@then("the structured result matches:")
+def structured_result_matches(context: Any) -> None:
+    """Then the structured result matches: (JSON; exact, with markers like #uuid, #string, #ignore)"""
+    expect.structured_matches(_last(context), json_doc_string(context))
+
+
+@then("the call fails with a tool error")
+def fails_with_tool_error(context: Any) -> None:
+    """Then the call fails with a tool error"""
+    expect.fails_with_tool_error(_last(context))
+
+
+@then('the call fails with a tool error mentioning "{text:Text}"')
+def fails_with_tool_error_mentioning(context: Any, text: str) -> None:
+    """Then the call fails with a tool error mentioning "not found\""""
+    expect.fails_with_tool_error(_last(context), mentioning=text)
+
+
+@then("the call fails with a protocol error")
+def fails_with_a_protocol_error(context: Any) -> None:
+    """Then the call fails with a protocol error  (a JSON-RPC error, whatever its code)"""
+    expect.fails_with_a_protocol_error(_last(context))
+
+
+@then("the call fails with the protocol error {code:CodeWord}")
+def fails_with_the_protocol_error(context: Any, code: str) -> None:
+    """Then the call fails with the protocol error InvalidParams"""
+    with spec_errors(context):
+        expected = parse_code(code)
+    expect.fails_with_protocol_error(_last(context), expected)
+
+
+@then('the error reason is "{reason:Text}"')
+def error_reason_is(context: Any, reason: str) -> None:
+    """Then the error reason is "note_not_found"  (either channel: structured tool error or protocol error data)"""
+    expect.reason_is(_last(context), reason)
+
+
+@then('the error suggests "{hint:Text}"')
+def error_suggests(context: Any, hint: str) -> None:
+    """Then the error suggests "List the notes\""""
+    expect.suggests(_last(context), hint)
+
+
+@then('the outcome is "{channel:Text}"')
+def outcome_is(context: Any, channel: str) -> None:
+    """Then the outcome is "tool-error\""""
+    with spec_errors(context):
+        expected = Channel.parse(channel)
+    expect.channel_is(_last(context), expected)
 
 
 @then('no response mentions "{secret:Text}"')

@@ -8,7 +8,6 @@ server's mid-call requests) and the outcome steps then see what the call came to
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from behave import given, then, when
@@ -23,12 +22,11 @@ KINDS = {"by elicitation": "elicitation", "by sampling": "sampling", "for the ro
 def _asks(context: Any, name: str | None, kind: str | None) -> None:
     w = world(context)
     with spec_errors(context):
-        if w.conversation is None:
-            raise AssertionError(f"Expected the server to ask for input, but {w.last.describe()}")
+        expect.asks_for_input(w.conversation, w.last)
         # A named question is found whatever its kind, so a wrong kind is reported as such.
         question = w.question(name, kind if name is None else None)
-    if kind is not None and question.kind != kind:
-        raise AssertionError(f"Expected the server to ask {name!r} by {kind}, but it asks by {question.kind}")
+    if kind is not None:
+        expect.asks_by(question, kind, named=name)
 
 
 def _answer(context: Any, name: str | None, response: Any) -> None:
@@ -73,82 +71,88 @@ def _question(context: Any, key: str | None) -> Any:
         return world(context).question(key)
 
 
-# What is said of a question or answered to it, by its name and, when one question is open, without
-# one; in the order `mcpbdd steps` lists them: (keyword, the phrase with the name, its example, the phrase
-# without, its example, what it does with the name or None and the phrase's other values).
-_NAMED_OR_NOT: tuple[tuple[Any, str, str, str, str, Callable[..., None]], ...] = (
-    (
-        then,
-        'the question "{key:Text}" says "{text:Text}"',
-        'Then the question "confirm_delete" says "cannot be undone"',
-        'the question says "{text:Text}"',
-        'Then the question says "cannot be undone"',
-        lambda context, key, text: expect.question_says(_question(context, key), text),
-    ),
-    (
-        then,
-        'the question "{key:Text}" requires the fields "{fields:Names}"',
-        'Then the question "confirm_delete" requires the fields "confirm"',
-        'the question requires the fields "{fields:Names}"',
-        'Then the question requires the fields "confirm"',
-        lambda context, key, fields: expect.question_requires(_question(context, key), fields),
-    ),
-    (
-        when,
-        'the user accepts "{key:Text}" with:',
-        'When the user accepts "confirm_delete" with: (a JSON object: the form\'s content)',
-        "the user accepts with:",
-        "When the user accepts with: (a JSON object: the form's content)",
-        lambda context, key: _answer(context, key, answers.accept(_form(context))),
-    ),
-    (
-        when,
-        'the user declines "{key:Text}"',
-        'When the user declines "confirm_delete"',
-        "the user declines",
-        "When the user declines",
-        lambda context, key: _answer(context, key, answers.decline()),
-    ),
-    (
-        when,
-        'the user cancels "{key:Text}"',
-        'When the user cancels "confirm_delete"',
-        "the user cancels",
-        "When the user cancels",
-        lambda context, key: _answer(context, key, answers.cancel()),
-    ),
-    (
-        when,
-        'the model answers "{key:Text}" with "{text:Text}"',
-        'When the model answers "ask_model_for_title" with "Weekly groceries"',
-        'the model answers with "{text:Text}"',
-        'When the model answers with "Weekly groceries"',
-        lambda context, key, text: _answer(context, key, answers.model_reply(text)),
-    ),
-    (
-        when,
-        'the client answers "{key:Text}" with the roots:',
-        'When the client answers "roots-1" with the roots: (a table: uri | name)',
-        "the client answers with the roots:",
-        "When the client answers with the roots: (a table: uri | name)",
-        lambda context, key: _answer(context, key, answers.roots(_roots(context))),
-    ),
-)
+@then('the question "{key:Text}" says "{text:Text}"')
+def question_says(context: Any, key: str, text: str) -> None:
+    """Then the question "confirm_delete" says "cannot be undone\""""
+    expect.question_says(_question(context, key), text)
 
 
-def _register(keyword: Any, phrase: str, example: str, does: Callable[..., None]) -> None:
-    """One step function per phrase (each its own object: reports key step definitions by function)."""
-
-    def step_function(context: Any, key: str | None = None, **values: Any) -> None:
-        does(context, key, **values)
-
-    step_function.__doc__ = example
-    keyword(phrase)(step_function)
+@then('the question says "{text:Text}"')
+def the_question_says(context: Any, text: str) -> None:
+    """Then the question says "cannot be undone\""""
+    expect.question_says(_question(context, None), text)
 
 
-for _keyword, _named, _named_example, _unnamed, _unnamed_example, _does in _NAMED_OR_NOT:
-    _register(_keyword, _named, _named_example, _does)
-    _register(_keyword, _unnamed, _unnamed_example, _does)
+@then('the question "{key:Text}" requires the fields "{fields:Names}"')
+def question_requires(context: Any, key: str, fields: list[str]) -> None:
+    """Then the question "confirm_delete" requires the fields "confirm\""""
+    expect.question_requires(_question(context, key), fields)
+
+
+@then('the question requires the fields "{fields:Names}"')
+def the_question_requires(context: Any, fields: list[str]) -> None:
+    """Then the question requires the fields "confirm\""""
+    expect.question_requires(_question(context, None), fields)
+
+
+@when('the user accepts "{key:Text}" with:')
+def user_accepts(context: Any, key: str) -> None:
+    """When the user accepts "confirm_delete" with: (a JSON object: the form's content)"""
+    _answer(context, key, answers.accept(_form(context)))
+
+
+@when("the user accepts with:")
+def user_accepts_the_question(context: Any) -> None:
+    """When the user accepts with: (a JSON object: the form's content)"""
+    _answer(context, None, answers.accept(_form(context)))
+
+
+@when('the user declines "{key:Text}"')
+def user_declines(context: Any, key: str) -> None:
+    """When the user declines "confirm_delete\""""
+    _answer(context, key, answers.decline())
+
+
+@when("the user declines")
+def user_declines_the_question(context: Any) -> None:
+    """When the user declines"""
+    _answer(context, None, answers.decline())
+
+
+@when('the user cancels "{key:Text}"')
+def user_cancels(context: Any, key: str) -> None:
+    """When the user cancels "confirm_delete\""""
+    _answer(context, key, answers.cancel())
+
+
+@when("the user cancels")
+def user_cancels_the_question(context: Any) -> None:
+    """When the user cancels"""
+    _answer(context, None, answers.cancel())
+
+
+@when('the model answers "{key:Text}" with "{text:Text}"')
+def model_answers(context: Any, key: str, text: str) -> None:
+    """When the model answers "ask_model_for_title" with "Weekly groceries\""""
+    _answer(context, key, answers.model_reply(text))
+
+
+@when('the model answers with "{text:Text}"')
+def model_answers_the_question(context: Any, text: str) -> None:
+    """When the model answers with "Weekly groceries\""""
+    _answer(context, None, answers.model_reply(text))
+
+
+@when('the client answers "{key:Text}" with the roots:')
+def client_answers_roots(context: Any, key: str) -> None:
+    """When the client answers "roots-1" with the roots: (a table: uri | name)"""
+    _answer(context, key, answers.roots(_roots(context)))
+
+
+@when("the client answers with the roots:")
+def client_answers_the_roots_question(context: Any) -> None:
+    """When the client answers with the roots: (a table: uri | name)"""
+    _answer(context, None, answers.roots(_roots(context)))
 
 
 @given('the user will accept "{key:Text}" with:')

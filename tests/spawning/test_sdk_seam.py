@@ -23,7 +23,7 @@ NOT_THE_SDK = {
     ("storage/service.py", "_expiry"): "another StorageService's own state",
     ("storage/service.py", "_read_cursor"): "another StorageService's own state",
     ("storage/service.py", "_issue_cursor"): "another StorageService's own state",
-    ("harness/fork_child.py", "_run_exitfuncs"): "the interpreter's atexit step (a fork exits by os._exit)",
+    ("harness/processes/fork_child.py", "_run_exitfuncs"): "the interpreter's atexit step (a fork exits by os._exit)",
 }
 """Private reads outside the seam that are not the SDK's or anyio's, each with its reason."""
 

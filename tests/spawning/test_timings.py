@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from mcpbdd.cli.main import plan_processes
 from mcpbdd.cli.plan import plan_run
+from mcpbdd.cli.run import plan_processes
 from mcpbdd.cli.timings import DEFAULT_PASS, load_timings
 
 ROOT = Path(__file__).resolve().parents[2]

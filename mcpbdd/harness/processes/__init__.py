@@ -5,3 +5,5 @@
 plain process warm; `http_process` runs an HTTP server from a command; `process_options` are the
 settings they share. Nothing here knows of scenarios: the World asks for a process and gets one.
 """
+
+__all__: list[str] = []  # a namespace for its modules: import them by name

@@ -1,0 +1,87 @@
+"""`mcpbdd report`: Allure results (one or more folders, e.g. one per CI shard) rendered into one HTML file.
+
+    mcpbdd report [RESULTS...] [--output DIR] [--name NAME] [--coverage FILE...] [--messages FILE]
+
+Allure 3 renders it (Node.js is needed: without it the command exits 2 and says so);
+`--messages` renders a Cucumber Messages stream with @cucumber/html-formatter instead. The
+last lines say what the report holds and where it is.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from mcpbdd.cli.exits import EXIT_OK, EXIT_USAGE
+from mcpbdd.cli.options import DEFAULT_HTML, DEFAULT_RESULTS
+from mcpbdd.reporting.totals import totals_lines
+
+__all__ = ["add_parser", "main"]
+
+
+def add_parser(commands: Any) -> None:
+    """Register `report` on the `mcpbdd` command's subparsers."""
+    report = commands.add_parser(
+        "report",
+        help="render Allure results into one HTML file (Allure 3, needs Node.js)",
+        description="Render one or more Allure results folders (e.g. one per CI shard) into a single HTML file.",
+    )
+    report.add_argument("results", nargs="*", type=Path, help=f"results folders (default: {DEFAULT_RESULTS})")
+    report.add_argument("--output", "-o", type=Path, default=DEFAULT_HTML, help=f"report folder ({DEFAULT_HTML})")
+    report.add_argument("--name", default="mcpbdd report", help="the report's title")
+    report.add_argument(
+        "--coverage",
+        type=Path,
+        action="append",
+        default=None,
+        metavar="FILE",
+        help="a coverage file (e.g. each CI shard's coverage.json; repeat the option for several), merged: their "
+        "totals replace the results' own coverage.* environment entries, so a report merged from shards shows the "
+        "run's coverage (the input folders are not changed)",
+    )
+    report.add_argument(
+        "--messages",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="render Cucumber Messages (mcpbdd run --messages FILE) with @cucumber/html-formatter instead, "
+        "into OUTPUT/cucumber.html",
+    )
+
+
+def _merged_coverage(files: list[Path] | None) -> dict[str, Any] | None:
+    """`report --coverage`: the files merged (FileNotFoundError/ValueError name a missing or unreadable one)."""
+    if not files:
+        return None
+    from mcpbdd.checks.coverage import load_coverage, merge
+
+    missing = [str(path) for path in files if not path.is_file()]
+    if missing:
+        raise FileNotFoundError(f"no coverage file: {', '.join(missing)} (run `mcpbdd run` or `mcpbdd coverage -o`)")
+    return merge(load_coverage(path) for path in files)
+
+
+def main(args: argparse.Namespace) -> int:
+    from mcpbdd.reporting import html as html_report
+
+    results = args.results or [DEFAULT_RESULTS]
+    try:
+        if args.messages is not None:
+            from mcpbdd.reporting.cucumber_html import render_messages
+
+            page = render_messages(args.messages, args.output / "cucumber.html")
+        else:
+            page = html_report.render(results, args.output, name=args.name, coverage=_merged_coverage(args.coverage))
+    except html_report.NodeMissing as exc:
+        print(f"mcpbdd report: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except (FileNotFoundError, ValueError, html_report.RenderError) as exc:
+        print(f"mcpbdd report: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    for line in totals_lines(results):  # the last lines say what the report holds and where it is
+        print(line)
+    print(f"mcpbdd: report written: {page}")
+    print(f"mcpbdd: open it in a browser: {page.as_uri()}")
+    return EXIT_OK

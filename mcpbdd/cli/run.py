@@ -1,0 +1,335 @@
+"""`mcpbdd run`: the specifications run by behave processes, watched, finished and summed up.
+
+`run` is a thin wrapper over behave: mcpbdd's Allure formatter (results under `reports/allure-
+results`), JUnit XML for CI (`reports/junit`), behave's readable console output (a line per scenario
+unless a format is given; every step with `--steps`), the same specifications once per harness,
+`--jobs` processes on one machine and `--shard` for CI machines (see `mcpbdd.cli.plan`), balanced by
+the timing file (`mcpbdd.cli.timings`), the parity matrix (`--harness all`), Cucumber Messages and
+Cucumber JSON, JUnit properties (`mcpbdd.cli.finish`), and a progress line on a terminal. The
+configured secrets are redacted from the console output and, once every behave process has ended,
+from every file the run wrote: the Allure results, the JUnit XML, any `--outfile` and anything else
+under `reports/` (see `mcpbdd.model.redaction`). Each behave run is its own process, because
+behave's `main()` leaks step definitions when called twice in one process.
+
+A `Run` is one run once planned, in the order it happens: its workers (`chains`: one chain of
+behave processes per job, `behave_argv` for each one's arguments), the output folders emptied
+(`prepare_outputs`), the processes watched (`watch`, printing through a `RunConsole`), the derived
+outputs written (`finish`), and the exit status with the summary (`conclude`, `mcpbdd.cli.run_summary`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import signal
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
+
+from mcpbdd.cli import coverage as coverage_cli
+from mcpbdd.cli.behave_argv import behave_args
+from mcpbdd.cli.exits import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
+from mcpbdd.cli.finish import RunOutputs, finish_run
+from mcpbdd.cli.formatters import MESSAGES, VERDICTS
+from mcpbdd.cli.options import REPORTS
+from mcpbdd.cli.passes import ALL, passes_for_all
+from mcpbdd.cli.plan import Plan, PlanError, Unit, balance, plan_run, shard_of
+from mcpbdd.cli.progress import EventFiles, ProgressLine, wants_progress
+from mcpbdd.cli.run_summary import print_summary
+from mcpbdd.cli.timings import load_timings, merge_units, split_for_shards, unit_weights, written_to
+from mcpbdd.cli.workers import Worker, run_workers
+from mcpbdd.model.config import JOB_ENV
+from mcpbdd.model.redaction import Redactor, redact_tree
+from mcpbdd.reporting.console import without_banner
+
+__all__ = ["STARTUP_ERRORS", "Run", "RunConsole", "RunSettings", "plan_processes", "run", "run_outputs"]
+
+STARTUP_ERRORS = ("ConfigError:", "ParserError:", "HOOK-ERROR in before_all", "InvalidFilenameError:")
+"""Lines behave prints (and then exits 1) when a run could not start: that is a usage error, not a failure."""
+
+
+def run(args: argparse.Namespace, passthrough: Sequence[str], out: TextIO | None = None) -> int:
+    """`mcpbdd run`: plan, check the server can load, run in a scratch folder, redact what the run wrote."""
+    out = out if out is not None else sys.stdout
+    started, wall_started = time.monotonic(), time.time()
+    try:
+        plan = plan_run(passthrough)
+    except PlanError as exc:
+        print(f"mcpbdd run: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    settings = RunSettings.read(plan.userdata)
+    from mcpbdd.cli.preflight import check_server
+
+    cannot_start = check_server(plan.userdata)  # a server that can never load: one message, not one per scenario
+    if cannot_start is not None:
+        print(settings.redactor.redact(f"mcpbdd run: {cannot_start}"), file=sys.stderr)
+        return EXIT_USAGE
+    scratch = Path(tempfile.mkdtemp(prefix="mcpbdd-run-"))
+    try:  # the scratch folder goes whatever happens, a Ctrl-C before the workers start included
+        return Run(args, plan, settings, scratch=scratch, out=out, started=started).execute()
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+        redact_tree(run_outputs(args, plan), settings.redactor, since=wall_started)  # also after an interrupted run
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """The settings the run itself reads, as its behave processes will read them (`[tool.mcpbdd]`, then `-D`).
+
+    Settings are validated by each behave process's before_all (a bad one is a usage error, see
+    `STARTUP_ERRORS`, and stops it before it writes any report); here a bad one reads as none.
+    """
+
+    redactor: Redactor = field(default_factory=Redactor)
+    """The secrets, for the console and the files at the end."""
+    coverage_file: Path | None = None
+    """Where the merged coverage goes (the `coverage_file` setting; '' for none)."""
+    parity_stdio: str | None = None
+    """The stdio command of the parity matrix's stdio column, if the settings name one."""
+
+    @classmethod
+    def read(cls, userdata: dict[str, str]) -> RunSettings:
+        from mcpbdd.model.config import ConfigError, load_settings
+
+        try:
+            settings = load_settings(userdata)
+        except ConfigError:
+            return cls()
+        coverage = Path(settings.coverage_file) if settings.coverage_file else None
+        return cls(Redactor(settings.secrets), coverage, settings.parity_stdio)
+
+
+def plan_processes(
+    plan: Plan,
+    harnesses: list[str | None],
+    jobs: int,
+    shard: tuple[int, int] | None,
+    timings: Path | None = None,
+) -> list[list[Unit]]:
+    """The buckets of work, one per job: every (harness, feature) unit of this shard, balanced (by the timing
+    file's durations when it has them)."""
+    units = [Unit(u.filename, u.locations, u.scenarios, harness, u.lines) for harness in harnesses for u in plan.units]
+    known = load_timings(timings)
+    if shard is not None:
+        units = split_for_shards(units, known, shard[1])
+        units = merge_units(shard_of(units, *shard, unit_weights(units, known)))
+    return [bucket for bucket in balance(units, jobs, unit_weights(units, known)) if bucket]
+
+
+def run_outputs(args: argparse.Namespace, plan: Plan) -> list[Path]:
+    """Where the run writes, to redact at the end: results, JUnit, `--outfile`s and `reports/` (any other format)."""
+    outputs = [args.results, *(Path(name) for name in plan.outfiles)]
+    if not args.no_junit:
+        outputs.append(args.junit)
+    outputs += [path for path in (args.messages, args.cucumber_json, written_to(args.timings, args.shard)) if path]
+    if args.harness == [ALL]:
+        outputs.append(args.parity)
+    if REPORTS.is_dir():
+        outputs.append(REPORTS)
+    return list(dict.fromkeys(path.resolve() for path in outputs))
+
+
+def _prepare(folder: Path, keep: bool) -> None:
+    if folder.exists() and not keep:
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+
+
+def _exit_code(worker: Worker) -> int:
+    code = worker.returncode
+    if code == 0:
+        return EXIT_OK
+    if code == EXIT_USAGE or (code == 1 and any(line.startswith(STARTUP_ERRORS) for line in _lines(worker))):
+        return EXIT_USAGE
+    return EXIT_FAILED  # 1: a scenario failed; anything else (a crash, a signal): the run did not pass either
+
+
+def _lines(worker: Worker) -> list[str]:
+    return "".join(worker.output).splitlines()
+
+
+class Run:
+    """One `mcpbdd run` once planned: its behave processes, their progress and output, what they leave, the summary."""
+
+    def __init__(
+        self, args: argparse.Namespace, plan: Plan, settings: RunSettings, *, scratch: Path, out: TextIO, started: float
+    ) -> None:
+        self.args, self.plan, self.scratch, self.out, self.started = args, plan, scratch, out, started
+        self.redactor = settings.redactor
+        self.coverage: Path | None = None if args.no_coverage else (args.coverage or settings.coverage_file)
+        self.color = bool(getattr(out, "isatty", lambda: False)())
+        self.stdio_command = settings.parity_stdio
+        harnesses: list[str | None] = list(args.harness) if args.harness else [None]
+        self.matrix = harnesses == [ALL]  # --harness all: the parity matrix's columns, stdio when configured
+        if self.matrix:
+            harnesses = [column.name for column in passes_for_all(self.stdio_command)]
+        self.harnesses = harnesses
+        self.verdict_files: list[tuple[Path, str | None]] = []
+        self.message_parts: list[Path] = []
+        self.per_harness: dict[str, EventFiles] = {}  # the summary's totals per harness
+
+    def execute(self) -> int:
+        """Start the processes, watch them to the end, write what derives from them; the run's exit status."""
+        chains, total = self.chains()
+        self.prepare_outputs()
+        if not any(chains):
+            where = f"shard {self.args.shard[0]}/{self.args.shard[1]}" if self.args.shard else "this run"
+            print(
+                f"mcpbdd: {where} has no feature to run ({len(self.plan.units)} feature file(s) in all)", file=self.out
+            )
+            return EXIT_OK
+        progress = ProgressLine(total, enabled=wants_progress())
+        events = EventFiles(w.events for chain in chains for w in chain)
+        try:
+            stopped_by = self.watch(chains, RunConsole(self, progress, events, live=len(chains) == 1))
+            events.poll()  # the last scenarios, before the files go
+            self.finish()
+        finally:
+            progress.close()
+        return self.conclude(chains, events, stopped_by)
+
+    # the behave processes ------------------------------------------------------------------------------
+
+    def chains(self) -> tuple[list[list[Worker]], int]:
+        """One chain of behave processes per job (one per harness, run one after the other), and the scenarios."""
+        # Serial or not, behave gets the planned feature files, never the original paths: the same
+        # arguments give the same JUnit class names (behave derives them from the paths it was given).
+        buckets = plan_processes(self.plan, self.harnesses, self.args.jobs, self.args.shard, self.args.timings)
+        chains: list[list[Worker]] = []
+        for number, bucket in enumerate(buckets, start=1):
+            job = number if len(buckets) > 1 else None
+            chain = []
+            for harness in self.harnesses:
+                mine = [location for unit in bucket if unit.harness == harness for location in unit.locations]
+                if mine:
+                    chain.append(self.worker(harness, mine, job, len(buckets)))
+            chains.append(chain)
+        return chains, sum(unit.scenarios for bucket in buckets for unit in bucket)
+
+    def worker(self, harness: str | None, locations: list[str], job: int | None, jobs: int) -> Worker:
+        """The behave process that runs `locations` on `harness` (in job `job` of `jobs`, when there are several)."""
+        name = f"{job or 0}-{harness}"
+        events = self.scratch / f"events-{name}"
+        self.per_harness.setdefault(str(harness), EventFiles()).add(events)
+        options = [*self.plan.options, *locations]
+        if self.args.update_snapshots:
+            options = ["-D", "mcpbdd.update_snapshots=true", *options]
+        behave = behave_args(
+            self.args.results,
+            harness,
+            options,
+            events=events,
+            junit=None if self.args.no_junit else (self.args.junit / harness if harness else self.args.junit),
+            color=self.color,
+            pinned_elsewhere=len(self.harnesses) > 1,
+            formats=self._formats(name, harness),
+            stdio_command=self.stdio_command,
+            steps=self.args.steps,
+        )
+        # Each process writes its own coverage file (set last: it wins over a -D given to the run); merged in finish.
+        part = self.scratch / f"coverage-{name}.json" if self.coverage else ""
+        behave += ["-D", f"mcpbdd.coverage_file={part}"]
+        where = f"job {job}/{jobs} · " if job is not None else ""
+        label = f"{where}{harness + ' harness' if harness else 'configured harness'} · {len(locations)} feature file(s)"
+        return Worker(behave, {JOB_ENV: str(job)} if job is not None else {}, label, events)
+
+    def _formats(self, name: str, harness: str | None) -> list[tuple[str, Path]]:
+        """The process's verdicts file (always) and Cucumber Messages stream (when asked for), remembered."""
+        verdicts = self.scratch / f"verdicts-{name}.jsonl"
+        self.verdict_files.append((verdicts, harness))
+        formats = [(VERDICTS, verdicts)]
+        if self.args.messages is not None or self.args.cucumber_json is not None:
+            self.message_parts.append(self.scratch / f"messages-{name}.ndjson")
+            formats.append((MESSAGES, self.message_parts[-1]))
+        return formats
+
+    def prepare_outputs(self) -> None:
+        """Empty the results and JUnit folders (unless `--keep-results`), and the last run's coverage."""
+        _prepare(self.args.results, self.args.keep_results)
+        if self.coverage and not self.args.keep_results:
+            self.coverage.unlink(missing_ok=True)  # a run that calls nothing must not leave the last run's coverage
+        if not self.args.no_junit:
+            _prepare(self.args.junit, self.args.keep_results)
+
+    def watch(self, chains: list[list[Worker]], console: RunConsole) -> int | None:
+        """Run the chains to the end; the signal that stopped them, if one did."""
+        return run_workers(
+            chains,
+            on_output=console.on_output,
+            on_done=console.on_done,
+            on_tick=console.on_tick,
+            on_notice=console.on_notice,
+        )
+
+    # once the processes have ended -----------------------------------------------------------------------
+
+    def finish(self) -> None:
+        """The merged coverage, then the outputs derived from every process's verdicts (`mcpbdd.cli.finish`)."""
+        args = self.args
+        if self.coverage:
+            parts = sorted(self.scratch.glob("coverage-*.json"))
+            coverage_cli.merge_run_coverage(parts, self.coverage, keep=args.keep_results, results=args.results)
+        finish_run(
+            RunOutputs(
+                self.verdict_files,
+                timings=args.timings,
+                timings_output=written_to(args.timings, args.shard),
+                junit=None if args.no_junit else args.junit,
+                parity=args.parity if self.matrix else None,
+                columns=[h for h in self.harnesses if h] if self.matrix else (),
+                results=args.results,
+                stdio_command=self.stdio_command,
+                message_parts=self.message_parts,
+                messages=args.messages,
+                cucumber_json=args.cucumber_json,
+                scratch=self.scratch,
+            )
+        )
+
+    def conclude(self, chains: list[list[Worker]], events: EventFiles, stopped_by: int | None) -> int:
+        """Print the summary; the exit status: 128 + the signal that stopped the run, else the worst process's."""
+        elapsed = time.monotonic() - self.started
+        if stopped_by is not None:
+            name = signal.Signals(stopped_by).name
+            print_summary(self.args, events, EXIT_INTERRUPTED, elapsed, self.out, name, per_harness=self.per_harness)
+            return 128 + stopped_by
+        worst = max(_exit_code(w) for chain in chains for w in chain)
+        print_summary(self.args, events, worst, elapsed, self.out, per_harness=self.per_harness)
+        if self.coverage and self.coverage.is_file():
+            print(f"mcpbdd: coverage in {self.coverage.resolve()} (summarise it: mcpbdd coverage)", file=self.out)
+        return worst
+
+
+class RunConsole:
+    """What the run prints while its processes run: their output (redacted), live or per process, and progress."""
+
+    def __init__(self, run: Run, progress: ProgressLine, events: EventFiles, *, live: bool) -> None:
+        self.out, self.redactor, self.progress, self.events = run.out, run.redactor, progress, events
+        self.live = live
+        """One job: each process's output as it comes; several: each process's whole output once it ends."""
+        self.headed = len(run.harnesses) > 1
+        """Live over several harnesses: a heading before each harness's output."""
+        self._announced: set[int] = set()
+
+    def on_output(self, worker: Worker, text: str) -> None:
+        if self.live:
+            if self.headed and id(worker) not in self._announced:
+                self._announced.add(id(worker))
+                self.progress.write(f"\n== mcpbdd: the {worker.label.split(' harness')[0]} harness ==\n", self.out)
+            self.progress.write(self.redactor.redact(without_banner(text)), self.out)
+
+    def on_done(self, worker: Worker) -> None:
+        if not self.live:
+            output = self.redactor.redact(without_banner("".join(worker.output)))
+            self.progress.write(f"\n── mcpbdd: {worker.label} ──\n{output}", self.out)
+
+    def on_tick(self) -> None:
+        self.events.poll()
+        self.progress.update(self.events.passed + self.events.failed, self.events.failed)
+
+    def on_notice(self, text: str) -> None:
+        self.progress.write(f"\n{text}\n", self.out)
