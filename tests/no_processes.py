@@ -75,7 +75,8 @@ def started() -> list[str]:
 
 def guarded_phase(item: pytest.Item) -> Generator[None, None, None]:
     """One phase of `item` (setup, call or teardown), as a hook wrapper's body: a test outside tests/spawning/ may
-    start no process during it, and fails after it if it tried (even if it caught the error)."""
+    start no process during it, and fails after it if it tried, saying so, whatever it did with the error (caught
+    it and passed, or failed later for want of the process)."""
     fast = not item.path.is_relative_to(SPAWNING)
     forbidding(item.nodeid if fast else None)
     try:
@@ -83,5 +84,5 @@ def guarded_phase(item: pytest.Item) -> Generator[None, None, None]:
     finally:
         attempts = started()
         forbidding(None)
-    if attempts:
-        pytest.fail(f"{item.nodeid} tried to start a process ({', '.join(attempts)}): move it to tests/spawning/")
+        if attempts:
+            pytest.fail(f"{item.nodeid} tried to start a process ({', '.join(attempts)}): move it to tests/spawning/")

@@ -4,6 +4,8 @@ A call has its timeout; so do the requests around it: `tools/list` (which the Wo
 a tool error), starting the server's lifespan and closing it. A tool that blocks the event loop
 gets the same verdict on every harness, and so do arguments deeper than the SDK client carries.
 Tests that would hang without the bound are stopped by a timeout of 60 s, so a regression fails instead.
+
+The tests of this concern that start processes are in tests/spawning/test_bounded_requests.py.
 """
 
 from __future__ import annotations

@@ -1,4 +1,7 @@
-"""`mcpbdd catalog`: declared failures per tool, joined with the scenarios that specify them."""
+"""`mcpbdd catalog`: declared failures per tool, joined with the scenarios that specify them.
+
+The tests of this concern that start processes are in tests/spawning/test_catalog.py.
+"""
 
 from __future__ import annotations
 

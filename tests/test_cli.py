@@ -1,4 +1,7 @@
-"""The `mcpbdd` command end to end, each in a subprocess: exit codes, progress, steps, init, report."""
+"""The `mcpbdd` command end to end, each in a subprocess: exit codes, progress, steps, init, report.
+
+The tests of this concern that start processes are in tests/spawning/test_cli.py.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""Coverage measured from the run: what is left unexercised shows, the gate fails both ways, splits merge exactly."""
+"""Coverage measured from the run: what is left unexercised shows, the gate fails both ways, splits merge exactly.
+
+The tests of this concern that start processes are in tests/spawning/test_coverage.py.
+"""
 
 from __future__ import annotations
 

@@ -4,6 +4,8 @@ The site (mkdocs.yml, docs/) is built by `make docs` on every `make test`; here 
 once as it is (it passes, and its generated vocabulary page holds every phrase) and once with a
 broken link and a broken anchor, which the strict build must refuse. The README keeps a compact
 vocabulary table: it must name every phrase `mcpbdd steps` lists, and nothing that is not one.
+
+The tests of this concern that start processes are in tests/spawning/test_docs.py.
 """
 
 from __future__ import annotations

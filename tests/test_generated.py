@@ -2,6 +2,8 @@
 
 Each verdict is shown catching the weak server (tests/weak_server.py) with a readable report,
 and the example notes server is shown surviving on every harness.
+
+The tests of this concern that start processes are in tests/spawning/test_generated.py.
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@ behave runs in a subprocess (see tests/expected_failures.py). The limits checked
 ones docs/reference/limits.md states: JSON nested at most 100 deep in a specification (the
 same on both harnesses), a clock that reads years 1 to 9999, feature files in UTF-8, and report
 attachments capped at `attachment_limit` bytes.
+
+The tests of this concern that start processes are in tests/spawning/test_hostile_input.py.
 """
 
 from __future__ import annotations

@@ -2,6 +2,8 @@
 
 `lint-imports` (run by `make lint`) checks the contracts in pyproject.toml statically; these
 tests show it fails on a forbidden import, and check at run time what importing the kit loads.
+
+The tests of this concern that start processes are in tests/spawning/test_import_contract.py.
 """
 
 from __future__ import annotations

@@ -1,4 +1,7 @@
-"""The shared vocabulary (`mcpbdd.model.kinds`) and text helpers (`mcpbdd._text`): one definition, every edge agrees."""
+"""The shared vocabulary (`mcpbdd.model.kinds`) and text helpers (`mcpbdd._text`): one definition, every edge agrees.
+
+The tests of this concern that start processes are in tests/spawning/test_kinds.py.
+"""
 
 from __future__ import annotations
 

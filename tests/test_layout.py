@@ -3,6 +3,8 @@
 These are the layout's promises from docs/reference/layout.md: what `import mcpbdd` names, no loose module at the
 top but the front, the hooks and private seams, no module past 600 lines, every public module saying what it
 exports.
+
+The tests of this concern that start processes are in tests/spawning/test_layout.py.
 """
 
 from __future__ import annotations

@@ -63,3 +63,15 @@ def test_a_test_that_catches_the_refusal_still_fails(request: pytest.FixtureRequ
     with pytest.raises(pytest.fail.Exception, match=r"tried to start a process \(subprocess.Popen\)"):
         next(phase)
     no_processes.forbidding(request.node.nodeid)  # the wrapper lifted the ban; the rest of this test is fast again
+
+
+def test_a_test_that_fails_for_want_of_the_process_fails_naming_the_attempt(request: pytest.FixtureRequest) -> None:
+    """A harness that catches the refusal and then times out must not read as a timeout: the attempt is the reason."""
+    phase = no_processes.guarded_phase(request.node)
+    next(phase)
+    with contextlib.suppress(no_processes.ProcessStarted):
+        _subprocess()
+    with pytest.raises(pytest.fail.Exception, match=r"tried to start a process \(subprocess.Popen\)") as failed:
+        phase.throw(TimeoutError("the server never answered"))
+    assert isinstance(failed.value.__context__, TimeoutError)
+    no_processes.forbidding(request.node.nodeid)

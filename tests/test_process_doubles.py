@@ -2,6 +2,8 @@
 
 Real files, real server processes over stdio, a real loopback HTTP server: what the storage and
 clock steps see over stdio is what the server process wrote and read.
+
+The tests of this concern that start processes are in tests/spawning/test_process_doubles.py.
 """
 
 from __future__ import annotations

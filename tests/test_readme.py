@@ -4,6 +4,8 @@ Every ```python block of README.md and of docs/**/*.md is compiled; a block whos
 is a fragment stops there (a piece of a server, shown in context). Any other block runs in a fresh
 interpreter, and a block that defines `test_*` functions runs under pytest, each test passing.
 (The site's generated pages, the vocabulary and the API reference, have no examples of their own.)
+
+The tests of this concern that start processes are in tests/spawning/test_readme.py.
 """
 
 from __future__ import annotations

@@ -3,6 +3,8 @@
 Real processes end to end: a real `mcp.Client` drives `mcpbdd record` over stdio (as a client's
 configuration would), the recorder starts the real server; the written feature runs under behave
 on the client harness; `mcpbdd verify` replays against the same server and a changed build.
+
+The tests of this concern that start processes are in tests/spawning/test_record.py.
 """
 
 from __future__ import annotations

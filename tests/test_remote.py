@@ -1,4 +1,7 @@
-"""Servers in other processes: stdio and Streamable HTTP, crashes, start-up failures, and no orphans."""
+"""Servers in other processes: stdio and Streamable HTTP, crashes, start-up failures, and no orphans.
+
+The tests of this concern that start processes are in tests/spawning/test_remote.py.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""Tool-surface snapshots: every kind of difference classed and named, and when a snapshot may be written."""
+"""Tool-surface snapshots: every kind of difference classed and named, and when a snapshot may be written.
+
+The tests of this concern that start processes are in tests/spawning/test_surface.py.
+"""
 
 from __future__ import annotations
 

@@ -3,6 +3,8 @@
 The balance is checked on the durations a real run of the example suite recorded (what the
 next CI run would read), not by timing shards here: wall-clock assertions would be flaky on a
 loaded machine. `bench/bench_shards.py` runs the shards and measures them.
+
+The tests of this concern that start processes are in tests/spawning/test_timings.py.
 """
 
 from __future__ import annotations

@@ -1,4 +1,7 @@
-"""Upstream doubles: the route table, the in-process transport, the loopback server, and the World's check."""
+"""Upstream doubles: the route table, the in-process transport, the loopback server, and the World's check.
+
+The tests of this concern that start processes are in tests/spawning/test_upstream.py.
+"""
 
 from __future__ import annotations
 

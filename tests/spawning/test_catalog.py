@@ -1,4 +1,7 @@
-"""`mcpbdd catalog`: declared failures per tool, joined with the scenarios that specify them."""
+"""`mcpbdd catalog`: declared failures per tool, joined with the scenarios that specify them.
+
+These tests start processes; the in-process tests of this concern are in tests/test_catalog.py.
+"""
 
 from __future__ import annotations
 

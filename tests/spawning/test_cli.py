@@ -1,4 +1,7 @@
-"""The `mcpbdd` command end to end, each in a subprocess: exit codes, progress, steps, init, report."""
+"""The `mcpbdd` command end to end, each in a subprocess: exit codes, progress, steps, init, report.
+
+These tests start processes; the in-process tests of this concern are in tests/test_cli.py.
+"""
 
 from __future__ import annotations
 

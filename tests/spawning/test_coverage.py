@@ -1,4 +1,7 @@
-"""Coverage measured from the run: what is left unexercised shows, the gate fails both ways, splits merge exactly."""
+"""Coverage measured from the run: what is left unexercised shows, the gate fails both ways, splits merge exactly.
+
+These tests start processes; the in-process tests of this concern are in tests/test_coverage.py.
+"""
 
 from __future__ import annotations
 

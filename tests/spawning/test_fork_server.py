@@ -3,6 +3,8 @@
 Real processes and real signals: each test writes a small Python MCP server into its own temporary
 folder, so every process of the test (the fork server, whose command line names the server's path,
 its forks, the launchers) can be found by that folder in its command line or environment.
+
+These tests start processes; the in-process tests of this concern are in tests/test_fork_server.py.
 """
 
 from __future__ import annotations

@@ -2,6 +2,8 @@
 
 Each verdict is shown catching the weak server (tests/weak_server.py) with a readable report,
 and the example notes server is shown surviving on every harness.
+
+These tests start processes; the in-process tests of this concern are in tests/test_generated.py.
 """
 
 from __future__ import annotations

@@ -2,6 +2,8 @@
 
 `lint-imports` (run by `make lint`) checks the contracts in pyproject.toml statically; these
 tests show it fails on a forbidden import, and check at run time what importing the kit loads.
+
+These tests start processes; the in-process tests of this concern are in tests/test_import_contract.py.
 """
 
 from __future__ import annotations

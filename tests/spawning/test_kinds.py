@@ -1,4 +1,7 @@
-"""The shared vocabulary (`mcpbdd.model.kinds`) and text helpers (`mcpbdd._text`): one definition, every edge agrees."""
+"""The shared vocabulary (`mcpbdd.model.kinds`) and text helpers (`mcpbdd._text`): one definition, every edge agrees.
+
+These tests start processes; the in-process tests of this concern are in tests/test_kinds.py.
+"""
 
 from __future__ import annotations
 

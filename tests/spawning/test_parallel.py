@@ -2,6 +2,8 @@
 
 The planning functions are checked directly; the runs are real `mcpbdd run` subprocesses
 over this project's own specifications on both harnesses, compared result by result.
+
+These tests start processes; the in-process tests of this concern are in tests/test_parallel.py.
 """
 
 from __future__ import annotations

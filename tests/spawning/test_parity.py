@@ -4,6 +4,8 @@ tests/parity_cases/features/diverging.feature makes one scenario diverge on purp
 `ctx.elicit()` works only on the 2025-11-25 handshake) with nothing saying why, the same
 scenario documented by `@parity.back_channel`, one that behaves the same everywhere and one
 pinned to the client harness.
+
+These tests start processes; the in-process tests of this concern are in tests/test_parity.py.
 """
 
 from __future__ import annotations

@@ -2,6 +2,8 @@
 
 Real files, real server processes over stdio, a real loopback HTTP server: what the storage and
 clock steps see over stdio is what the server process wrote and read.
+
+These tests start processes; the in-process tests of this concern are in tests/test_process_doubles.py.
 """
 
 from __future__ import annotations

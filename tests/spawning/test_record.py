@@ -3,6 +3,8 @@
 Real processes end to end: a real `mcp.Client` drives `mcpbdd record` over stdio (as a client's
 configuration would), the recorder starts the real server; the written feature runs under behave
 on the client harness; `mcpbdd verify` replays against the same server and a changed build.
+
+These tests start processes; the in-process tests of this concern are in tests/test_record.py.
 """
 
 from __future__ import annotations

@@ -1,4 +1,7 @@
-"""Servers in other processes: stdio and Streamable HTTP, crashes, start-up failures, and no orphans."""
+"""Servers in other processes: stdio and Streamable HTTP, crashes, start-up failures, and no orphans.
+
+These tests start processes; the in-process tests of this concern are in tests/test_remote.py.
+"""
 
 from __future__ import annotations
 

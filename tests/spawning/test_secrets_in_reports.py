@@ -185,7 +185,7 @@ def test_redacted_files_still_parse(redacted: Run) -> None:
             continue
         parsed[path.suffix].add(path.relative_to(redacted.folder / "reports").parts[0])
         results += path.name.endswith("-result.json")
-    assert parsed == {".json": {"allure-results", "behave.json"}, ".xml": {"junit"}}, parsed
+    assert parsed[".json"] >= {"allure-results", "behave.json"} and parsed[".xml"] >= {"junit"}, parsed
     assert results == 5, f"{results} Allure results parsed, expected one per scenario (5)"
 
 

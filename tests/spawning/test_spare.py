@@ -4,6 +4,8 @@ Real processes over stdio: the notes example server for scenarios built as behav
 `World` per scenario on the run's one loop), and the fork server tests' small server for whole
 behave runs, whose processes are found by their temporary folder, after a pass, a failure, a crash,
 SIGINT and SIGTERM.
+
+These tests start processes; the in-process tests of this concern are in tests/test_spare.py.
 """
 
 from __future__ import annotations

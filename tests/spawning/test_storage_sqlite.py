@@ -1,4 +1,7 @@
-"""What only the SQLite provider promises: a real file that survives restarts and several processes."""
+"""What only the SQLite provider promises: a real file that survives restarts and several processes.
+
+This test starts processes; the in-process tests of this concern are in tests/storage/test_storage_sqlite.py.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""Tool-surface snapshots: every kind of difference classed and named, and when a snapshot may be written."""
+"""Tool-surface snapshots: every kind of difference classed and named, and when a snapshot may be written.
+
+These tests start processes; the in-process tests of this concern are in tests/test_surface.py.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""Upstream doubles: the route table, the in-process transport, the loopback server, and the World's check."""
+"""Upstream doubles: the route table, the in-process transport, the loopback server, and the World's check.
+
+These tests start processes; the in-process tests of this concern are in tests/test_upstream.py.
+"""
 
 from __future__ import annotations
 

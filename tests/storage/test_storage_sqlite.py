@@ -1,4 +1,7 @@
-"""What only the SQLite provider promises: a real file that survives restarts and several processes."""
+"""What only the SQLite provider promises: a real file that survives restarts and several processes.
+
+The test with several processes is in tests/spawning/test_storage_sqlite.py.
+"""
 
 from __future__ import annotations
 
