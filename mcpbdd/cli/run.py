@@ -126,6 +126,8 @@ def run_outputs(args: argparse.Namespace, plan: Plan) -> list[Path]:
     if not args.no_junit:
         outputs.append(args.junit)
     outputs += [path for path in (args.messages, args.cucumber_json, written_to(args.timings, args.shard)) if path]
+    if args.messages is not None:  # a run of several passes writes a stream per pass beside it (cli.finish)
+        outputs += sorted(args.messages.parent.glob(f"{args.messages.stem}.*{args.messages.suffix}"))
     if args.harness == [ALL]:
         outputs.append(args.parity)
     if REPORTS.is_dir():
@@ -329,7 +331,8 @@ class RunConsole:
 
     def on_tick(self) -> None:
         self.events.poll()
-        self.progress.update(self.events.passed + self.events.failed, self.events.failed)
+        events = self.events
+        self.progress.update(events.passed + events.failed + events.broken, events.failed + events.broken)
 
     def on_notice(self, text: str) -> None:
         self.progress.write(f"\n{text}\n", self.out)
