@@ -282,7 +282,7 @@ def after_all(context: Any) -> None:
         restore_sigterm()
         collector: CoverageCollector | None = getattr(context, "mcpbdd_coverage", None)
         if collector is not None and collector.harnesses:
-            write_coverage(_settings(context).coverage_file, collector.document())
+            write_coverage(_settings(context).coverage_file, collector.document(), secrets=_settings(context).secrets)
         _redact_junit(context)
 
 
