@@ -187,6 +187,15 @@ def test_choosing_a_server_process_moves_the_doubles_to_a_file_and_keeps_the_clo
     assert world.placement.file is not None and world.clock.now() == MARCH
 
 
+def test_choosing_a_server_in_memory_after_a_server_process_keeps_the_clock(
+    make_world: Callable[..., World],
+) -> None:
+    world = make_world(server=NOTES_OVER_STDIO)
+    world.set_clock(MARCH)
+    world.use_server("mcpbdd.examples.notes:mcp")  # the file's clock was read after the file was removed
+    assert world.placement.file is None and world.clock.now() == MARCH
+
+
 def test_storage_seeded_before_a_server_process_is_chosen_is_refused_clearly(make_world: Callable[..., World]) -> None:
     world = make_world(server="mcpbdd.examples.notes:mcp")
     world.seed_storage("acme", {None: {"notes/n-1": {}}})

@@ -148,7 +148,8 @@ class Placement:
                 f"the storage was seeded before the server was chosen ({server}); "
                 "put `Given the MCP server ...` before the steps that seed the storage"
             )
-        start = previous.clock if previous is not None else None
+        # The instant, read now: a file's clock cannot be read once the file is closed.
+        start = FrozenClock(previous.clock.now()) if previous is not None else None
         if previous is not None:
             previous.close()
         if not in_file:

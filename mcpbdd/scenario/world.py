@@ -40,6 +40,7 @@ from typing import Any, TypeVar
 
 from mcp_types import InputResponse, InputResponses, Tool
 
+from mcpbdd.authorization.scenario import ScenarioAuthorization
 from mcpbdd.harness.base import Harness, RequestTimeout
 from mcpbdd.harness.handover import Placement, remove_doubles_file, temporary_doubles_file
 from mcpbdd.harness.targets import ServerTarget, error_summary, load_adapter, naming_the_target
@@ -120,6 +121,8 @@ class World:
         """Drives the rounds of calls that ask for input (the plan, the open conversation, replays)."""
         self.remembered = Remembered()
         """Values taken from results by JSON path; a later call's `${name}` sends them (`remember`)."""
+        self.authorization = ScenarioAuthorization(lambda: self.clock, settings.tenant_claim)
+        """Whether the server requires a token, and the JWT each caller sends (`mcpbdd.authorization`)."""
         self.start_failure: ServerCannotStart | None = None
         """Why the server could not be loaded or started in this scenario (the behave hooks stop a run on it)."""
 
@@ -140,6 +143,16 @@ class World:
         self.harness_kind = harness_kind(kind)
         if mode is not None:
             self.client_mode = client_mode(mode)
+
+    def require_token(self) -> None:
+        """The server requires a token: start the run's fake authorization server, mint JWTs for the callers."""
+        self._configurable("that the server requires a token")
+        if self.server_target and ServerTarget.parse(self.server_target).kind == "http":
+            raise ValueError(
+                f"the server at {self.server_target} was not started by mcpbdd, so it cannot be told where the "
+                "run's fake authorization server is: give a command instead (`http: <command with {port}>`)"
+            )
+        self.authorization.require()
 
     def declare_capabilities(self, names: Iterable[str]) -> None:
         self._configurable("the client's capabilities")
@@ -220,6 +233,13 @@ class World:
             )
         return ServerTarget.parse(self.server_target)
 
+    def server_url(self) -> str:
+        """The MCP URL the client reaches the server at over HTTP (starting it if need be)."""
+        url = getattr(getattr(self.harness, "connector", None), "url", None)
+        if not isinstance(url, str):
+            raise TargetError(f"the server {self.server_target!r} is not reached over HTTP, so it has no URL")
+        return url
+
     def server_stderr(self) -> str:
         """What a server process wrote to stderr in this scenario ('' in-process or before it started)."""
         return self._harness.server_stderr() if self._harness is not None else ""
@@ -245,7 +265,13 @@ class World:
             try:
                 choice = HarnessChoice(self.harness_kind, self.client_mode, self.capabilities)
                 harness = build_harness(
-                    target, choice, self.settings, placement=self.placement, upstream=self.upstream, owner=owner
+                    target,
+                    choice,
+                    self.settings,
+                    placement=self.placement,
+                    upstream=self.upstream,
+                    owner=owner,
+                    authorization=self.authorization,
                 )
             except ServerCannotStart as exc:
                 raise self._cannot_start(exc) from None
