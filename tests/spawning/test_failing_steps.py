@@ -3,11 +3,12 @@
 Each feature in tests/behave_cases/features/ named below is meant to fail, scenario by scenario: the assertion
 steps (failing_assertions), the contract steps against the deliberately weak tests/weak_server.py
 (failing_contracts), the storage and clock steps against servers that cannot see them (failing_doubles), the
-upstream steps (failing_upstream), every step that could pass vacuously (vacuous_checks) and the phrases a new
-user reached for (failing_vocabulary). behave runs each feature once per pass, in a subprocess (its `main()`
-leaks step definitions within one process), with the JSON formatter; every scenario must fail, and only those
-the table names, and each failing step's message must hold its row's fragments: the JSON path of a schema
-violation, the shrunk input of a crash, the feature file and line of malformed data, the fix.
+upstream steps (failing_upstream), every step that could pass vacuously (vacuous_checks), the phrases a new
+user reached for (failing_vocabulary) and the authorization steps (failing_authorization). behave runs each
+feature once per pass, in a subprocess (its `main()` leaks step definitions within one process), with the JSON
+formatter; every scenario must fail, and only those the table names, and each failing step's message must hold
+its row's fragments: the JSON path of a schema violation, the shrunk input of a crash, the feature file and line
+of malformed data, the fix.
 """
 
 from __future__ import annotations
@@ -450,6 +451,40 @@ VOCABULARY_FAILURES: dict[str, list[str]] = {
 }
 
 
+AUTHORIZATION = "tests/behave_cases/features/failing_authorization.feature"
+
+AUTHORIZATION_FAILURES: dict[str, list[str]] = {
+    "refused as unauthenticated, but the call succeeded": [
+        "the server answered tools/call list_notes of alice of tenant acme, which carried a valid token: a protected "
+        "server must refuse it with HTTP 401 and a WWW-Authenticate challenge (the call ended ok)"
+    ],
+    "refused as unauthenticated, but it was refused for a scope": [
+        "expected HTTP 401 (unauthenticated), the server answered HTTP 403 (WWW-Authenticate: Bearer "
+        'error="insufficient_scope", scope="notes:write"'
+    ],
+    "refused for a scope, but the call succeeded": [
+        "expected HTTP 403 insufficient_scope naming 'notes:write', but the server answered tools/call create_note "
+        "of alice of tenant acme (the call ended ok): a token without that scope must not reach the tool"
+    ],
+    "refused for a scope, but it was refused as unauthenticated": [
+        "expected HTTP 403 insufficient_scope naming 'notes:write', the server answered HTTP 401 "
+        '(WWW-Authenticate: Bearer resource_metadata="http://127.0.0.1:'
+    ],
+    "refused for another scope than the one named": [
+        "the 403's WWW-Authenticate must name the scope 'notes:delete' in scope=\"...\""
+    ],
+    "the protection described otherwise": ["protected-resource metadata", "notes:read"],
+    "a token shaped before the scenario says the server requires one": [
+        f"{AUTHORIZATION}:43: the token of alice is shaped here, but the scenario never said the server requires a "
+        "token: put `Given the server requires a token` before this step"
+    ],
+    "a token required of a server mcpbdd did not start": [
+        f"{AUTHORIZATION}:47: the server at http://127.0.0.1:9/mcp was not started by mcpbdd, so it cannot be told "
+        "where the run's fake authorization server is: give a command instead (`http: <command with {port}>`)"
+    ],
+}
+
+
 @dataclass(frozen=True)
 class Feature:
     """A feature meant to fail: the passes it runs on, each scenario's expected fragments, options of its own, and a
@@ -482,6 +517,8 @@ FEATURES = (
     Feature(UPSTREAM, EVERY_PASS, UPSTREAM_FAILURES),
     Feature(VACUOUS, EVERY_PASS, VACUOUS_FAILURES),
     Feature(VOCABULARY, ("context", "client"), VOCABULARY_FAILURES),
+    # Bearer tokens travel over HTTP only: the client harness, which starts the example server's HTTP process.
+    Feature(AUTHORIZATION, ("client",), AUTHORIZATION_FAILURES),
 )
 """The features meant to fail, and the passes each runs on."""
 
