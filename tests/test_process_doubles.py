@@ -26,6 +26,37 @@ from mcpbdd.scenario.world import World
 from mcpbdd.storage.doubles_file import DoublesFile, FileClock
 from mcpbdd.upstream import LoopbackServer, Upstream
 
+
+def test_every_caller_process_and_the_scenario_sign_listing_cursors_with_the_scenario_secret(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Over stdio each caller has a process: a cursor one issued must continue in another (issue 29, item 6)."""
+    path = str(tmp_path / "d.sqlite")
+    placement = Placement("stdio: server", Upstream(), file=DoublesFile.create(path))
+    placement.doubles.storage.seed("acme", {"notes/n-1": 1, "notes/n-2": 2, "notes/n-3": 3})
+    monkeypatch.setenv(ENV_DOUBLES, path)
+
+    def process() -> kit_doubles.Doubles:
+        monkeypatch.setattr(kit_doubles, "_from_file", {})  # as in a fresh process
+        found = from_environment()
+        assert found is not None
+        return found
+
+    alice, bob = process(), process()
+    first = asyncio.run(alice.storage.tenant("acme").list("notes/", limit=1))
+    assert first.next_cursor is not None
+    rest = asyncio.run(bob.storage.tenant("acme").list("notes/", cursor=first.next_cursor, limit=5))
+    assert [key for key, _ in rest.items] == ["notes/n-2", "notes/n-3"]
+    scenario_side = asyncio.run(placement.doubles.storage.tenant("acme").list("notes/", cursor=first.next_cursor))
+    assert [key for key, _ in scenario_side.items] == ["notes/n-2", "notes/n-3"]
+    other = DoublesFile.create(tmp_path / "other.sqlite")  # another scenario: another secret
+    assert placement.file is not None and other.cursor_secret() != placement.file.cursor_secret()
+    for opened in (alice, bob):
+        opened.storage.close()
+    other.close()
+    placement.close()
+
+
 NOTES_OVER_STDIO = "stdio: {python} -m mcpbdd.examples.notes"
 MARCH = datetime(2026, 3, 1, 9, 30, tzinfo=UTC)
 

@@ -14,6 +14,15 @@ import re
 import textwrap
 from pathlib import Path
 
+README_LIMIT = 12_000
+"""Bytes: a quickstart a newcomer reads whole (issue 29); the full vocabulary lives on the docs site."""
+
+
+def test_the_readme_is_a_quickstart_of_at_most_12_kb() -> None:
+    size = len((ROOT / "README.md").read_bytes())
+    assert size <= README_LIMIT, f"README.md is {size} bytes, over {README_LIMIT}: move detail to docs/"
+
+
 ROOT = Path(__file__).resolve().parents[1]
 _BLOCK = re.compile(r"^( *)```python\n(.*?)^\1```", re.S | re.M)
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]

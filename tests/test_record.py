@@ -16,9 +16,24 @@ import mcp_types
 import pytest
 
 from mcpbdd.cli.recording import split_command
+from mcpbdd.model.paths import path_steps
 from mcpbdd.record.assembler import Assembler
 from mcpbdd.record.cassette import LEGACY, MODERN, CassetteError, Exchange, Header, parse
-from mcpbdd.scenario.remembered import Remembered, path_steps
+from mcpbdd.scenario.remembered import Remembered
+
+
+def test_a_verdict_shows_control_characters_escaped_on_the_console_and_in_junit() -> None:
+    from xml.etree import ElementTree
+
+    from mcpbdd.record.verify import Report, Verdict, junit_xml
+
+    hostile = Exchange(1, {"id": 1, "method": "tools/call", "params": {"name": "x\x1b[2J\x07"}})
+    report = Report([Verdict(hostile, paths=[("$.a", 'expected "\x1b]0;owned\x07", got "b"')])])
+    console = report.render()
+    assert "\x1b" not in console and "\x07" not in console and "x\\u001b[2J\\u0007" in console
+    suite = ElementTree.fromstring(junit_xml(report, "c\x1b.ndjson").encode())  # XML 1.0 has no ESC
+    assert suite.find("testcase").get("name") == "#1 tools/call x\\u001b[2J\\u0007"
+
 
 # the pieces, without processes ---------------------------------------------------------------
 

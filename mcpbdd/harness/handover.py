@@ -120,7 +120,8 @@ class Placement:
             self.doubles = Doubles(storage, clock, upstream, Handover())
         else:  # every scenario starts at its own instant, even on a file a feature shares
             clock = FileClock(file, instant or DEFAULT_FROZEN_START)
-            self.doubles = Doubles(StorageService(file.provider, clock), clock, upstream, file)
+            storage = StorageService(file.provider, clock, secret=file.cursor_secret())  # the processes' secret
+            self.doubles = Doubles(storage, clock, upstream, file)
         self.clock = clock
         self._pending: str | None = None
         self._answered = False

@@ -370,11 +370,16 @@ class World:
         self.placement.relied(f"moving the clock forward by {delta}")
         self.clock.advance(delta)
 
-    def storage_changes(self, tenant: str) -> StorageDiff:
-        """What changed in `tenant`'s storage since the baseline (empty before the first When)."""
+    def storage_changes(self, tenant: str, *, except_under: str | None = None) -> StorageDiff:
+        """What changed in `tenant`'s storage since the baseline (empty before the first When).
+
+        `except_under`: a key prefix (`consent/`) whose keys may change; a ValueError when it is
+        empty, since every key starts with the empty prefix and nothing would be compared.
+        """
         self.placement.relied(f'comparing the storage of tenant "{tenant}" with before')
         before = (self.baseline or {}).get(tenant, {}) if self.baseline is not None else self.storage.snapshot(tenant)
-        return diff(before, self.storage.snapshot(tenant))
+        changes = diff(before, self.storage.snapshot(tenant))
+        return changes if except_under is None else changes.outside(except_under)
 
     def run(self, coro: Coroutine[Any, Any, T]) -> T:
         """Drive the run's loop for `coro`; a server that cannot start is named once, with its target."""
@@ -418,7 +423,11 @@ class World:
         """
         caller = self._caller_for(as_user)
         call = self._filled(call)
+        sent_before = len(self.upstream.requests)
         outcome = self.run(self.harness.send(caller, call, input_responses=input_responses or None))
+        held = self.upstream.held_after(sent_before, self.settings.timeout) if outcome.failure else None
+        if held is not None:  # a call that timed out while a held upstream request kept the server waiting
+            outcome = replace(outcome, note=held)
         if call.method == TOOLS_CALL and outcome.channel in (Channel.TOOL_ERROR, Channel.PROTOCOL_ERROR):
             # The server answered: ask what it offers, so a misspelt tool name reads as one.
             try:

@@ -4,11 +4,11 @@ Each feature in tests/behave_cases/features/ named below is meant to fail, scena
 steps (failing_assertions), the contract steps against the deliberately weak tests/weak_server.py
 (failing_contracts), the storage and clock steps against servers that cannot see them (failing_doubles), the
 upstream steps (failing_upstream), every step that could pass vacuously (vacuous_checks), the phrases a new
-user reached for (failing_vocabulary) and the authorization steps (failing_authorization). behave runs each
-feature once per pass, in a subprocess (its `main()` leaks step definitions within one process), with the JSON
-formatter; every scenario must fail, and only those the table names, and each failing step's message must hold
-its row's fragments: the JSON path of a schema violation, the shrunk input of a crash, the feature file and line
-of malformed data, the fix.
+user reached for (failing_vocabulary, failing_short_checks) and the authorization steps
+(failing_authorization). behave runs each feature once per pass, in a subprocess (its `main()` leaks step
+definitions within one process), with the JSON formatter; every scenario must fail, and only those the table
+names, and each failing step's message must hold its row's fragments: the JSON path of a schema violation, the
+shrunk input of a crash, the feature file and line of malformed data, the fix.
 """
 
 from __future__ import annotations
@@ -311,6 +311,19 @@ UPSTREAM_FAILURES: dict[str, list[str]] = {
     "a failure with a success status": [f"{UPSTREAM}:58: a failing upstream answers a status from 400 to 599, got 200"],
     "a path without its leading slash": [f"{UPSTREAM}:61: the path 'documents/d-1' must start with '/'"],
     "an answer that is not JSON": [f"{UPSTREAM}:66: the doc string is not valid JSON"],
+    "received a body, but another body": [
+        'Expected the upstream https://docs.example.com to receive POST /documents with a body containing {"title": '
+        '"Roadmap", "source": "notes/n-1"}, but none of the 1 such request(s) does:\n'
+        '  1. {"title":"Plan","body":"Ship it","tags":[],"source":"notes/n-1"}\n'
+        '       $.title: expected "Roadmap", got "Plan"'
+    ],
+    "received a body, but no such request came": [
+        "Expected the upstream https://docs.example.com to receive POST /documents with a body, but it received no "
+        "such request. It received no request at all",
+    ],
+    "received a body that says nothing in particular": [
+        "The expected JSON is {}, which every JSON body contains, so this checks nothing"
+    ],
 }
 
 
@@ -451,6 +464,71 @@ VOCABULARY_FAILURES: dict[str, list[str]] = {
 }
 
 
+SHORT_CHECKS = "tests/behave_cases/features/failing_short_checks.feature"
+
+SHORT_CHECK_FAILURES: dict[str, list[str]] = {
+    "retryable, but the failure says a retry will not help": [
+        "Expected the failure to be retryable, but it says it is not retryable: tools/call 'get_note' as alice of "
+        "tenant acme failed with a tool error: Note n-404 not found."
+    ],
+    "not retryable, but the failure says a retry can help": [
+        "Expected the failure to be not retryable, but it says it is retryable: tools/call 'import_note'"
+    ],
+    "retryable, but the failure does not say": [
+        "Expected the failure to be not retryable, but it does not say whether a retry can help (no 'retryable' in "
+        "its structured error or error data): tools/call 'create_note'"
+    ],
+    "retryable, but the call succeeded": [
+        "Expected a failure that says whether a retry can help, but tools/call 'list_notes' as alice of tenant acme "
+        "succeeded"
+    ],
+    "the tool error, but another reason": [
+        "Expected the failure reason 'note_locked', but it is 'note_not_found': tools/call 'get_note'"
+    ],
+    "the tool error, but a protocol error came": [
+        "Expected the tool error 'export_format_unsupported', but tools/call 'export_notes' as alice of tenant acme "
+        "failed with the protocol error -32602"
+    ],
+    "a value at a path, but another value": [
+        "The value at $.count of the structured result of tools/call 'list_notes' as alice of tenant acme does not "
+        "match what was expected:\n$: expected 2, got 1"
+    ],
+    "a value at a path the result does not have": [
+        "Expected $.total to be 1, but the result has no $.total (at $: count, notes): tools/call 'list_notes'"
+    ],
+    "a value at a path that is no path": [f"{SHORT_CHECKS}:46: the JSON path 'count' must start with $"],
+    "a value that is not JSON": [f"{SHORT_CHECKS}:50: the expected value is not valid JSON: Expecting value"],
+    "the server asks nothing, but it asks": [
+        # 'confirm' on 2026-07-28; a 2025-11-25 mid-call question is named by kind and order ('elicitation-1')
+        "Expected the server to ask nothing, but it asks '",
+        "' by elicitation: tools/call 'delete_note' as alice of tenant acme asked for input",
+    ],
+    "a stored value containing, but another value": [
+        "The value of 'notes/n-2' in tenant 'acme' does not contain what was expected:\n"
+        '$.title: expected "Retrospective", got "Retro"'
+    ],
+    "a stored value containing nothing in particular": [
+        "The expected JSON is {}, which every stored value contains, so this checks nothing"
+    ],
+    "a stored value containing, under a key the tenant does not hold": [
+        "The storage of tenant 'acme' has no key 'notes/n-7'; it holds: notes/n-1"
+    ],
+    "empty, but the tenant holds a note": [
+        "Expected the storage of tenant 'acme' to be empty, but it holds 1 key(s): notes/n-1"
+    ],
+    "empty, of a tenant the scenario does not know": [
+        "The scenario knows no tenant 'initech' (known: acme) and its storage holds nothing, so it is empty "
+        "whatever the server does"
+    ],
+    "unchanged except under a prefix, but a key outside it changed": [
+        "The storage of tenant 'acme' changed outside 'consent/':\n+ meta/next-note-number = 3\n+ notes/n-2 = "
+    ],
+    "unchanged except under the empty prefix": [
+        f"{SHORT_CHECKS}:91: 'except under \"\"' leaves out every key (each starts with the empty prefix)"
+    ],
+}
+
+
 AUTHORIZATION = "tests/behave_cases/features/failing_authorization.feature"
 
 AUTHORIZATION_FAILURES: dict[str, list[str]] = {
@@ -517,6 +595,7 @@ FEATURES = (
     Feature(UPSTREAM, EVERY_PASS, UPSTREAM_FAILURES),
     Feature(VACUOUS, EVERY_PASS, VACUOUS_FAILURES),
     Feature(VOCABULARY, ("context", "client"), VOCABULARY_FAILURES),
+    Feature(SHORT_CHECKS, EVERY_PASS, SHORT_CHECK_FAILURES),
     # Bearer tokens travel over HTTP only: the client harness, which starts the example server's HTTP process.
     Feature(AUTHORIZATION, ("client",), AUTHORIZATION_FAILURES),
 )

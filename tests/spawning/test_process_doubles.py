@@ -53,6 +53,24 @@ def test_over_stdio_seeded_storage_the_clock_and_ttls_reach_the_server_process(
     assert not Path(path).parent.exists()  # the scenario's file goes with the scenario
 
 
+def test_over_stdio_a_call_timed_out_on_a_held_upstream_names_the_request_and_both_timeouts(
+    make_world: Callable[..., World],
+) -> None:
+    """In-process a timing-out route is an instant ReadTimeout; a process waits its own timeout (issue 29, item 5)."""
+    world = make_world(server=NOTES_OVER_STDIO, harness="client", env=NOTES_ENV, timeout=1.0)
+    world.add_user("alice", "acme")
+    world.upstream.time_out("https://docs.example.com", "GET", "/documents/d-42")
+    outcome = world.call_tool("import_note", {"document_id": "d-42"})  # the server waits 3 s (NOTES_DOCS_TIMEOUT)
+    described = outcome.describe()
+    assert "no answer within the call timeout of 1 s" in described
+    assert (
+        "the server was still waiting on GET https://docs.example.com/documents/d-42, which the scenario holds "
+        "without an answer (times out): over stdio or HTTP the server waits its own upstream timeout, longer here "
+        "than the call timeout of 1 s (in-process it gets httpx.ReadTimeout at once)"
+    ) in described
+    world.close()
+
+
 def test_over_stdio_each_caller_has_a_process_of_their_own_sharing_the_doubles(
     make_world: Callable[..., World],
 ) -> None:
