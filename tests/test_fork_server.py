@@ -35,7 +35,7 @@ def test_the_example_servers_processes_are_forked_by_default(feature: str) -> No
     assert spawn.resolve(Settings().spawn, argv, str(ROOT)) == "fork"
 
 
-@pytest.mark.parametrize("script", ["forkserver.py", "fork_child.py", "fork_pages.py"])
+@pytest.mark.parametrize("script", ["forkserver.py", "fork_child.py", "fork_pages.py", "parent_death.py"])
 def test_the_fork_server_imports_only_the_standard_library(script: str) -> None:
     """Whatever the fork server imports, every server it forks inherits: nothing of mcpbdd, nothing installed."""
     source = Path(spawn.__file__).with_name(script)
