@@ -17,6 +17,7 @@ Feature: Team notes
       | suggest_title       |
       | list_import_folders |
       | import_note         |
+      | import_notebook     |
 
   Scenario: A new note can be read back by its id
     When the client calls "create_note" with:

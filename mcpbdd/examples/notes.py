@@ -439,6 +439,40 @@ async def import_note(document_id: str, ctx: Context) -> Note:
     return await _save_new_note(ctx, fields, slug=None)  # type: ignore[return-value]  # no slug: never note_exists
 
 
+class Draft(BaseModel):
+    """One note to import: what `import_notebook` takes per note."""
+
+    title: str
+    body: str = ""
+    tags: list[str] = Field(default_factory=list)
+
+
+@mcp.tool()
+async def import_notebook(notes: list[Draft], ctx: Context) -> NoteList:
+    """Import several notes at once, reporting progress after each; they are stored together, or none is.
+
+    A long import tells the user how far it got (`ctx.report_progress`); the notes are written
+    in one all-or-nothing batch at the end, so an import cancelled or failing part-way leaves
+    no half of a notebook behind.
+    """
+    _, user = _caller()
+    notebook = _notebook(ctx)
+    created = _state(ctx).clock.now().isoformat().replace("+00:00", "Z")
+    number = await _free_number(notebook)
+    imported: list[Note] = []
+    for done, draft in enumerate(notes, 1):
+        if not draft.title.strip():
+            raise ToolError(f"Note {done} has no title; nothing was imported.")
+        while await notebook.get(f"notes/n-{number}") is not None:
+            number += 1
+        imported.append(Note(id=f"n-{number}", created_at=created, author=user, **draft.model_dump()))
+        number += 1
+        await ctx.report_progress(done, len(notes), f"Imported {draft.title!r}")
+    batch: dict[str, Any] = {f"notes/{note.id}": note.model_dump(mode="json") for note in imported}
+    await notebook.set_many({**batch, NOTE_COUNTER: number})
+    return NoteList(notes=imported, count=len(imported))
+
+
 async def _find_for_resource(ctx: Context, note_id: str) -> Note:
     """The note a resource URI names; a missing one is the resources' not-found error, not a tool error."""
     try:
@@ -514,6 +548,7 @@ __all__ = [
     "TENANT_CLAIM",
     "Deleted",
     "Document",
+    "Draft",
     "Note",
     "NoteList",
     "NoteNotFound",
@@ -527,6 +562,7 @@ __all__ = [
     "export_notes",
     "get_note",
     "import_note",
+    "import_notebook",
     "list_import_folders",
     "list_notes",
     "main",

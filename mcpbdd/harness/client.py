@@ -34,6 +34,7 @@ from typing import Any, TypeVar, Unpack
 from mcp import Client
 from mcp.client.session import ClientRequestContext
 from mcp.server.mcpserver import MCPServer
+from mcp.shared.dispatcher import ProgressFnT
 from mcp_types import (
     CreateMessageRequest,
     CreateMessageRequestParams,
@@ -64,6 +65,7 @@ from mcpbdd.model.outcome import (
     Call,
     Channel,
     Outcome,
+    Progress,
     Question,
     question_kind,
 )
@@ -246,15 +248,23 @@ class ClientHarness(Harness):
             if limit is not None:
                 return Outcome(Channel.TRANSPORT_FAILURE, call, failure=limit)
         client = await self.session(caller)
+        reports: list[Progress] = []
+
+        async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+            reports.append(Progress(progress, total, message))
 
         async def request() -> Any:
             with acting_as(caller, self.tenant_claim):
-                return await _session_request(client, call, rounds)
+                return await _session_request(client, call, rounds, on_progress)
+
+        async def classified() -> Outcome:
+            outcome = await classify(call, request, self.timeout)
+            return replace(outcome, progress=tuple(reports)) if reports else outcome
 
         if client.protocol_version in MODERN_PROTOCOL_VERSIONS:  # questions come back as results: nothing to park
-            return self._diagnosed(await classify(call, request, self.timeout))
+            return self._diagnosed(await classified())
         # A handshake-era connection (mode "legacy", or "auto" that fell back): questions arrive mid-call.
-        task = asyncio.ensure_future(classify(call, request, self.timeout))
+        task = asyncio.ensure_future(classified())
         in_flight = InFlightCall(task=task, caller=caller, call=call)
         self._in_flight.append(in_flight)
         return await self.wait_for(in_flight)
@@ -327,12 +337,16 @@ def _summary(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
-def _session_request(client: Client, call: Call, rounds: Rounds) -> Awaitable[Any]:
-    """The one place a Call becomes the SDK client's request (each round shown: `allow_input_required`)."""
+def _session_request(client: Client, call: Call, rounds: Rounds, on_progress: ProgressFnT) -> Awaitable[Any]:
+    """The one place a Call becomes the SDK client's request (each round shown: `allow_input_required`).
+
+    A tool call asks for progress (`on_progress`: the SDK then sends a progress token, which a server needs
+    on either era before it may report progress); the SDK's reads and prompts take no progress callback.
+    """
     session = client.session
     options = {**round_options(rounds), "allow_input_required": True}
     if call.method == TOOLS_CALL:
-        return session.call_tool(call.target, call.arguments, **options)
+        return session.call_tool(call.target, call.arguments, progress_callback=on_progress, **options)
     if call.method == RESOURCES_READ:
         return session.read_resource(call.target, **options)
     if call.method == PROMPTS_GET:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterable
 from contextlib import AsyncExitStack
+from dataclasses import replace
 from typing import Any, Unpack
 
 from mcp.server.auth.middleware.auth_context import auth_context_var
@@ -39,7 +40,7 @@ from mcpbdd.harness.mock_context import MockContext, Recorder
 from mcpbdd.kit.doubles import Doubles, providing
 from mcpbdd.kit.principals import Principal, authenticated_user
 from mcpbdd.model.kinds import CAPABILITIES
-from mcpbdd.model.outcome import PROMPTS_GET, RESOURCES_READ, TOOLS_CALL, Call, Channel, Outcome
+from mcpbdd.model.outcome import PROMPTS_GET, RESOURCES_READ, TOOLS_CALL, Call, Channel, Outcome, Progress
 
 __all__ = ["ContextHarness"]
 
@@ -142,7 +143,12 @@ class ContextHarness(Harness):
         limit = too_deep(call.arguments)  # what the client harness's SDK client refuses to send
         if limit is not None:
             return Outcome(Channel.TRANSPORT_FAILURE, call, failure=limit)
-        return await classify(call, lambda: self._handle(caller, call.method, params, raw), self.timeout)
+        before = len(self.recorder.progress)  # calls on this harness run one at a time: the new reports are its own
+        outcome = await classify(call, lambda: self._handle(caller, call.method, params, raw), self.timeout)
+        reports = self.recorder.progress[before:]
+        if not reports:
+            return outcome
+        return replace(outcome, progress=tuple(Progress(*report) for report in reports))
 
     async def list_tools(self, caller: Principal | None = None) -> list[Tool]:
         """The server's tools (`tools/list`), bounded by the call timeout like every request."""

@@ -149,6 +149,20 @@ def question_kind(request: object) -> str:
 Result = CallToolResult | ReadResourceResult | GetPromptResult
 
 
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """One progress report a server sent during a call (`ctx.report_progress(progress, total, message)`)."""
+
+    progress: float
+    total: float | None = None
+    message: str | None = None
+
+    def __str__(self) -> str:
+        """`2 of 3 ("Imported 'Milk'")`: how failure messages list the reports."""
+        amount = f"{self.progress:g}" + (f" of {self.total:g}" if self.total is not None else "")
+        return amount + (f" ({self.message!r})" if self.message is not None else "")
+
+
 @dataclass(frozen=True)
 class Outcome:
     """What one call came to (the harnesses build it); read it with the properties."""
@@ -168,6 +182,9 @@ class Outcome:
     """Who made the call, as a failure message names them (`alice of tenant acme`); the World sets it when it
     records the exchange, so a reader never has to guess who "the client" was. None: not known (a bare harness)."""
     pending: Any = field(default=None, compare=False, repr=False)
+    progress: tuple[Progress, ...] = field(default=(), compare=False)
+    """The progress reports the server sent during this call, in order (tools only: the SDK client asks for
+    progress on `tools/call`, which both eras need a progress token for)."""
     """The harness's handle on a call still running while its questions are open (2025-11-25 era)."""
 
     @property
@@ -317,6 +334,7 @@ __all__ = [
     "Channel",
     "Method",
     "Outcome",
+    "Progress",
     "ProtocolError",
     "Question",
     "Result",
