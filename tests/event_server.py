@@ -1,16 +1,22 @@
-"""A test-only MCP server whose progress reports break what a client relies on.
+"""A test-only MCP server whose progress reports and log messages break what a client relies on.
 
-tests/behave_cases/features/failing_progress.feature runs against it (tests/ is on the
-PYTHONPATH there) to show each progress check failing with a message naming what arrived:
+tests/behave_cases/features/failing_progress.feature and failing_logs.feature run against it
+(tests/ is on the PYTHONPATH there) to show each check failing with a message naming what arrived:
 
 - `backwards` reports 1, 3 and then 2 of 3: the progress goes back;
 - `stops_short` reports 1 and 2 of 3 and returns: the progress never reaches its total;
-- `mumbles` reports with no message at all.
+- `mumbles` reports with no message at all;
+- `chatty` logs whatever the client asked for: it sends its log message as a plain notification,
+  past the SDK's per-request level check, which a 2026-07-28 server must not do;
+- `leaky` logs the API key it uses.
 """
 
 from __future__ import annotations
 
 from mcp.server.mcpserver import Context, MCPServer
+from mcp_types import LoggingMessageNotification, LoggingMessageNotificationParams
+
+API_KEY = "sk-event-4242"
 
 mcp = MCPServer("event-server")
 
@@ -38,4 +44,19 @@ async def mumbles(ctx: Context) -> str:
     return "done"
 
 
-__all__ = ["backwards", "mcp", "mumbles", "stops_short"]
+@mcp.tool()
+async def chatty(ctx: Context) -> str:
+    """Logs at error level whether or not the client asked for log messages."""
+    params = LoggingMessageNotificationParams(level="error", data="disk almost full", logger="chatty")
+    await ctx.request_context.session.send_notification(LoggingMessageNotification(params=params), ctx.request_id)
+    return "done"
+
+
+@mcp.tool()
+async def leaky(ctx: Context) -> str:
+    """Logs the API key it connects with."""
+    await ctx.info(f"connecting with {API_KEY}", logger_name="leaky")
+    return "done"
+
+
+__all__ = ["API_KEY", "backwards", "chatty", "leaky", "mcp", "mumbles", "stops_short"]

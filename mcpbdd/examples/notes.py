@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import re
+import warnings
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -32,6 +33,7 @@ from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError, ToolError
 from mcp.server.mcpserver.resolve import ListRoots, Resolve, Sample
+from mcp.shared.exceptions import MCPDeprecationWarning
 from mcp_types import (
     INVALID_PARAMS,
     CallToolResult,
@@ -439,6 +441,14 @@ async def import_note(document_id: str, ctx: Context) -> Note:
     return await _save_new_note(ctx, fields, slug=None)  # type: ignore[return-value]  # no slug: never note_exists
 
 
+IMPORT_LOGGER = "notes.import"
+"""The logger name of `import_notebook`'s log messages."""
+
+# The SDK marks its logging API deprecated as of 2026-07-28 (SEP-2577) and warns on each first use; both
+# eras still deliver log messages to a client that asks, and this example logs on purpose to show it.
+warnings.filterwarnings("ignore", "The logging capability is deprecated", MCPDeprecationWarning)
+
+
 class Draft(BaseModel):
     """One note to import: what `import_notebook` takes per note."""
 
@@ -451,11 +461,14 @@ class Draft(BaseModel):
 async def import_notebook(notes: list[Draft], ctx: Context) -> NoteList:
     """Import several notes at once, reporting progress after each; they are stored together, or none is.
 
-    A long import tells the user how far it got (`ctx.report_progress`); the notes are written
-    in one all-or-nothing batch at the end, so an import cancelled or failing part-way leaves
-    no half of a notebook behind.
+    A long import tells the user how far it got (`ctx.report_progress`) and logs what it does
+    (`notes.import`: info at the start and the end, debug per note, a warning for a note with no
+    body; never a note's body, which is the tenant's data); the notes are written in one
+    all-or-nothing batch at the end, so an import cancelled or failing part-way leaves no half
+    of a notebook behind.
     """
     _, user = _caller()
+    await ctx.info(f"Importing {len(notes)} notes", logger_name=IMPORT_LOGGER)
     notebook = _notebook(ctx)
     created = _state(ctx).clock.now().isoformat().replace("+00:00", "Z")
     number = await _free_number(notebook)
@@ -466,10 +479,14 @@ async def import_notebook(notes: list[Draft], ctx: Context) -> NoteList:
         while await notebook.get(f"notes/n-{number}") is not None:
             number += 1
         imported.append(Note(id=f"n-{number}", created_at=created, author=user, **draft.model_dump()))
+        if not draft.body.strip():
+            await ctx.warning(f"Note {draft.title!r} has no body", logger_name=IMPORT_LOGGER)
+        await ctx.debug(f"Imported {draft.title!r} as n-{number}", logger_name=IMPORT_LOGGER)
         number += 1
         await ctx.report_progress(done, len(notes), f"Imported {draft.title!r}")
     batch: dict[str, Any] = {f"notes/{note.id}": note.model_dump(mode="json") for note in imported}
     await notebook.set_many({**batch, NOTE_COUNTER: number})
+    await ctx.info(f"Imported {len(imported)} notes", logger_name=IMPORT_LOGGER)
     return NoteList(notes=imported, count=len(imported))
 
 
@@ -540,6 +557,7 @@ __all__ = [
     "EXPORT_FORMATS",
     "EXPORT_NOTES",
     "GET_NOTE",
+    "IMPORT_LOGGER",
     "IMPORT_NOTE",
     "MAX_EXPIRY_MINUTES",
     "NOTE_COUNTER",

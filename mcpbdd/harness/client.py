@@ -36,6 +36,7 @@ from mcp.client.session import ClientRequestContext
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.dispatcher import ProgressFnT
 from mcp_types import (
+    LOG_LEVEL_META_KEY,
     CreateMessageRequest,
     CreateMessageRequestParams,
     ElicitRequest,
@@ -45,6 +46,7 @@ from mcp_types import (
     InputResponses,
     ListRootsRequest,
     ListRootsResult,
+    LoggingMessageNotificationParams,
     Tool,
 )
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
@@ -64,6 +66,7 @@ from mcpbdd.model.outcome import (
     TOOLS_CALL,
     Call,
     Channel,
+    LogMessage,
     Outcome,
     Progress,
     Question,
@@ -131,6 +134,10 @@ class ClientHarness(Harness):
         self._stack: AsyncExitStack | None = None
         self._clients: dict[Principal | None, Client] = {}
         self._in_flight: list[InFlightCall] = []
+        self._logs: list[LogMessage] = []
+        """Every log message any session received, in order: a call's own are those that arrive while it runs."""
+        self._session_levels: dict[int, str] = {}
+        """Each handshake-era session's last `logging/setLevel` level, by `id` (a Client is unhashable)."""
 
     async def __aenter__(self) -> ClientHarness:
         stack = AsyncExitStack()
@@ -188,6 +195,7 @@ class ClientHarness(Harness):
             callbacks["sampling_callback"] = self._on_sampling
         if Capability.ROOTS in self.capabilities:
             callbacks["list_roots_callback"] = self._on_list_roots
+        callbacks["logging_callback"] = self._on_log
         client = Client(self.connector.target(caller), mode=self.mode, cache=None, **callbacks)
         with acting_as(caller, self.tenant_claim):
             try:
@@ -204,6 +212,21 @@ class ClientHarness(Harness):
                 raise ServerCannotStart(f"{ended} ({_summary(exc)})" + (f"; {why}" if why else "")) from None
         share_output_validators(entered.session)  # compiled schema checks reused across sessions (`_sdk.py`)
         return entered
+
+    async def _on_log(self, params: LoggingMessageNotificationParams) -> None:
+        self._logs.append(LogMessage(params.level, params.data, params.logger))
+
+    async def _ask_for_logs(self, client: Client, level: str | None) -> dict[str, Any] | None:
+        """How this call asks for log messages from `level`: the request's `_meta` on 2026-07-28; on 2025-11-25 a
+        `logging/setLevel` for the session when the server declares logging (nothing to add to the request)."""
+        if level is None:
+            return None
+        if client.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            return {LOG_LEVEL_META_KEY: level}
+        if self._session_levels.get(id(client)) != level and client.server_capabilities.logging is not None:
+            await bounded("logging/setLevel", self.timeout, client.session.set_logging_level(level))  # type: ignore[arg-type]
+            self._session_levels[id(client)] = level
+        return None
 
     # mid-call questions (legacy era) ----------------------------------------------------------
 
@@ -248,6 +271,8 @@ class ClientHarness(Harness):
             if limit is not None:
                 return Outcome(Channel.TRANSPORT_FAILURE, call, failure=limit)
         client = await self.session(caller)
+        level = self.log_level
+        meta = await self._ask_for_logs(client, level)
         reports: list[Progress] = []
 
         async def on_progress(progress: float, total: float | None, message: str | None) -> None:
@@ -255,11 +280,21 @@ class ClientHarness(Harness):
 
         async def request() -> Any:
             with acting_as(caller, self.tenant_claim):
-                return await _session_request(client, call, rounds, on_progress)
+                return await _session_request(client, call, rounds, on_progress, meta)
 
         async def classified() -> Outcome:
+            logs = self._logs
+            before = len(logs)
             outcome = await classify(call, request, self.timeout)
-            return replace(outcome, progress=tuple(reports)) if reports else outcome
+            if not (reports or level or len(logs) > before):
+                return outcome
+            return replace(
+                outcome,
+                progress=tuple(reports),
+                log_messages=tuple(logs[before:]),
+                log_level=level,
+                logs_opt_in=client.protocol_version in MODERN_PROTOCOL_VERSIONS,
+            )
 
         if client.protocol_version in MODERN_PROTOCOL_VERSIONS:  # questions come back as results: nothing to park
             return self._diagnosed(await classified())
@@ -337,14 +372,19 @@ def _summary(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
-def _session_request(client: Client, call: Call, rounds: Rounds, on_progress: ProgressFnT) -> Awaitable[Any]:
+def _session_request(
+    client: Client, call: Call, rounds: Rounds, on_progress: ProgressFnT, meta: dict[str, Any] | None
+) -> Awaitable[Any]:
     """The one place a Call becomes the SDK client's request (each round shown: `allow_input_required`).
 
     A tool call asks for progress (`on_progress`: the SDK then sends a progress token, which a server needs
     on either era before it may report progress); the SDK's reads and prompts take no progress callback.
+    `meta` is the request's own `_meta` (the log level asked for on 2026-07-28).
     """
     session = client.session
-    options = {**round_options(rounds), "allow_input_required": True}
+    options: dict[str, Any] = {**round_options(rounds), "allow_input_required": True}
+    if meta is not None:
+        options["meta"] = meta
     if call.method == TOOLS_CALL:
         return session.call_tool(call.target, call.arguments, progress_callback=on_progress, **options)
     if call.method == RESOURCES_READ:

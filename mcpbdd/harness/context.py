@@ -26,12 +26,14 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.runner import modern_error_data
 from mcp.shared.exceptions import MCPError
 from mcp_types import (
+    LOG_LEVEL_META_KEY,
     CallToolRequestParams,
     ErrorData,
     GetPromptRequestParams,
     ReadResourceRequestParams,
     Tool,
 )
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from mcpbdd._sdk import lowlevel_server
 from mcpbdd.harness.base import DEFAULT_TIMEOUT, Harness, Rounds, bounded, classify, round_options
@@ -40,7 +42,16 @@ from mcpbdd.harness.mock_context import MockContext, Recorder
 from mcpbdd.kit.doubles import Doubles, providing
 from mcpbdd.kit.principals import Principal, authenticated_user
 from mcpbdd.model.kinds import CAPABILITIES
-from mcpbdd.model.outcome import PROMPTS_GET, RESOURCES_READ, TOOLS_CALL, Call, Channel, Outcome, Progress
+from mcpbdd.model.outcome import (
+    PROMPTS_GET,
+    RESOURCES_READ,
+    TOOLS_CALL,
+    Call,
+    Channel,
+    LogMessage,
+    Outcome,
+    Progress,
+)
 
 __all__ = ["ContextHarness"]
 
@@ -74,6 +85,7 @@ class ContextHarness(Harness):
         self.recorder = Recorder()
         self._stack: AsyncExitStack | None = None
         self._mock: MockContext | None = None
+        self._asked_level: str | None = None
         lowlevel = lowlevel_server(server)
         self._lowlevel = lowlevel
 
@@ -143,12 +155,30 @@ class ContextHarness(Harness):
         limit = too_deep(call.arguments)  # what the client harness's SDK client refuses to send
         if limit is not None:
             return Outcome(Channel.TRANSPORT_FAILURE, call, failure=limit)
-        before = len(self.recorder.progress)  # calls on this harness run one at a time: the new reports are its own
+        mock = self.mock
+        level = self.log_level
+        if level != self._asked_level:  # the mock is the one connection: its requests carry the level asked for
+            mock.meta = {LOG_LEVEL_META_KEY: level} if level is not None else None
+            self._asked_level = level
+        # Calls on this harness run one at a time: what the recorder gains meanwhile is this call's own.
+        recorder = self.recorder
+        before, sent = len(recorder.progress), len(recorder.notifications)
         outcome = await classify(call, lambda: self._handle(caller, call.method, params, raw), self.timeout)
-        reports = self.recorder.progress[before:]
-        if not reports:
+        reports, notified = recorder.progress[before:], recorder.notifications[sent:]
+        if not (reports or notified or level):
             return outcome
-        return replace(outcome, progress=tuple(Progress(*report) for report in reports))
+        logs = tuple(
+            LogMessage(str(message.get("level")), message.get("data"), message.get("logger"))
+            for method, message in notified
+            if method == "notifications/message"
+        )
+        return replace(
+            outcome,
+            progress=tuple(Progress(*report) for report in reports),
+            log_messages=logs,
+            log_level=level,
+            logs_opt_in=mock.protocol_version in MODERN_PROTOCOL_VERSIONS,
+        )
 
     async def list_tools(self, caller: Principal | None = None) -> list[Tool]:
         """The server's tools (`tools/list`), bounded by the call timeout like every request."""
