@@ -17,6 +17,8 @@ Feature: Team notes
       | suggest_title       |
       | list_import_folders |
       | import_note         |
+      | share_note          |
+      | page_notes          |
       | import_notebook     |
 
   Scenario: A new note can be read back by its id

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import os
 import re
-import warnings
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -33,7 +32,6 @@ from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError, ToolError
 from mcp.server.mcpserver.resolve import ListRoots, Resolve, Sample
-from mcp.shared.exceptions import MCPDeprecationWarning
 from mcp_types import (
     INVALID_PARAMS,
     CallToolResult,
@@ -45,6 +43,7 @@ from mcp_types import (
 )
 from pydantic import BaseModel, Field, ValidationError
 
+from mcpbdd.examples import notebook_import
 from mcpbdd.kit.clock import Clock, SystemClock
 from mcpbdd.kit.consent import DECLINED, ConsentGate, Shown
 from mcpbdd.kit.doubles import scenario_doubles
@@ -441,53 +440,53 @@ async def import_note(document_id: str, ctx: Context) -> Note:
     return await _save_new_note(ctx, fields, slug=None)  # type: ignore[return-value]  # no slug: never note_exists
 
 
-IMPORT_LOGGER = "notes.import"
-"""The logger name of `import_notebook`'s log messages."""
+class Shared(BaseModel):
+    """A note published to the document service, and the id the service gave it."""
 
-# The SDK marks its logging API deprecated as of 2026-07-28 (SEP-2577) and warns on each first use; both
-# eras still deliver log messages to a client that asks, and this example logs on purpose to show it.
-warnings.filterwarnings("ignore", "The logging capability is deprecated", MCPDeprecationWarning)
+    note_id: str
+    document_id: str
 
 
-class Draft(BaseModel):
-    """One note to import: what `import_notebook` takes per note."""
-
-    title: str
-    body: str = ""
-    tags: list[str] = Field(default_factory=list)
+UNPUBLISHED = "Try again in a minute: the document service is down or slow, and nothing was published."
+SHARE_NOTE = ErrorContract(
+    "share_note", NOTE_NOT_FOUND, Failure("upstream_unavailable", "No answer.", retryable=True, hint=UNPUBLISHED)
+)
+notebook_import.register(globals())  # `import_notebook`: a long import (progress, log messages)
 
 
 @mcp.tool()
-async def import_notebook(notes: list[Draft], ctx: Context) -> NoteList:
-    """Import several notes at once, reporting progress after each; they are stored together, or none is.
+async def share_note(note_id: str, ctx: Context) -> Shared:
+    """Publish a note to the team's document service (`POST /documents`) for readers outside the notebook."""
+    try:
+        note = await _find(ctx, note_id)
+        docs = _state(ctx).docs
+        document = {"title": note.title, "body": note.body, "tags": note.tags, "source": f"notes/{note.id}"}
+        response = await docs.post("/documents", json=document) if docs else None
+    except NoteNotFound:
+        return SHARE_NOTE.fail("note_not_found", f"Note {note_id} not found.")  # type: ignore[return-value]
+    except httpx.HTTPError:
+        response = None
+    if response is None or not response.is_success:
+        why = f"failed (HTTP {response.status_code})" if response is not None else "cannot be reached"
+        return SHARE_NOTE.fail("upstream_unavailable", f"The document service {why}.")  # type: ignore[return-value]
+    return Shared(note_id=note.id, document_id=str(response.json().get("id", "")))
 
-    A long import tells the user how far it got (`ctx.report_progress`) and logs what it does
-    (`notes.import`: info at the start and the end, debug per note, a warning for a note with no
-    body; never a note's body, which is the tenant's data); the notes are written in one
-    all-or-nothing batch at the end, so an import cancelled or failing part-way leaves no half
-    of a notebook behind.
-    """
-    _, user = _caller()
-    await ctx.info(f"Importing {len(notes)} notes", logger_name=IMPORT_LOGGER)
-    notebook = _notebook(ctx)
-    created = _state(ctx).clock.now().isoformat().replace("+00:00", "Z")
-    number = await _free_number(notebook)
-    imported: list[Note] = []
-    for done, draft in enumerate(notes, 1):
-        if not draft.title.strip():
-            raise ToolError(f"Note {done} has no title; nothing was imported.")
-        while await notebook.get(f"notes/n-{number}") is not None:
-            number += 1
-        imported.append(Note(id=f"n-{number}", created_at=created, author=user, **draft.model_dump()))
-        if not draft.body.strip():
-            await ctx.warning(f"Note {draft.title!r} has no body", logger_name=IMPORT_LOGGER)
-        await ctx.debug(f"Imported {draft.title!r} as n-{number}", logger_name=IMPORT_LOGGER)
-        number += 1
-        await ctx.report_progress(done, len(notes), f"Imported {draft.title!r}")
-    batch: dict[str, Any] = {f"notes/{note.id}": note.model_dump(mode="json") for note in imported}
-    await notebook.set_many({**batch, NOTE_COUNTER: number})
-    await ctx.info(f"Imported {len(imported)} notes", logger_name=IMPORT_LOGGER)
-    return NoteList(notes=imported, count=len(imported))
+
+class NotePage(BaseModel):
+    """One page of the caller's notes, in id order, and the cursor of the next page (None on the last)."""
+
+    notes: list[Note]
+    next_cursor: str | None = None
+
+
+@mcp.tool()
+async def page_notes(ctx: Context, cursor: str | None = None, limit: int = 10) -> NotePage:
+    """Page through the caller's notes in id order; a colleague in the same tenant may continue from a cursor."""
+    try:
+        page = await _notebook(ctx).list("notes/", cursor=cursor, limit=max(1, min(limit, 100)))
+    except StorageError as exc:
+        raise ToolError(f"That cursor cannot be used: {exc}") from exc
+    return NotePage(notes=[Note.model_validate(value) for _, value in page.items], next_cursor=page.next_cursor)
 
 
 async def _find_for_resource(ctx: Context, note_id: str) -> Note:
@@ -522,25 +521,30 @@ async def summarize_notes(tag: str, ctx: Context) -> str:
 def main(argv: list[str] | None = None) -> None:
     """`python -m mcpbdd.examples.notes` serves stdio; `--http 127.0.0.1:8000` serves Streamable HTTP.
 
-    Over HTTP the server accepts mcpbdd's test tokens (`mcpbdd.kit.auth.TestTokenVerifier`): this
-    entry point is the example's *test* configuration, never a production one.
+    Over HTTP without `--auth` the server accepts mcpbdd's test tokens (`mcpbdd.kit.auth.TestTokenVerifier`),
+    the example's *test* configuration. With `--auth jwks=URL` it verifies real JWT access tokens and
+    answers 401/403 at the HTTP edge, its production configuration (`mcpbdd.examples.notes_auth`).
     """
     import argparse
 
     import anyio
     import uvicorn
 
+    from mcpbdd.examples.notes_auth import AuthOptions, protected_app
     from mcpbdd.kit.auth import mount_test_auth
 
     parser = argparse.ArgumentParser(prog="python -m mcpbdd.examples.notes")
     parser.add_argument("--http", metavar="HOST:PORT", help="serve Streamable HTTP at /mcp instead of stdio")
+    parser.add_argument("--auth", metavar="jwks=URL", type=AuthOptions, help="verify JWT access tokens (HTTP only)")
     args = parser.parse_args(argv)
     if not args.http:
         mcp.run("stdio")
         return
     host, _, port = args.http.rpartition(":")
-    app = mount_test_auth(mcp.streamable_http_app(host=host or "127.0.0.1"))
-    config = uvicorn.Config(app, host=host or "127.0.0.1", port=int(port), log_level="warning")
+    host = host or "127.0.0.1"
+    app = mcp.streamable_http_app(host=host)
+    app = protected_app(app, args.auth, host, int(port)) if args.auth else mount_test_auth(app)
+    config = uvicorn.Config(app, host=host, port=int(port), log_level="warning")
     anyio.run(uvicorn.Server(config).serve)
 
 
@@ -557,7 +561,6 @@ __all__ = [
     "EXPORT_FORMATS",
     "EXPORT_NOTES",
     "GET_NOTE",
-    "IMPORT_LOGGER",
     "IMPORT_NOTE",
     "MAX_EXPIRY_MINUTES",
     "NOTE_COUNTER",
@@ -566,12 +569,15 @@ __all__ = [
     "TENANT_CLAIM",
     "Deleted",
     "Document",
-    "Draft",
     "Note",
     "NoteList",
+    "NotePage",
     "NoteNotFound",
     "NotesState",
+    "SHARE_NOTE",
+    "Shared",
     "TitleSuggestion",
+    "UNPUBLISHED",
     "Workspace",
     "ask_for_roots",
     "ask_model_for_title",
@@ -580,12 +586,13 @@ __all__ = [
     "export_notes",
     "get_note",
     "import_note",
-    "import_notebook",
     "list_import_folders",
     "list_notes",
     "main",
     "mcp",
     "note_resource",
+    "page_notes",
+    "share_note",
     "notes_lifespan",
     "suggest_title",
     "summarize_notes",

@@ -40,6 +40,7 @@ from mcp_types import (
 )
 
 from mcpbdd._text import clip
+from mcpbdd.model.http_answer import HttpAnswer
 
 Method = Literal["tools/call", "resources/read", "prompts/get"]
 """The request methods a scenario makes (the ones that can end in every channel, questions included)."""
@@ -215,6 +216,8 @@ class Outcome:
     """Whether this call's era makes log messages a per-request opt-in (2026-07-28: no level asked, none sent).
     Set by the harness whenever a level was asked or a message arrived."""
     """The harness's handle on a call still running while its questions are open (2025-11-25 era)."""
+    http: HttpAnswer | None = None
+    """The HTTP refusal (401, 403) the call met at a protected server's edge, instead of an MCP answer."""
 
     @property
     def method(self) -> str:
