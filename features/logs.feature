@@ -32,3 +32,11 @@ Feature: The notes server logs what an import does, for a client that asks
     When the client calls "import_notebook" with {"notes": [{"title": "Eggs"}]}
     Then the server logged "Note 'Eggs' has no body" at level "warning" from the logger "notes.import"
     And the server logged nothing above "warning"
+
+  @harness.client
+  Scenario: Log messages reach a client of the server run as a web service, over HTTP
+    Given the MCP server "http: {python} -m mcpbdd.examples.notes --http 127.0.0.1:{port}"
+    And the client asks for log messages from level "info"
+    When the client calls "import_notebook" with {"notes": [{"title": "Eggs"}]}
+    Then the server logged "Note 'Eggs' has no body" at level "warning" from the logger "notes.import"
+    And the server logged nothing above "warning"

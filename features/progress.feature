@@ -25,7 +25,7 @@ Feature: A long import tells its user how far it got
   Scenario: An import that fails part-way reports what it did and stores nothing
     When the client calls "import_notebook" with {"notes": [{"title": "Milk"}, {"title": " "}]}
     Then the call fails with a tool error mentioning "nothing was imported"
-    And the call reported progress 1 times
+    And the call reported progress 1 time
     And the storage of tenant "acme" is unchanged
 
   Scenario: A quick call reports no progress
@@ -41,3 +41,11 @@ Feature: A long import tells its user how far it got
     And the progress reached 2 of 2
     And the progress never went backwards
     And a progress message says "Imported 'Eggs'"
+
+  @harness.client
+  Scenario: Progress reaches a client of the server run as a web service, over HTTP
+    Given the MCP server "http: {python} -m mcpbdd.examples.notes --http 127.0.0.1:{port}"
+    When the client calls "import_notebook" with {"notes": [{"title": "Milk"}, {"title": "Eggs"}]}
+    Then the call succeeds
+    And the call reported progress 2 times
+    And the progress never went backwards

@@ -21,6 +21,12 @@ def call_reported_progress(context: Any, times: int) -> None:
     events.reported_progress(world(context).last, times)
 
 
+@then("the call reported progress {times:d} time")
+def call_reported_progress_singular(context: Any, times: int) -> None:
+    """Then the call reported progress 1 time"""
+    events.reported_progress(world(context).last, times)
+
+
 @then("the progress reached {progress:g} of {total:g}")
 def progress_reached(context: Any, progress: float, total: float) -> None:
     """Then the progress reached 3 of 3"""
