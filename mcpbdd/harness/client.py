@@ -24,6 +24,13 @@ resolver also answers to the resolver's name, as it does on 2026-07-28 (`_sdk.re
 Over HTTP a protected server may refuse a request before MCP sees it (401, 403): the connector
 records the refusal, and the call's outcome is a `transport-failure` carrying it (`Outcome.http`),
 even when the refusal came while the caller's session was being opened.
+
+What a server sends during a call belongs to that call's Outcome: a tool call asks for progress
+(the SDK's progress callback, so the client sends the progress token both eras need), and the
+log messages that arrive while the call runs are its own (calls of a scenario run one at a time;
+on 2025-11-25 a call parked on a question while another runs could share them). The level asked
+for (`log_level`) goes in each request's `_meta` on 2026-07-28, and as a session's
+`logging/setLevel` on 2025-11-25 when the server declares logging.
 """
 
 from __future__ import annotations
