@@ -79,3 +79,15 @@ def test_structured_log_data_is_read_as_json() -> None:
     logs.logged(outcome, '"imported": 2', "info")
     with pytest.raises(AssertionError, match="mention 'acme'"):
         logs.no_log_message_mentions([outcome], "acme")
+
+
+async def test_a_harness_asks_only_as_its_current_level_says(notes_harness: Any) -> None:
+    """A harness shared by a feature's scenarios serves each the level it asks for: the World sets it per call."""
+    notes_harness.log_level = "debug"
+    asked = await notes_harness.call_tool(ALICE, "import_notebook", DRAFTS)
+    assert any(message.level == "debug" for message in asked.log_messages)
+    notes_harness.log_level = None
+    after = await notes_harness.call_tool(ALICE, "import_notebook", DRAFTS)
+    assert after.log_level is None
+    if after.logs_opt_in or getattr(notes_harness, "mode", None) != "legacy":
+        assert after.log_messages == ()
