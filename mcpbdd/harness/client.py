@@ -307,7 +307,7 @@ class ClientHarness(Harness):
 
     async def _request(self, client: Client, caller: Principal | None, call: Call, rounds: Rounds) -> Outcome:
         level = self.log_level
-        meta = await self._ask_for_logs(client, level)
+        meta = await self._ask_for_logs(client, level) if level is not None else None
         reports: list[Progress] = []
 
         async def on_progress(progress: float, total: float | None, message: str | None) -> None:
@@ -317,27 +317,34 @@ class ClientHarness(Harness):
             with acting_as(caller, self.tenant_claim):
                 return await _session_request(client, call, rounds, on_progress, meta)
 
-        async def classified() -> Outcome:
-            logs = self._logs
-            before = len(logs)
+        modern = client.protocol_version in MODERN_PROTOCOL_VERSIONS
+        if modern:  # questions come back as results: nothing to park
+            before = len(self._logs)
             outcome = await classify(call, request, self.timeout)
-            if not (reports or level or len(logs) > before):
-                return outcome
-            return replace(
-                outcome,
-                progress=tuple(reports),
-                log_messages=tuple(logs[before:]),
-                log_level=level,
-                logs_opt_in=client.protocol_version in MODERN_PROTOCOL_VERSIONS,
-            )
+            return self._diagnosed(self._with_events(outcome, reports, before, level, modern))
 
-        if client.protocol_version in MODERN_PROTOCOL_VERSIONS:  # questions come back as results: nothing to park
-            return self._diagnosed(await classified())
+        async def classified() -> Outcome:
+            before = len(self._logs)
+            return self._with_events(await classify(call, request, self.timeout), reports, before, level, modern)
+
         # A handshake-era connection (mode "legacy", or "auto" that fell back): questions arrive mid-call.
         task = asyncio.ensure_future(classified())
         in_flight = InFlightCall(task=task, caller=caller, call=call)
         self._in_flight.append(in_flight)
         return await self.wait_for(in_flight)
+
+    def _with_events(
+        self, outcome: Outcome, reports: list[Progress], before: int, level: str | None, modern: bool
+    ) -> Outcome:
+        """The outcome with what the server sent while it ran: its progress reports and the log messages since
+        `before`, the level the call asked from and whether its era makes log messages an opt-in. Untouched (no
+        copy) when nothing arrived and nothing was asked: the common call pays nothing."""
+        logs = self._logs
+        if not (reports or level or len(logs) > before):
+            return outcome
+        return replace(
+            outcome, progress=tuple(reports), log_messages=tuple(logs[before:]), log_level=level, logs_opt_in=modern
+        )
 
     async def wait_for(self, in_flight: InFlightCall) -> Outcome:
         """Wait until a legacy call finishes, or asks a question: then report it as `input_required`.
