@@ -155,18 +155,26 @@ class ContextHarness(Harness):
         limit = too_deep(call.arguments)  # what the client harness's SDK client refuses to send
         if limit is not None:
             return Outcome(Channel.TRANSPORT_FAILURE, call, failure=limit)
-        mock = self.mock
         level = self.log_level
         if level != self._asked_level:  # the mock is the one connection: its requests carry the level asked for
-            mock.meta = {LOG_LEVEL_META_KEY: level} if level is not None else None
+            self.mock.meta = {LOG_LEVEL_META_KEY: level} if level is not None else None
             self._asked_level = level
         # Calls on this harness run one at a time: what the recorder gains meanwhile is this call's own.
-        recorder = self.recorder
-        before, sent = len(recorder.progress), len(recorder.notifications)
+        progress, notifications = self.recorder.progress, self.recorder.notifications
+        before, sent = len(progress), len(notifications)
         outcome = await classify(call, lambda: self._handle(caller, call.method, params, raw), self.timeout)
-        reports, notified = recorder.progress[before:], recorder.notifications[sent:]
-        if not (reports or notified or level):
-            return outcome
+        if level is None and len(progress) == before and len(notifications) == sent:
+            return outcome  # nothing asked, nothing sent: the common call pays no copy
+        return self._with_events(outcome, progress[before:], notifications[sent:], level)
+
+    def _with_events(
+        self,
+        outcome: Outcome,
+        reports: list[tuple[float, float | None, str | None]],
+        notified: list[tuple[str, dict[str, Any]]],
+        level: str | None,
+    ) -> Outcome:
+        """The outcome with what the handler sent while it ran (progress, log messages) and the level it asked."""
         logs = tuple(
             LogMessage(str(message.get("level")), message.get("data"), message.get("logger"))
             for method, message in notified
@@ -177,7 +185,7 @@ class ContextHarness(Harness):
             progress=tuple(Progress(*report) for report in reports),
             log_messages=logs,
             log_level=level,
-            logs_opt_in=mock.protocol_version in MODERN_PROTOCOL_VERSIONS,
+            logs_opt_in=self.mock.protocol_version in MODERN_PROTOCOL_VERSIONS,
         )
 
     async def list_tools(self, caller: Principal | None = None) -> list[Tool]:
