@@ -9,12 +9,26 @@ tests/behave_cases/features/failing_progress.feature and failing_logs.feature ru
 - `chatty` logs whatever the client asked for: it sends its log message as a plain notification,
   past the SDK's per-request level check, which a 2026-07-28 server must not do;
 - `leaky` logs the API key it uses.
+
+`levelled` is a second server, a well-behaved 2025-11-25 one: it handles `logging/setLevel`
+(so it declares the logging capability) and drops what is below the level set, the
+application's job on that era; `tests/test_logs.py` shows the client harness asking it.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from mcp.server.mcpserver import Context, MCPServer
-from mcp_types import LoggingMessageNotification, LoggingMessageNotificationParams
+from mcp_types import (
+    LOG_LEVEL_META_KEY,
+    EmptyResult,
+    LoggingMessageNotification,
+    LoggingMessageNotificationParams,
+    SetLevelRequestParams,
+)
+
+from mcpbdd._sdk import lowlevel_server
 
 API_KEY = "sk-event-4242"
 
@@ -59,4 +73,40 @@ async def leaky(ctx: Context) -> str:
     return "done"
 
 
-__all__ = ["API_KEY", "backwards", "chatty", "leaky", "mcp", "mumbles", "stops_short"]
+levelled = MCPServer("levelled")
+LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+SET_LEVELS: list[str] = []
+"""Every level a client set with `logging/setLevel`, in order (the last one is in force)."""
+
+
+async def _set_level(_ctx: Any, params: SetLevelRequestParams) -> EmptyResult:
+    SET_LEVELS.append(params.level)
+    return EmptyResult()
+
+
+lowlevel_server(levelled).add_request_handler("logging/setLevel", SetLevelRequestParams, _set_level)
+
+
+@levelled.tool()
+async def report(ctx: Context) -> str:
+    """Logs at debug, info and warning; on 2025-11-25 only what the level set allows."""
+    requested = (ctx.request_context.meta or {}).get(LOG_LEVEL_META_KEY)  # 2026-07-28: the SDK filters by it
+    floor = LEVELS.index(SET_LEVELS[-1]) if SET_LEVELS and requested is None else 0
+    for level in ("debug", "info", "warning"):
+        if LEVELS.index(level) >= floor:
+            await ctx.log(level, f"a {level} message")
+    return "done"
+
+
+__all__ = [
+    "API_KEY",
+    "SET_LEVELS",
+    "backwards",
+    "chatty",
+    "leaky",
+    "levelled",
+    "mcp",
+    "mumbles",
+    "report",
+    "stops_short",
+]

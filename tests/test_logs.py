@@ -91,3 +91,21 @@ async def test_a_harness_asks_only_as_its_current_level_says(notes_harness: Any)
     assert after.log_level is None
     if after.logs_opt_in or getattr(notes_harness, "mode", None) != "legacy":
         assert after.log_messages == ()
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+async def test_each_era_asks_its_way_and_gets_that_level_and_above(mode: str) -> None:
+    """2026-07-28: the level in each request's `_meta`; 2025-11-25: one `logging/setLevel` for the session."""
+    from event_server import SET_LEVELS, levelled
+
+    from mcpbdd.harness import ClientHarness
+
+    SET_LEVELS.clear()
+    async with ClientHarness(levelled, mode=mode, timeout=5.0) as harness:
+        harness.log_level = "info"
+        first = await harness.call_tool(None, "report", {})
+        second = await harness.call_tool(None, "report", {})
+    assert [m.text for m in first.log_messages] == ["a info message", "a warning message"], first.log_messages
+    assert [m.text for m in second.log_messages] == ["a info message", "a warning message"]
+    assert ([] if mode == "auto" else ["info"]) == SET_LEVELS  # once per session, not per call
+    assert first.logs_opt_in is (mode == "auto")
