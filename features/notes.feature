@@ -19,6 +19,7 @@ Feature: Team notes
       | import_note             |
       | share_note              |
       | page_notes              |
+      | import_notebook         |
       | show_note_card          |
       | show_note_card_embedded |
       | pin_note                |

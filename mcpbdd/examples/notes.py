@@ -25,7 +25,7 @@ import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 import httpx
 from mcp.server.auth.middleware.auth_context import get_access_token
@@ -43,6 +43,7 @@ from mcp_types import (
 )
 from pydantic import BaseModel, Field, ValidationError
 
+from mcpbdd.examples import notebook_import
 from mcpbdd.kit.clock import Clock, SystemClock
 from mcpbdd.kit.consent import DECLINED, ConsentGate, Shown
 from mcpbdd.kit.doubles import scenario_doubles
@@ -152,7 +153,9 @@ def _caller() -> tuple[str, str]:
 
 
 def _state(ctx: Context) -> NotesState:
-    return ctx.request_context.lifespan_context
+    # The tools take the SDK's bare `Context`, whose lifespan type defaults to a dict; this server's lifespan
+    # (`notes_lifespan`, `MCPServer[NotesState]`) yields a NotesState.
+    return cast(NotesState, ctx.request_context.lifespan_context)
 
 
 def _notebook(ctx: Context) -> TenantStorage:
@@ -450,6 +453,7 @@ UNPUBLISHED = "Try again in a minute: the document service is down or slow, and 
 SHARE_NOTE = ErrorContract(
     "share_note", NOTE_NOT_FOUND, Failure("upstream_unavailable", "No answer.", retryable=True, hint=UNPUBLISHED)
 )
+notebook_import.register(globals())  # `import_notebook`: a long import (progress, log messages)
 
 
 @mcp.tool()
