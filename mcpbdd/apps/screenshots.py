@@ -67,7 +67,9 @@ def _data_url(png: bytes) -> str:
 async def compare(page: Page, shot: bytes, stored: bytes) -> Comparison:
     """How far `shot` is from `stored` (both PNG), measured in `page`."""
     found: dict[str, Any] = await page.evaluate(_COMPARE, [_data_url(shot), _data_url(stored), CHANNEL_TOLERANCE])
-    return Comparison(tuple(found["size"]), tuple(found["stored"]), int(found["differing"]))  # type: ignore[arg-type]
+    width, height = found["size"]
+    stored_width, stored_height = found["stored"]
+    return Comparison((int(width), int(height)), (int(stored_width), int(stored_height)), int(found["differing"]))
 
 
 def verdict(path: Path, comparison: Comparison, tolerance: float = DEFAULT_TOLERANCE) -> None:

@@ -13,7 +13,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from expected_failures import ROOT, assert_each_scenario_fails_with, behave, on
+from behave_passes import PASSES, BehavePass
+from expected_failures import ROOT, assert_each_scenario_fails_with, behave
 from processes import mcpbdd_run
 
 from mcpbdd.apps.browser import INSTALL_CHROMIUM, INSTALL_PLAYWRIGHT
@@ -70,13 +71,13 @@ VIEW_FAILURES: dict[str, list[str]] = {
 
 @needs_a_browser
 def test_every_app_step_fails_with_a_readable_message(tmp_path: Path) -> None:
-    assert_each_scenario_fails_with(FEATURE, EXPECTED_FAILURES, on("context"), tmp_path / "report.json")
+    assert_each_scenario_fails_with(FEATURE, EXPECTED_FAILURES, PASSES["context"].options, tmp_path / "report.json")
 
 
 @needs_a_browser
-@pytest.mark.parametrize("harness", ["context", "client"])
-def test_a_broken_view_is_named_by_what_broke(tmp_path: Path, harness: str) -> None:
-    assert_each_scenario_fails_with(VIEWS, VIEW_FAILURES, on(harness), tmp_path / "report.json")
+@pytest.mark.parametrize("behave_pass", ["context", "client"], indirect=True)
+def test_a_broken_view_is_named_by_what_broke(tmp_path: Path, behave_pass: BehavePass) -> None:
+    assert_each_scenario_fails_with(VIEWS, VIEW_FAILURES, behave_pass.options, tmp_path / "report.json")
 
 
 @pytest.mark.skipif(importlib.util.find_spec("playwright") is None, reason=INSTALL_PLAYWRIGHT)
@@ -87,7 +88,9 @@ def test_without_chromium_the_app_scenarios_are_skipped_with_the_install_line(tm
     env_path = os.environ.get("PATH", "")
     try:
         os.environ["PATH"] = str(empty)  # behave's subprocess inherits it: no chromium on its PATH
-        run = behave("features/apps.feature", *on("context"), "--no-capture", "-f", "json", "-o", str(report))
+        run = behave(
+            "features/apps.feature", *PASSES["context"].options, "--no-capture", "-f", "json", "-o", str(report)
+        )
     finally:
         os.environ["PATH"] = env_path
     assert run.returncode == 0, run.stdout + run.stderr
