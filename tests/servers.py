@@ -129,6 +129,19 @@ def die() -> str:
 
 
 @awkward.tool()
+def leave(code: int = 0) -> str:
+    """Calls `sys.exit(code)` mid-call: over stdio the process ends; in-process it must not end the run."""
+    sys.exit(code)
+
+
+@awkward.tool()
+def vanish() -> str:
+    """Ends the process at once with status 0 (`os._exit(0)`): in-process, the behave process running it."""
+    print("vanishing: os._exit(0)", file=sys.stderr, flush=True)
+    os._exit(0)
+
+
+@awkward.tool()
 def depth(value: object) -> int:
     """How deeply `value` nests (a scalar is 0): what reached the handler of a deeply nested argument."""
     level, layer = 0, [value]

@@ -59,6 +59,8 @@ class RunOutputs:
     cucumber_json: Path | None = None
     scratch: Path | None = None
     """The run's scratch folder: the merged stream goes there when only `cucumber_json` is asked for."""
+    lost: int = 0
+    """How many planned scenarios never reported (`mcpbdd.cli.lost`): the stream's run did not succeed."""
 
 
 @dataclass
@@ -73,7 +75,7 @@ def finish_run(outputs: RunOutputs) -> Finished:
     done = Finished(verdicts)
     if outputs.messages is not None or outputs.cucumber_json is not None:
         stream = outputs.messages or (outputs.scratch or Path(".")) / "cucumber-messages.ndjson"
-        success = all(verdict.status != "failed" for verdict in verdicts)
+        success = not outputs.lost and all(verdict.status != "failed" for verdict in verdicts)
         merge_streams(outputs.message_parts, stream, success=success)
         if outputs.cucumber_json is not None:
             write_cucumber_json(read_envelopes(stream), outputs.cucumber_json)

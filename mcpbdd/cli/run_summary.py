@@ -12,10 +12,12 @@ Printed after an interrupted run too, with the totals so far.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from typing import TextIO
 
 from mcpbdd.cli.exits import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from mcpbdd.cli.progress import EventFiles
+from mcpbdd.reporting.lost import LostScenario
 from mcpbdd.reporting.totals import Totals
 
 __all__ = ["print_summary"]
@@ -29,11 +31,21 @@ def print_summary(
     out: TextIO,
     signal_name: str = "",
     per_harness: dict[str, EventFiles] | None = None,
+    lost: Sequence[LostScenario] = (),
 ) -> None:
-    """The summary of a run that ended with `worst` (an exit status) after `elapsed` seconds."""
+    """The summary of a run that ended with `worst` (an exit status) after `elapsed` seconds.
+
+    Each lost scenario (its process ended before it reported, `mcpbdd.cli.lost`) is named first, as broken.
+    """
+    for scenario in lost:
+        where = f" ({scenario.column})" if scenario.column else ""
+        ended = f" (exit code {scenario.returncode})" if scenario.returncode is not None else ""
+        print(f"mcpbdd: BROKEN {scenario.location} {scenario.title}{where}: {scenario.message}{ended}", file=out)
     counts = f"{events.passed} passed, {events.failed} failed"
     if events.skipped:
         counts += f", {events.skipped} skipped"
+    if lost:
+        counts += f", {len(lost)} lost (broken: no verdict)"
     where = []
     if args.jobs > 1:
         where.append(f"{args.jobs} jobs")

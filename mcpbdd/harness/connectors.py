@@ -38,6 +38,7 @@ from mcp.server import Server
 from mcp.server.mcpserver import MCPServer
 
 from mcpbdd._sdk import lowlevel_server
+from mcpbdd.harness.exits import ExitGuard
 from mcpbdd.harness.processes import spare, spawn
 from mcpbdd.harness.processes.fork_client import fork_client
 from mcpbdd.harness.processes.process_options import ProcessOptions, command_argv
@@ -95,7 +96,8 @@ class InProcess:
 
 
 def _shared_lifespan_view(server: Server[Any], state: Any) -> Server[Any]:
-    """A shallow view of `server` whose lifespan yields the scenario's already-entered state."""
+    """A shallow view of `server` whose lifespan yields the scenario's already-entered state, and whose handlers'
+    `sys.exit` ends the call, not the run (`mcpbdd.harness.exits.ExitGuard`, innermost)."""
 
     @asynccontextmanager
     async def shared(_server: Server[Any]) -> AsyncIterator[Any]:
@@ -103,6 +105,7 @@ def _shared_lifespan_view(server: Server[Any], state: Any) -> Server[Any]:
 
     view = copy.copy(server)
     view.lifespan = shared
+    view.middleware = [*server.middleware, ExitGuard()]  # a list of the view's own: the server's is not changed
     return view
 
 
