@@ -41,6 +41,7 @@ from mcpbdd.cli.options import REPORTS
 from mcpbdd.cli.passes import ALL, passes_for_all
 from mcpbdd.cli.plan import Plan, PlanError, Unit, balance, plan_run, shard_of
 from mcpbdd.cli.progress import EventFiles, ProgressLine, ended_normally, wants_progress
+from mcpbdd.cli.run_lock import FolderBusy, holding_reports
 from mcpbdd.cli.run_summary import print_summary
 from mcpbdd.cli.timings import load_timings, merge_units, split_for_shards, unit_weights, written_to
 from mcpbdd.cli.workers import Worker, run_workers
@@ -73,12 +74,17 @@ def run(args: argparse.Namespace, passthrough: Sequence[str], out: TextIO | None
     if cannot_start is not None:
         print(settings.redactor.redact(f"mcpbdd run: {cannot_start}"), file=sys.stderr)
         return EXIT_USAGE
-    scratch = Path(tempfile.mkdtemp(prefix="mcpbdd-run-"))
-    try:  # the scratch folder goes whatever happens, a Ctrl-C before the workers start included
-        return Run(args, plan, settings, scratch=scratch, out=out, started=started).execute()
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
-        redact_tree(run_outputs(args, plan), settings.redactor, since=wall_started)  # also after an interrupted run
+    try:
+        with holding_reports(args.results):  # one run at a time writes a reports folder (`mcpbdd.cli.run_lock`)
+            scratch = Path(tempfile.mkdtemp(prefix="mcpbdd-run-"))
+            try:  # the scratch folder goes whatever happens, a Ctrl-C before the workers start included
+                return Run(args, plan, settings, scratch=scratch, out=out, started=started).execute()
+            finally:
+                shutil.rmtree(scratch, ignore_errors=True)
+                redact_tree(run_outputs(args, plan), settings.redactor, since=wall_started)  # also when interrupted
+    except FolderBusy as busy:
+        print(f"mcpbdd run: {busy}", file=sys.stderr)
+        return EXIT_USAGE
 
 
 @dataclass(frozen=True)
