@@ -37,6 +37,7 @@ from anyio.abc import ObjectReceiveStream, ObjectSendStream
 from mcp.shared.message import SessionMessage
 
 from mcpbdd.harness.processes.fork_launcher import encode_request
+from mcpbdd.harness.processes.lines import LineBuffer
 
 __all__ = ["FLUSH_TIMEOUT", "TERMINATION_TIMEOUT", "ForkedServer", "fork_client"]
 
@@ -175,12 +176,11 @@ async def fork_client(
     async def stdout_reader() -> None:
         """Lines to the session; once the session is gone, keep reading (and dropping) until the pipe ends, so
         a server flushing its output is not blocked on a full pipe and can still exit when its stdin closes."""
-        buffer = b""
+        lines = LineBuffer()  # linear in a line's length: a 50 MB result is one line (`lines.py`)
         delivering = True
         async with read_writer:
             while (chunk := await _read(server)) is not None:
-                *lines, buffer = (buffer + chunk).split(b"\n")
-                for line in lines if delivering else ():
+                for line in lines.feed(chunk) if delivering else ():
                     try:
                         await read_writer.send(_parse_line(line))
                     except (anyio.ClosedResourceError, anyio.BrokenResourceError):

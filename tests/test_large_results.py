@@ -1,0 +1,34 @@
+"""A 50 MB result over stdio is answered, as in-process (issue 23, item 9).
+
+The server writes it in 0.15 s; reading the line was quadratic (the buffer re-joined and re-split at
+every 64 KiB chunk), so a fork start said "no answer within the call timeout of 30 s". The time is a
+benchmark's (BENCHMARKS.md); here the content's length is checked, under a normal call timeout.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+
+from mcpbdd.harness.processes.lines import LineBuffer
+from mcpbdd.scenario.world import World
+
+
+def test_the_line_buffer_gives_back_every_line_whatever_the_chunks() -> None:
+    lines = LineBuffer()
+    assert lines.feed(b"ab") == [] and lines.feed(b"c") == []
+    assert lines.feed(b"d\nef\n\ng") == [b"abcd", b"ef", b""]
+    assert lines.feed(b"") == [] and lines.feed(b"\n") == [b"g"]
+    assert lines.feed(b"\n") == [b""]
+
+
+def test_a_50_mb_result_over_a_forked_stdio_server_is_answered(make_world: Callable[..., World]) -> None:
+    world = make_world(server=f"stdio: {sys.executable} tests/servers.py", timeout=30, spawn="fork")
+    world.use_harness("client", "auto")
+    try:
+        outcome = world.call_tool("flood", {"megabytes": 50})
+    finally:
+        world.close()
+    assert outcome.failure is None, outcome.failure
+    text = outcome.text
+    assert len(text) == 50_000_001 and text.startswith("FIRST LINE") and text.endswith("LAST LINE")
