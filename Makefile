@@ -36,6 +36,7 @@ lint: $(INSTALLED)
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-logo
 	$(BIN)/check-jsonschema --builtin-schema vendor.github-workflows docs/ci/github-actions.yml
+	$(BIN)/actionlint docs/ci/github-actions.yml
 
 # The site from docs/ and mkdocs.yml, strict: a broken link or anchor, a page left out of the nav or a
 # generated page that fails to build stops it. The two variables silence the banners Material and a

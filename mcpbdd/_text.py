@@ -1,17 +1,21 @@
-"""Two small things several modules need alike: cutting text for a message, and a 'no value at all' sentinel.
+"""Small things several modules need alike: cutting text for a message, quoting it in Markdown, a 'no value' sentinel.
 
 Failure messages and reports quote what a server answered, and an answer can be a
 megabyte; every quote goes through `clip`, so they are all cut the same way (one
 ellipsis character, whitespace folded to single spaces unless told otherwise). `MISSING`
 stands for an absent key or item wherever a value could legitimately be None (a stored
-JSON null, a `null` in an answer). Standard library only: the kit and storage import it.
+JSON null, a `null` in an answer). Every Markdown writer (`mcpbdd coverage`, `mcpbdd catalog`,
+parity.md) quotes names through `markdown_text` and `markdown_code`, so a scenario named
+`Notes <draft> *as such* | v2` reads literally on GitHub: no tag dropped, no italics, no new
+table column. Standard library only: the kit and storage import it.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
-__all__ = ["ELLIPSIS", "MISSING", "Missing", "clip", "not_utf8"]
+__all__ = ["ELLIPSIS", "MISSING", "Missing", "clip", "markdown_code", "markdown_text", "not_utf8"]
 
 ELLIPSIS: Final = "…"
 
@@ -21,6 +25,29 @@ def clip(text: str, limit: int = 300, *, flat: bool = True) -> str:
     if flat:
         text = " ".join(text.split())
     return text if len(text) <= limit else text[: max(limit - 1, 0)] + ELLIPSIS
+
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|~&$])")
+"""What GitHub's Markdown may read as markup inside a line (emphasis, code, links, HTML, entities, tables, strike,
+math): ASCII punctuation all, which a backslash makes literal. What matters only at a line's start (`#`, `-`, `1.`)
+is left: these writers quote names inside a line."""
+
+
+def markdown_text(text: str) -> str:
+    """`text` as literal Markdown on one line (a table cell, a list item): markup characters escaped, line breaks
+    folded to spaces. `<note>` stays text rather than an HTML tag GitHub drops, `*as such*` stays unstressed, `|`
+    opens no table column."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(text.split()))
+
+
+def markdown_code(text: str, *, cell: bool = True) -> str:
+    """`text` as an inline code span on one line: a fence longer than any run of backticks in it, and, in a table
+    `cell`, `|` escaped (a table splits its row at `|` before it reads code spans; elsewhere the backslash shows)."""
+    flat = " ".join(text.split())
+    flat = flat.replace("|", "\\|") if cell else flat
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", flat)), default=0) + 1)
+    padded = f" {flat} " if flat.startswith("`") or flat.endswith("`") else flat
+    return f"{fence}{padded}{fence}"
 
 
 def not_utf8(data: bytes) -> str | None:

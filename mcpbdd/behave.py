@@ -47,6 +47,7 @@ from mcpbdd.model.kinds import (
 from mcpbdd.model.redaction import redact_tree, redactor_for
 from mcpbdd.reporting import attachments as report
 from mcpbdd.reporting import console
+from mcpbdd.reporting.verdicts import NEAREST_PHRASES
 from mcpbdd.scenario.runtime import RunLoop, handle_sigterm, restore_sigterm, signal_name
 from mcpbdd.scenario.world import SharedServers, World
 
@@ -198,11 +199,14 @@ def suggest_for_undefined(scenario: Any, seen: set[tuple[str, int]], registry: A
 
     for step in scenario.all_steps:
         where = (step.filename, step.line)
-        if step.status is not Status.undefined or where in seen:
+        if step.status is not Status.undefined:
+            continue
+        phrases = nearest(step.name, step.step_type.capitalize(), registry=registry)
+        setattr(step, NEAREST_PHRASES, phrases)  # the reports name them too (JUnit, the parity matrix)
+        if where in seen:
             continue
         seen.add(where)
         written = f"{step.keyword} {step.name}"
-        phrases = nearest(step.name, step.step_type.capitalize(), registry=registry)
         hint = (
             "did you mean:\n" + "\n".join(f"    {p}" for p in phrases)
             if phrases

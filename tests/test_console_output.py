@@ -72,6 +72,24 @@ def test_without_steps_a_failure_is_still_printed_in_full(tmp_path: Path) -> Non
     assert re.search(r"mcpbdd: FAILED: \d+ passed, [1-9]\d* failed", run.stdout), run.stdout
 
 
+BROKEN_STEP = "tests/behave_cases/features/failing_vocabulary.feature:43"  # a user the scenario does not know
+
+
+@pytest.mark.parametrize("steps", [[], ["--steps"]], ids=["default", "steps"])
+def test_broken_is_counted_apart_from_failed_with_its_own_word(tmp_path: Path, steps: list[str]) -> None:
+    """A step the specification got wrong is broken (as Allure shows it), not an `ASSERT FAILED` among the failures."""
+    run = _mcpbdd_run(tmp_path, *steps, f"{FAILING}:7", BROKEN_STEP)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "mcpbdd: FAILED: 0 passed, 1 failed, 1 broken in " in run.stdout, run.stdout
+    assert "BROKEN: tests/behave_cases/features/failing_vocabulary.feature:44: no user 'mallory'" in run.stdout
+    assert "ASSERT FAILED: tests/behave_cases/features/failing_vocabulary.feature" not in run.stdout
+    assert "Expected the call to succeed" in run.stdout  # the unmet expectation keeps behave's words
+    if not steps:
+        assert 'BROKEN in step \'"mallory" reads the resource' in run.stdout
+        assert "FAILURE in step 'the call succeeds'" in run.stdout
+    assert totals_lines([tmp_path / "results"]) == ["mcpbdd: scenarios: 0 passed, 1 failed, 1 broken, 0 skipped"]
+
+
 @pytest.mark.parametrize("steps", [[], ["--steps"]], ids=["default", "steps"])
 def test_an_outline_row_is_named_by_its_example_values_on_the_console(tmp_path: Path, steps: list[str]) -> None:
     run = _mcpbdd_run(tmp_path, *steps, "features/carried_values.feature")

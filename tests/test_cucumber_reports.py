@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 
+from mcpbdd.reporting.cucumber_json import to_cucumber_json
+
 ROOT = Path(__file__).resolve().parent.parent
 FEATURES = ["features/tenants.feature:11", "tests/behave_cases/features/failing_assertions.feature:7"]
 needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js and npm (the official schema)")
@@ -59,8 +61,16 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+PASSES = ("context", "client")
+
+
+def _stream(out: Path, name: str) -> list[dict[str, Any]]:
+    """One pass's stream: a run of several passes writes one per pass beside `--messages FILE`."""
+    return [json.loads(line) for line in (out / f"messages.{name}.ndjson").read_text().splitlines()]
+
+
 def _envelopes(out: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in (out / "messages.ndjson").read_text().splitlines()]
+    return [e for name in PASSES for e in _stream(out, name)]
 
 
 @needs_node
@@ -85,27 +95,32 @@ def test_every_envelope_is_valid_against_the_official_schema(reports: Path) -> N
     assert list(validator.iter_errors({"exchange": {}}))
 
 
-def test_the_processes_streams_merge_into_one_run(reports: Path) -> None:
-    envelopes = _envelopes(reports)
-    kinds = [next(iter(e)) for e in envelopes]
-    assert kinds[:2] == ["meta", "testRunStarted"] and kinds[-1] == "testRunFinished"
-    assert kinds.count("meta") == kinds.count("testRunStarted") == kinds.count("testRunFinished") == 1
-    assert envelopes[-1]["testRunFinished"]["success"] is False
-    run_id = envelopes[1]["testRunStarted"]["id"]
-    assert {e["testCase"]["testRunStartedId"] for e in envelopes if "testCase" in e} == {run_id}
-    assert kinds.count("gherkinDocument") == 2  # one per feature file, though both harnesses ran each
-    pickles = {e["pickle"]["id"]: e["pickle"] for e in envelopes if "pickle" in e}
-    names = sorted(p["name"] for p in pickles.values())
-    assert names == [
+def test_the_processes_streams_merge_into_one_run_per_pass(reports: Path) -> None:
+    """Cucumber's tools key a scenario's run by its Gherkin node: two passes in one stream would show as one."""
+    assert not (reports / "messages.ndjson").exists()
+    names = []
+    for harness in PASSES:
+        envelopes = _stream(reports, harness)
+        kinds = [next(iter(e)) for e in envelopes]
+        assert kinds[:2] == ["meta", "testRunStarted"] and kinds[-1] == "testRunFinished"
+        assert kinds.count("meta") == kinds.count("testRunStarted") == kinds.count("testRunFinished") == 1
+        assert envelopes[-1]["testRunFinished"]["success"] is False
+        run_id = envelopes[1]["testRunStarted"]["id"]
+        assert {e["testCase"]["testRunStartedId"] for e in envelopes if "testCase" in e} == {run_id}
+        assert kinds.count("gherkinDocument") == 2  # one per feature file
+        pickles = {e["pickle"]["id"]: e["pickle"] for e in envelopes if "pickle" in e}
+        assert len({tuple(p["astNodeIds"]) for p in pickles.values()}) == len(pickles) == 2  # no node run twice
+        names += [p["name"] for p in pickles.values()]
+        assert all(e["testCase"]["pickleId"] in pickles for e in envelopes if "testCase" in e)
+        started = Counter(e["testStepStarted"]["testStepId"] for e in envelopes if "testStepStarted" in e)
+        finished = Counter(e["testStepFinished"]["testStepId"] for e in envelopes if "testStepFinished" in e)
+        assert started == finished and set(started.values()) == {1}
+    assert sorted(names) == [
         "Colleagues share the company notebook [client harness]",
         "Colleagues share the company notebook [context harness]",
         "succeeds, but the call failed [client harness]",
         "succeeds, but the call failed [context harness]",
     ]
-    assert all(e["testCase"]["pickleId"] in pickles for e in envelopes if "testCase" in e)
-    started = Counter(e["testStepStarted"]["testStepId"] for e in envelopes if "testStepStarted" in e)
-    finished = Counter(e["testStepFinished"]["testStepId"] for e in envelopes if "testStepFinished" in e)
-    assert started == finished and set(started.values()) == {1}
 
 
 def test_step_definitions_are_regular_expressions_matching_the_steps_they_ran(reports: Path) -> None:
@@ -177,7 +192,7 @@ def test_cucumber_json_has_every_scenario_its_steps_and_the_exchanges(reports: P
 
 @needs_node
 def test_the_html_formatter_renders_the_run_with_its_exchanges(reports: Path, tmp_path: Path) -> None:
-    command = ["report", "--messages", str(reports / "messages.ndjson"), "-o", str(tmp_path)]
+    command = ["report", "--messages", str(reports / "messages.ndjson"), "-o", str(tmp_path)]  # one page per pass
     run = subprocess.run(
         [sys.executable, "-m", "mcpbdd.cli.main", *command],
         cwd=ROOT,
@@ -186,15 +201,18 @@ def test_the_html_formatter_renders_the_run_with_its_exchanges(reports: Path, tm
         timeout=300,
     )
     assert run.returncode == 0, run.stdout + run.stderr
-    page = (tmp_path / "cucumber.html").read_text()
-    assert page.startswith("<!DOCTYPE html>") and "CucumberHtmlStream" not in page
-    assert "tools/call create_note" in page and "Colleagues share the company notebook" in page
+    index = (tmp_path / "cucumber.html").read_text()
+    for harness in PASSES:
+        assert f'href="cucumber.{harness}.html"' in index
+        page = (tmp_path / f"cucumber.{harness}.html").read_text()
+        assert page.startswith("<!DOCTYPE html>") and "CucumberHtmlStream" not in page
+        assert "tools/call create_note" in page and "Colleagues share the company notebook" in page
 
 
 def test_secrets_are_redacted_from_the_messages_and_the_cucumber_json(tmp_path: Path) -> None:
     run = _run(tmp_path, "-D", "mcpbdd.secrets=Friday")
     assert run.returncode == 1, run.stdout + run.stderr
-    for name in ("messages.ndjson", "cucumber.json"):
+    for name in ("messages.ndjson", "cucumber.json"):  # one pass: one stream
         text = (tmp_path / name).read_text()
         assert "Friday" not in text and base64.b64encode(b"Friday").decode()[:6] not in text, name
         assert "«redacted»" in text or "redacted" in text
@@ -226,3 +244,35 @@ def test_each_phrasing_of_a_table_registered_step_is_its_own_step_definition(rep
     assert used["the structured result contains:"] == "^the structured result contains:$"
     assert used["the call succeeds"] == "^the call succeeds$"
     assert len(set(patterns.values())) == len(patterns)
+
+
+def test_a_failed_before_scenario_hook_is_a_failed_hook_step_before_skipped_steps(tmp_path: Path) -> None:
+    """The project's own hook failed: its step is failed with behave's message, and points at the project's hook."""
+    feature = "tests/allure_cases/plain/features/before_scenario_fails.feature"
+    stream = tmp_path / "run.ndjson"
+    formatter = "mcpbdd.reporting.messages:MessagesFormatter"
+    command = [sys.executable, "-m", "behave", "--format", formatter, "--outfile", str(stream), feature]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1, done.stdout + done.stderr
+    envelopes = [json.loads(line) for line in stream.read_text().splitlines()]
+    (hook,) = [e["hook"] for e in envelopes if "hook" in e]
+    assert hook["type"] == "BEFORE_TEST_CASE"
+    assert hook["sourceReference"]["uri"] == "tests/allure_cases/plain/environment.py"
+    cases = [e["testCase"] for e in envelopes if "testCase" in e]
+    results = {
+        e["testStepFinished"]["testStepId"]: e["testStepFinished"]["testStepResult"]
+        for e in envelopes
+        if "testStepFinished" in e
+    }
+    first, second = cases
+    assert [bool(step.get("hookId")) for step in first["testSteps"]] == [True, False]
+    before, step = (results[s["id"]] for s in first["testSteps"])
+    assert before["status"] == "FAILED" and "the scenario's set-up exploded" in before["message"]
+    assert step["status"] == "SKIPPED"
+    assert [results[s["id"]]["status"] for s in second["testSteps"]] == ["PASSED"]  # the next scenario is unaffected
+    report = to_cucumber_json(envelopes)
+    element = report[0]["elements"][0]
+    assert (
+        element["before"][0]["result"]["status"] == "failed"
+        and "exploded" in element["before"][0]["result"]["error_message"]
+    )

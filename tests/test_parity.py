@@ -91,11 +91,18 @@ def test_the_allure_report_carries_the_matrix(matrix_run) -> None:
 
 
 def test_each_junit_test_case_names_harness_era_tools_and_tenants(matrix_run) -> None:
+    """In its system-out, and the pass's harness and era in the suite's properties: junit-10.xsd allows no
+    properties in a test case."""
     _run, out = matrix_run
     seen = {}
     for path in (out / "junit").rglob("TESTS-*.xml"):
-        for case in ElementTree.parse(path).getroot().iter("testcase"):
-            seen[case.get("name")] = {p.get("name"): p.get("value") for p in case.iter("property")}
+        suite = ElementTree.parse(path).getroot()
+        suite_properties = {p.get("name"): p.get("value") for p in suite.findall("properties/property")}
+        assert set(suite_properties) == {"harness", "era"}, path
+        for case in suite.iter("testcase"):
+            assert case.find("properties") is None
+            lines = (case.findtext("system-out") or "").splitlines()
+            seen[case.get("name")] = dict(line.split(": ", 1) for line in lines[:5])
     legacy = seen["Who the caller is, the same everywhere [client harness, legacy]"]
     assert legacy == {
         "harness": "client, legacy",
@@ -105,7 +112,7 @@ def test_each_junit_test_case_names_harness_era_tools_and_tenants(matrix_run) ->
         "feature_file": f"{FEATURE}:18",
     }
     assert seen["Who the caller is, the same everywhere [context harness]"]["era"] == "2026-07-28"
-    assert len(seen) == 11 and all(props for props in seen.values())
+    assert len(seen) == 11 and all(facts for facts in seen.values())
 
 
 def test_the_timing_file_has_every_feature_and_pass(matrix_run) -> None:

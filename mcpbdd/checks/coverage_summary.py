@@ -16,6 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from mcpbdd._text import markdown_code, markdown_text
+
 __all__ = ["KINDS", "TOTAL", "Tally", "below", "markdown", "summarise"]
 
 KINDS = ("tools", "resources", "templates", "prompts", "arguments", "values", "failures")
@@ -106,7 +108,7 @@ def below(summary: Mapping[str, Mapping[str, Tally]], thresholds: Mapping[str, f
 
 
 def _names(names: list[str], limit: int = 12) -> str:
-    shown = ", ".join(f"`{name}`" for name in names[:limit])
+    shown = ", ".join(markdown_code(name) for name in names[:limit])
     return shown + (f" and {len(names) - limit} more" if len(names) > limit else "") if names else "—"
 
 
@@ -120,19 +122,20 @@ def markdown(document: Mapping[str, Any]) -> str:
     lines = ["# MCP coverage", ""]
     for harness, tallies in summarise(document).items():
         section = document["harnesses"][harness]
-        lines += [f"## {harness} harness ({section.get('scenarios', 0)} scenarios)", ""]
+        lines += [f"## {markdown_text(harness)} harness ({section.get('scenarios', 0)} scenarios)", ""]
         lines += ["| kind | covered | offered | % | not covered |", "| --- | ---: | ---: | ---: | --- |"]
         for kind in (*KINDS, TOTAL):
             tally = tallies[kind]
-            uncovered = "" if kind == TOTAL else _names(tally.uncovered).replace("|", "\\|")
+            uncovered = "" if kind == TOTAL else _names(tally.uncovered)
             lines.append(f"| {kind} | {tally.covered} | {tally.offered} | {_percent(tally)} | {uncovered} |")
         lines += ["", "| tool | calls | arguments used | scenarios |", "| --- | --- | --- | ---: |"]
         for tool, item in sorted(section.get("tools", {}).items()):
-            calls = ", ".join(f"{channel} {n}" for channel, n in sorted(item.get("calls", {}).items())) or "**none**"
+            calls = ", ".join(f"{markdown_text(channel)} {n}" for channel, n in sorted(item.get("calls", {}).items()))
+            calls = calls or "**none**"
             arguments = item.get("arguments", {})
             used = sum(1 for usage in arguments.values() if usage.get("declared") and usage.get("used"))
             declared = sum(1 for usage in arguments.values() if usage.get("declared"))
-            name = f"`{tool}`" + ("" if item.get("offered") else " (not offered)")
+            name = markdown_code(tool) + ("" if item.get("offered") else " (not offered)")
             lines.append(f"| {name} | {calls} | {used}/{declared} | {len(item.get('scenarios', []))} |")
         lines.append("")
     return "\n".join(lines)

@@ -16,6 +16,7 @@ from typing import Any
 from behave.parser import parse_file
 
 from mcpbdd._sdk import registered_tools
+from mcpbdd._text import markdown_code, markdown_text
 from mcpbdd.harness.targets import ServerTarget, load_inprocess
 from mcpbdd.kit.errors import CONTRACTS, ErrorContract, code_name
 
@@ -52,7 +53,7 @@ def render(contracts: list[ErrorContract], specified: Specified, undeclared_tool
     """The catalog as Markdown: one table per tool."""
     lines = ["# Error catalog", ""]
     for contract in contracts:
-        lines += [f"## `{contract.tool}`", ""]
+        lines += [f"## {markdown_code(contract.tool, cell=False)}", ""]
         lines += [
             "| reason | channel | retry helps | recovery hint | state | specified by |",
             "| --- | --- | --- | --- | --- | --- |",
@@ -61,19 +62,24 @@ def render(contracts: list[ErrorContract], specified: Specified, undeclared_tool
             channel = "tool error" if failure.channel == "tool" else f"protocol error {code_name(failure.code)}"
             state = "may have changed" if failure.changes_state else "unchanged"
             scenarios = specified.by_pair.get((contract.tool, failure.reason), [])
-            shown = "<br>".join(scenarios) if scenarios else "**no scenario**"
+            shown = "<br>".join(markdown_text(where) for where in scenarios) if scenarios else "**no scenario**"
             row = [
-                f"`{failure.reason}`",
+                markdown_code(failure.reason),
                 channel,
                 "yes" if failure.retryable else "no",
-                failure.hint or "—",
+                markdown_text(failure.hint) if failure.hint else "—",
                 state,
                 shown,
             ]
-            lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |")
+            lines.append("| " + " | ".join(row) + " |")
         lines.append("")
     if undeclared_tools:
-        lines += ["## Tools without an error contract", "", ", ".join(f"`{t}`" for t in undeclared_tools), ""]
+        lines += [
+            "## Tools without an error contract",
+            "",
+            ", ".join(markdown_code(t, cell=False) for t in undeclared_tools),
+            "",
+        ]
     return "\n".join(lines)
 
 

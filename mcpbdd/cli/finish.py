@@ -4,9 +4,13 @@ Each behave process records one verdict line per scenario (`mcpbdd.reporting.ver
 the run's scratch folder; this module reads them all and writes
 
 - the timing file (`--timings`, default `reports/timings.json`): always;
-- properties on each JUnit test case (harness, era, tools, tenants), when JUnit is written;
-- the Cucumber Messages stream (`--messages FILE`), the processes' streams merged into one,
-  and the Cucumber JSON report converted from it (`--cucumber-json FILE`);
+- the JUnit files completed: every scenario a test case, what each did (harness, era, tools, tenants),
+  when JUnit is written (`mcpbdd.reporting.junit`);
+- the Cucumber Messages stream (`--messages FILE`), the processes' streams merged into one
+  per pass: a run of one pass writes FILE, a run of several one stream per pass beside it
+  (`cucumber-messages.client.legacy.ndjson`: see `pass_streams`), since Cucumber's tools show
+  one run of each scenario per stream; and the Cucumber JSON report converted from them all
+  (`--cucumber-json FILE`: its scenarios' names carry the harness);
 - the parity matrix (`reports/parity.json`, `reports/parity.md`, and one Allure result that
   carries the Markdown) when the run was `--harness all`.
 
@@ -17,6 +21,7 @@ All of it is written before `mcpbdd run` hands its outputs to the redaction poin
 from __future__ import annotations
 
 import json
+import re
 import time
 import uuid
 from collections.abc import Sequence
@@ -26,12 +31,33 @@ from pathlib import Path
 from mcpbdd.cli.passes import pass_named
 from mcpbdd.cli.timings import record_timings
 from mcpbdd.reporting.cucumber_json import write_cucumber_json
-from mcpbdd.reporting.junit_properties import add_junit_properties
+from mcpbdd.reporting.junit import complete_junit
 from mcpbdd.reporting.messages import merge_streams, read_envelopes
 from mcpbdd.reporting.parity import Column, ParityMatrix, build_matrix, write_matrix
 from mcpbdd.reporting.verdicts import Verdict, read_verdicts
 
-__all__ = ["Finished", "RunOutputs", "finish_run"]
+__all__ = ["Finished", "RunOutputs", "finish_run", "pass_streams"]
+
+_PART = re.compile(r"^messages-\d+-(?P<name>.+)\.ndjson$")
+"""A behave process's stream in the run's scratch folder: `messages-{job}-{pass}.ndjson` (`mcpbdd.cli.run`)."""
+
+
+def pass_streams(parts: Sequence[Path], stream: Path) -> dict[Path, tuple[str | None, list[Path]]]:
+    """Where each pass's merged stream goes, with its pass and the processes' streams it merges.
+
+    One pass (or the configured harness): `stream` itself. Several: one stream per pass beside it,
+    `stream`'s name with the pass before the suffix. Cucumber's tools key a scenario's run by its
+    Gherkin node, so two passes in one stream would show as one scenario with one verdict.
+    """
+    by_pass: dict[str | None, list[Path]] = {}
+    for part in parts:
+        found = _PART.match(part.name)
+        name = found.group("name") if found and found.group("name") != "None" else None
+        by_pass.setdefault(name, []).append(part)
+    if len(by_pass) <= 1:
+        ((name, mine),) = by_pass.items() if by_pass else ((None, []),)
+        return {stream: (name, mine)}
+    return {stream.with_name(f"{stream.stem}.{name}{stream.suffix}"): (name, mine) for name, mine in by_pass.items()}
 
 
 @dataclass(frozen=True)
@@ -45,7 +71,7 @@ class RunOutputs:
     timings_output: Path | None = None
     """Where the updated timings go (a shard writes its own file), when not `timings` itself."""
     junit: Path | None = None
-    """The JUnit folder whose test cases get properties."""
+    """The JUnit folder whose files are completed from the verdicts (`mcpbdd.reporting.junit`)."""
     parity: Path | None = None
     """The parity matrix's folder (`--harness all`), with `columns` its passes."""
     columns: Sequence[str] = ()
@@ -54,7 +80,7 @@ class RunOutputs:
     stdio_command: str | None = None
     """The stdio column's command (`parity_stdio`), which titles it."""
     message_parts: Sequence[Path] = ()
-    """Each process's Cucumber Messages stream, merged into `messages` (and converted to `cucumber_json`)."""
+    """Each process's Cucumber Messages stream, merged into `messages` per pass (and converted to `cucumber_json`)."""
     messages: Path | None = None
     cucumber_json: Path | None = None
     scratch: Path | None = None
@@ -75,14 +101,19 @@ def finish_run(outputs: RunOutputs) -> Finished:
     done = Finished(verdicts)
     if outputs.messages is not None or outputs.cucumber_json is not None:
         stream = outputs.messages or (outputs.scratch or Path(".")) / "cucumber-messages.ndjson"
-        success = not outputs.lost and all(verdict.status != "failed" for verdict in verdicts)
-        merge_streams(outputs.message_parts, stream, success=success)
+        streams = pass_streams(outputs.message_parts, stream)
+        for stale in [stream, *stream.parent.glob(f"{stream.stem}.*{stream.suffix}")]:
+            if stale not in streams:  # an earlier run's, of other passes: `mcpbdd report --messages` reads these
+                stale.unlink(missing_ok=True)
+        for path, (name, parts) in streams.items():
+            mine = [verdict for verdict in verdicts if name is None or verdict.column == name]
+            merge_streams(parts, path, success=not outputs.lost and all(v.status != "failed" for v in mine))
         if outputs.cucumber_json is not None:
-            write_cucumber_json(read_envelopes(stream), outputs.cucumber_json)
+            write_cucumber_json((e for path in streams for e in read_envelopes(path)), outputs.cucumber_json)
     if outputs.timings is not None and verdicts:
         record_timings(outputs.timings, verdicts, output=outputs.timings_output)
     if outputs.junit is not None and outputs.junit.is_dir():
-        add_junit_properties(outputs.junit, verdicts)
+        complete_junit(outputs.junit, verdicts)
     if outputs.parity is not None and outputs.columns:
         titled = [Column(name, pass_named(name, outputs.stdio_command).title) for name in outputs.columns]
         done.matrix = build_matrix(titled, verdicts)

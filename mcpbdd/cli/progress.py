@@ -3,7 +3,7 @@
 Two halves, because `mcpbdd run` runs behave in child processes:
 
 - `ProgressFormatter`, a behave formatter in each child, appends one character per
-  finished scenario to its own file (`.` passed, `F` failed, `S` skipped): a write and a
+  finished scenario to its own file (`.` passed, `F` failed, `B` broken, `S` skipped): a write and a
   flush, nothing else, so it costs a child nothing measurable.
 - `ProgressLine`, in the parent, sums those files and keeps one status line at the
   bottom of the terminal, redrawn under the children's output, from the moment the run
@@ -21,11 +21,12 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, TextIO
 
+from mcpbdd.reporting.broken import scenario_kind
 from mcpbdd.reporting.per_scenario import PerScenarioFormatter
 
 __all__ = ["END", "EventFiles", "ProgressFormatter", "ProgressLine", "ended_normally", "wants_progress"]
 
-PASSED, FAILED, SKIPPED = ".", "F", "S"
+PASSED, FAILED, BROKEN, SKIPPED = ".", "F", "B", "S"
 END = "E"
 """Written once behave closes the formatter (the run ended normally): a process that died has no end mark."""
 DELAY = float(os.environ.get("MCPBDD_PROGRESS_DELAY", "2"))
@@ -39,13 +40,8 @@ class ProgressFormatter(PerScenarioFormatter):
     description = "one character per finished scenario (for mcpbdd run's progress line)"
 
     def finished(self, scenario: Any) -> None:
-        status = scenario.status
-        if status.has_failed():
-            mark = FAILED
-        elif status.is_passed():
-            mark = PASSED
-        else:
-            mark = SKIPPED
+        kind = scenario_kind(scenario)  # failed and broken apart, as the Allure report shows them
+        mark = {"passed": PASSED, "failed": FAILED, "broken": BROKEN}.get(kind, SKIPPED)
         self.stream.write(mark)
         self.stream.flush()
 
@@ -87,7 +83,7 @@ class EventFiles:
     def __init__(self, paths: Iterable[Path] = ()) -> None:
         self.paths = list(paths)
         self._offsets: dict[Path, int] = {}
-        self.passed = self.failed = self.skipped = 0
+        self.passed = self.failed = self.broken = self.skipped = 0
 
     def add(self, path: Path) -> None:
         self.paths.append(path)
@@ -103,11 +99,12 @@ class EventFiles:
             self._offsets[path] = self._offsets.get(path, 0) + len(data)
             self.passed += data.count(b".")
             self.failed += data.count(b"F")
+            self.broken += data.count(b"B")
             self.skipped += data.count(b"S")
 
     @property
     def done(self) -> int:
-        return self.passed + self.failed + self.skipped
+        return self.passed + self.failed + self.broken + self.skipped
 
 
 class ProgressLine:

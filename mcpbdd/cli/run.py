@@ -137,6 +137,8 @@ def run_outputs(args: argparse.Namespace, plan: Plan) -> list[Path]:
     if not args.no_junit:
         outputs.append(args.junit)
     outputs += [path for path in (args.messages, args.cucumber_json, written_to(args.timings, args.shard)) if path]
+    if args.messages is not None:  # a run of several passes writes a stream per pass beside it (cli.finish)
+        outputs += sorted(args.messages.parent.glob(f"{args.messages.stem}.*{args.messages.suffix}"))
     if args.harness == [ALL]:
         outputs.append(args.parity)
     if REPORTS.is_dir():
@@ -306,17 +308,19 @@ class Run:
             for harness in dict.fromkeys(lost.column for lost in self.lost):
                 folder = self.args.junit / harness if harness else self.args.junit
                 write_lost_junit([lost for lost in self.lost if lost.column == harness], folder)
-        if self.message_parts:
-            part = self.scratch / "messages-lost.ndjson"
+        for column in dict.fromkeys(lost.column for lost in self.lost):
+            # Added to a stream of the same pass, so each pass's merged stream names its own lost scenarios.
+            part = next((p for p in self.message_parts if p.name.endswith(f"-{column or None}.ndjson")), None)
+            if part is None:
+                continue
             envelopes = [
                 item
                 for lost in self.lost
+                if lost.column == column
                 for item in lost_case_envelopes(lost.feature, lost.line, lost.title, lost.details())
             ]
-            part.write_text(
-                "".join(json.dumps(item, ensure_ascii=False) + "\n" for item in envelopes), encoding="utf-8"
-            )
-            self.message_parts.append(part)
+            with part.open("a", encoding="utf-8") as stream:
+                stream.write("".join(json.dumps(item, ensure_ascii=False) + "\n" for item in envelopes))
 
     def finish(self) -> None:
         """The merged coverage, then the outputs derived from every process's verdicts (`mcpbdd.cli.finish`)."""
@@ -383,7 +387,8 @@ class RunConsole:
 
     def on_tick(self) -> None:
         self.events.poll()
-        self.progress.update(self.events.passed + self.events.failed, self.events.failed)
+        events = self.events
+        self.progress.update(events.passed + events.failed + events.broken, events.failed + events.broken)
 
     def on_notice(self, text: str) -> None:
         self.progress.write(f"\n{text}\n", self.out)

@@ -42,6 +42,8 @@ def print_summary(
         ended = f" (exit code {scenario.returncode})" if scenario.returncode is not None else ""
         print(f"mcpbdd: BROKEN {scenario.location} {scenario.title}{where}: {scenario.message}{ended}", file=out)
     counts = f"{events.passed} passed, {events.failed} failed"
+    if events.broken:  # the specification or its set-up is wrong, not the server (mcpbdd.reporting.broken)
+        counts += f", {events.broken} broken"
     if events.skipped:
         counts += f", {events.skipped} skipped"
     if lost:
@@ -59,7 +61,9 @@ def print_summary(
     if per_harness and len(per_harness) > 1:
         for name, files in per_harness.items():
             files.poll()
-            print(f"mcpbdd:   {name} harness: {Totals(files.passed, files.failed, files.skipped)}", file=out)
+            print(
+                f"mcpbdd:   {name} harness: {Totals(files.passed, files.failed, files.skipped, files.broken)}", file=out
+            )
     print(f"mcpbdd: Allure results in {args.results.resolve()} (render them: mcpbdd report)", file=out)
     if not args.no_junit:
         print(f"mcpbdd: JUnit XML in {args.junit.resolve()}", file=out)

@@ -70,8 +70,8 @@ from behave.formatter.base import Formatter
 from behave.model import Feature, Rule, ScenarioOutline
 
 from mcpbdd.model.config import JOB_ENV
-from mcpbdd.model.errors import Broken
 from mcpbdd.model.redaction import Redactor, redactor_for
+from mcpbdd.reporting.broken import is_expectation
 
 __all__ = ["AllureFormatter", "McpbddListener", "RedactingFileLogger", "outline_row_name", "tag_labels", "verdict"]
 
@@ -323,9 +323,7 @@ def verdict(exception: BaseException) -> Status:
     Allure's convention (an AssertionError fails, anything else breaks), except that
     `mcpbdd.model.errors.Broken` (an AssertionError so that behave prints no traceback for it) breaks.
     """
-    if isinstance(exception, AssertionError) and not isinstance(exception, Broken):
-        return Status.FAILED
-    return Status.BROKEN
+    return Status.FAILED if is_expectation(exception) else Status.BROKEN
 
 
 def _step_status(result: Any) -> Any:

@@ -5,7 +5,10 @@ A newcomer running `make demo` wants to see which scenarios passed and why one f
 each feature's name once, then a line per scenario with a dot per step, and a failing step's
 message in full). `mcpbdd run --steps` prints every step instead, with `PrettyFormatter`.
 
-Both name a Scenario Outline row by its example values, as the Allure report does
+Both say *broken* for a step the specification got wrong (`mcpbdd.model.errors.Broken`: see
+`mcpbdd.reporting.broken`), where behave says `ASSERT FAILED` for every AssertionError:
+`BROKEN in step ...` / `BROKEN: the doc string is not JSON ...`. Both name a Scenario Outline row
+by its example values, as the Allure report does
 (`Adding numbers -- a=1, b=2 [client harness]`, not `-- @1.2  [client harness]`).
 `PrettyFormatter` is behave's `pretty` with one more fix: behave 1.3 prints a feature's header
 a second time when the feature has a Background (its `background()` replays the pending
@@ -17,12 +20,14 @@ header once too.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from behave.formatter import _registry
 from behave.formatter.pretty import PrettyFormatter as _BehavePretty
 from behave.formatter.progress import ScenarioStepProgressFormatter
+
+from mcpbdd.reporting.broken import BEHAVE_ASSERT, BROKEN_WORD, step_kind
 
 __all__ = [
     "RUNNER_BANNER",
@@ -62,6 +67,27 @@ def _row_named(scenario: Any) -> Iterator[None]:
         scenario.name = original
 
 
+@contextlib.contextmanager
+def _worded(steps: Sequence[Any]) -> Iterator[None]:
+    """While a formatter prints them, a broken step's message says `BROKEN:` (then behave's again).
+
+    Only for the print: the other formatters read the exception, not behave's wording.
+    """
+    originals = [(step, step.error_message) for step in steps if _says_assert(step)]
+    for step, message in originals:
+        step.error_message = BROKEN_WORD + message[len(BEHAVE_ASSERT) :]
+    try:
+        yield
+    finally:
+        for step, message in originals:
+            step.error_message = message
+
+
+def _says_assert(step: Any) -> bool:
+    message = getattr(step, "error_message", None)
+    return isinstance(message, str) and message.startswith(BEHAVE_ASSERT) and step_kind(step) == "broken"
+
+
 class ScenarioLines(ScenarioStepProgressFormatter):
     """behave's `progress3` (a line per scenario, a failing step in full), Outline rows named by their values."""
 
@@ -72,6 +98,15 @@ class ScenarioLines(ScenarioStepProgressFormatter):
         with _row_named(scenario):
             super().scenario(scenario)
 
+    def report_current_scenario_failures(self) -> None:
+        """behave's `FAILURE in step ...` for an unmet expectation; `BROKEN in step ...` for a broken one."""
+        broken = [step for step in self.failed_steps if step_kind(step) == "broken"]
+        failed = [step for step in self.failed_steps if step not in broken]
+        self._report_problem_steps("FAILURE", failed)
+        with _worded(broken):
+            self._report_problem_steps("BROKEN", broken)
+        self._report_problem_steps("ERROR", self.error_steps)
+
 
 class PrettyFormatter(_BehavePretty):
     """behave's `pretty`: each feature's header once (with a Background too), Outline rows named by their values."""
@@ -80,6 +115,10 @@ class PrettyFormatter(_BehavePretty):
         if self.statement is self.current_feature:
             self.statement = None  # its header is printed already (in feature())
         super().background(background)
+
+    def result(self, step: Any) -> None:
+        with _worded([step]):
+            super().result(step)
 
     def print_statement(self) -> None:
         statement = self.statement

@@ -12,6 +12,7 @@ one self-contained file. The same install ships the official JSON schema of the 
 
 from __future__ import annotations
 
+import html
 import subprocess
 import tempfile
 from pathlib import Path
@@ -19,7 +20,14 @@ from pathlib import Path
 from mcpbdd.reporting.html import RenderError, _node
 from mcpbdd.reporting.npm import InstallError, cache_root, install
 
-__all__ = ["HTML_FORMATTER_VERSION", "MESSAGES_VERSION", "formatter_home", "messages_schema", "render_messages"]
+__all__ = [
+    "HTML_FORMATTER_VERSION",
+    "MESSAGES_VERSION",
+    "formatter_home",
+    "messages_schema",
+    "pass_streams",
+    "render_messages",
+]
 
 HTML_FORMATTER_VERSION = "24.2.0"
 MESSAGES_VERSION = "34.2.1"
@@ -61,10 +69,49 @@ def messages_schema(*, quiet: bool = False) -> Path:
     return formatter_home(quiet=quiet) / "@cucumber" / "messages" / "messages.schema.json"
 
 
+def pass_streams(messages: Path) -> dict[str, Path]:
+    """The streams a run of several passes wrote beside `messages` (`cucumber-messages.client.ndjson`), by pass."""
+    found = sorted(messages.parent.glob(f"{messages.stem}.*{messages.suffix}"))
+    return {path.name[len(messages.stem) + 1 : -len(messages.suffix) or None]: path for path in found}
+
+
 def render_messages(messages: Path, output: Path, *, quiet: bool = False) -> Path:
-    """Render a Cucumber Messages stream (NDJSON) into one HTML file; returns its path."""
+    """Render a Cucumber Messages stream (NDJSON) into one HTML file; returns its path.
+
+    A run of several passes wrote a stream per pass beside `messages` (and not `messages`
+    itself): each is rendered to its own page (`cucumber.client.html`), and `output` is an
+    index linking them, so every pass's run is shown with its own verdicts.
+    """
     if not messages.is_file():
-        raise FileNotFoundError(f"no Cucumber Messages at {messages} (run `mcpbdd run --messages {messages}` first)")
+        streams = pass_streams(messages)
+        if not streams:
+            raise FileNotFoundError(
+                f"no Cucumber Messages at {messages} (run `mcpbdd run --messages {messages}` first)"
+            )
+        pages = {
+            name: _render(path, output.with_name(f"{output.stem}.{name}{output.suffix}"), quiet=quiet)
+            for name, path in streams.items()
+        }
+        output.write_text(_index(pages), encoding="utf-8")
+        return output
+    return _render(messages, output, quiet=quiet)
+
+
+def _index(pages: dict[str, Path]) -> str:
+    """A page linking each pass's Cucumber report."""
+    items = "\n".join(
+        f'    <li><a href="{html.escape(page.name, quote=True)}">{html.escape(name)}</a></li>'
+        for name, page in pages.items()
+    )
+    return (
+        '<!DOCTYPE html>\n<html lang="en">\n<head><meta charset="utf-8">'
+        "<title>Cucumber reports by pass</title></head>\n"
+        f"<body>\n  <h1>Cucumber reports by pass</h1>\n  <ul>\n{items}\n  </ul>\n</body>\n</html>\n"
+    )
+
+
+def _render(messages: Path, output: Path, *, quiet: bool) -> Path:
+    """One stream rendered by the formatter into one self-contained page."""
     node, _npm = _node()
     modules = formatter_home(quiet=quiet)
     entry = modules / "@cucumber" / "html-formatter" / "dist" / "src" / "index.js"

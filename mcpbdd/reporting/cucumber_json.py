@@ -57,6 +57,7 @@ def to_cucumber_json(envelopes: Iterable[dict[str, Any]]) -> list[dict[str, Any]
     pickles: dict[str, dict[str, Any]] = {}
     cases: dict[str, dict[str, Any]] = {}
     definitions: dict[str, dict[str, Any]] = {}
+    hook_kinds: dict[str, str] = {}
     started: list[dict[str, Any]] = []
     results: dict[tuple[str, str], dict[str, Any]] = {}
     attachments: dict[tuple[str, str], list[dict[str, Any]]] = {}
@@ -67,6 +68,8 @@ def to_cucumber_json(envelopes: Iterable[dict[str, Any]]) -> list[dict[str, Any]
             pickles[item["pickle"]["id"]] = item["pickle"]
         elif "testCase" in item:
             cases[item["testCase"]["id"]] = item["testCase"]
+        elif "hook" in item:
+            hook_kinds[item["hook"]["id"]] = str(item["hook"].get("type", ""))
         elif "stepDefinition" in item:
             definitions[item["stepDefinition"]["id"]] = item["stepDefinition"]
         elif "testCaseStarted" in item:
@@ -133,7 +136,7 @@ def to_cucumber_json(envelopes: Iterable[dict[str, Any]]) -> list[dict[str, Any]
                 step["embeddings"] = [_embedding(a) for a in embedded]
             steps.append(step)
         element: dict[str, Any] = {
-            "id": f"{report['id']};{_slug(pickle['name'])}",
+            "id": f"{report['id']};{_slug(pickle['name'])}{_row_id(scenario, pickle)}",
             "keyword": scenario.get("keyword", "Scenario"),
             "name": pickle["name"],
             "description": scenario.get("description", ""),
@@ -145,14 +148,48 @@ def to_cucumber_json(envelopes: Iterable[dict[str, Any]]) -> list[dict[str, Any]
             ],
             "steps": steps,
         }
-        hooks = [step["id"] for step in case["testSteps"] if step.get("hookId")]
-        after = [a for hook in hooks for a in attachments.get((start["id"], hook), [])]
-        if after:
-            element["after"] = [
-                {"result": {"status": "passed", "duration": 0}, "embeddings": [_embedding(a) for a in after]}
+        for when, hooks in _hook_steps(case, hook_kinds).items():
+            element[when] = [
+                _hook_entry(results.get((start["id"], hook), {}), attachments, start["id"], hook) for hook in hooks
             ]
         report["elements"].append(element)
     return list(features.values())
+
+
+def _row_id(scenario: dict[str, Any], pickle: dict[str, Any]) -> str:
+    """An Outline row's part of the element id, as Cucumber's own JSON formatter writes it: `;examples;2` (the row's
+    place in its table, the header being 1), so that rows of an Outline whose name has no placeholder stay apart."""
+    rows = pickle.get("astNodeIds", [])[1:]
+    for examples in scenario.get("examples", []):
+        for position, row in enumerate(examples.get("tableBody", []), start=2):
+            if row.get("id") in rows:
+                return f";{_slug(examples.get('name', ''))};{position}"
+    return ""
+
+
+def _hook_steps(case: dict[str, Any], kinds: dict[str, str]) -> dict[str, list[str]]:
+    """The test case's hook steps, as Cucumber JSON files them: `before` and `after` (a hook of unknown type: after)."""
+    found: dict[str, list[str]] = {}
+    for step in case["testSteps"]:
+        if step.get("hookId"):
+            when = "before" if kinds.get(step["hookId"], "").startswith("BEFORE") else "after"
+            found.setdefault(when, []).append(step["id"])
+    return found
+
+
+def _hook_entry(
+    result: dict[str, Any], attachments: dict[tuple[str, str], list[dict[str, Any]]], started: str, step: str
+) -> dict[str, Any]:
+    """One hook's run: its status (a failed hook is failed, with its message) and what it attached."""
+    entry: dict[str, Any] = {
+        "result": {"status": str(result.get("status", "UNKNOWN")).lower(), "duration": _nanos(result.get("duration"))}
+    }
+    if result.get("message"):
+        entry["result"]["error_message"] = result["message"]
+    embedded = attachments.get((started, step), [])
+    if embedded:
+        entry["embeddings"] = [_embedding(a) for a in embedded]
+    return entry
 
 
 def _embedding(attachment: dict[str, Any]) -> dict[str, Any]:

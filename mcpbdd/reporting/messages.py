@@ -29,6 +29,7 @@ import contextlib
 import importlib.metadata
 import importlib.util
 import json
+import os
 import platform
 import re
 import sys
@@ -45,9 +46,13 @@ from gherkin.ast_builder import AstBuilder
 from gherkin.parser import Parser
 from gherkin.pickles.compiler import Compiler
 
+from mcpbdd.reporting.ci_environment import ci_of
 from mcpbdd.reporting.per_scenario import PerScenarioFormatter
 
-__all__ = ["MessagesFormatter", "envelope", "lost_case_envelopes", "merge_streams", "read_envelopes"]
+__all__ = ["MessagesFormatter", "envelope", "hook_failures", "lost_case_envelopes", "merge_streams", "read_envelopes"]
+
+_HARNESS_SUFFIX = re.compile(r"\[[^\[\]]*harness[^\[\]]*\]$")
+"""The `[client harness, legacy]` the hooks add to a scenario's name."""
 
 _STATUS = {
     "passed": cm.TestStepResultStatus.passed,
@@ -127,20 +132,61 @@ class _Attachments:
 
 AFTER_SCENARIO_HOOK = "mcpbdd.behave:after_scenario"
 """The hook a scenario's own attachments (not made during a step) belong to: mcpbdd's `after_scenario`."""
+BEFORE_SCENARIO_HOOK = "mcpbdd.behave:before_scenario"
+"""The hook a failure before the first step belongs to (behave's `before_scenario` or `before_tag`)."""
+
+_HOOKS = {
+    AFTER_SCENARIO_HOOK: (
+        "after_scenario",
+        "mcpbdd: after scenario (trace, input rounds)",
+        cm.HookType.after_test_case,
+    ),
+    BEFORE_SCENARIO_HOOK: ("before_scenario", "mcpbdd: before scenario (the harness)", cm.HookType.before_test_case),
+}
 
 
-def _after_scenario_hook() -> cm.Hook:
-    # Found, not imported: the hooks are a higher layer than the reports (and every run has loaded them anyway).
-    spec = importlib.util.find_spec("mcpbdd.behave")
-    source = spec.origin if spec is not None and spec.origin else "mcpbdd/behave.py"
-    lines = Path(source).read_text(encoding="utf-8").splitlines() if Path(source).is_file() else []
-    line = next((number for number, text in enumerate(lines, 1) if text.startswith("def after_scenario(")), 1)
+def _defined_at(source: Path, function: str) -> int | None:
+    """The line of `def function(` at the top level of `source`; None when it defines no such function."""
+    try:
+        lines = source.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return None
+    return next((number for number, text in enumerate(lines, 1) if text.startswith(f"def {function}(")), None)
+
+
+def _hook(hook_id: str, environment: Path | None = None) -> cm.Hook:
+    """The `hook` envelope of a scenario hook: the project's own when its environment.py defines one (it runs
+    mcpbdd's, or replaces it), else mcpbdd's function in `mcpbdd/behave.py` (what `from mcpbdd.behave import *`
+    installs)."""
+    function, name, kind = _HOOKS[hook_id]
+    line = _defined_at(environment, function) if environment is not None else None
+    if environment is not None and line is not None:
+        source, name = str(environment), f"{function} ({_relative(str(environment))})"
+    else:
+        # Found, not imported: the hooks are a higher layer than the reports (and every run has loaded them anyway).
+        spec = importlib.util.find_spec("mcpbdd.behave")
+        source = spec.origin if spec is not None and spec.origin else "mcpbdd/behave.py"
+        line = _defined_at(Path(source), function) or 1
     return cm.Hook(
-        id=AFTER_SCENARIO_HOOK,
-        name="mcpbdd: after scenario (trace, input rounds)",
-        type=cm.HookType.after_test_case,
+        id=hook_id,
+        name=name,
+        type=kind,
         source_reference=cm.SourceReference(uri=_relative(source), location=cm.Location(line=line)),
     )
+
+
+def hook_failures(scenario: Any) -> tuple[str | None, str | None]:
+    """The messages of a failed hook before the steps and of one after them (None where the hooks passed).
+
+    behave marks the scenario `hook_failed` and keeps each hook's `HOOK-ERROR in <hook>: ...`
+    in its `error_message` (the first one, then the others appended), which says which hook it was.
+    """
+    if not getattr(scenario, "hook_failed", False):
+        return None, None
+    message = str(getattr(scenario, "error_message", None) or "").strip()
+    before = message if "HOOK-ERROR in before_" in message else None
+    after = message if "HOOK-ERROR in after_" in message or before is None else None
+    return before, after or (None if before else "a hook of the scenario failed")
 
 
 def _relative(path: str) -> str:
@@ -194,7 +240,8 @@ class MessagesFormatter(PerScenarioFormatter):
         self.documents: dict[str, _Document] = {}
         self.definitions: set[str] = set()
         self.patterns: dict[Any, str] | None = None
-        self.hook_written = False
+        self.hooks_written: set[str] = set()
+        self.hook_exception = "AssertionError"
         self.scope = uuid.uuid4().hex[:12]
         self.started_at = 0.0
         self.steps: list[Any] = []
@@ -271,18 +318,24 @@ class MessagesFormatter(PerScenarioFormatter):
                 id=f"{pickle['id']}/step-{index}",
                 pickle_step_id=pickle_step["id"],
                 step_definition_ids=[definitions[index]] if definitions[index] else [],
-                step_match_arguments_lists=[cm.StepMatchArgumentsList(step_match_arguments=[])]
+                step_match_arguments_lists=[cm.StepMatchArgumentsList(step_match_arguments=self._arguments(index))]
                 if definitions[index]
                 else None,
             )
             for index, pickle_step in enumerate(pickle["steps"][: len(steps)])
         ]
         after = [message for at, message in self.attachments if at is None]
-        hook_step = cm.TestStep(id=f"{pickle['id']}/after", hook_id=AFTER_SCENARIO_HOOK) if after else None
-        if hook_step is not None and not self.hook_written:
-            self.hook_written = True
-            out.append(envelope(hook=_after_scenario_hook()))
-        case_steps = [*test_steps, hook_step] if hook_step is not None else test_steps
+        failed_before, failed_after = hook_failures(scenario)
+        self.hook_exception = type(getattr(scenario, "exception", None) or AssertionError()).__name__
+        before_step = cm.TestStep(id=f"{pickle['id']}/before", hook_id=BEFORE_SCENARIO_HOOK) if failed_before else None
+        after_step = (
+            cm.TestStep(id=f"{pickle['id']}/after", hook_id=AFTER_SCENARIO_HOOK) if after or failed_after else None
+        )
+        for hook_step in (before_step, after_step):
+            if hook_step is not None and hook_step.hook_id not in self.hooks_written:
+                self.hooks_written.add(str(hook_step.hook_id))
+                out.append(envelope(hook=_hook(str(hook_step.hook_id), self._environment())))
+        case_steps = [s for s in (before_step, *test_steps, after_step) if s is not None]
         case_id, started_id = f"{pickle['id']}/case", f"{pickle['id']}/started"
         out.append(envelope(test_case=cm.TestCase(id=case_id, pickle_id=pickle["id"], test_steps=case_steps)))
         out.append(
@@ -293,6 +346,9 @@ class MessagesFormatter(PerScenarioFormatter):
             )
         )
         clock = self.started_at
+        if before_step is not None:  # the hook that kept the steps from running
+            out += self._hook_run(before_step.id, started_id, clock, [], failed_before)
+        skip_reason = str(getattr(scenario, "skip_reason", None) or "") or None
         for index, test_step in enumerate(test_steps):
             step = steps[index]
             began = self.step_started[index] if index < len(self.step_started) else clock
@@ -307,29 +363,11 @@ class MessagesFormatter(PerScenarioFormatter):
             out += [
                 self._attachment(message, started_id, test_step.id) for at, message in self.attachments if at == index
             ]
-            out.append(envelope(test_step_finished=self._finished(step, started_id, test_step.id, began + took)))
+            finished = self._finished(step, started_id, test_step.id, began + took, skip_reason)
+            out.append(envelope(test_step_finished=finished))
             clock = began + took
-        if hook_step is not None:  # what the after_scenario hook attached (a failed scenario's trace, its rounds)
-            at = _timestamp(max(clock, time.time()))
-            out.append(
-                envelope(
-                    test_step_started=cm.TestStepStarted(
-                        test_case_started_id=started_id, test_step_id=hook_step.id, timestamp=at
-                    )
-                )
-            )
-            out += [self._attachment(message, started_id, hook_step.id) for message in after]
-            passed = cm.TestStepResult(duration=_duration(0.0), status=cm.TestStepResultStatus.passed)
-            out.append(
-                envelope(
-                    test_step_finished=cm.TestStepFinished(
-                        test_case_started_id=started_id,
-                        test_step_id=hook_step.id,
-                        test_step_result=passed,
-                        timestamp=at,
-                    )
-                )
-            )
+        if after_step is not None:  # the after_scenario hook: what it attached (a failed scenario's trace), its failure
+            out += self._hook_run(after_step.id, started_id, max(clock, time.time()), after, failed_after)
         out.append(
             envelope(
                 test_case_finished=cm.TestCaseFinished(
@@ -342,11 +380,26 @@ class MessagesFormatter(PerScenarioFormatter):
         self._write(out)
 
     def _own_pickle(self, pickle: dict[str, Any], scenario: Any) -> dict[str, Any]:
-        """The pickle with ids of this process (one pass of several may run the same scenario) and behave's name
-        (which carries the harness, `[client harness, legacy]`)."""
+        """The pickle with ids of this process (one pass of several may run the same scenario) and the name the
+        Gherkin compiler gave it (an Outline row's with its values filled in, not behave's `-- @1.1`), followed by
+        the harness the hooks added to behave's name (`[client harness, legacy]`): the pass, in every consumer."""
         own = f"{self.scope}:{pickle['id']}"
         steps = [{**step, "id": f"{own}/{step['id']}"} for step in pickle["steps"]]
-        return {**pickle, "id": own, "name": scenario.name, "steps": steps}
+        suffix = _HARNESS_SUFFIX.search(str(scenario.name))
+        name = f"{pickle['name']} {suffix.group(0).strip()}" if suffix else pickle["name"]
+        return {**pickle, "id": own, "name": name, "steps": steps}
+
+    def _arguments(self, index: int) -> list[cm.StepMatchArgument]:
+        """The values the step definition took from the step's text, where they are in it (consumers highlight them)."""
+        match = self.matches[index] if index < len(self.matches) else None
+        arguments = []
+        for argument in getattr(match, "arguments", None) or []:
+            start, original = getattr(argument, "start", None), getattr(argument, "original", None)
+            if start is None or original is None:
+                continue
+            group = cm.Group(start=int(start), value=str(original), children=[])
+            arguments.append(cm.StepMatchArgument(group=group))
+        return arguments
 
     def _definition(self, step: Any, index: int, out: list[dict[str, Any]]) -> str | None:
         """The id of the step definition that ran (or would have run) the step; its envelope the first time."""
@@ -370,18 +423,49 @@ class MessagesFormatter(PerScenarioFormatter):
         if key not in self.definitions:
             self.definitions.add(key)
             pattern = cm.StepDefinitionPattern(source=source, type=cm.StepDefinitionPatternType.regular_expression)
-            reference = cm.SourceReference(uri=str(location.filename), location=cm.Location(line=int(location.line)))
+            uri = _relative(os.path.abspath(str(location.filename)))
+            reference = cm.SourceReference(uri=uri, location=cm.Location(line=int(location.line)))
             out.append(envelope(step_definition=cm.StepDefinition(id=key, pattern=pattern, source_reference=reference)))
         return key
+
+    def _environment(self) -> Path | None:
+        """The project's environment.py, where its hooks are (behave's base folder, once behave has found it)."""
+        base = getattr(self.config, "base_dir", None)
+        if not base:
+            return None
+        path = Path(base) / str(getattr(self.config, "environment_file", None) or "environment.py")
+        return path if path.is_file() else None
+
+    def _hook_run(
+        self, step_id: str, started_id: str, at: float, attachments: list[dict[str, Any]], failure: str | None
+    ) -> list[dict[str, Any]]:
+        """A hook's step: started, its attachments, finished (failed with behave's message when the hook failed)."""
+        stamp = _timestamp(at)
+        started = cm.TestStepStarted(test_case_started_id=started_id, test_step_id=step_id, timestamp=stamp)
+        status = cm.TestStepResultStatus.failed if failure else cm.TestStepResultStatus.passed
+        raised = cm.Exception(type=self.hook_exception, message=failure[:2000]) if failure else None
+        result = cm.TestStepResult(duration=_duration(0.0), status=status, message=failure, exception=raised)
+        finished = cm.TestStepFinished(
+            test_case_started_id=started_id, test_step_id=step_id, test_step_result=result, timestamp=stamp
+        )
+        return [
+            envelope(test_step_started=started),
+            *(self._attachment(message, started_id, step_id) for message in attachments),
+            envelope(test_step_finished=finished),
+        ]
 
     def _attachment(self, message: dict[str, Any], started_id: str, step_id: str | None) -> dict[str, Any]:
         return envelope(attachment=cm.Attachment(**message, test_case_started_id=started_id, test_step_id=step_id))
 
-    def _finished(self, step: Any, started_id: str, step_id: str, at: float) -> cm.TestStepFinished:
+    def _finished(
+        self, step: Any, started_id: str, step_id: str, at: float, skip_reason: str | None = None
+    ) -> cm.TestStepFinished:
         status = str(getattr(step.status, "name", step.status))
         message = None
         exception = None
-        if status in ("failed", "error"):
+        if status in ("skipped", "untested"):
+            message = skip_reason  # why the scenario was skipped as it ran (a pass that cannot run it)
+        elif status in ("failed", "error"):
             message = step.error_message or ""
             raised = getattr(step, "exception", None)
             if raised is not None:
@@ -452,7 +536,7 @@ def _meta() -> dict[str, Any]:
             runtime=cm.Product(name=platform.python_implementation(), version=platform.python_version()),
             os=cm.Product(name=sys.platform, version=platform.release()),
             cpu=cm.Product(name=platform.machine() or "unknown"),
-            ci=None,
+            ci=ci_of(os.environ),
         )
     )
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mcpbdd._text import markdown_text
 from mcpbdd.reporting.verdicts import Verdict
 
 __all__ = ["DOCUMENTING_PREFIXES", "NOT_RUN", "Column", "ParityMatrix", "Row", "build_matrix", "write_matrix"]
@@ -134,7 +135,7 @@ class ParityMatrix:
         if unexplained:
             lines += ["## Unexplained differences", ""]
             for row in unexplained:
-                lines.append(f"- **{_cell(row.name)}** ({row.feature}:{row.line})")
+                lines.append(f"- **{_cell(row.name)}** ({_cell(row.feature)}:{row.line})")
                 for column in self.columns:
                     verdict = row.verdicts.get(column.name, NOT_RUN)
                     why = row.messages.get(column.name)
@@ -153,12 +154,14 @@ class ParityMatrix:
                 parity = "differs, documented: " + ", ".join(f"`@{tag}`" for tag in row.explained_by)
             else:
                 parity = "same"
-            lines.append(f"| {row.feature}:{row.line} | {_cell(row.name)} | " + " | ".join(cells) + f" | {parity} |")
+            where = f"{_cell(row.feature)}:{row.line}"
+            lines.append(f"| {where} | {_cell(row.name)} | " + " | ".join(cells) + f" | {parity} |")
         return "\n".join(lines) + "\n"
 
 
 def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    """A name or message quoted literally (`mcpbdd._text.markdown_text`): a scenario's name is the author's text."""
+    return markdown_text(text)
 
 
 def build_matrix(columns: Sequence[Column], verdicts: Iterable[Verdict]) -> ParityMatrix:

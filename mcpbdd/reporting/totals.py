@@ -1,4 +1,4 @@
-"""The totals of Allure results: passed, failed and skipped scenarios, overall and per harness.
+"""The totals of Allure results: passed, failed, broken and skipped scenarios, overall and per harness.
 
 `mcpbdd report` ends with them (and `make demo` with it), so the last lines a newcomer reads
 say where the report is and what it holds, without opening it. They are read from the results
@@ -16,26 +16,30 @@ from pathlib import Path
 
 __all__ = ["Totals", "read_totals", "totals_lines"]
 
-_FAILED = ("failed", "broken")
-"""Allure's `broken` is a scenario that errored rather than failed an assertion: a failure to a reader."""
-
 
 @dataclass
 class Totals:
+    """Scenarios by verdict. *Broken* (the specification or its set-up is wrong: `mcpbdd.reporting.broken`) is
+    counted apart from *failed* (the server did not meet an expectation), as the Allure report shows them."""
+
     passed: int = 0
     failed: int = 0
     skipped: int = 0
+    broken: int = 0
 
     def add(self, status: str) -> None:
         if status == "passed":
             self.passed += 1
-        elif status in _FAILED:
+        elif status == "failed":
             self.failed += 1
+        elif status == "broken":
+            self.broken += 1
         else:
             self.skipped += 1
 
     def __str__(self) -> str:
-        return f"{self.passed} passed, {self.failed} failed, {self.skipped} skipped"
+        broken = f", {self.broken} broken" if self.broken else ""
+        return f"{self.passed} passed, {self.failed} failed{broken}, {self.skipped} skipped"
 
 
 def _latest_results(folders: Iterable[Path]) -> list[dict[str, object]]:
@@ -68,7 +72,8 @@ def read_totals(folders: Iterable[Path]) -> tuple[Totals, dict[str, Totals]]:
 
 
 def totals_lines(folders: Iterable[Path]) -> list[str]:
-    """`mcpbdd: scenarios: 3 passed, 1 failed, 0 skipped`, then one line per harness when there are several."""
+    """`mcpbdd: scenarios: 3 passed, 1 failed, 2 broken, 0 skipped` (broken when there are), then one line per
+    harness when there are several."""
     overall, per_harness = read_totals(folders)
     lines = [f"mcpbdd: scenarios: {overall}"]
     if len(per_harness) > 1:

@@ -8,7 +8,7 @@ format's files (Allure's per-test JSON, behave's JUnit XML, whose names depend o
 
 - the parity matrix (`mcpbdd.reporting.parity`): each scenario's verdict per harness and era;
 - the timing file (`mcpbdd.cli.timings`): how long each feature file took, for balanced shards;
-- the JUnit properties (`mcpbdd.reporting.junit_properties`): harness, era, tools, tenants.
+- the JUnit files completed (`mcpbdd.reporting.junit`): skipped scenarios, harness, era, tools, tenants.
 
 A line carries what the scenario *did* as well as how it ended: the behave hooks leave the
 harness, the protocol era, the tools called and the tenants involved on the scenario
@@ -26,12 +26,16 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mcpbdd.reporting.broken import scenario_kind
 from mcpbdd.reporting.per_scenario import PerScenarioFormatter
 
-__all__ = ["SCENARIO_FACTS", "Verdict", "VerdictFormatter", "read_verdicts", "scenario_name"]
+__all__ = ["NEAREST_PHRASES", "SCENARIO_FACTS", "Verdict", "VerdictFormatter", "read_verdicts", "scenario_name"]
 
 SCENARIO_FACTS = "mcpbdd_facts"
 """The attribute the hooks set on a behave scenario: {"harness", "era", "tools", "tenants"}."""
+
+NEAREST_PHRASES = "mcpbdd_nearest"
+"""The attribute the hooks set on an undefined behave step: the vocabulary's phrases nearest to it, best first."""
 
 _HARNESS_SUFFIX = re.compile(r"\s*\[[^\[\]]*harness[^\[\]]*\]$")
 
@@ -58,6 +62,9 @@ class Verdict:
     """passed | failed | skipped | untested"""
     duration: float
     """The steps' seconds (behave's `scenario.duration`)."""
+    kind: str = ""
+    """passed | failed | broken | skipped: failed and broken apart, as every report shows them
+    (`mcpbdd.reporting.broken`)."""
     tags: list[str] = field(default_factory=list)
     """Every tag in effect (feature, rule and scenario tags)."""
     harness: str = ""
@@ -81,11 +88,22 @@ class Verdict:
 
 def _message(scenario: Any) -> str:
     for step in scenario.all_steps:
+        if str(getattr(step.status, "name", step.status)) == "undefined":
+            return _undefined(step)
         if step.status.has_failed() if hasattr(step.status, "has_failed") else step.status == "failed":
             text = step.error_message or ""
             return (text.strip().splitlines() or [""])[0][:300]
     reason = getattr(scenario, "skip_reason", None) or getattr(scenario, "error_message", None)
     return str(reason or "")[:300]
+
+
+def _undefined(step: Any) -> str:
+    """Which phrase no step definition matched, and the nearest ones of the vocabulary (the hooks found them)."""
+    message = f"undefined step: no step definition matches {step.keyword} {step.name!r}"
+    phrases = list(getattr(step, NEAREST_PHRASES, None) or [])
+    if phrases:
+        message += "; did you mean: " + " | ".join(phrases)
+    return message[:600]
 
 
 def _status(scenario: Any) -> str:
@@ -124,6 +142,7 @@ class VerdictFormatter(PerScenarioFormatter):
             feature_name=scenario.feature.name,
             status=_status(scenario),
             duration=round(float(scenario.duration or 0.0), 6),
+            kind=scenario_kind(scenario),
             tags=sorted(str(tag) for tag in scenario.effective_tags),
             harness=str(facts.get("harness", "")),
             era=str(facts.get("era", "")),

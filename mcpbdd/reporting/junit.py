@@ -1,0 +1,200 @@
+"""JUnit XML that CI tools read right: behave's files completed from the verdicts of the run.
+
+behave's JUnit reporter writes one `<testsuite>` per feature file (`TESTS-*.xml`), and
+`mcpbdd run` finishes each file once its behave processes have ended, from the verdicts they
+recorded (`mcpbdd.reporting.verdicts`), so that the file tells the run's verdict:
+
+- every scenario of the pass is a test case: one skipped as it ran (a pass that cannot run it,
+  `@era.modern` on the 2025-11-25 handshake) is `<skipped message="why"/>`, where behave,
+  given `--no-skipped` (a run filtered by tags reports what ran), leaves it out;
+- an undefined step says which phrase (behave writes `<error type="NoneType" message="None">`);
+- a broken scenario (`mcpbdd.reporting.broken`) is an `<error>`, a failed one a `<failure>`;
+- what the scenario did (harness, era, tools, tenants, its feature file and line) is in its
+  `system-out`, and the pass's harness and era in the suite's `<properties>`: the xunit
+  `junit-10.xsd` (what Jenkins validates against) allows no `<properties>` in a test case, and
+  the test case's name already carries the harness (`A note is created [client harness]`);
+- behave's `status` attribute (which junit-10.xsd does not allow) moves to `system-out` too;
+- the suite's `tests`, `failures`, `errors` and `skipped` count its test cases, and its `time`
+  is at least the sum of theirs (behave writes the feature's own duration, its steps only);
+  every time is written in seconds with six decimals (behave's `5e-06` is no xsd time).
+
+A test case is found by its feature file (behave's class name starts with the file's dotted
+path, relative to behave's base folder) and its full scenario name; names repeated in one file
+are matched in order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from decimal import Decimal
+from pathlib import Path
+from xml.etree import ElementTree
+
+from mcpbdd.reporting.verdicts import Verdict
+
+__all__ = ["complete_junit", "facts_of"]
+
+
+def facts_of(verdict: Verdict) -> list[tuple[str, str]]:
+    """What a scenario's test case tells of it (empty values included: "no tool called" is information)."""
+    return [
+        ("harness", verdict.harness),
+        ("era", verdict.era),
+        ("tools", ",".join(verdict.tools)),
+        ("tenants", ",".join(verdict.tenants)),
+        ("feature_file", f"{verdict.feature}:{verdict.line}"),
+    ]
+
+
+def _prefixes(feature: str) -> tuple[str, ...]:
+    """behave's possible JUnit class name prefixes for a feature file: its dotted path, relative to behave's base
+    folder (the one holding `steps/`), which may be any tail of the path: `a/features/x.feature` -> `a.features.x.`,
+    `features.x.`, `x.`."""
+    parts = feature.removesuffix(".feature").replace("\\", "/").strip("/").split("/")
+    return tuple(".".join(parts[i:]) + "." for i in range(len(parts)))
+
+
+def _dotted(feature: str) -> str:
+    """The feature file's dotted path as behave names its JUnit file: relative to the folder holding `steps/`."""
+    path = Path(feature).resolve()
+    for folder in path.parents:
+        if (folder / "steps").is_dir():
+            return ".".join(path.relative_to(folder).with_suffix("").parts)
+    return path.stem
+
+
+def _folder(root: Path, verdict: Verdict) -> Path:
+    """Where a pass's JUnit files are: `--junit DIR`, a sub-folder per pass in a run of several (`mcpbdd.cli.main`)."""
+    return root / verdict.column if verdict.column and (root / verdict.column).is_dir() else root
+
+
+def _suite_file(folder: Path, verdict: Verdict) -> Path:
+    """The file of the verdict's feature (a new one when behave wrote none: every scenario of it was skipped)."""
+    for path in sorted(folder.glob("TESTS-*.xml")):
+        stem = path.stem.removeprefix("TESTS-") + "."
+        if stem in _prefixes(verdict.feature):
+            return path
+    return folder / f"TESTS-{_dotted(verdict.feature)}.xml"
+
+
+def _read(path: Path, verdict: Verdict) -> ElementTree.Element:
+    """The file's `<testsuite>`, or a new one named as behave names a feature's suite."""
+    if path.is_file():
+        try:
+            return ElementTree.parse(path).getroot()
+        except ElementTree.ParseError:
+            pass
+    name = f"{path.stem.removeprefix('TESTS-')}.{verdict.feature_name or Path(verdict.feature).stem}"
+    return ElementTree.Element("testsuite", name=name)
+
+
+def _system_out(case: ElementTree.Element, verdict: Verdict) -> None:
+    """The scenario's facts, first in its `system-out` (GitLab and Jenkins show it with the test case)."""
+    out = case.find("system-out")
+    if out is None:
+        out = ElementTree.SubElement(case, "system-out")
+    status = case.attrib.pop("status", None) or verdict.status
+    facts = "".join(f"{name}: {value}\n" for name, value in [*facts_of(verdict), ("status", status)])
+    out.text = facts + (out.text or "")
+
+
+def _skipped(case: ElementTree.Element, verdict: Verdict) -> None:
+    skipped = case.find("skipped")
+    if skipped is None:
+        skipped = ElementTree.Element("skipped")
+        case.insert(0, skipped)
+    skipped.set("message", verdict.message or "skipped")
+
+
+def _broken(case: ElementTree.Element, verdict: Verdict) -> None:
+    """A broken scenario (the specification or its set-up is wrong) is an `<error>`, as JUnit names what is not an
+    unmet expectation; behave writes a `<failure>` for `mcpbdd.model.errors.Broken`, an AssertionError."""
+    failure = case.find("failure")
+    if verdict.kind == "broken" and failure is not None and case.find("error") is None:
+        failure.tag = "error"
+
+
+def _undefined(case: ElementTree.Element, verdict: Verdict) -> None:
+    """behave's error for an undefined step has no exception to name: say which phrase no step matched."""
+    error = case.find("error")
+    if error is not None and error.get("type") in (None, "NoneType") and verdict.message:
+        error.set("type", "undefined")
+        error.set("message", verdict.message)
+
+
+def _new_case(suite: ElementTree.Element, verdict: Verdict) -> ElementTree.Element:
+    classname = suite.get("name", "")
+    return ElementTree.SubElement(
+        suite, "testcase", classname=classname, name=verdict.title, time=_seconds(verdict.duration)
+    )
+
+
+def _recount(suite: ElementTree.Element) -> None:
+    cases = suite.findall("testcase")
+    suite.set("tests", str(len(cases)))
+    suite.set("failures", str(sum(case.find("failure") is not None for case in cases)))
+    suite.set("errors", str(sum(case.find("error") is not None for case in cases)))
+    suite.set("skipped", str(sum(case.find("skipped") is not None for case in cases)))
+    for case in cases:
+        case.set("time", _seconds(case.get("time")))
+    total = sum((Decimal(case.get("time", "0")) for case in cases), Decimal(0))
+    suite.set("time", _seconds(max(Decimal(_seconds(suite.get("time"))), total)))
+
+
+def _seconds(value: float | str | Decimal | None) -> str:
+    """A time as junit-10.xsd reads it: seconds with six decimals, never an exponent (behave writes `5e-06`)."""
+    try:
+        return f"{Decimal(str(value or 0)):.6f}"
+    except ArithmeticError:
+        return "0.000000"
+
+
+def _suite_properties(suite: ElementTree.Element, verdicts: list[Verdict]) -> None:
+    """The pass's harness and era, where junit-10.xsd allows properties: the suite's."""
+    for old in suite.findall("properties"):
+        suite.remove(old)
+    properties = ElementTree.Element("properties")
+    for name in ("harness", "era"):
+        values = sorted({getattr(v, name) for v in verdicts if getattr(v, name)})
+        if values:
+            ElementTree.SubElement(properties, "property", name=name, value=", ".join(values))
+    if len(properties):
+        suite.insert(0, properties)
+
+
+def complete_junit(root: Path, verdicts: Iterable[Verdict]) -> int:
+    """Complete the `TESTS-*.xml` files under `root` from the verdicts; returns how many test cases were completed."""
+    by_file: dict[Path, list[Verdict]] = {}
+    for verdict in verdicts:
+        folder = _folder(root, verdict)
+        by_file.setdefault(_suite_file(folder, verdict), []).append(verdict)
+    completed = 0
+    for path, mine in by_file.items():
+        suite = _read(path, mine[0])
+        cases = list(suite.iter("testcase"))
+        for each in cases:
+            for old in each.findall("properties"):
+                each.remove(old)
+        for verdict in mine:
+            prefixes = _prefixes(verdict.feature)
+            case: ElementTree.Element | None = next(
+                (c for c in cases if c.get("name") == verdict.title and c.get("classname", "").startswith(prefixes)),
+                None,
+            )
+            if case is None:
+                if verdict.status not in ("skipped", "untested"):
+                    continue  # behave wrote every scenario that ran: one not found is not this file's
+                case = _new_case(suite, verdict)
+            else:
+                cases.remove(case)
+            if verdict.status in ("skipped", "untested"):
+                _skipped(case, verdict)
+            _broken(case, verdict)
+            _undefined(case, verdict)
+            _system_out(case, verdict)
+            completed += 1
+        _suite_properties(suite, mine)
+        _recount(suite)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        ElementTree.ElementTree(suite).write(path, encoding="utf-8", xml_declaration=True)
+    return completed
