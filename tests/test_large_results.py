@@ -32,3 +32,16 @@ def test_a_50_mb_result_over_a_forked_stdio_server_is_answered(make_world: Calla
     assert outcome.failure is None, outcome.failure
     text = outcome.text
     assert len(text) == 50_000_001 and text.startswith("FIRST LINE") and text.endswith("LAST LINE")
+
+
+def test_a_50_mb_result_over_a_plain_stdio_start_is_answered(make_world: Callable[..., World]) -> None:
+    """A plain start read through the SDK's `stdio_client`, whose reader is quadratic too (`plain_client.py`)."""
+    world = make_world(server=f"stdio: {sys.executable} tests/servers.py", timeout=30, spawn="plain")
+    world.use_harness("client", "auto")
+    try:
+        outcome = world.call_tool("flood", {"megabytes": 50})
+    finally:
+        world.close()
+    assert outcome.failure is None, outcome.failure
+    text = outcome.text
+    assert len(text) == 50_000_001 and text.startswith("FIRST LINE") and text.endswith("LAST LINE")

@@ -6,7 +6,8 @@ harness what to give `mcp.Client` for each caller.
 
 - In-process: the server's lifespan is entered once and shared by every caller's session.
 - stdio: one server process per caller of the scenario, each started on its caller's first
-  call and stopped (process group and all: by the SDK's `stdio_client`, or for a fork of the
+  call and stopped (process group and all: by the SDK's `stdio_client` sequence (`plain_client`, which reads
+  lines in linear time), or for a fork of the
   warm parent by `fork_client`, which follows the same shutdown) when the scenario ends.
   stdio carries no caller identity, so each process gets its caller through environment variables
   the project maps (`env = {NOTES_USER = "{user}"}`); every process
@@ -32,7 +33,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import httpx2
-from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.server import Server
 from mcp.server.mcpserver import MCPServer
@@ -41,6 +42,7 @@ from mcpbdd._sdk import lowlevel_server
 from mcpbdd.harness.exits import ExitGuard
 from mcpbdd.harness.processes import spare, spawn
 from mcpbdd.harness.processes.fork_client import fork_client
+from mcpbdd.harness.processes.plain_client import plain_client
 from mcpbdd.harness.processes.process_options import ProcessOptions, command_argv
 from mcpbdd.kit.doubles import Doubles, providing
 from mcpbdd.kit.principals import Principal
@@ -184,7 +186,7 @@ class Stdio:
             env=env,
             cwd=self.options.cwd,
         )
-        return stdio_client(params, errlog=self._stderr_file)
+        return plain_client(params, self._stderr_file)  # the SDK's transport, reading lines in linear time
 
     def exit_code(self, number: int = 0) -> int | None:
         """The exit code of process `number` (the first by default), or None while it runs."""

@@ -32,12 +32,11 @@ from typing import IO, Any
 
 import anyio
 import anyio.lowlevel
-import mcp_types as types
 from anyio.abc import ObjectReceiveStream, ObjectSendStream
 from mcp.shared.message import SessionMessage
 
 from mcpbdd.harness.processes.fork_launcher import encode_request
-from mcpbdd.harness.processes.lines import LineBuffer
+from mcpbdd.harness.processes.lines import LineBuffer, parse_message
 
 __all__ = ["FLUSH_TIMEOUT", "TERMINATION_TIMEOUT", "ForkedServer", "fork_client"]
 
@@ -182,7 +181,7 @@ async def fork_client(
             while (chunk := await _read(server)) is not None:
                 for line in lines.feed(chunk) if delivering else ():
                     try:
-                        await read_writer.send(_parse_line(line))
+                        await read_writer.send(parse_message(line))
                     except (anyio.ClosedResourceError, anyio.BrokenResourceError):
                         delivering = False
                         await read_writer.aclose()
@@ -249,12 +248,3 @@ async def _write_all(server: ForkedServer, data: bytes) -> None:
             if exc.errno == errno.EPIPE:
                 raise anyio.BrokenResourceError from exc
             raise
-
-
-def _parse_line(line: bytes) -> SessionMessage | Exception:
-    """One line of the server's stdout as the SDK's stdio transport parses it: a message, or the error."""
-    try:
-        return SessionMessage(types.jsonrpc_message_adapter.validate_json(line, by_name=False))
-    except ValueError as exc:
-        logger.exception("Failed to parse JSONRPC message from server")
-        return exc

@@ -9,7 +9,15 @@ in a list and joined once, when its newline arrives; only the new chunk is ever 
 
 from __future__ import annotations
 
-__all__ = ["LineBuffer"]
+import logging
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from mcp.shared.message import SessionMessage
+
+__all__ = ["LineBuffer", "parse_message"]
+
+logger = logging.getLogger(__name__)
 
 
 class LineBuffer:
@@ -29,3 +37,15 @@ class LineBuffer:
         first = b"".join([*self._pending, head]) if self._pending else head
         self._pending = [tail] if tail else []
         return [first, *rest]
+
+
+def parse_message(line: bytes) -> SessionMessage | Exception:
+    """One line of a server's stdout as the SDK's stdio transport parses it: a message, or the error."""
+    import mcp_types as types
+    from mcp.shared.message import SessionMessage
+
+    try:
+        return SessionMessage(types.jsonrpc_message_adapter.validate_json(line, by_name=False))
+    except ValueError as exc:
+        logger.exception("Failed to parse JSONRPC message from server")
+        return exc
