@@ -159,6 +159,36 @@ def flood(megabytes: int) -> str:
     return "FIRST LINE\n" + "x" * (megabytes * 1_000_000 - 20) + "\nLAST LINE"
 
 
+@asynccontextmanager
+async def _upstream_doubles(_server: MCPServer[Any]) -> AsyncIterator[Any]:
+    """The scenario's upstream doubles, taken in the lifespan (in-process they are set only while it is entered)."""
+    from mcpbdd.kit.doubles import scenario_doubles
+
+    doubles = scenario_doubles()
+    yield doubles.upstream if doubles is not None else None
+
+
+fetcher = MCPServer("fetcher", lifespan=_upstream_doubles)
+
+
+@fetcher.tool()
+async def fetch(ctx: Context, base: str, path: str, through_doubles: bool = True) -> str:
+    """GET `path` of the upstream `base`, its base read through `upstream_base`, over the scenario's doubles'
+    transport (or none: `upstream_base` alone, as the kit's docstring shows for servers in another process)."""
+    import httpx
+
+    from mcpbdd.kit.upstream import upstream_base
+
+    upstream = ctx.request_context.lifespan_context if through_doubles else None
+    transport = upstream.transport() if upstream is not None else None
+    try:
+        async with httpx.AsyncClient(base_url=upstream_base(base), transport=transport, timeout=5) as client:
+            answer = await client.get(path)
+    except httpx.HTTPError as exc:
+        return f"the upstream failed: {exc}"
+    return f"{answer.status_code} {answer.text[:200]}"
+
+
 # A server whose errors name paths of the Python installation and of the machine, not of its own code:
 # the reference time server answers a 2,000-character zone with zoneinfo's "File name too long:
 # '<its venv>/lib/python3.11/site-packages/tzdata/zoneinfo/xxx…'".
@@ -292,6 +322,7 @@ SERVERS = {
     "silent_listing": silent_listing,
     "stuck_shutdown": stuck_shutdown,
     "slow_to_close": slow_to_close,
+    "fetcher": fetcher,
 }
 
 

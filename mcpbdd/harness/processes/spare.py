@@ -61,7 +61,7 @@ from mcp.client.stdio import StdioServerParameters
 from mcpbdd.harness import handover
 from mcpbdd.harness.processes.plain_client import plain_client
 from mcpbdd.kit.doubles import ENV_DOUBLES
-from mcpbdd.kit.upstream import ENV_ALL, ENV_PREFIX
+from mcpbdd.kit.upstream import ENV_ALL, ENV_OTHER, ENV_PREFIX
 
 __all__ = ["AHEAD", "Launch", "Spare", "spares", "stop_all", "take"]
 
@@ -84,7 +84,9 @@ class Launch:
 
     @classmethod
     def of(cls, argv: Sequence[str], env: Mapping[str, str], cwd: str | None) -> Launch:
-        return cls(tuple(argv), tuple(sorted(env.items())), cwd)
+        # The loopback's catch-all port is per scenario, so it cannot be known ahead: a spare (a server that is
+        # not Python, which reads the MCPBDD_UPSTREAM_* variables itself) starts without it.
+        return cls(tuple(argv), tuple(sorted((k, v) for k, v in env.items() if k != ENV_OTHER)), cwd)
 
     def environment(self) -> dict[str, str]:
         return dict(self.env)
