@@ -287,3 +287,17 @@ def test_report_with_no_results_says_so(tmp_path: Path) -> None:
     run = mcpbdd("report", str(tmp_path / "nothing"))
     assert run.returncode == 2
     assert "no Allure results folder" in run.stderr and "mcpbdd run" in run.stderr
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="rendering Cucumber Messages needs Node.js")
+def test_report_of_messages_named_by_a_relative_path_links_the_page(tmp_path: Path) -> None:
+    """`report --messages reports/x.ndjson -o out`, both relative: the page and its file:// link, exit 0."""
+    (tmp_path / "reports").mkdir()
+    (tmp_path / "reports" / "x.ndjson").write_text("", encoding="utf-8")  # an empty stream renders an empty page
+    run = mcpbdd("report", "--messages", "reports/x.ndjson", "-o", "out", cwd=tmp_path)
+    if run.returncode != 0 and "could not install" in run.stdout + run.stderr:
+        pytest.skip(f"@cucumber/html-formatter could not be installed from npm: {run.stderr[-300:]}")
+    assert run.returncode == 0, run.stdout + run.stderr
+    page = tmp_path / "out" / "cucumber.html"
+    assert page.is_file() and "Traceback" not in run.stderr
+    assert f"mcpbdd: open it in a browser: {page.resolve().as_uri()}" in run.stdout

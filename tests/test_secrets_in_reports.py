@@ -11,7 +11,8 @@ The same project is run three ways, each `mcpbdd run`/`behave` in a subprocess:
 - with redaction off (`-D mcpbdd.secrets=`, into `baseline/`): every encoding below is
   found in some file, so the checks that follow look for something that was really there;
 - with the secrets configured (into `reports/`, with Allure, JUnit, behave's JSON format
-  and the HTML report): no encoding of either secret in any file, nor in the console;
+  and the HTML report, and the coverage file outside it, in `out/`): no encoding of either
+  secret in any file, nor in the console;
 - with plain `behave --junit` and mcpbdd's hooks: its JUnit XML is redacted too.
 """
 
@@ -36,6 +37,8 @@ ROOT = Path(__file__).resolve().parent.parent
 CASES = ROOT / "tests" / "secret_cases"
 SECRETS = ('hunt"er2 p@ss/é', "p@ss w0rd")
 MASK = "«redacted»"
+OUTSIDE = "out/coverage.json"
+"""Where the redacted run writes its coverage: outside `reports/`, which a run redacts as a whole."""
 
 
 KINDS = (
@@ -107,6 +110,7 @@ def baseline(project: Path) -> Run:
     return _mcpbdd(
         project,
         *("run", "-D", "mcpbdd.secrets=", "--results", "baseline/allure-results", "--junit", "baseline/junit"),
+        *("--coverage", "baseline/coverage.json"),
         *("-f", "json", "-o", "baseline/behave.json", "-f", "pretty"),
     )
 
@@ -114,7 +118,7 @@ def baseline(project: Path) -> Run:
 @pytest.fixture(scope="module")
 def redacted(project: Path) -> Run:
     """The secrets configured: Allure results, JUnit, behave's JSON format, the console, into `reports/`."""
-    return _mcpbdd(project, "run", "-f", "json", "-o", "reports/behave.json", "-f", "pretty")
+    return _mcpbdd(project, "run", "-f", "json", "-o", "reports/behave.json", "-f", "pretty", "--coverage", OUTSIDE)
 
 
 def test_every_encoding_reaches_a_report_when_redaction_is_off(baseline: Run) -> None:
@@ -123,7 +127,7 @@ def test_every_encoding_reaches_a_report_when_redaction_is_off(baseline: Run) ->
     produced = {kind for _where, _secret, kind in leaks}
     assert sorted(set(KINDS) - produced) == [], "the leaky server must produce every encoding the test looks for"
     formats = {where.split("/baseline/")[1].split("/")[0] for where, _secret, _kind in leaks}
-    assert formats == {"allure-results", "junit", "behave.json"}
+    assert formats == {"allure-results", "junit", "behave.json", "coverage.json"}
     assert SECRETS[0] in baseline.output, "and the console shows it"
 
 
@@ -164,6 +168,15 @@ def test_no_file_under_reports_holds_any_encoding_of_a_secret(redacted: Run) -> 
     assert {p.parent.name for p in files} >= {"allure-results", "junit", "reports"}
     assert list(_leaks(_texts(files))) == []
     assert sum(MASK in text for text in _texts(files).values()) > 10, "the secrets were there, and masked"
+
+
+def test_the_coverage_file_outside_reports_holds_no_secret(redacted: Run) -> None:
+    """Redaction does not depend on where a file is written: `--coverage out/coverage.json` is clean too."""
+    coverage = redacted.folder / OUTSIDE
+    assert coverage.is_file(), redacted.output
+    assert list(_leaks(_texts([coverage]))) == []
+    assert MASK in coverage.read_text(encoding="utf-8"), "the secrets were there, and masked"
+    json.loads(coverage.read_text(encoding="utf-8"))
 
 
 def test_the_console_shows_no_secret(redacted: Run) -> None:

@@ -33,6 +33,7 @@ from mcpbdd.checks.json_files import load_json_file
 from mcpbdd.checks.offered import Offered, list_offered, template_pattern
 from mcpbdd.kit.errors import CONTRACTS, reason_and_hint
 from mcpbdd.model.outcome import PROMPTS_GET, RESOURCES_READ, TOOLS_CALL, Channel
+from mcpbdd.model.redaction import redactor_for
 from mcpbdd.model.trace import Exchange, ExchangeRecorded
 
 __all__ = [
@@ -292,14 +293,22 @@ def load_coverage(path: Path | str) -> dict[str, Any]:
     return load_json_file(path, COVERAGE_FORMAT, f"not an mcpbdd coverage file (format {COVERAGE_FORMAT!r})")
 
 
-def write_coverage(path: Path | str, document: Mapping[str, Any]) -> Path:
-    """Write atomically (a reader never sees half a file)."""
+def write_coverage(path: Path | str, document: Mapping[str, Any], *, secrets: Iterable[str] = ()) -> Path:
+    """Write atomically (a reader never sees half a file), every one of `secrets` redacted.
+
+    Coverage keeps the argument values the scenarios sent, a secret among them: it is redacted
+    here, where the file is written, so it is clean wherever `--coverage` puts it (not only under
+    `reports/`, which a run redacts as a whole).
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(document, indent=1, sort_keys=True, ensure_ascii=False)
+    redactor = redactor_for(secrets)
+    if redactor:
+        text = redactor.redact_json(text)
     handle, scratch = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     with os.fdopen(handle, "w", encoding="utf-8") as out:
-        json.dump(document, out, indent=1, sort_keys=True, ensure_ascii=False)
-        out.write("\n")
+        out.write(text + "\n")
     os.replace(scratch, path)
     return path
 

@@ -3,7 +3,12 @@
     mcpbdd record --out FILE [--secret S ...] -- COMMAND [ARGS...]
     mcpbdd record --out FILE [--secret S ...] --listen HOST:PORT --to URL
     mcpbdd feature CASSETTE [--out PATH] [--replays N] [-- COMMAND | --url URL [--token T]]
-    mcpbdd verify CASSETTE [--junit FILE] [-- COMMAND | --url URL [--token T]]
+    mcpbdd verify CASSETTE [--junit FILE] [--secret S ...] [-- COMMAND | --url URL [--token T]]
+
+`feature` and `verify` replay against the server the user names: the command after `--`, `--url`,
+or `server` under `[tool.mcpbdd]` (a `stdio:` command or a URL). Never the one in the cassette's
+header: a cassette is data, possibly from a remote party, and must not choose what runs; with no
+server named they stop (exit 2) and show the recorded command for the user to copy.
 
 Kept apart from `cli/main.py`, which only registers these parsers and dispatches to them.
 """
@@ -11,10 +16,14 @@ Kept apart from `cli/main.py`, which only registers these parsers and dispatches
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
+
+from mcpbdd.cli.replay_target import chosen_target
+from mcpbdd.model.redaction import Redactor
 
 EXIT_OK, EXIT_DRIFT, EXIT_USAGE = 0, 1, 2
 T = TypeVar("T")
@@ -22,6 +31,10 @@ T = TypeVar("T")
 
 COMMANDS = ("record", "feature", "verify")
 TOKEN_HELP = "over HTTP: the bearer token to replay with (default: the recorded caller's test token)"
+NAME_THE_SERVER = (
+    "The server to replay against: -- COMMAND [ARGS...] after the options, --url URL, or server under "
+    "[tool.mcpbdd] (a stdio: command or a URL). The command a cassette names is never run."
+)
 
 
 def split_command(argv: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -58,7 +71,7 @@ def add_commands(commands: Any) -> None:
     feature.add_argument("--replays", type=int, default=2, help="fresh server runs to find volatile values (2)")
     feature.add_argument("--url", help="replay against this Streamable HTTP server instead")
     feature.add_argument("--token", help=TOKEN_HELP)
-    feature.epilog = "After --, a server command to replay against instead of the recorded one."
+    feature.epilog = NAME_THE_SERVER
     verify = commands.add_parser(
         "verify",
         help="replay a cassette against a server; report drift per exchange and JSON path (exit 0, 1 drift, 2)",
@@ -68,7 +81,10 @@ def add_commands(commands: Any) -> None:
     verify.add_argument("--replays", type=int, default=2, help="runs of the server, to tell volatile values (2)")
     verify.add_argument("--url", help="verify this Streamable HTTP server")
     verify.add_argument("--token", help=TOKEN_HELP)
-    verify.epilog = "After --, the server command to verify (default: the recorded one)."
+    verify.add_argument(
+        "--secret", action="append", default=[], help="a value never printed nor written (repeatable; also secrets)"
+    )
+    verify.epilog = NAME_THE_SERVER
 
 
 def dispatch(args: argparse.Namespace, command: list[str]) -> int | None:
@@ -113,17 +129,39 @@ def _path(url: str) -> str:
     return urlsplit(url).path
 
 
-def _from_cassette(args: argparse.Namespace, make: Callable[..., T], failing: str) -> T | None:
-    """`make` from the cassette `args` names, replayed as they say; None (said after `failing`) if it cannot be."""
+def _from_cassette(args: argparse.Namespace, make: Callable[..., T], name: str, redactor: Redactor) -> T | int:
+    """`make` from the cassette `args` names, replayed against the server the user named; an exit status if not.
+
+    Every message is redacted by `redactor`: a replay's error may quote what the server said.
+    """
     from mcpbdd.record.cassette import CassetteError, read
+    from mcpbdd.record.gherkin_text import Unwritable
     from mcpbdd.record.replay import ReplayError
 
     try:
         cassette = read(args.cassette)
-        return make(cassette, command=args.server_command or None, url=args.url, token=args.token, replays=args.replays)
-    except (CassetteError, ReplayError) as exc:
-        print(f"{failing}{exc}", file=sys.stderr)
-        return None
+    except CassetteError as exc:
+        print(redactor.redact(f"mcpbdd {name}: {exc}"), file=sys.stderr)
+        return EXIT_USAGE
+    if name == "verify" and not any(e.origin == "client" for e in cassette.exchanges):
+        print(
+            f"mcpbdd verify: {args.cassette} holds no exchange: a verification that compares nothing proves "
+            "nothing (record a session with at least one request)",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    target = chosen_target(args, cassette, name)
+    if isinstance(target, str):
+        print(redactor.redact(target), file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        return make(cassette, **target, token=args.token, replays=args.replays)
+    except ReplayError as exc:
+        print(redactor.redact(f"mcpbdd {name}: could not run: {exc}"), file=sys.stderr)
+        return EXIT_USAGE
+    except Unwritable as exc:  # the server the user named cannot be written into the feature's Background
+        print(f"mcpbdd {name}: {exc}: name it another way (a script, a URL)", file=sys.stderr)
+        return EXIT_USAGE
 
 
 def _write(path: Path, text: str) -> None:
@@ -134,9 +172,9 @@ def _write(path: Path, text: str) -> None:
 def feature(args: argparse.Namespace) -> int:
     from mcpbdd.record.feature import write_feature
 
-    text = _from_cassette(args, write_feature, "mcpbdd feature: ")
-    if text is None:
-        return EXIT_USAGE
+    text = _from_cassette(args, write_feature, "feature", Redactor())
+    if isinstance(text, int):
+        return text
     if args.out is None:
         sys.stdout.write(text)
     else:
@@ -146,14 +184,16 @@ def feature(args: argparse.Namespace) -> int:
 
 
 def verify(args: argparse.Namespace) -> int:
+    from mcpbdd.record.recorder import redactor_for
     from mcpbdd.record.verify import junit_xml, verify_cassette
 
-    report = _from_cassette(args, verify_cassette, "mcpbdd verify: could not run: ")
-    if report is None:
-        return EXIT_USAGE
-    print(report.render())
+    redactor = redactor_for(args.secret)
+    report = _from_cassette(args, functools.partial(verify_cassette, redactor=redactor), "verify", redactor)
+    if isinstance(report, int):
+        return report
+    print(redactor.redact(report.render()))
     if args.junit is not None:
-        _write(args.junit, junit_xml(report, str(args.cassette)))
+        _write(args.junit, redactor.redact_xml(junit_xml(report, str(args.cassette))))
     return EXIT_OK if report.ok else EXIT_DRIFT
 
 

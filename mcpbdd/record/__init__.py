@@ -5,9 +5,11 @@
 - `record_stdio(command, out)` / `proxy(...)`: the stdio proxy behind `mcpbdd record`;
   `Recorder` writes a cassette from wire lines (usable from pytest with any transport).
 - `read(path)` / `parse(lines)`: a cassette (see docs/cassette.md for the format).
-- `write_feature(cassette)`: the feature text, volatile values found by replaying twice.
-- `verify_cassette(cassette, command=...)`: a `Report` of drift per exchange and JSON path.
+- `write_feature(cassette, command=... | url=...)`: the feature text, volatile values found by replaying twice.
+- `verify_cassette(cassette, command=... | url=..., redactor=...)`: a `Report` of drift per exchange and JSON path.
 - `replay(cassette, command=... | url=...)`: the recorded client side sent again.
+
+The caller always names the server: the command or URL in a cassette's header is never run.
 
 Kept out of the kit: nothing here is for a production server.
 """

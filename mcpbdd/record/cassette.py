@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mcpbdd.record.cassette_shape import SHAPES, ShapeError, check_line
+
 FORMAT = "mcpbdd-cassette"
 VERSION = 1
 MODERN = "2026-07-28"
@@ -191,39 +193,67 @@ def write(cassette: Cassette, path: Path) -> None:
 
 
 def parse(text_lines: Iterable[str], source: str = "<cassette>") -> Cassette:
-    """Read a cassette; a line that is not JSON or a file without a header fails naming the line."""
+    """Read a cassette; a line that is not JSON, not in its place or not of its shape fails naming the line.
+
+    The header comes first and once; nothing follows the end line; no two exchanges share a
+    `seq`; every member read has its JSON type (`cassette_shape`).
+    """
     header: Header | None = None
     exchanges: list[Exchange] = []
     end: End | None = None
+    seen: set[int] = set()
     for number, raw in enumerate(text_lines, start=1):
         if not raw.strip():
             continue
+        where = f"{source}:{number}: "
         try:
             line = json.loads(raw)
         except json.JSONDecodeError as exc:
-            raise CassetteError(f"{source}:{number}: not JSON: {exc.msg}") from None
+            raise CassetteError(f"{where}not JSON: {exc.msg}") from None
         kind = line.get("type") if isinstance(line, dict) else None
+        if kind not in SHAPES:
+            raise CassetteError(f"{where}unknown line type {kind!r} (header, exchange or end)")
+        if end is not None:
+            raise CassetteError(f"{where}a {kind} line after the end line: the end line comes last")
+        if (header is None) != (kind == "header"):
+            raise CassetteError(f"{where}{_misplaced(kind)}")
+        try:
+            check_line(kind, line)
+        except ShapeError as exc:
+            raise CassetteError(f"{where}{kind} line: {exc}") from None
         if kind == "header":
-            if line.get("format") != FORMAT or int(line.get("version", 0)) > VERSION:
-                raise CassetteError(f"{source}:{number}: not a {FORMAT} version {VERSION} header")
+            if line.get("format") != FORMAT or line["version"] > VERSION or line["version"] < 1:
+                raise CassetteError(f"{where}not a {FORMAT} version {VERSION} header (this mcpbdd reads version 1)")
             header = Header.from_json(line)
         elif kind == "exchange":
+            if line["seq"] in seen:
+                raise CassetteError(f"{where}a second exchange with seq {line['seq']}: each seq is one request")
+            seen.add(line["seq"])
             exchanges.append(Exchange.from_json(line))
-        elif kind == "end":
-            end = End.from_json(line)
         else:
-            raise CassetteError(f"{source}:{number}: unknown line type {kind!r} (header, exchange or end)")
+            end = End.from_json(line)
     if header is None:
         raise CassetteError(f"{source}: no header line: is this a cassette written by `mcpbdd record`?")
     return Cassette(header, exchanges, end)
 
 
+def _misplaced(kind: str) -> str:
+    if kind == "header":
+        return "a second header line: a cassette is one session, with one header"
+    return f"no header line before this {kind} line: the header comes first (is this a cassette from `mcpbdd record`?)"
+
+
 def read(path: Path) -> Cassette:
+    """The cassette at `path`; a file that cannot be read, is not UTF-8 or not a cassette is a CassetteError."""
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise CassetteError(f"{path}: {exc.strerror or exc}") from None
-    return parse(text.splitlines(), str(path))
+    except UnicodeDecodeError as exc:
+        line = path.read_bytes()[: exc.start].count(b"\n") + 1
+        byte = exc.object[exc.start]
+        raise CassetteError(f"{path}:{line}: not UTF-8 (byte {byte:#04x}): a cassette is UTF-8 text") from None
+    return parse(text.split("\n"), str(path))
 
 
 __all__ = [

@@ -15,6 +15,7 @@ path whose value differs between the recording and fresh replays becomes a match
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -97,6 +98,74 @@ def volatile(recorded: Any, replays: Sequence[Any]) -> dict[str, str]:
     return markers
 
 
+_UUID_TEXT = r"[0-9A-Fa-f]{8}-(?:[0-9A-Fa-f]{4}-){3}[0-9A-Fa-f]{12}"
+_INSTANT_TEXT = r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?"
+_FRESH = re.compile(f"{_UUID_TEXT}|{_INSTANT_TEXT}")
+"""A uuid or an ISO 8601 instant anywhere in a text (a JSON text block that holds a created_at, say)."""
+
+
+def _fresh_pattern(recorded: str) -> str:
+    """`recorded` as a regular expression: each uuid or instant in it stands for any other one."""
+    pattern, start = "", 0
+    for found in _FRESH.finditer(recorded):
+        kind = _UUID_TEXT if re.fullmatch(_UUID_TEXT, found.group()) else _INSTANT_TEXT
+        pattern += re.escape(recorded[start : found.start()]) + f"(?:{kind})"
+        start = found.end()
+    return pattern + re.escape(recorded[start:])
+
+
+def fresh_values(recorded: Any, runs: Sequence[Any]) -> dict[str, str]:
+    """Paths where the recording holds a uuid or an instant that came back as another one in every run.
+
+    What the recording shows to be made fresh on each run (an id, a timestamp), judged from the
+    recorded value's form alone, never from the runs: a whole value gets `#uuid` or
+    `#iso-datetime`, a text with one inside a `#regex` where each stands for any other.
+    """
+    from mcpbdd.model.matching import _UUID, _is_iso_datetime
+
+    seen = [dict(leaves(run)) for run in runs]
+    markers = {}
+    for path, value in leaves(recorded):
+        if not isinstance(value, str) or not _FRESH.search(value):
+            continue
+        found = [run.get(path) for run in seen]
+        others = [other for other in found if isinstance(other, str)]
+        if len(others) < len(found) or all(other == value for other in others):
+            continue
+        if _UUID.fullmatch(value) and all(_UUID.fullmatch(other) for other in others):
+            markers[path] = "#uuid"
+        elif _is_iso_datetime(value) and all(_is_iso_datetime(other) for other in others):
+            markers[path] = "#iso-datetime"
+        elif all(re.fullmatch(_fresh_pattern(value), other) for other in others):
+            markers[path] = "#regex " + _fresh_pattern(value)
+    return markers
+
+
+def fresh_explains(recorded: Any, values: Sequence[Any]) -> bool:
+    """Whether the runs' values differ only where the recorded text holds a uuid or an instant.
+
+    Such a text is not a value that became volatile (its timestamp was fresh in the recording
+    too); if it differs from the recording otherwise, that is an ordinary difference.
+    """
+    if not isinstance(recorded, str) or not _FRESH.search(recorded) or not all(isinstance(v, str) for v in values):
+        return False
+    return len({_FRESH.sub("", value) for value in values}) <= 1
+
+
+def placeholders(recorded: Any, masks: Sequence[str]) -> dict[str, str]:
+    """Paths where the recording holds a redaction mask: a `#regex` marker matching any text where the secret was.
+
+    A cassette redacted at record time holds `«redacted»` where a secret stood; the server it was
+    recorded from still sends the secret there, which is not drift.
+    """
+    markers = {}
+    for path, value in leaves(recorded):
+        if isinstance(value, str) and any(mask in value for mask in masks):
+            parts = re.split("|".join(re.escape(mask) for mask in masks), value)
+            markers[path] = "#regex (?s:" + ".+?".join(re.escape(part) for part in parts) + ")"
+    return markers
+
+
 def template(recorded: Any, markers: dict[str, str]) -> Any:
     """The recorded value as an expected document: literal values escaped, volatile paths as markers."""
     expected = escape(copy.deepcopy(recorded))
@@ -128,7 +197,10 @@ __all__ = [
     "TOOL_ERROR",
     "channel",
     "differences",
+    "fresh_explains",
+    "fresh_values",
     "observable",
+    "placeholders",
     "template",
     "volatile",
 ]

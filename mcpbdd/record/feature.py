@@ -7,6 +7,12 @@ Values that change from run to run are found by replaying the session against fr
 processes (`replays` times) and written as matcher markers; prose that changes is left out.
 A value one call returns and a later call sends back is remembered by JSON path
 (`And the result's "$.id" is remembered as "note_id"`) and sent as `"${note_id}"`.
+
+Every value comes from a cassette or a server: data a remote party chose. Each one is written
+through `mcpbdd.record.gherkin_text`, so none can end its line, start a keyword or close a doc
+string. A call whose name, URI, question key or answer a step cannot carry (a quote or a line
+break in a quoted argument, a recorded `${...}` in its arguments) is left out, with a comment
+saying why; a check that cannot be written (an error reason with a quote) is left out alone.
 """
 
 from __future__ import annotations
@@ -32,11 +38,14 @@ from mcpbdd.record.compare import (
     template,
     volatile,
 )
-from mcpbdd.record.replay import Replayed, ReplayTarget, leaves, replay_runs
+from mcpbdd.record.gherkin_text import Unwritable, can_quote, cell, json_text, quoted, reference_free, visible
+from mcpbdd.record.replay import Replayed, ReplayError, ReplayTarget, leaves, replay_runs
 
 INDENT = "    "
 SNIPPET = 80
 _NAME = re.compile(r"[^A-Za-z0-9_-]+")
+_UNQUOTABLE = re.compile('["\x00-\x1f\x7f-\x9f\u2028\u2029]')
+"""What splits a text into the runs a quoted argument can hold (a quote, a line break, a control character)."""
 _KIND = {"elicitation/create": "by elicitation", "sampling/createMessage": "by sampling", "roots/list": "for the roots"}
 
 
@@ -56,9 +65,9 @@ class _Plan:
 
 
 def _snippet(text: str) -> str | None:
-    """A phrase of `text` a `"..."` step can quote: the first line's longest run without quotes."""
+    """A phrase of `text` a `"..."` step can quote: the first line's longest run without quotes or controls."""
     first = next((line.strip() for line in text.splitlines() if line.strip()), "")
-    parts = sorted((p.strip() for p in first.split('"')), key=len, reverse=True)
+    parts = sorted((p.strip() for p in _UNQUOTABLE.split(first)), key=len, reverse=True)
     best = parts[0] if parts else ""
     if len(best) > SNIPPET:
         best = best[:SNIPPET].rsplit(" ", 1)[0] or best[:SNIPPET]
@@ -78,8 +87,12 @@ def _argument_leaves(value: Any, key: str = "") -> list[tuple[str, Any]]:
     return [(key, value)]
 
 
-def plan_carries(calls: Sequence[Exchange]) -> _Plan:
-    """Which argument values came from an earlier result (and were never sent by the client before it)."""
+def plan_carries(calls: Sequence[Exchange], left_out: Sequence[int] = ()) -> _Plan:
+    """Which argument values came from an earlier result (and were never sent by the client before it).
+
+    A value is carried from a call that is written (not in `left_out`), by a path a quoted
+    argument can hold.
+    """
     plan = _Plan()
     sent: set[Any] = set()
     names: set[str] = set()
@@ -89,7 +102,10 @@ def plan_carries(calls: Sequence[Exchange]) -> _Plan:
             if not isinstance(value, str) or len(value) < 2 or value in plan.carries or value in sent:
                 continue
             for source in range(index - 1, -1, -1):
-                found = [p for p, v in leaves(_structured(calls[source])) if v == value and _structured(calls[source])]
+                if source in left_out:
+                    continue
+                structured = _structured(calls[source])
+                found = [p for p, v in leaves(structured) if v == value and structured and can_quote(p)]
                 if found:
                     name = _NAME.sub("_", key or "value").strip("_") or "value"
                     base, n = name, 1
@@ -114,30 +130,57 @@ def _refer(value: Any, plan: _Plan) -> Any:
 
 
 def _doc_string(value: Any, indent: str = "  ") -> list[str]:
-    text = json.dumps(value, indent=2, ensure_ascii=False)
+    text = json_text(value, indent=2)
     return [f'{indent}"""', *(f"{indent}{line}" for line in text.splitlines()), f'{indent}"""']
 
 
 def _when(exchange: Exchange, plan: _Plan) -> list[str]:
     if exchange.method == "resources/read":
         uri = exchange.target
+        reference_free(uri, "the resource URI")
         for value, carry in plan.carries.items():
             if len(value) >= 4 and value in uri:
                 uri = uri.replace(value, "${" + carry.name + "}")
-        return [f'When the client reads the resource "{uri}"']
+        return [f"When the client reads the resource {quoted(uri, 'the resource URI')}"]
+    reference_free(exchange.arguments, "an argument")
     arguments = _refer(exchange.arguments, plan)
     if exchange.method == "prompts/get":
+        name = quoted(exchange.target, "the prompt's name")
         if not arguments:
-            return [f'When the client gets the prompt "{exchange.target}"']
-        rows = ["  | argument | value |"]
-        rows += [f"  | {k} | {json.dumps(v) if not isinstance(v, str) else v} |" for k, v in arguments.items()]
-        return [f'When the client gets the prompt "{exchange.target}" with:', *rows]
+            return [f"When the client gets the prompt {name}"]
+        return [f"When the client gets the prompt {name} with:", *_prompt_arguments(arguments)]
+    tool = quoted(exchange.target, "the tool's name")
     if not arguments:
-        return [f'When the client calls "{exchange.target}"']
-    inline = json.dumps(arguments, ensure_ascii=False)
+        return [f"When the client calls {tool}"]
+    inline = json_text(arguments)
     if len(inline) <= 100 and "\n" not in inline:
-        return [f'When the client calls "{exchange.target}" with {inline}']
-    return [f'When the client calls "{exchange.target}" with:', *_doc_string(arguments)]
+        return [f"When the client calls {tool} with {inline}"]
+    return [f"When the client calls {tool} with:", *_doc_string(arguments)]
+
+
+def _prompt_arguments(arguments: dict[str, Any]) -> list[str]:
+    """A prompt's arguments as an `argument | value` table, or a JSON doc string when a cell cannot hold one.
+
+    A cell is read as JSON where it reads as JSON (`42`, `true`): such a string is written as a
+    JSON string (`"42"`) so that it comes back a string.
+    """
+    try:
+        rows = [(cell(k, "an argument name"), cell(_as_cell(v), "an argument")) for k, v in arguments.items()]
+        return ["  | argument | value |", *(f"  | {k} | {v} |" for k, v in rows)]
+    except Unwritable:
+        return _doc_string(arguments)
+
+
+def _as_cell(value: Any) -> str:
+    """A prompt argument as its cell's text: a string the cell would read as JSON (or fail to) as a JSON string."""
+    if not isinstance(value, str):
+        return json.dumps(value)
+    try:
+        json.loads(value)
+    except ValueError:
+        if not value.lstrip().startswith(("{", "[")):
+            return value
+    return json.dumps(value, ensure_ascii=False)
 
 
 def _questions(round_: dict[str, Any]) -> dict[str | None, dict[str, Any]]:
@@ -174,11 +217,11 @@ def _round_steps(exchange: Exchange, replays: Sequence[Replayed | None]) -> list
         single = len(questions) == 1
         for key, question in questions.items():
             how = _KIND.get(str(question.get("method")), "")
-            named = "" if single else f' "{key}"'
+            named = "" if single else f" {quoted(key, 'the question key')}"
             steps.append(f"Then the server asks{' for' + named if named else ''} {how}".rstrip())
             message = (question.get("params") or {}).get("message")
             snippet = _snippet(message) if isinstance(message, str) else None
-            if snippet and _stable_message(key, index, message, replays):
+            if snippet and isinstance(message, str) and _stable_message(key, index, message, replays):
                 steps.append(f'And the question{named} says "{snippet}"')
         answers = _answers(round_)
         if answers is None:
@@ -187,7 +230,7 @@ def _round_steps(exchange: Exchange, replays: Sequence[Replayed | None]) -> list
             answer = answers.get(key) if key is not None else answers.get(None)
             if answer is None:
                 continue
-            named = "" if single else f' "{key}"'
+            named = "" if single else f" {quoted(key, 'the question key')}"
             steps.extend(_answer_steps(str(question.get("method")), named, answer))
     return steps
 
@@ -200,21 +243,33 @@ def _answer_steps(method: str, named: str, answer: dict[str, Any]) -> list[str]:
         return [f"When the user {'declines' if action == 'decline' else 'cancels'}{named}"]
     if method == "sampling/createMessage":
         text = (answer.get("content") or {}).get("text", "")
-        return [f'When the model answers{named} with "{text}"']
+        return [f"When the model answers{named} with {quoted(text, 'the model answer')}"]
     if method == "roots/list":
         rows = ["  | uri | name |"] + [
-            f"  | {r.get('uri', '')} | {r.get('name', '')} |" for r in answer.get("roots") or []
+            f"  | {cell(r.get('uri', ''), 'a root URI')} | {cell(r.get('name', ''), 'a root name')} |"
+            for r in answer.get("roots") or []
         ]
         return [f"When the client answers{named} with the roots:", *rows]
-    return [f"# an answer to {method} is not in the vocabulary: {json.dumps(answer)[:120]}"]
+    return [f"# an answer to {visible(method)} is not in the vocabulary: {visible(json.dumps(answer)[:120])}"]
 
 
 def _text_of(result: dict[str, Any]) -> str:
+    """The first text of a result (a resource's contents, a prompt's messages, a tool's content); '' if none.
+
+    Read defensively: a recorded result is data, and an item that is not an object is skipped.
+    """
+
+    def objects(key: str) -> list[dict[str, Any]]:
+        items = result.get(key)
+        return [item for item in items if isinstance(item, dict)] if isinstance(items, list) else []
+
     if "contents" in result:
-        return next((c.get("text", "") for c in result["contents"] if c.get("text")), "")
-    if "messages" in result:
-        return next((m.get("content", {}).get("text", "") for m in result["messages"]), "")
-    return next((c.get("text", "") for c in result.get("content") or [] if c.get("type") == "text"), "")
+        texts = [c.get("text") for c in objects("contents")]
+    elif "messages" in result:
+        texts = [m["content"].get("text") for m in objects("messages") if isinstance(m.get("content"), dict)][:1]
+    else:
+        texts = [c.get("text") for c in objects("content") if c.get("type") == "text"][:1]
+    return next((text for text in texts if isinstance(text, str) and text), "")
 
 
 def _outcome_steps(exchange: Exchange, replays: Sequence[Replayed | None]) -> list[str]:
@@ -237,16 +292,19 @@ def _outcome_steps(exchange: Exchange, replays: Sequence[Replayed | None]) -> li
         steps = [f'Then the call fails with a tool error mentioning "{snippet}"' if snippet else ""]
         steps = [s for s in steps if s] or ["Then the call fails with a tool error"]
         reason = ((result.get("structuredContent") or {}).get("error") or {}).get("reason")
-        if isinstance(reason, str):
+        if can_quote(reason):
             steps.append(f'And the error reason is "{reason}"')
         return steps
     if kind == PROTOCOL_ERROR:
         error = (response or {}).get("error") or {}
         code = error.get("code")
-        name = next((n for n, c in CODES.items() if c == code), str(code))
-        steps = [f"Then the call fails with the protocol error {name}"]
+        if isinstance(code, int) and not isinstance(code, bool):
+            name = next((n for n, c in CODES.items() if c == code), str(code))
+            steps = [f"Then the call fails with the protocol error {name}"]
+        else:  # not a JSON-RPC code: nothing the phrase can name
+            steps = ["Then the call fails with a protocol error"]
         reason = (error.get("data") or {}).get("reason") if isinstance(error.get("data"), dict) else None
-        if isinstance(reason, str):
+        if can_quote(reason):
             steps.append(f'And the error reason is "{reason}"')
         return steps
     if kind == INPUT_REQUIRED_CHANNEL:
@@ -254,48 +312,75 @@ def _outcome_steps(exchange: Exchange, replays: Sequence[Replayed | None]) -> li
     return ["# the session ended before the server answered this call"]
 
 
-def server_target(cassette: Cassette, command: Sequence[str] | None = None) -> str:
-    """The Background's server: `stdio: COMMAND` (this interpreter written `{python}`) or the URL."""
-    server = cassette.header.server
-    if command is None and server.get("url"):
-        return str(server["url"])
-    argv = list(command or server.get("command") or [])
+def server_target(command: Sequence[str]) -> str:
+    """The Background's server for a command: `stdio: COMMAND` (this interpreter written `{python}`)."""
+    argv = list(command)
     if argv and argv[0] == sys.executable:
         return "stdio: {python} " + shlex.join(argv[1:])
     return "stdio: " + shlex.join(argv)
 
 
 def render(cassette: Cassette, replays: Sequence[Sequence[Replayed]], *, target: str) -> str:
-    """The feature text for `cassette`, with markers where `replays` (fresh runs) disagree with it."""
+    """The feature text for `cassette`, with markers where `replays` (fresh runs) disagree with it.
+
+    `target` is the server the user named (never the cassette's); an `Unwritable` if a step cannot quote it.
+    """
     calls = cassette.calls()
-    all_exchanges = [e for e in cassette.exchanges if e.origin == "client"]
-    plan = plan_carries(calls)
     header = cassette.header
     client = header.client or {}
-    name = (header.server.get("info") or {}).get("name") or target
+    info = header.server.get("info")
+    name = (info.get("name") if isinstance(info, dict) else None) or target
     lines = [
         "@harness.client",
-        f"Feature: A recorded session with the {name} server",
-        f"  Recorded by mcpbdd record on {header.started_at[:10]}: protocol {header.protocol_version},",
-        f"  client {client.get('name')} {client.get('version')}, over {header.transport}.",
+        f"Feature: A recorded session with the {visible(name)} server",
+        f"  Recorded by mcpbdd record on {visible(header.started_at[:10])}: protocol "
+        f"{visible(header.protocol_version)},",
+        f"  client {visible(client.get('name'))} {visible(client.get('version'))}, over {visible(header.transport)}.",
         "",
         "  Background:",
-        f'    Given the MCP server "{target}"',
+        f"    Given the MCP server {quoted(target, 'the server target')}",
         *_capabilities(client.get("capabilities")),
         *_callers(calls),
         "",
         "  Scenario: The recorded session",
+        *_indent_steps(_scenario_steps(cassette, calls, replays)),
     ]
-    for index, exchange in enumerate(calls):
-        position = all_exchanges.index(exchange)
-        runs = [run[position] if position < len(run) else None for run in replays]
-        steps = _when(exchange, plan)
-        steps += _round_steps(exchange, runs)
-        steps += _outcome_steps(exchange, runs)
-        for carry in (c for c in plan.carries.values() if c.source == index):
-            steps.append(f'And the result\'s "{carry.path}" is remembered as "{carry.name}"')
-        lines.extend(_indent_steps(steps))
     return "\n".join(lines) + "\n"
+
+
+def _scenario_steps(cassette: Cassette, calls: Sequence[Exchange], replays: Sequence[Sequence[Replayed]]) -> list[str]:
+    """Every call's steps; a call a step cannot carry is a comment, and nothing is carried from it."""
+    all_exchanges = [e for e in cassette.exchanges if e.origin == "client"]
+    left_out: dict[int, str] = {}
+    while True:  # each pass leaves out one more call, so this ends
+        plan = plan_carries(calls, list(left_out))
+        steps: list[str] = []
+        try:
+            for index, exchange in enumerate(calls):
+                if index in left_out:
+                    steps.append(f"# call #{exchange.seq} ({exchange.method}) is left out: {left_out[index]}")
+                    continue
+                try:
+                    steps += _call_steps(index, exchange, plan, all_exchanges, replays)
+                except Unwritable as exc:
+                    left_out[index] = str(exc)
+                    raise
+        except Unwritable:
+            continue
+        return steps
+
+
+def _call_steps(
+    index: int, exchange: Exchange, plan: _Plan, all_exchanges: list[Exchange], replays: Sequence[Sequence[Replayed]]
+) -> list[str]:
+    position = all_exchanges.index(exchange)
+    runs = [run[position] if position < len(run) else None for run in replays]
+    steps = _when(exchange, plan)
+    steps += _round_steps(exchange, runs)
+    steps += _outcome_steps(exchange, runs)
+    for carry in (c for c in plan.carries.values() if c.source == index):
+        steps.append(f'And the result\'s "{carry.path}" is remembered as "{carry.name}"')
+    return steps
 
 
 def _capabilities(declared: Any) -> list[str]:
@@ -322,7 +407,12 @@ def _callers(calls: Sequence[Exchange]) -> list[str]:
         subject, tenant = caller.get("subject"), caller.get("tenant")
         if subject and tenant and (subject, tenant) not in seen:
             seen.add((subject, tenant))
-            steps.append(f'    {"Given" if not steps else "And"} the user "{subject}" of tenant "{tenant}"')
+            if not (can_quote(subject) and can_quote(tenant)):
+                shown = visible(json.dumps([subject, tenant]))
+                steps.append(f"    # the caller {shown} is left out: a quoted argument cannot hold it")
+                continue
+            keyword = "Given" if not any(not s.lstrip().startswith("#") for s in steps) else "And"
+            steps.append(f'    {keyword} the user "{subject}" of tenant "{tenant}"')
     return steps
 
 
@@ -331,9 +421,15 @@ def _indent_steps(steps: list[str]) -> list[str]:
 
 
 def write_feature(cassette: Cassette, *, replays: int = 2, **target: Unpack[ReplayTarget]) -> str:
-    """Replay the session `replays` times against fresh servers (or the server at `url`) and render the feature."""
+    """Replay the session `replays` times against fresh servers (or the server at `url`) and render the feature.
+
+    The server is the one `target` names (a `command` or a `url`), never the cassette's.
+    """
+    url, command = target.get("url"), target.get("command")
+    if not url and not command:
+        raise ReplayError("no server to replay against: pass a command or a URL (the cassette's is never run)")
     runs = replay_runs(cassette, replays, target)
-    return render(cassette, runs, target=target.get("url") or server_target(cassette, target.get("command")))
+    return render(cassette, runs, target=url or server_target(command or []))
 
 
 __all__ = ["plan_carries", "render", "server_target", "write_feature"]

@@ -52,6 +52,8 @@ class Replayed:
     rounds: list[dict[str, Any]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     """What could not be replayed as recorded (an extra question, a timeout)."""
+    carried: dict[Any, Any] = field(default_factory=dict)
+    """The run's carried values (recorded -> replayed), as the run ended: the same dict for every exchange of it."""
 
 
 def leaves(value: Any, path: str = "$") -> Iterator[tuple[str, Any]]:
@@ -191,7 +193,7 @@ def _outcome(message: mcp_types.JSONRPCResponse | mcp_types.JSONRPCError) -> dic
 
 
 async def _replay_one(session: _Session, exchange: Exchange, carried: Carried, timeout: float) -> Replayed:
-    done = Replayed(exchange)
+    done = Replayed(exchange, carried=carried.values)
     modern = iter([r for r in exchange.rounds if r.get("era") == MODERN and "retry" in r])
     legacy = iter([r for r in exchange.rounds if r.get("era") == LEGACY])
     waiting_for = exchange.request.get("id")
@@ -250,16 +252,15 @@ async def replay(
     token: str | None = None,
     timeout: float = TIMEOUT,
 ) -> list[Replayed]:
-    """Replay every client exchange of `cassette` against a fresh server; the recorded server by default.
+    """Replay every client exchange of `cassette` against a fresh server started by `command`, or at `url`.
 
-    Over HTTP the recorded bearer token is not in the cassette: pass `token`, or leave it out to
-    send mcpbdd's test token of the recorded caller (`mcpbdd:<tenant>:<subject>`) when one is known.
+    The caller names the server: the command or URL in the cassette's header is never used (a
+    cassette is data, possibly from a remote party; it must not choose what runs). Over HTTP the
+    recorded bearer token is not in the cassette: pass `token`, or leave it out to send mcpbdd's
+    test token of the recorded caller (`mcpbdd:<tenant>:<subject>`) when one is known.
     """
-    if command is None and url is None:
-        server = cassette.header.server
-        command, url = server.get("command"), server.get("url")
     if not command and not url:
-        raise ReplayError("the cassette names no server: pass a command (-- COMMAND) or a URL")
+        raise ReplayError("no server to replay against: pass a command or a URL (the cassette's is never run)")
     if url is not None and token is None:
         token = recorded_test_token(cassette)
     carried = Carried()
@@ -299,7 +300,7 @@ class ReplayTarget(TypedDict, total=False):
     """Where a cassette is replayed, as keywords of `replay` and of what replays it (a feature, a verification)."""
 
     command: Sequence[str] | None
-    """A fresh server process started with this command (the recorded server's by default)."""
+    """A fresh server process started with this command (never the one the cassette names)."""
     url: str | None
     """A Streamable HTTP server at this URL instead."""
     token: str | None

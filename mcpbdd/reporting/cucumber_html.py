@@ -76,11 +76,14 @@ def pass_streams(messages: Path) -> dict[str, Path]:
 
 
 def render_messages(messages: Path, output: Path, *, quiet: bool = False) -> Path:
-    """Render a Cucumber Messages stream (NDJSON) into one HTML file; returns its path.
+    """Render a Cucumber Messages stream (NDJSON) into one HTML file; returns its absolute path.
 
     A run of several passes wrote a stream per pass beside `messages` (and not `messages`
     itself): each is rendered to its own page (`cucumber.client.html`), and `output` is an
     index linking them, so every pass's run is shown with its own verdicts.
+
+    Either path may be relative (to the working folder); the one returned is absolute, so a
+    caller can turn it into a `file://` link (`Path.as_uri` refuses a relative path).
     """
     if not messages.is_file():
         streams = pass_streams(messages)
@@ -92,8 +95,9 @@ def render_messages(messages: Path, output: Path, *, quiet: bool = False) -> Pat
             name: _render(path, output.with_name(f"{output.stem}.{name}{output.suffix}"), quiet=quiet)
             for name, path in streams.items()
         }
+        output.parent.mkdir(parents=True, exist_ok=True)
         output.write_text(_index(pages), encoding="utf-8")
-        return output
+        return output.resolve()
     return _render(messages, output, quiet=quiet)
 
 
@@ -128,4 +132,4 @@ def _render(messages: Path, output: Path, *, quiet: bool) -> Path:
         raise RenderError(
             f"@cucumber/html-formatter could not render {messages} (exit {done.returncode}):\n{done.stderr}"
         )
-    return output
+    return output.resolve()
