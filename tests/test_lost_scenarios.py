@@ -73,7 +73,7 @@ def test_a_process_that_ends_in_a_tool_fails_the_run_and_every_report_names_its_
     for name in lost:
         assert f"mcpbdd: BROKEN {name}" in output, output
     assert "the behave process ended before this scenario reported a verdict" in output
-    assert "FAILED: 1 passed, 0 failed, 2 lost" in output
+    assert "FAILED: 1 passed, 0 failed, 2 broken (2 lost: no verdict)" in output
 
     results = [json.loads(path.read_text()) for path in (project / "reports/allure-results").glob("*-result.json")]
     status = {result["name"]: result["status"] for result in results}
@@ -115,7 +115,7 @@ def test_under_two_jobs_a_vanished_worker_fails_the_run(tmp_path: Path) -> None:
     project = _project(tmp_path, {"vanishing.feature": VANISHING, **others})
     code, output = _run(project, "--jobs", "2")
     assert code == 1, output
-    assert "FAILED: 3 passed, 0 failed, 2 lost" in output, output
+    assert "FAILED: 3 passed, 0 failed, 2 broken (2 lost: no verdict)" in output, output
 
 
 def test_a_run_that_ends_normally_reports_nothing_lost(tmp_path: Path) -> None:

@@ -37,17 +37,18 @@ def print_summary(
 
     Each lost scenario (its process ended before it reported, `mcpbdd.cli.lost`) is named first, as broken.
     """
+    if lost:
+        print(file=out)  # the process that died may have left its last console line unfinished
     for scenario in lost:
         where = f" ({scenario.column})" if scenario.column else ""
         ended = f" (exit code {scenario.returncode})" if scenario.returncode is not None else ""
         print(f"mcpbdd: BROKEN {scenario.location} {scenario.title}{where}: {scenario.message}{ended}", file=out)
     counts = f"{events.passed} passed, {events.failed} failed"
-    if events.broken:  # the specification or its set-up is wrong, not the server (mcpbdd.reporting.broken)
-        counts += f", {events.broken} broken"
+    broken = events.broken + len(lost)  # a lost scenario is broken: no verdict reached any report
+    if broken:  # the specification or its set-up is wrong, not the server (mcpbdd.reporting.broken)
+        counts += f", {broken} broken" + (f" ({len(lost)} lost: no verdict)" if lost else "")
     if events.skipped:
         counts += f", {events.skipped} skipped"
-    if lost:
-        counts += f", {len(lost)} lost (broken: no verdict)"
     where = []
     if args.jobs > 1:
         where.append(f"{args.jobs} jobs")
