@@ -59,6 +59,7 @@ import anyio
 from mcp.client.stdio import StdioServerParameters
 
 from mcpbdd.harness import handover
+from mcpbdd.harness.processes import groups
 from mcpbdd.harness.processes.plain_client import plain_client
 from mcpbdd.kit.doubles import ENV_DOUBLES
 from mcpbdd.kit.upstream import ENV_ALL, ENV_OTHER, ENV_PREFIX
@@ -121,10 +122,6 @@ class Launch:
         return bool(served) or any(name.startswith(ENV_PREFIX) for name in env)
 
 
-_SPARE_WRAPPER = 'echo "$$" > "$1"; shift; '
-"""Writes the process group's leader (the shell) down, so a spare can be stopped without the loop."""
-
-
 class Spare:
     """One server process started ahead, held open by `plain_client` (the SDK's transport) in a task of its own."""
 
@@ -142,7 +139,7 @@ class Spare:
         launch_args = [str(self.status_path), *launch.argv]
         params = StdioServerParameters(
             command="sh",
-            args=["-c", _SPARE_WRAPPER + wrapper, "mcpbdd-stdio", str(self._pid_path), *launch_args],
+            args=["-c", groups.PID_WRAPPER + wrapper, "mcpbdd-stdio", str(self._pid_path), *launch_args],
             env=launch.environment(),
             cwd=launch.cwd,
         )
@@ -151,7 +148,7 @@ class Spare:
     async def _hold(self, params: StdioServerParameters) -> None:
         """Start the process through the SDK and keep it until it is released (then the SDK stops it)."""
         try:
-            async with plain_client(params, self._stderr) as streams:
+            async with groups.group_stopped(plain_client(params, self._stderr), self._pid_path) as streams:
                 self._streams.set_result(streams)
                 await self._release.wait()
         except Exception as exc:  # a spawn that failed: the scenario that takes it meets the error as it would
@@ -167,10 +164,7 @@ class Spare:
     @property
     def pid(self) -> int | None:
         """The process group leader's pid (the shell that runs the server), once it has started."""
-        try:
-            return int(self._pid_path.read_text().strip())
-        except (OSError, ValueError):
-            return None
+        return groups.leader(self._pid_path)
 
     @property
     def stopped(self) -> bool:
