@@ -70,7 +70,7 @@ def _private(obj: Any, name: str, purpose: str, package: str) -> Any:
 def _stdio(name: str) -> Any:
     from mcp.client import stdio
 
-    return _private(stdio, name, "to start and stop a plain stdio server as stdio_client does")
+    return _private(stdio, name, "to start and stop a plain stdio server as stdio_client does", "mcp")
 
 
 async def start_stdio_process(command: str, args: list[str], env: dict[str, str], errlog: Any, cwd: Any) -> Any:
