@@ -30,6 +30,7 @@ lint: $(INSTALLED)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-logo
+	$(BIN)/mypy
 	$(BIN)/check-jsonschema --builtin-schema vendor.github-workflows docs/ci/github-actions.yml
 	$(BIN)/actionlint docs/ci/github-actions.yml
 
