@@ -491,15 +491,15 @@ def lost_case_envelopes(uri: str, line: int, title: str, message: str) -> list[d
     """A scenario whose process ended before it reported (`mcpbdd.reporting.lost`): its document, its pickle and
     a test case whose first step failed with `message`, the rest skipped. Empty when no pickle is at `line`."""
     document = _Document(uri)
-    pickle = document.pickles.get(line)
-    if pickle is None:
+    compiled = document.pickles.get(line)
+    if compiled is None:
         return []
-    own = f"lost-{uuid.uuid4().hex[:12]}:{pickle['id']}"
-    steps = [{**step, "id": f"{own}/{step['id']}"} for step in pickle["steps"]]
-    pickle = {**pickle, "id": own, "name": title, "steps": steps}
+    own = f"lost-{uuid.uuid4().hex[:12]}:{compiled['id']}"
+    steps = [{**step, "id": f"{own}/{step['id']}"} for step in compiled["steps"]]
+    pickle: dict[str, Any] = {**compiled, "id": own, "name": title, "steps": steps}
     test_steps = [cm.TestStep(id=f"{own}/step-{i}", pickle_step_id=step["id"]) for i, step in enumerate(steps)]
     case_id, started_id, at = f"{own}/case", f"{own}/started", _timestamp()
-    out = [document.source, document.document, {"pickle": pickle}]
+    out: list[dict[str, Any]] = [document.source, document.document, {"pickle": pickle}]
     out.append(envelope(test_case=cm.TestCase(id=case_id, pickle_id=own, test_steps=test_steps)))
     started = cm.TestCaseStarted(attempt=0, id=started_id, test_case_id=case_id, timestamp=at)
     out.append(envelope(test_case_started=started))
