@@ -43,6 +43,7 @@ from mcp_types import (
 )
 from pydantic import BaseModel, Field, ValidationError
 
+from mcpbdd.examples import notebook_import
 from mcpbdd.kit.clock import Clock, SystemClock
 from mcpbdd.kit.consent import DECLINED, ConsentGate, Shown
 from mcpbdd.kit.doubles import scenario_doubles
@@ -452,6 +453,7 @@ UNPUBLISHED = "Try again in a minute: the document service is down or slow, and 
 SHARE_NOTE = ErrorContract(
     "share_note", NOTE_NOT_FOUND, Failure("upstream_unavailable", "No answer.", retryable=True, hint=UNPUBLISHED)
 )
+notebook_import.register(globals())  # `import_notebook`: a long import (progress, log messages)
 
 
 @mcp.tool()

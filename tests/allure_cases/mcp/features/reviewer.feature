@@ -1,6 +1,6 @@
 @tool.notes
 Feature: What a reviewer sees
-  Scenarios that FAIL on purpose: tests/test_allure_formatter.py reads their Allure results.
+  Scenarios that FAIL on purpose: tests/spawning/test_allure_formatter.py reads their Allure results.
 
   Background:
     Given the user "alice" of tenant "acme"
@@ -29,3 +29,8 @@ Feature: What a reviewer sees
       """
     When the client calls "import_note" with {"document_id": "d-42"}
     Then the result mentions "Offboarding"
+
+  Scenario: an import that logged something else
+    Given the client asks for log messages from level "info"
+    When the client calls "import_notebook" with {"notes": [{"title": "s3cr3t-token"}]}
+    Then the server logged "Exported" at level "info"
