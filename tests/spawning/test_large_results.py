@@ -10,16 +10,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
-from mcpbdd.harness.processes.lines import LineBuffer
 from mcpbdd.scenario.world import World
-
-
-def test_the_line_buffer_gives_back_every_line_whatever_the_chunks() -> None:
-    lines = LineBuffer()
-    assert lines.feed(b"ab") == [] and lines.feed(b"c") == []
-    assert lines.feed(b"d\nef\n\ng") == [b"abcd", b"ef", b""]
-    assert lines.feed(b"") == [] and lines.feed(b"\n") == [b"g"]
-    assert lines.feed(b"\n") == [b""]
 
 
 def test_a_50_mb_result_over_a_forked_stdio_server_is_answered(make_world: Callable[..., World]) -> None:
