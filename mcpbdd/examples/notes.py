@@ -521,33 +521,11 @@ async def summarize_notes(tag: str, ctx: Context) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """`python -m mcpbdd.examples.notes` serves stdio; `--http 127.0.0.1:8000` serves Streamable HTTP.
+    """`python -m mcpbdd.examples.notes` serves stdio; `--http 127.0.0.1:8000` serves Streamable HTTP
+    (`mcpbdd.examples.serving` says how, with and without `--auth`)."""
+    from mcpbdd.examples.serving import serve
 
-    Over HTTP without `--auth` the server accepts mcpbdd's test tokens (`mcpbdd.kit.auth.TestTokenVerifier`),
-    the example's *test* configuration. With `--auth jwks=URL` it verifies real JWT access tokens and
-    answers 401/403 at the HTTP edge, its production configuration (`mcpbdd.examples.notes_auth`).
-    """
-    import argparse
-
-    import anyio
-    import uvicorn
-
-    from mcpbdd.examples.notes_auth import AuthOptions, protected_app
-    from mcpbdd.kit.auth import mount_test_auth
-
-    parser = argparse.ArgumentParser(prog="python -m mcpbdd.examples.notes")
-    parser.add_argument("--http", metavar="HOST:PORT", help="serve Streamable HTTP at /mcp instead of stdio")
-    parser.add_argument("--auth", metavar="jwks=URL", type=AuthOptions, help="verify JWT access tokens (HTTP only)")
-    args = parser.parse_args(argv)
-    if not args.http:
-        mcp.run("stdio")
-        return
-    host, _, port = args.http.rpartition(":")
-    host = host or "127.0.0.1"
-    app = mcp.streamable_http_app(host=host)
-    app = protected_app(app, args.auth, host, int(port)) if args.auth else mount_test_auth(app)
-    config = uvicorn.Config(app, host=host, port=int(port), log_level="warning")
-    anyio.run(uvicorn.Server(config).serve)
+    serve(mcp, argv)
 
 
 import mcpbdd.examples.notes_app  # noqa: E402, F401  (the note card app: its tools come after the ones above)
