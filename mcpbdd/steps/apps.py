@@ -26,10 +26,17 @@ def _shown(context: Any) -> Iterator[None]:
     """After the step (passed or failed), attach the view as the user sees it, with the host's records."""
     try:
         yield
-    finally:
-        view = apps.app(world(context)) if apps.opened(world(context)) else None
-        if view is not None:
-            report.attach_app_view(view.screenshot(), view.collect().to_json())
+    except BaseException:
+        with contextlib.suppress(Exception):  # a view too broken to photograph must not hide why the step failed
+            _attach(context)
+        raise
+    _attach(context)
+
+
+def _attach(context: Any) -> None:
+    view = apps.app(world(context)) if apps.opened(world(context)) else None
+    if view is not None:
+        report.attach_app_view(view.screenshot(), view.collect().to_json())
 
 
 def _open(context: Any, tool: str, arguments: dict[str, Any]) -> None:
