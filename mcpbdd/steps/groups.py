@@ -17,6 +17,8 @@ GROUPS = {
     "mcpbdd.steps.consent": "Consent gates",
     "mcpbdd.steps.upstream": "Upstream services",
     "mcpbdd.steps.contracts": "Contracts",
+    "mcpbdd.steps.progress": "Progress of a long call",
+    "mcpbdd.steps.logs": "Log messages",
 }
 
 NOTES = """
