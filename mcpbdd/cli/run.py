@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import TextIO
 
 from mcpbdd.cli import coverage as coverage_cli
-from mcpbdd.cli.behave_argv import behave_args
+from mcpbdd.cli.behave_argv import ReportFiles, behave_args
 from mcpbdd.cli.exits import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
 from mcpbdd.cli.finish import RunOutputs, finish_run
 from mcpbdd.cli.formatters import MESSAGES, VERDICTS
@@ -239,15 +239,13 @@ class Run:
             options = ["-D", "mcpbdd.update_snapshots=true", *options]
         if self.args.update_screenshots:
             options = ["-D", "mcpbdd.update_screenshots=true", *options]
+        junit = None if self.args.no_junit else (self.args.junit / harness if harness else self.args.junit)
         behave = behave_args(
-            self.args.results,
+            ReportFiles(self.args.results, events=events, junit=junit, formats=self._formats(name, harness)),
             harness,
             options,
-            events=events,
-            junit=None if self.args.no_junit else (self.args.junit / harness if harness else self.args.junit),
             color=self.color,
             pinned_elsewhere=len(self.harnesses) > 1,
-            formats=self._formats(name, harness),
             stdio_command=self.stdio_command,
             steps=self.args.steps,
         )
