@@ -13,13 +13,14 @@ the scenario; nothing here knows about behave.
 
 from mcpbdd.apps.browser import AppsUnavailable, check_available
 from mcpbdd.apps.observed import Observed, Violation
-from mcpbdd.apps.view import AppView, HostContext, ViewSource, open_view
+from mcpbdd.apps.view import AppView, HostContext, ScenarioSide, ViewSource, open_view
 
 __all__ = [
     "AppView",
     "AppsUnavailable",
     "HostContext",
     "Observed",
+    "ScenarioSide",
     "ViewSource",
     "Violation",
     "check_available",

@@ -270,6 +270,16 @@ async def _page(viewport_locale: str) -> AsyncIterator[Page]:
         await context.close()
 
 
+@dataclass(frozen=True)
+class ScenarioSide:
+    """How the scenario drives a view: its loop (`run`), its owner task (`enter`), its calls (`call_tool`)."""
+
+    run: Runner
+    enter: Callable[[AbstractAsyncContextManager[Page]], Page]
+    """Enters the page in the scenario's owner task, which closes it with the scenario."""
+    call_tool: ToolCaller
+
+
 def open_view(
     *,
     tool: Mapping[str, Any],
@@ -278,14 +288,10 @@ def open_view(
     source: ViewSource,
     host: HostContext,
     upstream: Upstream,
-    call_tool: ToolCaller,
-    run: Runner,
-    enter: Callable[[AbstractAsyncContextManager[Page]], Page],
+    scenario: ScenarioSide,
 ) -> AppView:
-    """Render `source` for `tool` in a fresh page: host page, iframe, initialization, input and result delivered.
-
-    `enter` enters the page in the scenario's owner task (which closes it with the scenario).
-    """
+    """Render `source` for `tool` in a fresh page: host page, iframe, initialization, input and result delivered."""
+    run = scenario.run
     observed = Observed(tool=str(tool.get("name")), resource_uri=source.uri)
     config = {
         "viewUrl": VIEW_URL,
@@ -302,7 +308,7 @@ def open_view(
         "toolInput": arguments,
         "toolResult": tool_result,
     }
-    page = enter(_page(host.locale))
+    page = scenario.enter(_page(host.locale))
 
     def on_console(message: ConsoleMessage) -> None:
         observed.console(message.type, message.text)
@@ -312,9 +318,9 @@ def open_view(
     run(page.route("**/*", _router(source, host_page(config), upstream, observed)))
     run(page.goto(HOST_URL))
     observed.initialize_failure = run(_initialized(page))
-    view = AppView(page=page, observed=observed, call_tool=call_tool, run=run)
+    view = AppView(page=page, observed=observed, call_tool=scenario.call_tool, run=run)
     view.settle()
     return view
 
 
-__all__ = ["HOST_URL", "VIEW_ORIGIN", "AppView", "HostContext", "ToolCaller", "ViewSource", "open_view"]
+__all__ = ["HOST_URL", "VIEW_ORIGIN", "AppView", "HostContext", "ScenarioSide", "ToolCaller", "ViewSource", "open_view"]

@@ -20,7 +20,7 @@ from typing import Any
 
 from mcp.server.apps import APP_MIME_TYPE
 
-from mcpbdd.apps import AppView, HostContext, ViewSource, check_available, open_view, screenshots
+from mcpbdd.apps import AppView, HostContext, ScenarioSide, ViewSource, check_available, open_view, screenshots
 from mcpbdd.model.outcome import Channel, Outcome
 from mcpbdd.scenario.world import World
 
@@ -116,9 +116,7 @@ def open_app(world: World, tool: str, arguments: dict[str, Any] | None = None) -
         source=source,
         host=host_context(world),
         upstream=world.upstream,
-        call_tool=_caller(world, caller.user if caller else None),
-        run=world.run,
-        enter=world.owner.enter,
+        scenario=ScenarioSide(world.run, world.owner.enter, _caller(world, caller.user if caller else None)),
     )
     _views[world] = view
     return view
