@@ -11,6 +11,7 @@ from mcpbdd.steps import (  # noqa: F401  (registering the steps is the point)
     arguments,
     callers,
     calls,
+    conformance,
     consent,
     contracts,
     outcomes,
