@@ -114,6 +114,7 @@ def _run_arguments(args: argparse.Namespace, scratch: Path) -> argparse.Namespac
     argv += ["--no-coverage", "--timings", str(scratch / "timings.json"), *(["--steps"] if args.steps else [])]
     run_args = parser.parse_args(argv)
     run_args.harness = [MODERN, LEGACY]
+    run_args.jobs = 2  # one behave process per era, side by side (the pack is one feature: one unit per era)
     return run_args
 
 

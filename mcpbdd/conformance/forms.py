@@ -106,13 +106,15 @@ async def form_payloads(probe: Probe) -> None:
         exercised += 1
         model = await probe.send(Call.tool(tool.name, minimal_arguments(tool)))
         form = await probe.send(Call.tool(tool.name, arguments))
+        form_broken = False
         for shape, outcome in (("the model's payload", model), ("the form's payload", form)):
             problem = broken(probe, outcome, outcome.call.arguments)
             if problem is None and outcome.channel is Channel.PROTOCOL_ERROR:
                 problem = "a protocol error"
             if problem is not None:
                 problems.append(f"{tool.name}, {shape}: {problem}: {shown(outcome)}")
-        if form.channel is Channel.TOOL_ERROR and model.channel is not Channel.TOOL_ERROR:
+                form_broken = outcome is form
+        if not form_broken and form.channel is Channel.TOOL_ERROR and model.channel is not Channel.TOOL_ERROR:
             text = form.text.lower()
             if not any(name.lower() in text or name.replace("_", " ").lower() in text for name in blanks):
                 fields = ", ".join(blanks)

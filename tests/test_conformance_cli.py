@@ -1,0 +1,88 @@
+"""`mcpbdd conformance TARGET`: the pack on both eras against the example server (in process, stdio, HTTP),
+a broken variant failing, the expected-failures file, `--only`/`--skip` and the usage errors.
+
+Each run is the real command in a subprocess (it starts behave processes of its own), in a scratch
+folder with no project file, as a team with only a server would run it.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PYTHON = sys.executable
+TESTS = Path(__file__).parent
+NOTES_STDIO = f"stdio: {PYTHON} -m mcpbdd.examples.notes"
+NOTES_HTTP = f"http: {PYTHON} -m mcpbdd.examples.notes --http 127.0.0.1:{{port}}"
+
+
+def _conformance(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")])}
+    env.pop("GITHUB_STEP_SUMMARY", None)
+    return subprocess.run(
+        [PYTHON, "-m", "mcpbdd.cli.main", "conformance", *args],
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def _summary(folder: Path) -> str:
+    return (folder / "reports" / "conformance.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "target", ["mcpbdd.examples.notes:mcp", NOTES_STDIO, NOTES_HTTP], ids=["inprocess", "stdio", "http"]
+)
+def test_the_example_server_passes_on_both_eras(tmp_path: Path, target: str) -> None:
+    done = _conformance(tmp_path, target)
+    assert done.returncode == 0, done.stdout + done.stderr
+    summary = _summary(tmp_path)
+    assert "| check | spec | 2026-07-28 | 2025-11-25 |" in summary
+    assert "| unknown-resource | [resources](" in summary and "failed" not in summary
+    for era in ("client.auto", "client.legacy"):
+        assert (tmp_path / "reports" / "junit" / era / "TESTS-conformance.xml").is_file()
+    assert list((tmp_path / "reports" / "allure-results").glob("*-result.json"))
+    assert (tmp_path / "reports" / "conformance.client.auto.ndjson").is_file()
+
+
+def test_a_broken_server_fails_naming_the_check_and_a_baseline_turns_it_expected(tmp_path: Path) -> None:
+    target = "conformance_servers:wrong_not_found"
+    done = _conformance(tmp_path, target, "--only", "unknown-resource,tool-names")
+    assert done.returncode == 1, done.stdout + done.stderr
+    summary = _summary(tmp_path)
+    assert "| unknown-resource | [resources](" in summary and "❌ failed" in summary
+    assert "the error code is -32002, not -32602" in summary
+    assert "| tool-names |" in summary and "| unknown-tool |" not in summary  # --only
+
+    baseline = tmp_path / "expected.yml"
+    baseline.write_text("server:\n  - unknown-resource\n  - tool-names@2025-11-25\n", encoding="utf-8")
+    done = _conformance(tmp_path, target, "--only", "unknown-resource,tool-names", "--expected-failures", str(baseline))
+    assert done.returncode == 1, done.stdout + done.stderr  # tool-names passes: its entry is stale
+    assert "the expected failure tool-names@2025-11-25 now passes: remove it from the file" in done.stdout
+    assert "⚠️ expected failure" in _summary(tmp_path)
+
+    baseline.write_text("- unknown-resource\n", encoding="utf-8")
+    done = _conformance(tmp_path, target, "--skip", "tool-names", "--expected-failures", str(baseline))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "| tool-names |" not in _summary(tmp_path)  # --skip
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["mcpbdd.examples.notes:mcp", "--only", "no-such-check"], "unknown conformance check 'no-such-check'"),
+        (["mcpbdd.examples.notes:mcp", "--expected-failures", "missing.yml"], "cannot read the expected-failures"),
+        (["no_such_module_here:mcp"], "no_such_module_here"),
+    ],
+)
+def test_usage_errors_exit_2(tmp_path: Path, args: list[str], message: str) -> None:
+    done = _conformance(tmp_path, *args)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert message in done.stderr
