@@ -12,15 +12,10 @@ INSTALLED := $(VENV)/.installed
 
 .PHONY: demo test lint docs features pytest bench clean
 
-# setuptools reports every editable install of a flat layout as a warning ("Editable installation ... be
-# careful with folders ... with the same name as your package"): information about the checkout itself, not a
-# problem to fix, so it alone is silenced (by its message); any other warning still prints.
-QUIET_EDITABLE := PYTHONWARNINGS="ignore:Editable installation"
-
 $(INSTALLED): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(QUIET_EDITABLE) $(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
 	touch $(INSTALLED)
 
 # The specifications on both harnesses, then the single-file HTML report (Allure 3 via npm, installed

@@ -17,6 +17,8 @@ Feature: Team notes
       | suggest_title       |
       | list_import_folders |
       | import_note         |
+      | share_note          |
+      | page_notes          |
 
   Scenario: A new note can be read back by its id
     When the client calls "create_note" with:

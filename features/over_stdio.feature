@@ -76,3 +76,19 @@ Feature: The notes server run as its own process, over stdio
       """
       {"id": "n-2", "author": "bob", "created_at": "2026-03-01T11:30:00Z"}
       """
+
+  Scenario: A colleague continues the list of notes where another stopped
+    Given the storage of tenant "acme" holds:
+      | key       | value                                                                                                                   |
+      | notes/n-1 | {"id": "n-1", "title": "One", "body": "1", "tags": [], "author": "alice", "created_at": "2026-01-01T00:00:00Z"}   |
+      | notes/n-2 | {"id": "n-2", "title": "Two", "body": "2", "tags": [], "author": "alice", "created_at": "2026-01-01T00:00:00Z"}   |
+      | notes/n-3 | {"id": "n-3", "title": "Three", "body": "3", "tags": [], "author": "alice", "created_at": "2026-01-01T00:00:00Z"} |
+    When "alice" calls "page_notes" with {"limit": 2}
+    Then the result's "$.notes[1].title" is "Two"
+    And the result's "$.next_cursor" is remembered as "where alice stopped"
+    When "bob" calls "page_notes" with {"cursor": "${where alice stopped}"}
+    Then the call succeeds
+    And the result's "$.notes[0].title" is "Three"
+    And the result's "$.next_cursor" is null
+    When "erin" calls "page_notes" with {"cursor": "${where alice stopped}"}
+    Then the call fails with a tool error mentioning "another tenant's listing"

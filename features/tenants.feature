@@ -58,3 +58,19 @@ Feature: Each company sees only its own notebook
       """
       {"author": "initech-user"}
       """
+
+  Scenario: A colleague continues the list of notes where another stopped
+    Given the storage of tenant "acme" holds:
+      | key       | value                                                                                                                   |
+      | notes/n-1 | {"id": "n-1", "title": "One", "body": "1", "tags": [], "author": "alice", "created_at": "2026-01-01T00:00:00Z"}   |
+      | notes/n-2 | {"id": "n-2", "title": "Two", "body": "2", "tags": [], "author": "alice", "created_at": "2026-01-01T00:00:00Z"}   |
+      | notes/n-3 | {"id": "n-3", "title": "Three", "body": "3", "tags": [], "author": "alice", "created_at": "2026-01-01T00:00:00Z"} |
+    When "alice" calls "page_notes" with {"limit": 2}
+    Then the result's "$.notes[1].title" is "Two"
+    And the result's "$.next_cursor" is remembered as "where alice stopped"
+    When "bob" calls "page_notes" with {"cursor": "${where alice stopped}"}
+    Then the call succeeds
+    And the result's "$.notes[0].title" is "Three"
+    And the result's "$.next_cursor" is null
+    When "erin" calls "page_notes" with {"cursor": "${where alice stopped}"}
+    Then the call fails with a tool error mentioning "another tenant's listing"

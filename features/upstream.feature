@@ -111,3 +111,31 @@ Feature: Importing notes from the team's document service
     And the client calls "list_notes"
     Then the call succeeds
     And the upstream "https://docs.example.com" received no request
+
+  Scenario: Sharing a note sends the note itself to the document service
+    Given the upstream "https://docs.example.com" answers POST "/documents" with status 201 and:
+      """
+      {"id": "d-77"}
+      """
+    When the client calls "share_note" with {"note_id": "n-1"}
+    Then the structured result contains:
+      """
+      {"note_id": "n-1", "document_id": "d-77"}
+      """
+    And the upstream "https://docs.example.com" received POST "/documents" with:
+      """
+      {"title": "Plan", "body": "Ship it", "source": "notes/n-1"}
+      """
+
+  Scenario: Sharing while the document service is down can be tried again later
+    Given the upstream "https://docs.example.com" fails POST "/documents" with status 503
+    When the client calls "share_note" with {"note_id": "n-1"}
+    Then the call fails with the tool error "upstream_unavailable"
+    And the error is retryable
+    And the error suggests "nothing was published"
+
+  Scenario: A note that does not exist is not shared
+    Given the upstream "https://docs.example.com" is unreachable
+    When the client calls "share_note" with {"note_id": "n-404"}
+    Then the call fails with the tool error "note_not_found"
+    And the upstream "https://docs.example.com" received no request

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 __all__ = [
     "SDK_CHECKED",
     "SdkSeamError",
+    "hypothesis_storage_outside_the_project",
     "hypothesis_without_local_constants",
     "lowlevel_server",
     "registered_tools",
@@ -185,16 +187,59 @@ def resolver_asking(server: object, tool: str, request: Any) -> str | None:
             returns = typing.get_type_hints(fn).get("return")
         except Exception:  # unresolvable annotations: this resolver cannot be told apart
             continue
-        if isinstance(request, ElicitRequest) and typing.get_origin(returns) is Elicit:
-            (model,) = typing.get_args(returns)
+        members = _union_members(returns)  # `Model | Elicit[Model]`: a resolver that asks only sometimes
+        if isinstance(request, ElicitRequest):
             schema = getattr(request.params, "requested_schema", None)
-            if render_elicitation_schema(model) == schema:
+            models = [typing.get_args(m)[0] for m in members if typing.get_origin(m) is Elicit and typing.get_args(m)]
+            if any(render_elicitation_schema(model) == schema for model in models):
                 asking.append(wire_key)
-        elif (isinstance(request, CreateMessageRequest) and returns is Sample) or (
-            isinstance(request, ListRootsRequest) and returns is ListRoots
+        elif (isinstance(request, CreateMessageRequest) and Sample in members) or (
+            isinstance(request, ListRootsRequest) and ListRoots in members
         ):
             asking.append(wire_key)
     return asking[0] if len(asking) == 1 else None
+
+
+def _union_members(annotation: Any) -> tuple[Any, ...]:
+    """`A | Elicit[A]`, `Optional[Elicit[A]]`, `Union[...]` -> their members; any other annotation -> itself.
+
+    A resolver that asks only when it must is annotated with a union of what it returns
+    directly and what it asks (`AgentChoice | Elicit[AgentChoice]`); each member is read.
+    """
+    import types
+    import typing
+
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        return typing.get_args(annotation)
+    return (annotation,)
+
+
+@contextlib.contextmanager
+def hypothesis_storage_outside_the_project() -> Iterator[None]:
+    """While inside, hypothesis keeps its files in mcpbdd's cache, not in `./.hypothesis` of the user's project.
+
+    `hypothesis.configuration.storage_directory` / `set_hypothesis_home_dir` (hypothesis 6.170.9): generated
+    calls keep no example database (`database=None`), but hypothesis still caches its unicode tables under
+    its home directory, by default `.hypothesis/` in the working directory: a plain `behave` left one in
+    the project. The cache is `$MCPBDD_CACHE/hypothesis`, else `$XDG_CACHE_HOME/mcpbdd/hypothesis`, else
+    `~/.cache/mcpbdd/hypothesis` (as `mcpbdd.reporting.npm.cache_root`). A home the user chose
+    (`HYPOTHESIS_STORAGE_DIRECTORY`, or `set_hypothesis_home_dir` from their own code) is left alone.
+    """
+    from pathlib import Path
+
+    from hypothesis import configuration
+
+    home = configuration.storage_directory(intent_to_write=False).home_directory
+    if os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY") or home != Path.cwd() / ".hypothesis":
+        yield
+        return
+    own, xdg = os.environ.get("MCPBDD_CACHE"), os.environ.get("XDG_CACHE_HOME")
+    cache = Path(own) if own else (Path(xdg) if xdg else Path.home() / ".cache") / "mcpbdd"
+    configuration.set_hypothesis_home_dir(cache / "hypothesis")
+    try:
+        yield
+    finally:
+        configuration.set_hypothesis_home_dir(home)
 
 
 @contextlib.contextmanager

@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import behave.model
 import behave.parser
 import behave.runner
 
@@ -85,6 +86,16 @@ _behave_parse_file = getattr(behave.parser.parse_file, "__wrapped__", behave.par
 _parse_file_naming_bad_bytes.__wrapped__ = _behave_parse_file  # type: ignore[attr-defined]
 behave.parser.parse_file = _parse_file_naming_bad_bytes
 console.register()  # behave's `pretty`, printing each feature's header once (see mcpbdd.reporting.console)
+
+
+def _duration_of_every_scenario(container: Any) -> float:
+    """behave 1.3's `Feature.duration` sums `self.scenarios`, which leaves out every scenario under a `Rule:`,
+    so the summary of a file of rules said `Took 0min 0.000s`: here each scenario counts, under a rule or not
+    (an Outline's rows each once), which is all the summary adds up."""
+    return float(sum(scenario.duration for scenario in container.walk_scenarios()))
+
+
+behave.model.ScenarioContainer.duration = property(_duration_of_every_scenario)  # type: ignore[assignment]
 
 
 def _settings(context: Any) -> Settings:

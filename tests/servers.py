@@ -102,6 +102,15 @@ def ask_to_go() -> Elicit[Go]:
     return Elicit("Go ahead?", Go)
 
 
+def ask_to_go_unless_told(ctx: Context) -> Go | Elicit[Go]:
+    """Asks only sometimes (here: always, unless a test says otherwise): the union names what it may return."""
+    return Elicit("Go ahead, maybe?", Go)
+
+
+def ask_to_go_or_nothing() -> Elicit[Go] | None:
+    return Elicit("Go ahead, if at all?", Go)
+
+
 RUNS: list[str] = []
 """How often `launch` ran (a test resets it): the SDK's sealed state alone lets a replay run it again."""
 
@@ -112,6 +121,18 @@ def launch(answer: Annotated[Go, Resolve(ask_to_go)]) -> str:
     if answer.go:
         RUNS.append("launched")
     return f"launched {len(RUNS)} time(s)"
+
+
+@awkward.tool()
+def launch_maybe(answer: Annotated[Go, Resolve(ask_to_go_unless_told)]) -> str:
+    """Guarded by a resolver annotated `Go | Elicit[Go]` (it may answer without asking)."""
+    return f"go={answer.go}"
+
+
+@awkward.tool()
+def launch_optionally(answer: Annotated[Go | None, Resolve(ask_to_go_or_nothing)]) -> str:
+    """Guarded by a resolver annotated `Elicit[Go] | None` (Optional)."""
+    return f"go={answer.go if answer else None}"
 
 
 @awkward.tool()

@@ -57,6 +57,19 @@ EXPECTED_FAILURES: dict[str, list[str]] = {
     "a failure with a success status": [f"{FEATURE}:58: a failing upstream answers a status from 400 to 599, got 200"],
     "a path without its leading slash": [f"{FEATURE}:61: the path 'documents/d-1' must start with '/'"],
     "an answer that is not JSON": [f"{FEATURE}:66: the doc string is not valid JSON"],
+    "received a body, but another body": [
+        'Expected the upstream https://docs.example.com to receive POST /documents with a body containing {"title": '
+        '"Roadmap", "source": "notes/n-1"}, but none of the 1 such request(s) does:\n'
+        '  1. {"title":"Plan","body":"Ship it","tags":[],"source":"notes/n-1"}\n'
+        '       $.title: expected "Roadmap", got "Plan"'
+    ],
+    "received a body, but no such request came": [
+        "Expected the upstream https://docs.example.com to receive POST /documents with a body, but it received no "
+        "such request. It received no request at all",
+    ],
+    "received a body that says nothing in particular": [
+        "The expected JSON is {}, which every JSON body contains, so this checks nothing"
+    ],
 }
 
 

@@ -23,7 +23,7 @@ def test_each_declared_failure_is_listed_with_its_channel_and_the_scenarios_that
     )
     assert "features/consent.feature:26 Without consent nothing is deleted" in text
     assert "| `note_exists` | tool error | no | Pick another slug" in text
-    assert "features/notes.feature:38 A new note never replaces an existing one" in text
+    assert "features/notes.feature:40 A new note never replaces an existing one" in text
     without = text.split("## Tools without an error contract", 1)[1]
     assert "`list_notes`" in without and "`create_note`" not in without
 
@@ -55,7 +55,7 @@ def test_json_lists_each_failure_with_its_scenarios_and_strict_fails_on_a_gap(tm
     assert full.returncode == 0, full.stderr  # every failure the example declares has a scenario
     data = json.loads(full.stdout)
     [exists] = data["tools"]["create_note"]
-    assert exists["reason"] == "note_exists" and "features/notes.feature:38" in " ".join(exists["scenarios"])
+    assert exists["reason"] == "note_exists" and "features/notes.feature:40" in " ".join(exists["scenarios"])
     assert "list_notes" in data["without_contract"]
     (tmp_path / "empty.feature").write_text("Feature: nothing yet\n  Scenario: no errors\n    Then the call succeeds\n")
     gaps = catalog_cli("--strict", str(tmp_path))

@@ -237,7 +237,9 @@ def test_report_renders_one_self_contained_html_file(results: Path, tmp_path: Pa
     page = tmp_path / "html" / "index.html"
     assert f"report written: {page}" in run.stdout and page.as_uri() in run.stdout
     last = run.stdout.strip().splitlines()[-3:]  # it ends with what the report holds, then where it is
-    assert re.fullmatch(r"mcpbdd: scenarios: [1-9]\d* passed, [1-9]\d* failed, 0 skipped", last[0]), run.stdout
+    assert re.fullmatch(r"mcpbdd: scenarios: [1-9]\d* passed, [1-9]\d* failed, [1-9]\d* broken, 0 skipped", last[0]), (
+        run.stdout
+    )
     assert last[1:] == [f"mcpbdd: report written: {page}", f"mcpbdd: open it in a browser: {page.as_uri()}"]
     html = page.read_text(encoding="utf-8")
     assert not re.findall(r'(?:src|href)="(?!data:|#)[^"]+"', html), "everything is inlined: it opens from file://"

@@ -9,6 +9,7 @@ expected-failures file are checked here too (their runs are in tests/test_confor
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -106,9 +107,14 @@ def test_the_pack_has_one_scenario_per_check_naming_its_spec_section() -> None:
 
 
 def test_the_pack_ships_with_the_package() -> None:
-    """The features are package data (pyproject.toml), so `mcpbdd conformance` works from an installed wheel."""
-    pyproject = (Path(__file__).parents[1] / "pyproject.toml").read_text(encoding="utf-8")
-    assert re.search(r'mcpbdd = \[[^\]]*"conformance/features/\*\.feature"', pyproject)
+    """The wheel takes every file of the package git does not ignore, so `mcpbdd conformance` works installed."""
+    root = Path(__file__).parents[1]
+    pyproject = (root / "pyproject.toml").read_text(encoding="utf-8")
+    assert re.search(r'\[tool\.hatch\.build\.targets\.wheel\][^\[]*packages = \["mcpbdd"\]', pyproject)
+    features = [str(path.relative_to(root)) for path in PACK.glob("*.feature")]
+    assert features
+    ignored = subprocess.run(["git", "check-ignore", *features], cwd=root, capture_output=True, text=True)
+    assert ignored.stdout == "", f"git ignores {ignored.stdout}: the wheel would leave them out"
 
 
 def test_the_expected_failures_file(tmp_path: Path) -> None:

@@ -76,6 +76,23 @@ async def test_a_form_asked_by_a_resolver_answers_to_the_resolver_on_every_era(k
         await harness.resume(None, first, {question.key: answers.accept({"go": False})}, first.request_state)
 
 
+@pytest.mark.anyio
+@pytest.mark.parametrize("kind", HARNESS_KINDS)
+@pytest.mark.parametrize(
+    ("tool", "resolver"), [("launch_maybe", "ask_to_go_unless_told"), ("launch_optionally", "ask_to_go_or_nothing")]
+)
+async def test_a_resolver_annotated_with_a_union_answers_to_the_resolver_on_every_era(
+    kind: str, tool: str, resolver: str
+) -> None:
+    """`Go | Elicit[Go]` (asks only sometimes) and `Elicit[Go] | None` name the question like `Elicit[Go]` does."""
+    async with make_harness(kind, awkward) as harness:
+        first = await harness.call_tool(None, tool, {})
+        [question] = expect.input_required(first, kind="elicitation").values()
+        names = Conversation(None, first).names_of(question)
+        assert f"servers:{resolver}" in names and resolver in names, names
+        await harness.resume(None, first, {question.key: answers.accept({"go": True})}, first.request_state)
+
+
 @pytest.mark.parametrize("kind", HARNESS_KINDS)
 def test_an_answer_that_does_not_fit_the_form_is_refused_before_anything_is_sent(
     make_world: Callable[..., World], kind: str

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import shlex
 import subprocess
 import sys
@@ -581,3 +582,22 @@ async def test_a_stdio_server_in_another_environment_leaks_its_site_packages(tmp
     assert set(report.failures) == {LEAK}
     detail = report.failures[LEAK][0].detail
     assert detail.startswith("a path of the server's installation (") and "mcpbdd_test_zones" in detail
+
+
+@pytest.mark.parametrize("generator", ["hypothesis-jsonschema", "builtin"])
+def test_generated_inputs_leave_no_hypothesis_folder_in_the_project(tmp_path: Path, generator: str) -> None:
+    """hypothesis caches its unicode tables under ./.hypothesis by default; mcpbdd's draws keep them in its cache."""
+    project, cache = tmp_path / "project", tmp_path / "cache"
+    project.mkdir()
+    code = (
+        "from mcpbdd.checks.generated.inputs import generate_inputs\n"
+        "schema = {'type': 'object', 'properties': {'title': {'type': 'string'}}, 'required': ['title']}\n"
+        f"inputs, _ = generate_inputs(schema, 20, 7, {generator!r})\n"
+        "assert inputs\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "HYPOTHESIS_STORAGE_DIRECTORY"}
+    env.update(MCPBDD_CACHE=str(cache), PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    run = subprocess.run([sys.executable, "-c", code], cwd=project, env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert not (project / ".hypothesis").exists(), sorted(p.name for p in project.iterdir())
+    assert (cache / "hypothesis" / "unicode_data").is_dir()

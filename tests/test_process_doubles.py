@@ -112,6 +112,36 @@ def test_scenario_doubles_in_a_process_come_from_the_file_its_environment_names(
     scenario.close()
 
 
+def test_every_caller_process_and_the_scenario_sign_listing_cursors_with_the_scenario_secret(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Over stdio each caller has a process: a cursor one issued must continue in another (issue 29, item 6)."""
+    path = str(tmp_path / "d.sqlite")
+    placement = Placement("stdio: server", Upstream(), file=DoublesFile.create(path))
+    placement.doubles.storage.seed("acme", {"notes/n-1": 1, "notes/n-2": 2, "notes/n-3": 3})
+    monkeypatch.setenv(ENV_DOUBLES, path)
+
+    def process() -> kit_doubles.Doubles:
+        monkeypatch.setattr(kit_doubles, "_from_file", {})  # as in a fresh process
+        found = from_environment()
+        assert found is not None
+        return found
+
+    alice, bob = process(), process()
+    first = asyncio.run(alice.storage.tenant("acme").list("notes/", limit=1))
+    assert first.next_cursor is not None
+    rest = asyncio.run(bob.storage.tenant("acme").list("notes/", cursor=first.next_cursor, limit=5))
+    assert [key for key, _ in rest.items] == ["notes/n-2", "notes/n-3"]
+    scenario_side = asyncio.run(placement.doubles.storage.tenant("acme").list("notes/", cursor=first.next_cursor))
+    assert [key for key, _ in scenario_side.items] == ["notes/n-2", "notes/n-3"]
+    other = DoublesFile.create(tmp_path / "other.sqlite")  # another scenario: another secret
+    assert placement.file is not None and other.cursor_secret() != placement.file.cursor_secret()
+    for opened in (alice, bob):
+        opened.storage.close()
+    other.close()
+    placement.close()
+
+
 # -- the upstream routes as a process sees them ----------------------------------------------------------
 
 
@@ -186,6 +216,24 @@ def test_over_stdio_seeded_storage_the_clock_and_ttls_reach_the_server_process(
     assert not Path(path).parent.exists()  # the scenario's file goes with the scenario
 
 
+def test_over_stdio_a_call_timed_out_on_a_held_upstream_names_the_request_and_both_timeouts(
+    make_world: Callable[..., World],
+) -> None:
+    """In-process a timing-out route is an instant ReadTimeout; a process waits its own timeout (issue 29, item 5)."""
+    world = make_world(server=NOTES_OVER_STDIO, harness="client", env=NOTES_ENV, timeout=1.0)
+    world.add_user("alice", "acme")
+    world.upstream.time_out("https://docs.example.com", "GET", "/documents/d-42")
+    outcome = world.call_tool("import_note", {"document_id": "d-42"})  # the server waits 3 s (NOTES_DOCS_TIMEOUT)
+    described = outcome.describe()
+    assert "no answer within the call timeout of 1 s" in described
+    assert (
+        "the server was still waiting on GET https://docs.example.com/documents/d-42, which the scenario holds "
+        "without an answer (times out): over stdio or HTTP the server waits its own upstream timeout, longer here "
+        "than the call timeout of 1 s (in-process it gets httpx.ReadTimeout at once)"
+    ) in described
+    world.close()
+
+
 def test_over_stdio_each_caller_has_a_process_of_their_own_sharing_the_doubles(
     make_world: Callable[..., World],
 ) -> None:
@@ -247,6 +295,15 @@ def test_choosing_a_server_process_moves_the_doubles_to_a_file_and_keeps_the_clo
     world.set_clock(MARCH)
     world.use_server(NOTES_OVER_STDIO)
     assert world.placement.file is not None and world.clock.now() == MARCH
+
+
+def test_choosing_a_server_in_memory_after_a_server_process_keeps_the_clock(
+    make_world: Callable[..., World],
+) -> None:
+    world = make_world(server=NOTES_OVER_STDIO)
+    world.set_clock(MARCH)
+    world.use_server("mcpbdd.examples.notes:mcp")  # the file's clock was read after the file was removed
+    assert world.placement.file is None and world.clock.now() == MARCH
 
 
 def test_storage_seeded_before_a_server_process_is_chosen_is_refused_clearly(make_world: Callable[..., World]) -> None:

@@ -63,3 +63,12 @@ def test_a_python_example_runs(where: str, code: str, tmp_path: Path) -> None:
         return
     run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, f"{where} failed:\n{run.stderr}"
+
+
+README_LIMIT = 12_000
+"""Bytes: a quickstart a newcomer reads whole (issue 29); the full vocabulary lives on the docs site."""
+
+
+def test_the_readme_is_a_quickstart_of_at_most_12_kb() -> None:
+    size = len((ROOT / "README.md").read_bytes())
+    assert size <= README_LIMIT, f"README.md is {size} bytes, over {README_LIMIT}: move detail to docs/"

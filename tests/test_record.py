@@ -25,9 +25,10 @@ import pytest
 from processes import free_port
 
 from mcpbdd.cli.recording import split_command
+from mcpbdd.model.paths import path_steps
 from mcpbdd.record.assembler import Assembler
 from mcpbdd.record.cassette import LEGACY, MODERN, CassetteError, Exchange, Header, parse, read
-from mcpbdd.scenario.remembered import Remembered, path_steps
+from mcpbdd.scenario.remembered import Remembered
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = ROOT / "tests"

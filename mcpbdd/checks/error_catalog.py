@@ -20,7 +20,8 @@ from mcpbdd._text import markdown_code, markdown_text
 from mcpbdd.harness.targets import ServerTarget, load_inprocess
 from mcpbdd.kit.errors import CONTRACTS, ErrorContract, code_name
 
-_REASON_STEP = re.compile(r'the error reason is "([^"]+)"')
+_REASON_STEP = re.compile(r'(?:the error reason is|the call fails with the tool error) "([^"]+)"')
+"""The steps that assert a declared reason: on its own, or with the tool-error channel in one step."""
 _QUOTED = re.compile(r'"([^"]+)"')
 
 

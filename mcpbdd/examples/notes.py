@@ -439,6 +439,54 @@ async def import_note(document_id: str, ctx: Context) -> Note:
     return await _save_new_note(ctx, fields, slug=None)  # type: ignore[return-value]  # no slug: never note_exists
 
 
+class Shared(BaseModel):
+    """A note published to the document service, and the id the service gave it."""
+
+    note_id: str
+    document_id: str
+
+
+UNPUBLISHED = "Try again in a minute: the document service is down or slow, and nothing was published."
+SHARE_NOTE = ErrorContract(
+    "share_note", NOTE_NOT_FOUND, Failure("upstream_unavailable", "No answer.", retryable=True, hint=UNPUBLISHED)
+)
+
+
+@mcp.tool()
+async def share_note(note_id: str, ctx: Context) -> Shared:
+    """Publish a note to the team's document service (`POST /documents`) for readers outside the notebook."""
+    try:
+        note = await _find(ctx, note_id)
+        docs = _state(ctx).docs
+        document = {"title": note.title, "body": note.body, "tags": note.tags, "source": f"notes/{note.id}"}
+        response = await docs.post("/documents", json=document) if docs else None
+    except NoteNotFound:
+        return SHARE_NOTE.fail("note_not_found", f"Note {note_id} not found.")  # type: ignore[return-value]
+    except httpx.HTTPError:
+        response = None
+    if response is None or not response.is_success:
+        why = f"failed (HTTP {response.status_code})" if response is not None else "cannot be reached"
+        return SHARE_NOTE.fail("upstream_unavailable", f"The document service {why}.")  # type: ignore[return-value]
+    return Shared(note_id=note.id, document_id=str(response.json().get("id", "")))
+
+
+class NotePage(BaseModel):
+    """One page of the caller's notes, in id order, and the cursor of the next page (None on the last)."""
+
+    notes: list[Note]
+    next_cursor: str | None = None
+
+
+@mcp.tool()
+async def page_notes(ctx: Context, cursor: str | None = None, limit: int = 10) -> NotePage:
+    """Page through the caller's notes in id order; a colleague in the same tenant may continue from a cursor."""
+    try:
+        page = await _notebook(ctx).list("notes/", cursor=cursor, limit=max(1, min(limit, 100)))
+    except StorageError as exc:
+        raise ToolError(f"That cursor cannot be used: {exc}") from exc
+    return NotePage(notes=[Note.model_validate(value) for _, value in page.items], next_cursor=page.next_cursor)
+
+
 async def _find_for_resource(ctx: Context, note_id: str) -> Note:
     """The note a resource URI names; a missing one is the resources' not-found error, not a tool error."""
     try:
@@ -471,25 +519,30 @@ async def summarize_notes(tag: str, ctx: Context) -> str:
 def main(argv: list[str] | None = None) -> None:
     """`python -m mcpbdd.examples.notes` serves stdio; `--http 127.0.0.1:8000` serves Streamable HTTP.
 
-    Over HTTP the server accepts mcpbdd's test tokens (`mcpbdd.kit.auth.TestTokenVerifier`): this
-    entry point is the example's *test* configuration, never a production one.
+    Over HTTP without `--auth` the server accepts mcpbdd's test tokens (`mcpbdd.kit.auth.TestTokenVerifier`),
+    the example's *test* configuration. With `--auth jwks=URL` it verifies real JWT access tokens and
+    answers 401/403 at the HTTP edge, its production configuration (`mcpbdd.examples.notes_auth`).
     """
     import argparse
 
     import anyio
     import uvicorn
 
+    from mcpbdd.examples.notes_auth import AuthOptions, protected_app
     from mcpbdd.kit.auth import mount_test_auth
 
     parser = argparse.ArgumentParser(prog="python -m mcpbdd.examples.notes")
     parser.add_argument("--http", metavar="HOST:PORT", help="serve Streamable HTTP at /mcp instead of stdio")
+    parser.add_argument("--auth", metavar="jwks=URL", type=AuthOptions, help="verify JWT access tokens (HTTP only)")
     args = parser.parse_args(argv)
     if not args.http:
         mcp.run("stdio")
         return
     host, _, port = args.http.rpartition(":")
-    app = mount_test_auth(mcp.streamable_http_app(host=host or "127.0.0.1"))
-    config = uvicorn.Config(app, host=host or "127.0.0.1", port=int(port), log_level="warning")
+    host = host or "127.0.0.1"
+    app = mcp.streamable_http_app(host=host)
+    app = protected_app(app, args.auth, host, int(port)) if args.auth else mount_test_auth(app)
+    config = uvicorn.Config(app, host=host, port=int(port), log_level="warning")
     anyio.run(uvicorn.Server(config).serve)
 
 
@@ -516,9 +569,13 @@ __all__ = [
     "Document",
     "Note",
     "NoteList",
+    "NotePage",
     "NoteNotFound",
     "NotesState",
+    "SHARE_NOTE",
+    "Shared",
     "TitleSuggestion",
+    "UNPUBLISHED",
     "Workspace",
     "ask_for_roots",
     "ask_model_for_title",
@@ -532,6 +589,8 @@ __all__ = [
     "main",
     "mcp",
     "note_resource",
+    "page_notes",
+    "share_note",
     "notes_lifespan",
     "suggest_title",
     "summarize_notes",

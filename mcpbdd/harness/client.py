@@ -20,6 +20,10 @@ call running in the background, and returns an `input_required` Outcome naming t
 question by kind and order (`elicitation-1`): the same shape a modern server's
 `InputRequiredResult` gives. An in-process server's question asked by a `Resolve(...)`
 resolver also answers to the resolver's name, as it does on 2026-07-28 (`_sdk.resolver_asking`).
+
+Over HTTP a protected server may refuse a request before MCP sees it (401, 403): the connector
+records the refusal, and the call's outcome is a `transport-failure` carrying it (`Outcome.http`),
+even when the refusal came while the caller's session was being opened.
 """
 
 from __future__ import annotations
@@ -245,8 +249,31 @@ class ClientHarness(Harness):
             limit = too_deep(call.arguments, stdio=True)
             if limit is not None:
                 return Outcome(Channel.TRANSPORT_FAILURE, call, failure=limit)
-        client = await self.session(caller)
+        edge = getattr(self.connector, "edge", None)  # an HTTP connector records 401s and 403s (`authorization.edge`)
+        if edge is not None:
+            edge.take(caller)  # a refusal met before this call is not this call's
+        try:
+            client = await self.session(caller)
+        except ServerCannotStart:
+            refusal = edge.take(caller) if edge is not None else None
+            if refusal is None:
+                raise
+            # Refused at the HTTP edge before any MCP answer: the call's outcome, not a server that cannot start.
+            return Outcome(
+                Channel.TRANSPORT_FAILURE, call, failure=f"the server refused the request: {refusal}", http=refusal
+            )
+        outcome = await self._request(client, caller, call, rounds)
+        refusal = edge.take(caller) if edge is not None else None
+        if refusal is not None and outcome.channel is not Channel.OK:
+            return replace(
+                outcome,
+                channel=Channel.TRANSPORT_FAILURE,
+                failure=f"the server refused the request: {refusal}",
+                http=refusal,
+            )
+        return outcome
 
+    async def _request(self, client: Client, caller: Principal | None, call: Call, rounds: Rounds) -> Outcome:
         async def request() -> Any:
             with acting_as(caller, self.tenant_claim):
                 return await _session_request(client, call, rounds)

@@ -38,6 +38,7 @@ from mcp.server import Server
 from mcp.server.mcpserver import MCPServer
 
 from mcpbdd._sdk import lowlevel_server
+from mcpbdd.authorization.edge import BearerSource, EdgeAuth, EdgeLog
 from mcpbdd.harness.processes import spare, spawn
 from mcpbdd.harness.processes.fork_client import fork_client
 from mcpbdd.harness.processes.process_options import ProcessOptions, command_argv
@@ -212,28 +213,44 @@ class Stdio:
 
 
 class Http:
-    """A Streamable HTTP server at a URL; a session per caller, each with its bearer token."""
+    """A Streamable HTTP server at a URL; a session per caller, each with its bearer token.
+
+    The token is asked for on each request (`bearer`, the scenario's minted JWTs when it requires a
+    token), and a 401 or 403 of the endpoint is recorded in `edge` for the call's outcome.
+    """
 
     kind = "http"
     shared_session = False
 
-    def __init__(self, url: str, *, tokens: Mapping[str, str] | None = None, timeout: float = 30.0) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        tokens: Mapping[str, str] | None = None,
+        timeout: float = 30.0,
+        bearer: BearerSource | None = None,
+        edge: EdgeLog | None = None,
+    ) -> None:
         self.url = url
         self.tokens = dict(tokens or {})
         self.timeout = timeout
+        self.bearer = bearer
+        self.edge = edge or EdgeLog()
 
     async def start(self, stack: AsyncExitStack) -> None:
         self._stack = stack
 
     def token_for(self, caller: Principal | None) -> str | None:
+        chosen = self.bearer(caller, self.url) if self.bearer is not None else None
+        if chosen is not None:
+            return chosen or None  # NO_TOKEN: this request carries none
         if caller is None:
             return None
         return self.tokens.get(caller.user, caller.token)
 
     def target(self, caller: Principal | None) -> Any:
-        token = self.token_for(caller)
-        headers = {"Authorization": f"Bearer {token}"} if token else {}
-        client = httpx2.AsyncClient(headers=headers, timeout=self.timeout)
+        auth = EdgeAuth(caller, self.url, lambda: self.token_for(caller), self.edge)
+        client = httpx2.AsyncClient(auth=auth, timeout=self.timeout)
         return _closing(streamable_http_client(self.url, http_client=client), client)
 
     def diagnose(self) -> str | None:

@@ -120,7 +120,8 @@ class Placement:
             self.doubles = Doubles(storage, clock, upstream, Handover())
         else:  # every scenario starts at its own instant, even on a file a feature shares
             clock = FileClock(file, instant or DEFAULT_FROZEN_START)
-            self.doubles = Doubles(StorageService(file.provider, clock), clock, upstream, file)
+            storage = StorageService(file.provider, clock, secret=file.cursor_secret())  # the processes' secret
+            self.doubles = Doubles(storage, clock, upstream, file)
         self.clock = clock
         self._pending: str | None = None
         self._answered = False
@@ -148,7 +149,8 @@ class Placement:
                 f"the storage was seeded before the server was chosen ({server}); "
                 "put `Given the MCP server ...` before the steps that seed the storage"
             )
-        start = previous.clock if previous is not None else None
+        # The instant, read now: a file's clock cannot be read once the file is closed.
+        start = FrozenClock(previous.clock.now()) if previous is not None else None
         if previous is not None:
             previous.close()
         if not in_file:

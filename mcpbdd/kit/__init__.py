@@ -3,6 +3,8 @@
 - `consent`: the consent gate (a destructive tool asks first; each consent works once, on what it showed);
 - `errors`: error contracts (declared failures with reason, channel, retry guidance, recovery hint);
 - `auth`: test tokens for servers reached over HTTP;
+- `jwks`: `JwksVerifier`, the production verifier of JWT access tokens against an authorization server's JWKS;
+- `protected`: `protect()`, the protected HTTP edge (401 and 403 as the MCP spec words them, RFC 9728 metadata);
 - `doubles`: `scenario_doubles()`, the scenario's storage, clock and upstream while mcpbdd runs the server;
 - `clock`: the clocks a server reads (system time in production, frozen in a scenario);
 - `upstream`: `upstream_base()`, a server's outbound base URL, pointed at the scenario's double under mcpbdd.

@@ -19,9 +19,9 @@ Wherever the server runs, the same lifespan works:
   enters the lifespan: several scenarios (and worlds in a pytest session) never see each
   other's doubles, and nothing leaks outside the lifespan entry;
 - in a process mcpbdd starts (stdio, or HTTP from a command), the environment names the
-  scenario's doubles file (`MCPBDD_DOUBLES`): the storage and the clock live there, shared
-  with the scenario and every caller's process, and the upstream routes are served on
-  loopback (`mcpbdd.kit.upstream.LoopbackRoutes`).
+  scenario's doubles file (`MCPBDD_DOUBLES`): the storage, the clock and the secret that signs
+  storage listing cursors live there, shared with the scenario and every caller's process, and
+  the upstream routes are served on loopback (`mcpbdd.kit.upstream.LoopbackRoutes`).
 
 Calling `scenario_doubles()` is also how the scenario learns that the server took its
 doubles: a storage or clock step against a server that did not would check nothing, so it
@@ -137,7 +137,8 @@ def from_environment(environ: dict[str, str] | None = None) -> Doubles | None:
 
             file = DoublesFile(path)
             clock = FileClock(file)
-            storage = StorageService(file.provider, clock)
+            # One cursor secret per scenario, not per process: a cursor travels between callers' processes.
+            storage = StorageService(file.provider, clock, secret=file.cursor_secret())
             doubles = _from_file[path] = Doubles(storage, clock, LoopbackRoutes.from_environment(env), file)
     return doubles
 

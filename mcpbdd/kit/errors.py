@@ -181,12 +181,26 @@ def reason_and_hint(structured: Any, error_data: Any) -> tuple[str | None, str |
     return None, None
 
 
+def declared_retryable(structured: Any, error_data: Any) -> bool | None:
+    """Whether a failure says a retry can help, from either channel (None: it does not say).
+
+    Read from the same place as `reason_and_hint`: `{"error": {"retryable": ...}}` in a tool
+    error's structured content, or `retryable` in a protocol error's data.
+    """
+    for source in (structured, error_data):
+        error = source.get("error", source) if isinstance(source, dict) else None
+        if isinstance(error, dict) and isinstance(error.get("retryable"), bool):
+            return bool(error["retryable"])
+    return None
+
+
 __all__ = [
     "CODES",
     "CONTRACTS",
     "ErrorContract",
     "Failure",
     "code_name",
+    "declared_retryable",
     "parse_code",
     "reason_and_hint",
     "tool_failure",

@@ -20,8 +20,8 @@ from typing import Any, TypeVar
 from mcp_types import Tool
 
 from mcpbdd._text import clip
-from mcpbdd.kit.errors import code_name, reason_and_hint
-from mcpbdd.model import matching
+from mcpbdd.kit.errors import code_name, declared_retryable, reason_and_hint
+from mcpbdd.model import matching, paths
 from mcpbdd.model.answers import required_fields
 from mcpbdd.model.errors import Broken
 from mcpbdd.model.outcome import RESOURCES_READ, Channel, Outcome, Question
@@ -43,13 +43,19 @@ def _needs_words(text: str, what: str, fix: str) -> None:
         )
 
 
-def _needs_content(expected: Any, *, contains: bool) -> None:
+def _needs_content(
+    expected: Any,
+    *,
+    contains: bool,
+    what: str = "structured result",
+    instead: str = "use 'Then the call succeeds' when success is all that matters",
+) -> None:
     """`{}` (for contains) and a bare `#ignore` match every structured result: such a check says nothing."""
     if expected == "#ignore" or (contains and expected == {}):
         raise VacuousCheck(
-            f"The expected JSON is {json.dumps(expected)}, which every structured result "
+            f"The expected JSON is {json.dumps(expected)}, which every {what} "
             f"{'contains' if contains else 'matches'}, so this checks nothing: name the keys and values that matter "
-            "(or use 'Then the call succeeds' when success is all that matters)"
+            f"(or {instead})"
         )
 
 
@@ -74,6 +80,13 @@ def fails_with_tool_error(outcome: Outcome, mentioning: str | None = None) -> No
         raise AssertionError(f"Expected a tool error, but {outcome.describe()}")
     if mentioning is not None and mentioning.lower() not in outcome.text.lower():
         raise AssertionError(f"Expected the tool error to mention {mentioning!r}, but {outcome.describe()}")
+
+
+def fails_with_tool_error_reason(outcome: Outcome, reason: str) -> None:
+    """A tool error (not a protocol error) whose declared reason is `reason`: the channel and the contract in one."""
+    if outcome.channel is not Channel.TOOL_ERROR:
+        raise AssertionError(f"Expected the tool error {reason!r}, but {outcome.describe()}")
+    reason_is(outcome, reason)
 
 
 def fails_with_a_protocol_error(outcome: Outcome) -> None:
@@ -107,6 +120,26 @@ def reason_is(outcome: Outcome, reason: str) -> None:
         )
     if actual != reason:
         raise AssertionError(f"Expected the failure reason {reason!r}, but it is {actual!r}: {outcome.describe()}")
+
+
+def retryable(outcome: Outcome, expected: bool = True) -> None:
+    """The failure says whether a retry can help (`retryable`, from either channel), and says `expected`.
+
+    A failure that does not say is not taken as "not retryable": a contract that declares
+    nothing is a different thing from one that declares `retryable: false`.
+    """
+    if outcome.ok or outcome.channel is Channel.INPUT_REQUIRED:
+        raise AssertionError(f"Expected a failure that says whether a retry can help, but {outcome.describe()}")
+    actual = declared_retryable(outcome.structured, outcome.error.data if outcome.error else None)
+    wanted = "retryable" if expected else "not retryable"
+    if actual is None:
+        raise AssertionError(
+            f"Expected the failure to be {wanted}, but it does not say whether a retry can help (no 'retryable' in "
+            f"its structured error or error data): {outcome.describe()}"
+        )
+    if actual is not expected:
+        said = "retryable" if actual else "not retryable"
+        raise AssertionError(f"Expected the failure to be {wanted}, but it says it is {said}: {outcome.describe()}")
 
 
 def suggests(outcome: Outcome, hint: str) -> None:
@@ -152,6 +185,23 @@ def structured_matches(outcome: Outcome, expected: Any) -> None:
     _needs_content(expected, contains=False)
     _structured(outcome)
     matching.assert_matches(expected, outcome.structured, what=f"structured result of {outcome.request_line}")
+
+
+def value_at(outcome: Outcome, path: str, expected: Any) -> None:
+    """The structured result's value at the JSON `path` (`$.count`) matches `expected` (exact, markers allowed).
+
+    A malformed path is a ValueError (the specification's mistake); a path the result does not
+    have is an AssertionError naming where the path broke off (the server's answer).
+    """
+    paths.path_steps(path)
+    _needs_content(expected, contains=False)
+    _structured(outcome)
+    try:
+        actual = paths.lookup(outcome.structured, path)
+    except LookupError as exc:
+        raise AssertionError(f"Expected {path} to be {_json(expected)}, but {exc}: {outcome.describe()}") from None
+    where = f"value at {path} of the structured result of {outcome.request_line}"
+    matching.assert_matches(expected, actual, what=where)
 
 
 def _structured(outcome: Outcome) -> None:
@@ -278,6 +328,22 @@ def asks_by(question: Question, kind: str, *, named: str | None = None) -> None:
         raise AssertionError(f"Expected the server to ask {name!r} by {kind}, but it asks by {question.kind}")
 
 
+def asks_nothing(conversation: object | None, last: Outcome) -> None:
+    """No question is open after the last call (`conversation`: the scenario's open round, None when none).
+
+    About the scenario's open round, not only the last call: a question asked earlier and
+    never answered is still waiting, and "the server asks nothing" would hide it.
+    """
+    if last.channel is Channel.INPUT_REQUIRED:
+        asked = ", ".join(f"{key!r} by {q.kind}" for key, q in last.questions.items()) or "a question"
+        raise AssertionError(f"Expected the server to ask nothing, but it asks {asked}: {last.describe()}")
+    if conversation is not None:
+        raise AssertionError(
+            "Expected the server to ask nothing, but an earlier question is still open (unanswered); "
+            f"the last call: {last.describe()}"
+        )
+
+
 def answer_sent_before(answered_last: bool) -> None:
     """A step that says the server asks *again* claims an answer (or a replay) was sent first; without one it would
     only repeat that the server asked."""
@@ -311,6 +377,14 @@ def storage_holds(value: Any, expected: Any, tenant: str, key: str, held: Sequen
     matching.assert_matches(expected, value, what=f"value of {key!r} in tenant {tenant!r}")
 
 
+def storage_contains(value: Any, expected: Any, tenant: str, key: str, held: Sequence[str] = ()) -> None:
+    """The stored value contains `expected` (only the keys given, markers allowed); a missing key says so."""
+    _needs_content(expected, contains=True, what="stored value", instead=f"use 'holds {key!r} equal to:' for all of it")
+    if value is MISSING:
+        raise AssertionError(f"The storage of tenant {tenant!r} has no key {key!r}; {_keys_held(key, held)}")
+    matching.assert_contains(expected, value, what=f"value of {key!r} in tenant {tenant!r}")
+
+
 def _keys_held(key: str, held: Sequence[str], shown: int = 10) -> str:
     """What the tenant does hold: every key when few, else the nearest to `key` (a typo shows at once)."""
     if not held:
@@ -319,6 +393,15 @@ def _keys_held(key: str, held: Sequence[str], shown: int = 10) -> str:
         return f"it holds: {', '.join(sorted(held))}"
     nearest = difflib.get_close_matches(key, held, n=shown, cutoff=0.0)
     return f"the nearest of the {len(held)} keys it holds: {', '.join(nearest)}"
+
+
+def storage_empty(held: Sequence[str], tenant: str) -> None:
+    """The tenant's storage holds no key at all (`held`: the keys it holds now)."""
+    if held:
+        raise AssertionError(
+            f"Expected the storage of tenant {tenant!r} to be empty, but it holds {len(held)} key(s): "
+            f"{_keys_held('', held).removeprefix('it holds: ')}"
+        )
 
 
 def storage_lacks(value: Any, tenant: str, key: str) -> None:
@@ -378,11 +461,27 @@ def upstream_can_receive(origin: str, declared: Sequence[str], calls: int) -> No
         )
 
 
-def storage_unchanged(changes: Mapping[str, StorageDiff]) -> None:
-    """No tenant in `changes` has a difference; the failure shows each tenant's diff."""
+def upstream_body_names_something(expected: Any) -> None:
+    """A body check of `{}` (or `#ignore`) holds for every JSON body: it checks nothing."""
+    _needs_content(
+        expected,
+        contains=True,
+        what="JSON body",
+        instead="use 'received POST \"/path\" 1 time' when the request is all that matters",
+    )
+
+
+def storage_unchanged(changes: Mapping[str, StorageDiff], *, except_under: str | None = None) -> None:
+    """No tenant in `changes` has a difference; the failure shows each tenant's diff.
+
+    `except_under`: the prefix already left out of `changes` (`StorageDiff.outside`), named in the failure.
+    """
     changed = {tenant: d for tenant, d in changes.items() if d}
+    outside = f" outside {except_under!r}" if except_under else ""
     if changed:
-        parts = [f"The storage of tenant {tenant!r} changed:\n{d.render()}" for tenant, d in sorted(changed.items())]
+        parts = [
+            f"The storage of tenant {tenant!r} changed{outside}:\n{d.render()}" for tenant, d in sorted(changed.items())
+        ]
         raise AssertionError("\n".join(parts))
 
 
@@ -394,6 +493,7 @@ def _json(value: Any) -> str:
 __all__ = [
     "VacuousCheck",
     "answer_sent_before",
+    "asks_nothing",
     "asks_by",
     "asks_for_input",
     "channel_is",
@@ -401,6 +501,7 @@ __all__ = [
     "does_not_succeed",
     "fails_with_protocol_error",
     "fails_with_tool_error",
+    "fails_with_tool_error_reason",
     "input_required",
     "mentions",
     "nothing_mentions",
@@ -409,8 +510,11 @@ __all__ = [
     "question_requires",
     "question_says",
     "reason_is",
+    "retryable",
     "same_failure",
     "storage_baseline_taken",
+    "storage_contains",
+    "storage_empty",
     "storage_holds",
     "storage_known",
     "storage_lacks",
@@ -420,5 +524,7 @@ __all__ = [
     "succeeds",
     "suggests",
     "took_rounds",
+    "upstream_body_names_something",
     "upstream_can_receive",
+    "value_at",
 ]

@@ -40,6 +40,7 @@ from mcp_types import (
 )
 
 from mcpbdd._text import clip
+from mcpbdd.model.http_answer import HttpAnswer
 
 Method = Literal["tools/call", "resources/read", "prompts/get"]
 """The request methods a scenario makes (the ones that can end in every channel, questions included)."""
@@ -169,6 +170,8 @@ class Outcome:
     records the exchange, so a reader never has to guess who "the client" was. None: not known (a bare harness)."""
     pending: Any = field(default=None, compare=False, repr=False)
     """The harness's handle on a call still running while its questions are open (2025-11-25 era)."""
+    http: HttpAnswer | None = None
+    """The HTTP refusal (401, 403) the call met at a protected server's edge, instead of an MCP answer."""
 
     @property
     def method(self) -> str:

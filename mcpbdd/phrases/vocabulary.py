@@ -160,11 +160,20 @@ def nearest(step_text: str, keyword: str = "", *, limit: int = 3, registry: Any 
     if registry is None:
         from behave.step_registry import registry
 
+    wanted = keyword.lower()
     shapes: dict[str, str] = {}
+    own: set[str] = set()  # shapes with a phrase of the step's own keyword (or a keyword-less `step`)
     for step_type, matchers in registry.steps.items():
         word = keyword if step_type == "step" and keyword else step_type.capitalize()
+        mine = bool(wanted) and step_type in (wanted, "step")
         for matcher in matchers:
-            phrase = f"{word} {_placeholders(matcher.pattern)}"
-            shapes.setdefault(_shape(matcher.pattern, pattern=True), phrase)
-    matches = difflib.get_close_matches(_shape(step_text, pattern=False), list(shapes), n=limit, cutoff=0.6)
-    return [shapes[shape] for shape in matches]
+            shape = _shape(matcher.pattern, pattern=True)
+            if shape not in shapes or (mine and shape not in own):
+                shapes[shape] = f"{word} {_placeholders(matcher.pattern)}"
+            if mine:
+                own.add(shape)
+    close = difflib.get_close_matches(_shape(step_text, pattern=False), list(shapes), n=limit * 3, cutoff=0.6)
+    # A Then step is a check: a Given that seeds the same words is the wrong advice, so the step's own
+    # keyword comes first (the order of closeness kept within each), then the others.
+    ranked = [shape for shape in close if shape in own] + [shape for shape in close if shape not in own]
+    return [shapes[shape] for shape in ranked[:limit]]

@@ -15,47 +15,9 @@ import json
 import re
 from typing import Any
 
-_TOKEN = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]|\[(\"(?:[^\"\\]|\\.)*\")\]")
+from mcpbdd.model.paths import lookup
+
 _REFERENCE = re.compile(r"\$\{([^{}]+)\}")
-
-
-def path_steps(path: str) -> list[str | int]:
-    """`$.notes[0].id` -> `["notes", 0, "id"]`; a ValueError names what is wrong with the path."""
-    if not path.startswith("$"):
-        raise ValueError(f"the JSON path {path!r} must start with $ (for example $.id or $.notes[0].id)")
-    steps: list[str | int] = []
-    position = 1
-    while position < len(path):
-        match = _TOKEN.match(path, position)
-        if match is None:
-            raise ValueError(f"the JSON path {path!r} cannot be read at {path[position:]!r}")
-        name, index, quoted = match.groups()
-        steps.append(name if name is not None else int(index) if index is not None else json.loads(quoted))
-        position = match.end()
-    return steps
-
-
-def lookup(document: Any, path: str) -> Any:
-    """The value at `path` in `document`; a LookupError names the path and the step where it broke."""
-    value = document
-    walked = "$"
-    for step in path_steps(path):
-        if isinstance(step, int):
-            if not isinstance(value, list) or step >= len(value):
-                raise LookupError(f"the result has no {walked}[{step}] (found {_shape(value)} at {walked})")
-            value = value[step]
-            walked = f"{walked}[{step}]"
-        else:
-            if not isinstance(value, dict) or step not in value:
-                keys = ", ".join(sorted(value)) if isinstance(value, dict) else _shape(value)
-                raise LookupError(f"the result has no {walked}.{step} (at {walked}: {keys})")
-            value = value[step]
-            walked = f"{walked}.{step}"
-    return value
-
-
-def _shape(value: Any) -> str:
-    return type(value).__name__ if not isinstance(value, list) else f"a list of {len(value)}"
 
 
 class Remembered:
@@ -104,4 +66,4 @@ def _text(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value)
 
 
-__all__ = ["Remembered", "lookup", "path_steps"]
+__all__ = ["Remembered"]

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from mcpbdd.authorization.scenario import ScenarioAuthorization
 from mcpbdd.harness.base import Harness
 from mcpbdd.harness.client import ClientHarness
 from mcpbdd.harness.connectors import Connector, Http, InProcess, Stdio
@@ -55,6 +56,7 @@ def build_harness(
     placement: Placement,
     upstream: Upstream,
     owner: ScenarioOwner,
+    authorization: ScenarioAuthorization | None = None,
 ) -> Harness:
     """The chosen harness for `target`, with the scenario's doubles, opening its sessions in `owner`'s task."""
     common: dict[str, Any] = {
@@ -74,7 +76,7 @@ def build_harness(
     if target.kind == "inprocess":
         connector: Connector = InProcess(load_server(target), placement.doubles)
     else:
-        connector = connector_for(target, settings, placement=placement, upstream=upstream)
+        connector = connector_for(target, settings, placement=placement, upstream=upstream, authorization=authorization)
     return ClientHarness(
         connector,
         mode=choice.mode,
@@ -84,16 +86,29 @@ def build_harness(
     )
 
 
-def connector_for(target: ServerTarget, settings: Settings, *, placement: Placement, upstream: Upstream) -> Connector:
-    """How the client harness reaches a server in another process: one it starts (stdio, HTTP) or a URL."""
+def connector_for(
+    target: ServerTarget,
+    settings: Settings,
+    *,
+    placement: Placement,
+    upstream: Upstream,
+    authorization: ScenarioAuthorization | None = None,
+) -> Connector:
+    """How the client harness reaches a server in another process: one it starts (stdio, HTTP) or a URL.
+
+    Over HTTP each request asks `authorization` for its caller's token (a minted JWT once the scenario
+    requires one), and a started server gets the fake authorization server's URLs in its environment.
+    """
     missing = missing_command(target, cwd=settings.cwd, env=settings.env)
     if missing is not None:
         raise ServerCannotStart(missing, cannot_load=True)
+    bearer = authorization.bearer if authorization is not None else None
     if target.kind not in ("stdio", "http-command"):
-        return Http(target.spec, tokens=settings.tokens)
+        return Http(target.spec, tokens=settings.tokens, bearer=bearer)
+    told = authorization.environment() if authorization is not None else {}
     options = ProcessOptions(
         env=settings.env,
-        extra_env=placement.environment(),
+        extra_env={**placement.environment(), **told},
         cwd=settings.cwd,
         upstream=upstream,
         upstream_bases=tuple(settings.upstreams),
@@ -101,7 +116,8 @@ def connector_for(target: ServerTarget, settings: Settings, *, placement: Placem
     )
     if target.kind == "stdio":
         return Stdio(target.spec, options)
-    return HttpProcess(target.spec, options, tokens=settings.tokens, start_timeout=settings.start_timeout)
+    timeout = settings.start_timeout
+    return HttpProcess(target.spec, options, tokens=settings.tokens, start_timeout=timeout, bearer=bearer)
 
 
 def load_server(target: ServerTarget) -> Any:

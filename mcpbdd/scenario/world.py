@@ -40,6 +40,7 @@ from typing import Any, TypeVar
 
 from mcp_types import InputResponse, InputResponses, Tool
 
+from mcpbdd.authorization.scenario import ScenarioAuthorization
 from mcpbdd.harness.base import Harness, RequestTimeout
 from mcpbdd.harness.handover import Placement, remove_doubles_file, temporary_doubles_file
 from mcpbdd.harness.targets import ServerTarget, error_summary, load_adapter, naming_the_target
@@ -120,6 +121,8 @@ class World:
         """Drives the rounds of calls that ask for input (the plan, the open conversation, replays)."""
         self.remembered = Remembered()
         """Values taken from results by JSON path; a later call's `${name}` sends them (`remember`)."""
+        self.authorization = ScenarioAuthorization(lambda: self.clock, settings.tenant_claim)
+        """Whether the server requires a token, and the JWT each caller sends (`mcpbdd.authorization`)."""
         self.start_failure: ServerCannotStart | None = None
         """Why the server could not be loaded or started in this scenario (the behave hooks stop a run on it)."""
 
@@ -140,6 +143,16 @@ class World:
         self.harness_kind = harness_kind(kind)
         if mode is not None:
             self.client_mode = client_mode(mode)
+
+    def require_token(self) -> None:
+        """The server requires a token: start the run's fake authorization server, mint JWTs for the callers."""
+        self._configurable("that the server requires a token")
+        if self.server_target and ServerTarget.parse(self.server_target).kind == "http":
+            raise ValueError(
+                f"the server at {self.server_target} was not started by mcpbdd, so it cannot be told where the "
+                "run's fake authorization server is: give a command instead (`http: <command with {port}>`)"
+            )
+        self.authorization.require()
 
     def declare_capabilities(self, names: Iterable[str]) -> None:
         self._configurable("the client's capabilities")
@@ -220,6 +233,13 @@ class World:
             )
         return ServerTarget.parse(self.server_target)
 
+    def server_url(self) -> str:
+        """The MCP URL the client reaches the server at over HTTP (starting it if need be)."""
+        url = getattr(getattr(self.harness, "connector", None), "url", None)
+        if not isinstance(url, str):
+            raise TargetError(f"the server {self.server_target!r} is not reached over HTTP, so it has no URL")
+        return url
+
     def server_stderr(self) -> str:
         """What a server process wrote to stderr in this scenario ('' in-process or before it started)."""
         return self._harness.server_stderr() if self._harness is not None else ""
@@ -245,7 +265,13 @@ class World:
             try:
                 choice = HarnessChoice(self.harness_kind, self.client_mode, self.capabilities)
                 harness = build_harness(
-                    target, choice, self.settings, placement=self.placement, upstream=self.upstream, owner=owner
+                    target,
+                    choice,
+                    self.settings,
+                    placement=self.placement,
+                    upstream=self.upstream,
+                    owner=owner,
+                    authorization=self.authorization,
                 )
             except ServerCannotStart as exc:
                 raise self._cannot_start(exc) from None
@@ -344,11 +370,16 @@ class World:
         self.placement.relied(f"moving the clock forward by {delta}")
         self.clock.advance(delta)
 
-    def storage_changes(self, tenant: str) -> StorageDiff:
-        """What changed in `tenant`'s storage since the baseline (empty before the first When)."""
+    def storage_changes(self, tenant: str, *, except_under: str | None = None) -> StorageDiff:
+        """What changed in `tenant`'s storage since the baseline (empty before the first When).
+
+        `except_under`: a key prefix (`consent/`) whose keys may change; a ValueError when it is
+        empty, since every key starts with the empty prefix and nothing would be compared.
+        """
         self.placement.relied(f'comparing the storage of tenant "{tenant}" with before')
         before = (self.baseline or {}).get(tenant, {}) if self.baseline is not None else self.storage.snapshot(tenant)
-        return diff(before, self.storage.snapshot(tenant))
+        changes = diff(before, self.storage.snapshot(tenant))
+        return changes if except_under is None else changes.outside(except_under)
 
     def run(self, coro: Coroutine[Any, Any, T]) -> T:
         """Drive the run's loop for `coro`; a server that cannot start is named once, with its target."""
@@ -392,7 +423,11 @@ class World:
         """
         caller = self._caller_for(as_user)
         call = self._filled(call)
+        sent_before = len(self.upstream.requests)
         outcome = self.run(self.harness.send(caller, call, input_responses=input_responses or None))
+        held = self.upstream.held_after(sent_before, self.settings.timeout) if outcome.failure else None
+        if held is not None:  # a call that timed out while a held upstream request kept the server waiting
+            outcome = replace(outcome, note=held)
         if call.method == TOOLS_CALL and outcome.channel in (Channel.TOOL_ERROR, Channel.PROTOCOL_ERROR):
             # The server answered: ask what it offers, so a misspelt tool name reads as one.
             try:

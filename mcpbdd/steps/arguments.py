@@ -88,6 +88,9 @@ register_type(
     # Any word, so an unknown unit ("fortnights") fails with the accepted ones listed, not as undefined.
     Unit=_verbatim(r"[A-Za-z]+"),
     Amount=_verbatim(r"\d+(?:\.\d+)?"),
+    # A JSON value written on the step line (`is 2`, `is "open"`, `is true`); never "remembered as ...",
+    # so `the result's "$.id" is remembered as "note"` keeps its own step.
+    JsonValue=_verbatim(r"(?!remembered as ).+"),
     # Inline JSON arguments: from the first `{` to the last `}`, so a phrase may not follow them.
     JsonObject=_verbatim(r"\{.*\}"),
 )
@@ -106,6 +109,11 @@ def _filename(context: Any) -> str:
 def _line(context: Any) -> int:
     step = current_step(context)
     return step.line if step is not None else 0
+
+
+def location_line(context: Any) -> int:
+    """The running step's line in its feature file (where a value written on the step line is)."""
+    return _line(context)
 
 
 def location(context: Any) -> str:
@@ -231,6 +239,7 @@ __all__ = [
     "inline_arguments",
     "json_doc_string",
     "location",
+    "location_line",
     "nesting_beyond",
     "parse_json",
     "spec_errors",

@@ -20,8 +20,10 @@ GROUPS = {
 }
 
 NOTES = """
-    Tags: @harness.context, @harness.client, @harness.client.legacy pick the harness of a
-    feature or scenario (default: `harness` under [tool.mcpbdd], or -D mcpbdd.harness=...).
+    Tags: @harness.context, @harness.client, @harness.client.auto (2026-07-28, the client's usual mode),
+    @harness.client.legacy (2025-11-25) pick the harness of a feature or scenario (default: `harness`
+    under [tool.mcpbdd], or -D mcpbdd.harness=...); @era.modern marks a scenario about what only
+    2026-07-28 has (a request state to replay): a legacy pass skips it, saying why.
     Arguments: a JSON object doc string, inline JSON, or a table with the columns
     argument | value (a cell that reads as JSON is JSON, anything else is text).
     Carried values: "${name}" in arguments or a URI sends what `the result's "$.id" is remembered as "name"` kept.

@@ -15,7 +15,7 @@ from mcpbdd.kit.errors import parse_code
 from mcpbdd.model import expect
 from mcpbdd.model.outcome import Channel, Outcome
 from mcpbdd.steps._world import world
-from mcpbdd.steps.arguments import SpecError, json_doc_string, location, spec_errors
+from mcpbdd.steps.arguments import SpecError, json_doc_string, location, location_line, parse_json, spec_errors
 
 
 def _last(context: Any) -> Outcome:
@@ -59,6 +59,14 @@ def structured_result_matches(context: Any) -> None:
     expect.structured_matches(_last(context), json_doc_string(context))
 
 
+@then('the result\'s "{path:Text}" is {value:JsonValue}')
+def result_value_is(context: Any, path: str, value: str) -> None:
+    """Then the result's "$.count" is 2  (a JSON value at a path of the structured result; markers allowed)"""
+    expected = parse_json(value, context, what="the expected value", first_line=location_line(context))
+    with spec_errors(context):
+        expect.value_at(_last(context), path, expected)
+
+
 @then("the call fails with a tool error")
 def fails_with_tool_error(context: Any) -> None:
     """Then the call fails with a tool error"""
@@ -89,6 +97,24 @@ def fails_with_the_protocol_error(context: Any, code: str) -> None:
 def error_reason_is(context: Any, reason: str) -> None:
     """Then the error reason is "note_not_found"  (either channel: structured tool error or protocol error data)"""
     expect.reason_is(_last(context), reason)
+
+
+@then('the call fails with the tool error "{reason:Text}"')
+def fails_with_the_tool_error(context: Any, reason: str) -> None:
+    """Then the call fails with the tool error "note_not_found"  (a tool error declaring that reason)"""
+    expect.fails_with_tool_error_reason(_last(context), reason)
+
+
+@then("the error is retryable")
+def error_is_retryable(context: Any) -> None:
+    """Then the error is retryable  (the failure declares `retryable: true`, on either channel)"""
+    expect.retryable(_last(context), True)
+
+
+@then("the error is not retryable")
+def error_is_not_retryable(context: Any) -> None:
+    """Then the error is not retryable  (the failure declares `retryable: false`; saying nothing fails)"""
+    expect.retryable(_last(context), False)
 
 
 @then('the error suggests "{hint:Text}"')

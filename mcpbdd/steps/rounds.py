@@ -48,6 +48,13 @@ def _roots(context: Any) -> list[tuple[str, str | None]]:
     return [(row["uri"].strip(), row["name"].strip() if "name" in table.headings else None) for row in table.rows]
 
 
+@then("the server asks nothing")
+def asks_nothing(context: Any) -> None:
+    """Then the server asks nothing  (the last call asked no question, and none is left open)"""
+    w = world(context)
+    expect.asks_nothing(w.conversation, w.last)
+
+
 @then('the server asks for "{key:Text}"')
 def asks_for(context: Any, key: str) -> None:
     """Then the server asks for "confirm_delete\""""

@@ -93,6 +93,27 @@ def storage_holds_key(context: Any, tenant: str, key: str) -> None:
     expect.storage_holds(value, expected, tenant, key, held=w.storage_keys(tenant) if value is MISSING else ())
 
 
+@then('the storage of tenant "{tenant:Text}" holds "{key:Text}" containing:')
+def storage_holds_key_containing(context: Any, tenant: str, key: str) -> None:
+    """Then the storage of tenant "acme" holds "notes/n-1" containing: (JSON; only the keys given, markers allowed)"""
+    expected = json_doc_string(context)
+    w = world(context)
+    with spec_errors(context):
+        value = w.read_storage(tenant, key)
+    expect.storage_contains(value, expected, tenant, key, held=w.storage_keys(tenant) if value is MISSING else ())
+
+
+@then('the storage of tenant "{tenant:Text}" is empty')
+def storage_is_empty(context: Any, tenant: str) -> None:
+    """Then the storage of tenant "globex" is empty  (no key at all; a tenant the scenario knows)"""
+    w = world(context)
+    w.relies_on_doubles(f'reading the storage of tenant "{tenant}"')
+    expect.storage_known(tenant, w.tenants_in_play(), "it is empty")
+    with spec_errors(context):
+        held = w.storage_keys(tenant)
+    expect.storage_empty(held, tenant)
+
+
 @then('the storage of tenant "{tenant:Text}" has no key "{key:Text}"')
 def storage_has_no_key(context: Any, tenant: str, key: str) -> None:
     """Then the storage of tenant "acme" has no key "notes/n-1"  (a tenant the scenario knows)"""
@@ -115,6 +136,22 @@ def storage_unchanged(context: Any, tenant: str) -> None:
         changes = {tenant: w.storage_changes(tenant)}
     try:
         expect.storage_unchanged(changes)
+    except AssertionError as error:
+        _attach_diff(error)
+        raise
+
+
+@then('the storage of tenant "{tenant:Text}" is unchanged except under "{prefix:Text}"')
+def storage_unchanged_except_under(context: Any, tenant: str, prefix: str) -> None:
+    """Then the storage of tenant "acme" is unchanged except under "consent/"  (keys under the prefix may change)"""
+    w = world(context)
+    w.relies_on_doubles(f'comparing the storage of tenant "{tenant}" with before')
+    expect.storage_baseline_taken(w.baseline)
+    expect.storage_known(tenant, w.tenants_in_play(), "it is unchanged")
+    with spec_errors(context):
+        changes = {tenant: w.storage_changes(tenant, except_under=prefix)}
+    try:
+        expect.storage_unchanged(changes, except_under=prefix)
     except AssertionError as error:
         _attach_diff(error)
         raise
@@ -147,6 +184,14 @@ def clock_reads(context: Any, instant: str) -> None:
 @when("{amount:Amount} {unit:Unit} passes")
 def time_passes(context: Any, amount: str, unit: str) -> None:
     """When 2 hours pass  (or: When 1 day passes; seconds, minutes, hours, days)"""
+    with spec_errors(context):
+        world(context).advance_clock(f"{amount} {unit}")
+
+
+@given("{amount:Amount} {unit:Unit} have passed")
+@given("{amount:Amount} {unit:Unit} has passed")
+def time_has_passed(context: Any, amount: str, unit: str) -> None:
+    """Given 30 minutes have passed  (the clock moves forward before the first When: nothing is compared yet)"""
     with spec_errors(context):
         world(context).advance_clock(f"{amount} {unit}")
 

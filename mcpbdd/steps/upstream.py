@@ -110,6 +110,20 @@ def upstream_received_singular(context: Any, base: str, method: str, path: str, 
     upstream_received(context, base, method, path, n)
 
 
+@then('the upstream "{base:Text}" received {method:HttpMethod} "{path:Text}" with:')
+def upstream_received_with(context: Any, base: str, method: str, path: str) -> None:
+    """Then the upstream "https://docs.example.com" received POST "/documents" with: (JSON; the keys that matter)"""
+    body = json_doc_string(context)
+    w = world(context)
+    try:
+        with spec_errors(context):
+            expect.upstream_body_names_something(body)
+            w.upstream.assert_received_with(base, method, path, body)
+    except AssertionError:
+        _attach_requests(context)
+        raise
+
+
 @then('the upstream "{base:Text}" received no request')
 def upstream_received_nothing(context: Any, base: str) -> None:
     """Then the upstream "https://docs.example.com" received no request  (after a call; an origin a route answers)"""

@@ -5,7 +5,9 @@
     await notes.set("notes/n-1", {"title": "Hello"}, ttl=3600)
     page = await notes.list("notes/")
 
-See DESIGN.md, "Storage semantics", for the rules every provider keeps.
+The rules every provider keeps (keys, JSON values, TTLs against the injected clock, signed
+tenant-bound cursors) are in docs/reference/storage.md; the shared provider test suite under
+tests/storage/ checks them.
 """
 
 from mcpbdd.storage.adapter import MISSING, JsonFileAdapter, ServiceAdapter, StorageAdapter

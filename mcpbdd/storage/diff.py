@@ -63,6 +63,26 @@ class StorageDiff:
     def __bool__(self) -> bool:
         return bool(self.added or self.removed or self.changed)
 
+    def outside(self, prefix: str) -> StorageDiff:
+        """The differences of keys not under `prefix` (`consent/`): what "unchanged except under" compares.
+
+        An empty prefix is refused: every key is under it, so nothing would be left to compare.
+        """
+        if not prefix:
+            raise ValueError(
+                "'except under \"\"' leaves out every key (each starts with the empty prefix), so nothing would be "
+                'compared: name the prefix whose keys may change, like "consent/"'
+            )
+
+        def keep(key: str) -> bool:
+            return not key.startswith(prefix)
+
+        return StorageDiff(
+            added={k: v for k, v in self.added.items() if keep(k)},
+            removed={k: v for k, v in self.removed.items() if keep(k)},
+            changed={k: v for k, v in self.changed.items() if keep(k)},
+        )
+
     def render(self) -> str:
         """One line per difference, sorted by key: `+ k = v`, `- k (was v)`, `~ k: before -> after`."""
         lines: list[tuple[str, str]] = []

@@ -9,6 +9,9 @@ a per-scenario SQLite file whose path the process finds in its environment
   storage steps seed and inspect is exactly what every caller's process reads and writes;
 - the clock's one instant: the scenario moves it (`Given the clock reads`, `When 2 hours pass`),
   every process reads it on each `now()`, so a move is seen by the server's next read;
+- the secret that signs storage listing cursors, made by whichever side asks first: every
+  caller's process and the scenario sign with it, so a cursor one user's process issued is
+  accepted by a colleague's process, as it is by one server in-process or over HTTP;
 - a row per process that took the doubles (`scenario_doubles()` ran there), so the scenario
   can tell a server that took them from one that kept its own state: a storage step against
   the latter would check nothing, and fails instead.
@@ -17,6 +20,7 @@ a per-scenario SQLite file whose path the process finds in its environment
 from __future__ import annotations
 
 import os
+import secrets
 import sqlite3
 import tempfile
 import threading
@@ -31,6 +35,7 @@ __all__ = ["DoublesFile", "FileClock"]
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS mcpbdd_clock (id INTEGER PRIMARY KEY CHECK (id = 1), instant TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS mcpbdd_taken (pid INTEGER NOT NULL, at REAL NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS mcpbdd_secret (id INTEGER PRIMARY KEY CHECK (id = 1), secret BLOB NOT NULL)",
 )
 
 
@@ -78,6 +83,21 @@ class DoublesFile:
         # ISO text, not epoch seconds: a float of seconds since 1970 cannot hold every microsecond.
         with self._lock:
             self._conn.execute("INSERT OR REPLACE INTO mcpbdd_clock (id, instant) VALUES (1, ?)", (moment.isoformat(),))
+
+    # the cursor secret ----------------------------------------------------------------------------
+
+    def cursor_secret(self) -> bytes:
+        """The secret every `StorageService` on this file signs listing cursors with (made on first use).
+
+        Not in the empty image every file is copied from (`create`), or every scenario would share
+        one secret: the first side to ask writes a random one, and a racing second keeps the first's.
+        """
+        with self._lock:
+            self._conn.execute(
+                "INSERT OR IGNORE INTO mcpbdd_secret (id, secret) VALUES (1, ?)", (secrets.token_bytes(32),)
+            )
+            row = self._conn.execute("SELECT secret FROM mcpbdd_secret WHERE id = 1").fetchone()
+        return bytes(row[0])
 
     # who took the doubles -------------------------------------------------------------------------
 

@@ -58,6 +58,7 @@ from typing import Any, Literal
 import httpx
 
 from mcpbdd.kit.upstream import origin_of, origin_of_url
+from mcpbdd.model import matching
 
 __all__ = ["METHODS", "NO_BODY", "UNMATCHED_STATUS", "Route", "UnmatchedUpstreamRequest", "Upstream", "UpstreamRequest"]
 
@@ -384,6 +385,49 @@ class Upstream:
                 f"but it received it {_times(actual)}. {self._listing(origin)}"
             )
 
+    def assert_received_with(self, base: str, method: str, path: str, body: Any) -> None:
+        """`base` received `method path` with a JSON body containing `body` (only the keys given; markers allowed).
+
+        At least one such request must carry it; the failure shows each one's body and where it
+        differs. A request with no body, or one that is not JSON, never matches.
+        """
+        origin = origin_of(base)
+        self.check()
+        wanted_method = _method(method)
+        wanted_path, wanted_query = _path(origin, path)
+        sent = [
+            r
+            for r in self.requests_to(origin)
+            if r.reached
+            and r.method == wanted_method
+            and r.path == wanted_path
+            and (wanted_query is None or r.query == wanted_query)
+        ]
+        if not sent:
+            raise AssertionError(
+                f"Expected the upstream {origin} to receive {wanted_method} {path} with a body, but it received "
+                f"no such request. {self._listing(origin)}"
+            )
+        differences: list[str] = []
+        for number, request in enumerate(sent, 1):
+            try:
+                actual = jsonlib.loads(request.body) if request.body else None
+            except ValueError:
+                differences.append(f"  {number}. its body is not JSON: {_clip(request.body)}")
+                continue
+            if actual is None and not request.body:
+                differences.append(f"  {number}. it has no body")
+                continue
+            mismatches = matching.contains(body, actual)
+            if not mismatches:
+                return
+            shown = matching.render(mismatches, limit=5).replace("\n", "\n       ")
+            differences.append(f"  {number}. {_clip(request.body)}\n       {shown}")
+        raise AssertionError(
+            f"Expected the upstream {origin} to receive {wanted_method} {path} with a body containing "
+            f"{jsonlib.dumps(body)}, but none of the {len(sent)} such request(s) does:\n" + "\n".join(differences)
+        )
+
     def assert_no_request(self, base: str) -> None:
         """`base` received no request at all (after reporting any request no route matched)."""
         origin = origin_of(base)
@@ -394,6 +438,25 @@ class Upstream:
                 f"Expected the upstream {origin} to receive no request, but it received {actual}. "
                 f"{self._listing(origin)}"
             )
+
+    def held_after(self, count: int, timeout: float) -> str | None:
+        """Why a call that timed out did: the held (`times out`) requests sent after the first `count`, or None.
+
+        In-process a route that times out raises `httpx.ReadTimeout` at once; a server in another
+        process gets a real connection held open, so it waits its own upstream timeout, and a
+        call timeout shorter than that fails the call first (and costs it whole).
+        """
+        with self._lock:
+            held = [r for r in self.requests[count:] if r.answer == "timed out"]
+        if not held:
+            return None
+        named = ", ".join(r.describe_request() for r in held)
+        return (
+            f"the server was still waiting on {named}, which the scenario holds without an answer (times out): "
+            f"over stdio or HTTP the server waits its own upstream timeout, longer here than the call timeout of "
+            f"{timeout:g} s (in-process it gets httpx.ReadTimeout at once); make the server's upstream timeout "
+            "shorter than the call timeout, or raise `timeout` under [tool.mcpbdd]"
+        )
 
     # unmatched requests ----------------------------------------------------------------------------------
 
@@ -431,6 +494,11 @@ class Upstream:
             f'To answer it, add: Given the upstream "{first.origin}" answers {first.method} "{path}" '
             "with status 200 and: (a JSON doc string)"
         )
+
+
+def _clip(body: bytes, limit: int = 300) -> str:
+    text = body.decode("utf-8", errors="replace")
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def _times(n: int) -> str:

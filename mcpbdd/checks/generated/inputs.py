@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from jsonschema.exceptions import SchemaError
 
-from mcpbdd._sdk import hypothesis_without_local_constants
+from mcpbdd._sdk import hypothesis_storage_outside_the_project, hypothesis_without_local_constants
 from mcpbdd._text import clip
 from mcpbdd.checks.generated.adversarial import DEEP, adversarial_inputs
 from mcpbdd.checks.generated.strategies import schema_strategy
@@ -56,6 +56,7 @@ def plan_inputs(
     return plan, notes
 
 
+@hypothesis_storage_outside_the_project()  # building a strategy already writes hypothesis's unicode tables
 def generate_inputs(schema: Any, count: int, seed: int, generator: Generator = "auto") -> tuple[list[Any], list[str]]:
     """Up to `count` distinct inputs drawn from `schema` by hypothesis (seeded), and notes on how.
 

@@ -26,6 +26,7 @@ from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Any
 
+from mcpbdd.authorization.edge import BearerSource, EdgeLog
 from mcpbdd.harness.connectors import STDERR_TAIL_LINES, Http
 from mcpbdd.harness.processes import spawn
 from mcpbdd.harness.processes.process_options import ProcessOptions, command_argv
@@ -65,6 +66,7 @@ class HttpProcess:
         tokens: Mapping[str, str] | None = None,
         start_timeout: float = 20.0,
         path: str = MCP_PATH,
+        bearer: BearerSource | None = None,
     ) -> None:
         if "{port}" not in command:
             raise ValueError(f"the http command {command!r} has no {{port}}: mcpbdd picks the port and fills it in")
@@ -80,6 +82,9 @@ class HttpProcess:
         self._process: subprocess.Popen[bytes] | None = None
         self._stderr_path: Path | None = None
         self._http: Http | None = None
+        self.bearer = bearer
+        self.edge = EdgeLog()
+        """The 401s and 403s the server answered, per caller (`mcpbdd.authorization.edge`)."""
 
     @property
     def url(self) -> str:
@@ -113,7 +118,7 @@ class HttpProcess:
                 start_new_session=True,  # its own process group: stopping it stops whatever it started
             )
         stack.push_async_callback(self._stop)
-        self._http = Http(self.url, tokens=self.tokens)
+        self._http = Http(self.url, tokens=self.tokens, bearer=self.bearer, edge=self.edge)
         await self._wait_until_listening()
 
     async def _wait_until_listening(self) -> None:

@@ -116,13 +116,15 @@ _announced = False
 
 
 def announce(mode: SpawnMode) -> None:
-    """Say once per process (per worker) how server processes start: the run's header line about it.
+    """Say once per process (per worker) how server processes start, when the project chose it: a header line.
 
-    Written to the real stderr (`sys.__stderr__`): behave captures `sys.stderr` inside a step, where the
-    first process starts, and a run's header is not a scenario's output.
+    The default (`auto`) is not announced: a line on every run saying nothing was chosen is noise (issue 29);
+    the report's environment names the setting either way. Written to the real stderr (`sys.__stderr__`):
+    behave captures `sys.stderr` inside a step, where the first process starts, and a run's header is not
+    a scenario's output.
     """
     global _announced
-    if _announced:
+    if _announced or mode == "auto":
         return
     _announced = True
     print(f"mcpbdd: server processes start with spawn = {describe(mode)}", file=sys.__stderr__ or sys.stderr)

@@ -65,3 +65,40 @@ Feature: Every upstream step fails when it should, with a message that says why
       """
       {"title": "Plan",
       """
+
+  Scenario: received a body, but another body
+    Given the storage of tenant "acme" holds "notes/n-1" equal to:
+      """
+      {"id": "n-1", "title": "Plan", "body": "Ship it", "tags": [], "author": "alice", "created_at": "2026-01-01T00:00:00Z"}
+      """
+    And the upstream "https://docs.example.com" answers POST "/documents" with status 201 and:
+      """
+      {"id": "d-77"}
+      """
+    When the client calls "share_note" with {"note_id": "n-1"}
+    Then the upstream "https://docs.example.com" received POST "/documents" with:
+      """
+      {"title": "Roadmap", "source": "notes/n-1"}
+      """
+
+  Scenario: received a body, but no such request came
+    Given the upstream "https://docs.example.com" answers POST "/documents" with status 201 and:
+      """
+      {"id": "d-77"}
+      """
+    When the client calls "list_notes"
+    Then the upstream "https://docs.example.com" received POST "/documents" with:
+      """
+      {"title": "Plan"}
+      """
+
+  Scenario: received a body that says nothing in particular
+    Given the upstream "https://docs.example.com" answers POST "/documents" with status 201 and:
+      """
+      {"id": "d-77"}
+      """
+    When the client calls "list_notes"
+    Then the upstream "https://docs.example.com" received POST "/documents" with:
+      """
+      {}
+      """

@@ -14,3 +14,10 @@ Feature: A misspelt step is answered with the nearest phrases of the vocabulary
 
   Scenario: nothing like the vocabulary
     Then the moon is made of cheese
+
+  Scenario: a check misspelt like its seeding step
+    When the client calls "list_notes"
+    Then the storage of tenant "acme" holds "notes/n-1" equals to:
+      """
+      {"title": "Plan"}
+      """

@@ -1,0 +1,245 @@
+"""A production `TokenVerifier` for JWT access tokens signed by an authorization server's published keys (JWKS).
+
+The server under test runs this same verifier in production (pointed at its identity
+provider's JWKS) and under mcpbdd (pointed at the fake authorization server of the run,
+whose URLs mcpbdd puts in the process's environment: `mcpbdd.kit.protected`), so what a
+scenario specifies about tokens is what ships:
+
+    verifier = JwksVerifier(
+        "https://login.example.com/.well-known/jwks.json",
+        issuer="https://login.example.com",
+        audience="https://notes.example.com/mcp",
+        clock=clock,                      # the server's clock: a scenario's frozen one under mcpbdd
+    )
+
+What it refuses, each with a reason it logs (`mcpbdd.kit.jwks` logger, WARNING):
+
+- a token longer than `max_token_bytes` (8 KiB), before anything is parsed;
+- an algorithm outside the allow-list (RS256, ES256 by default): `none` and every HMAC
+  algorithm (HS256...) are refused even if configured, so a token "signed" with the
+  JWKS's public key as an HMAC secret never verifies;
+- a key id the JWKS does not have (the JWKS is fetched again, at most once a minute, in
+  case the keys rotated), or a key of another type than the algorithm needs;
+- a bad signature; an `iss` other than `issuer`; an `aud` that does not contain
+  `audience` exactly (no prefix, no look-alike, no URL normalisation);
+- `exp` at or before now minus `leeway`, `nbf` or `iat` after now plus `leeway`, where
+  now is read from `clock` (PyJWT's own time checks read the wall clock, so they are
+  switched off and done here).
+
+PyJWT (with `cryptography`) checks the signature; nothing here signs or hashes by hand.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any, Final
+
+import httpx
+import jwt
+from jwt.exceptions import PyJWKError, PyJWTError
+from mcp.server.auth.provider import AccessToken
+
+from mcpbdd.kit.clock import Clock, SystemClock
+
+__all__ = [
+    "DEFAULT_ALGORITHMS",
+    "DEFAULT_LEEWAY",
+    "MAX_TOKEN_BYTES",
+    "Claims",
+    "JwksVerifier",
+    "TokenRefused",
+]
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_ALGORITHMS: Final = ("RS256", "ES256")
+"""What identity providers sign access tokens with (RS256 first: the default of most of them)."""
+MAX_TOKEN_BYTES: Final = 8192
+"""Longer tokens are refused unread: a real access token is well under 4 KiB."""
+DEFAULT_LEEWAY: Final = timedelta(seconds=30)
+"""How far the server's clock may disagree with the authorization server's."""
+REFETCH_INTERVAL: Final = 60.0
+"""Seconds between JWKS fetches triggered by an unknown key id (keys rotate; a flood of bad kids must not)."""
+
+_FAMILIES: Final = {"RS": "RSA", "PS": "RSA", "ES": "EC", "Ed": "OKP"}
+"""The key type (`kty`) each algorithm family needs."""
+
+
+class TokenRefused(ValueError):
+    """Why a token was refused, in words a log reader (or a scenario's failure message) can act on."""
+
+
+@dataclass(frozen=True)
+class Claims:
+    """The claims of a verified token the server reads (the rest are in `raw`)."""
+
+    subject: str
+    client_id: str
+    scopes: tuple[str, ...]
+    expires_at: float
+    raw: Mapping[str, Any]
+
+
+def _allowed(algorithms: Iterable[str]) -> tuple[str, ...]:
+    allowed = tuple(algorithms)
+    bad = [alg for alg in allowed if alg.lower() == "none" or alg.upper().startswith("HS") or alg[:2] not in _FAMILIES]
+    if bad or not allowed:
+        raise ValueError(
+            f"the algorithms {bad or allowed!r} cannot verify tokens against a JWKS: allow asymmetric ones only "
+            f"(e.g. {', '.join(DEFAULT_ALGORITHMS)}); `none` and HMAC (HS256...) would accept forged tokens"
+        )
+    return allowed
+
+
+class JwksVerifier:
+    """An SDK `TokenVerifier`: a JWT access token, checked against the keys at `jwks_url` (see the module)."""
+
+    def __init__(
+        self,
+        jwks_url: str,
+        *,
+        issuer: str,
+        audience: str,
+        algorithms: Iterable[str] = DEFAULT_ALGORITHMS,
+        leeway: timedelta = DEFAULT_LEEWAY,
+        clock: Clock | None = None,
+        max_token_bytes: int = MAX_TOKEN_BYTES,
+        tenant_claim: str = "tenant",
+        http: httpx.AsyncClient | None = None,
+    ) -> None:
+        self.jwks_url = jwks_url
+        self.issuer = issuer
+        self.audience = audience
+        self.algorithms = _allowed(algorithms)
+        self.leeway = leeway
+        self.clock: Clock = clock or SystemClock()
+        self.max_token_bytes = max_token_bytes
+        self.tenant_claim = tenant_claim
+        self._http = http
+        self._keys: dict[str, jwt.PyJWK] = {}
+        self._fetched_at: float | None = None
+
+    # the SDK's TokenVerifier ------------------------------------------------------------------
+
+    async def verify_token(self, token: str) -> AccessToken | None:
+        """The token's access, or None (the SDK answers 401); a refusal is logged with its reason."""
+        try:
+            claims = await self.verify(token)
+        except TokenRefused as refused:
+            logger.warning("bearer token refused: %s", refused)
+            return None
+        # The SDK's middleware compares `expires_at` with the wall clock, without leeway: give it the wall-clock
+        # instant this verifier stops accepting the token (its clock is a scenario's frozen one under mcpbdd).
+        remaining = claims.expires_at + self.leeway.total_seconds() - self.clock.now().timestamp()
+        return AccessToken(
+            token=token,
+            client_id=claims.client_id,
+            scopes=list(claims.scopes),
+            expires_at=int(time.time() + remaining),
+            resource=self.audience,
+            subject=claims.subject,
+            claims=dict(claims.raw),
+        )
+
+    # verification -------------------------------------------------------------------------------
+
+    async def verify(self, token: str) -> Claims:
+        """The verified claims of `token`, or a `TokenRefused` naming the first check it failed."""
+        if len(token.encode("utf-8", "replace")) > self.max_token_bytes:
+            raise TokenRefused(f"the token is {len(token)} bytes long, over the limit of {self.max_token_bytes}")
+        try:
+            header = jwt.get_unverified_header(token)
+        except PyJWTError as exc:
+            raise TokenRefused(f"the token is not a JWT ({exc})") from None
+        alg = header.get("alg")
+        if not isinstance(alg, str) or alg not in self.algorithms:
+            raise TokenRefused(f"the token's algorithm {alg!r} is not one of {', '.join(self.algorithms)}")
+        key = await self._key(header.get("kid"), alg)
+        try:
+            payload: dict[str, Any] = jwt.decode(
+                token,
+                key.key,
+                algorithms=[alg],
+                audience=self.audience,
+                issuer=self.issuer,
+                options={
+                    "verify_exp": False,  # checked below against the server's clock, not the wall clock
+                    "verify_nbf": False,
+                    "verify_iat": False,
+                    "require": ["exp", "iss", "aud", "sub"],
+                },
+            )
+        except PyJWTError as exc:
+            raise TokenRefused(_decode_reason(exc, self)) from None
+        return self._timely(payload)
+
+    def _timely(self, payload: dict[str, Any]) -> Claims:
+        now, leeway = self.clock.now().timestamp(), self.leeway.total_seconds()
+        exp = _number(payload, "exp")
+        if exp is None or exp <= now - leeway:
+            raise TokenRefused(f"the token expired at {exp} (now {now:.0f}, leeway {leeway:g} s)")
+        for claim in ("nbf", "iat"):
+            moment = _number(payload, claim)
+            if moment is not None and moment > now + leeway:
+                raise TokenRefused(f"the token's {claim} {moment} is in the future (now {now:.0f})")
+        scope = payload.get("scope", payload.get("scp", ""))
+        scopes = tuple(scope.split() if isinstance(scope, str) else (str(s) for s in scope))
+        subject = str(payload["sub"])
+        client_id = str(payload.get("client_id") or payload.get("azp") or subject)
+        return Claims(subject, client_id, scopes, float(exp), payload)
+
+    async def _key(self, kid: Any, alg: str) -> jwt.PyJWK:
+        if not isinstance(kid, str):
+            raise TokenRefused("the token names no key id (kid)")
+        if kid not in self._keys and self._may_fetch():
+            await self._fetch()
+        key = self._keys.get(kid)
+        if key is None:
+            raise TokenRefused(f"the key id {kid!r} is not in the JWKS at {self.jwks_url}")
+        if key.key_type != _FAMILIES[alg[:2]]:
+            raise TokenRefused(f"the key {kid!r} is a {key.key_type} key, which cannot verify {alg}")
+        return key
+
+    def _may_fetch(self) -> bool:
+        return self._fetched_at is None or time.monotonic() - self._fetched_at >= REFETCH_INTERVAL
+
+    async def _fetch(self) -> None:
+        self._fetched_at = time.monotonic()
+        try:
+            if self._http is not None:
+                response = await self._http.get(self.jwks_url)
+            else:
+                async with httpx.AsyncClient(timeout=5.0) as client:
+                    response = await client.get(self.jwks_url)
+            response.raise_for_status()
+            found = jwt.PyJWKSet.from_dict(response.json())
+        except (httpx.HTTPError, ValueError, PyJWKError) as exc:
+            logger.warning("the JWKS at %s cannot be read: %s", self.jwks_url, exc)
+            return
+        self._keys = {key.key_id: key for key in found.keys if key.key_id and key.public_key_use in (None, "sig")}
+
+    def __repr__(self) -> str:
+        return f"JwksVerifier({self.jwks_url!r}, issuer={self.issuer!r}, audience={self.audience!r})"
+
+
+def _number(payload: Mapping[str, Any], claim: str) -> float | None:
+    value = payload.get(claim)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TokenRefused(f"the token's {claim} {value!r} is not a number")
+    return float(value)
+
+
+def _decode_reason(exc: PyJWTError, verifier: JwksVerifier) -> str:
+    if isinstance(exc, jwt.InvalidAudienceError):
+        return f"the token is not for the audience {verifier.audience!r} ({exc})"
+    if isinstance(exc, jwt.InvalidIssuerError):
+        return f"the token was not issued by {verifier.issuer!r} ({exc})"
+    if isinstance(exc, jwt.InvalidSignatureError):
+        return "the token's signature does not verify with the published key"
+    return f"the token does not verify: {exc}"

@@ -1,0 +1,169 @@
+"""A server with an authorization flaw fails the bundled authorization scenarios, each message naming the flaw.
+
+features/authorization.feature specifies the example server's whole HTTP edge. Here it runs
+(behave in a subprocess, over a started HTTP process) against the variants of
+tests/auth_variants.py, each the example with one flaw: exactly the scenarios the flaw breaks
+fail, and their messages say what the server let through or answered wrongly.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from expected_failures import ROOT, assert_each_scenario_fails_with, behave
+
+FEATURE = ROOT / "features" / "authorization.feature"
+FAILING = "tests/behave_cases/features/failing_authorization.feature"
+EXAMPLE = "-m mcpbdd.examples.notes --http"
+
+UNAUTHENTICATED = [
+    "A request without a token is told where to sign in",
+    "A token stops working when it expires",
+    "An expired token is refused",
+    "Clocks may disagree a little, not a lot",
+    "A token for another service is refused, however alike its address -- @1.1 ",
+    "A token for another service is refused, however alike its address -- @1.2 ",
+    "A token for another service is refused, however alike its address -- @1.3 ",
+    "A token for another service is refused, however alike its address -- @1.4 ",
+    "A token from another sign-in service is refused",
+    "A forged token is refused -- @1.1 ",
+    "A forged token is refused -- @1.2 ",
+    "A forged token is refused -- @1.3 ",
+    "A forged token is refused -- @1.4 ",
+]
+
+EXPECTED: dict[str, dict[str, list[str]]] = {
+    "any-audience": {
+        f"A token for another service is refused, however alike its address -- @1.{n} ": [
+            "the server answered tools/call list_notes of alice of tenant acme, which carried a token that was "
+            "issued for the audience",
+            "a protected server must refuse it with HTTP 401",
+        ]
+        for n in range(1, 5)
+    },
+    "alg-none": {
+        "A forged token is refused -- @1.2 ": [
+            "which carried a token that was unsigned (alg none): a protected server must refuse it with HTTP 401"
+        ]
+    },
+    "403-for-401": {name: ["the server answered 403 where 401 is due"] for name in UNAUTHENTICATED},
+}
+
+
+def _failures(report: Path) -> dict[str, str]:
+    failures: dict[str, str] = {}
+    for feature in json.loads(report.read_text()):
+        for element in feature.get("elements", []):
+            for step in element.get("steps", []):
+                result = step.get("result", {})
+                if result.get("status") in ("failed", "error"):
+                    message = result.get("error_message", "")
+                    failures[element["name"].rsplit(" [", 1)[0]] = (
+                        "\n".join(message) if isinstance(message, list) else message
+                    )
+    return failures
+
+
+@pytest.mark.parametrize("flaw", sorted(EXPECTED))
+def test_a_flawed_server_fails_the_scenarios_its_flaw_breaks(tmp_path: Path, flaw: str) -> None:
+    features = tmp_path / "features"
+    (features / "steps").mkdir(parents=True)
+    shutil.copy(ROOT / "tests" / "behave_cases" / "environment.py", features / "environment.py")
+    shutil.copy(ROOT / "tests" / "behave_cases" / "steps" / "steps.py", features / "steps" / "steps.py")
+    text = FEATURE.read_text(encoding="utf-8")
+    assert EXAMPLE in text
+    (features / "authorization.feature").write_text(text.replace(EXAMPLE, f"-m auth_variants {flaw} --http"))
+    report = tmp_path / "report.json"
+    run = behave(str(features), "-D", "mcpbdd.harness=client", "--format", "json", "--outfile", str(report))
+    assert run.returncode == 1, run.stdout + run.stderr
+    failures = _failures(report)
+    assert sorted(failures) == sorted(EXPECTED[flaw]), "exactly the scenarios the flaw breaks must fail"
+    for scenario, fragments in EXPECTED[flaw].items():
+        for fragment in fragments:
+            assert fragment in failures[scenario], f"{scenario!r}: {fragment!r} not in:\n{failures[scenario]}"
+
+
+def test_the_example_server_passes_every_authorization_scenario(tmp_path: Path) -> None:
+    report = tmp_path / "report.json"
+    run = behave(str(FEATURE), "-D", "mcpbdd.harness=client", "--format", "json", "--outfile", str(report))
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert _failures(report) == {}
+
+
+FAILING_MESSAGES: dict[str, list[str]] = {
+    "refused as unauthenticated, but the call succeeded": [
+        "the server answered tools/call list_notes of alice of tenant acme, which carried a valid token: a protected "
+        "server must refuse it with HTTP 401 and a WWW-Authenticate challenge (the call ended ok)"
+    ],
+    "refused as unauthenticated, but it was refused for a scope": [
+        "expected HTTP 401 (unauthenticated), the server answered HTTP 403 (WWW-Authenticate: Bearer "
+        'error="insufficient_scope", scope="notes:write"'
+    ],
+    "refused for a scope, but the call succeeded": [
+        "expected HTTP 403 insufficient_scope naming 'notes:write', but the server answered tools/call create_note "
+        "of alice of tenant acme (the call ended ok): a token without that scope must not reach the tool"
+    ],
+    "refused for a scope, but it was refused as unauthenticated": [
+        "expected HTTP 403 insufficient_scope naming 'notes:write', the server answered HTTP 401 "
+        '(WWW-Authenticate: Bearer resource_metadata="http://127.0.0.1:'
+    ],
+    "refused for another scope than the one named": [
+        "the 403's WWW-Authenticate must name the scope 'notes:delete' in scope=\"...\""
+    ],
+    "the protection described otherwise": ["protected-resource metadata", "notes:read"],
+    "a token shaped before the scenario says the server requires one": [
+        f"{FAILING}:43: the token of alice is shaped here, but the scenario never said the server requires a token: "
+        "put `Given the server requires a token` before this step"
+    ],
+    "a token required of a server mcpbdd did not start": [
+        f"{FAILING}:47: the server at http://127.0.0.1:9/mcp was not started by mcpbdd, so it cannot be told where "
+        "the run's fake authorization server is: give a command instead (`http: <command with {port}>`)"
+    ],
+}
+
+
+def test_every_authorization_step_fails_with_a_readable_message(tmp_path: Path) -> None:
+    assert_each_scenario_fails_with(FAILING, FAILING_MESSAGES, ["-D", "mcpbdd.harness=client"], tmp_path / "r.json")
+
+
+def test_the_authorization_steps_skip_where_no_token_travels(tmp_path: Path) -> None:
+    features = tmp_path / "features"
+    (features / "steps").mkdir(parents=True)
+    shutil.copy(ROOT / "tests" / "behave_cases" / "environment.py", features / "environment.py")
+    shutil.copy(ROOT / "tests" / "behave_cases" / "steps" / "steps.py", features / "steps" / "steps.py")
+    (features / "skipped.feature").write_text(
+        "Feature: no HTTP, no token\n"
+        "  Scenario: on a context pass\n"
+        '    Given the MCP server "mcpbdd.examples.notes:mcp"\n'
+        "    And the server requires a token\n"
+        '    When the client calls "list_notes" without a token\n'
+        "    Then the call is refused as unauthenticated\n"
+        "  @harness.client\n"
+        "  Scenario: over stdio\n"
+        '    Given the MCP server "stdio: {python} -m mcpbdd.examples.notes"\n'
+        "    And the server requires a token\n"
+        '    When the client calls "list_notes" without a token\n'
+        "    Then the call is refused as unauthenticated\n"
+        "  @harness.client\n"
+        "  Scenario: in-process on the client harness\n"
+        '    Given the MCP server "mcpbdd.examples.notes:mcp"\n'
+        "    And the server requires a token\n"
+        "    Then the call is refused as unauthenticated\n"
+    )
+    report = tmp_path / "report.json"
+    run = behave(str(features), "--format", "json", "--outfile", str(report), "-D", "mcpbdd.harness=context")
+    assert run.returncode == 0, run.stdout + run.stderr
+    scenarios = [e for f in json.loads(report.read_text()) for e in f["elements"] if e["type"] == "scenario"]
+    assert {e["name"]: e["status"] for e in scenarios} == {
+        "on a context pass [context harness]": "skipped",
+        "over stdio [client harness]": "skipped",
+        "in-process on the client harness [client harness]": "skipped",
+    }
+    plain = behave(str(features), "--format", "plain", "--no-capture", "-D", "mcpbdd.harness=context")
+    said = plain.stdout + plain.stderr
+    assert said.count("bearer tokens travel over HTTP only and ") == 3
+    for why in ("this is a context pass", "this scenario's server is reached over stdio", "is reached in-process"):
+        assert why in said
