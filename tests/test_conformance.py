@@ -148,3 +148,10 @@ def test_a_bad_expected_failures_file_is_named(tmp_path: Path, text: str, messag
     path.write_text(text, encoding="utf-8")
     with pytest.raises(ValueError, match=re.escape(message)):
         load_baseline(path)
+
+
+def test_the_site_lists_a_page_per_check() -> None:
+    """docs/gen/conformance.py writes a page per check; mkdocs.yml's nav must list each (a strict build needs it)."""
+    nav = (Path(__file__).parents[1] / "mkdocs.yml").read_text(encoding="utf-8")
+    listed = re.findall(r"- ([\w-]+): reference/conformance/([\w-]+)\.md", nav)
+    assert [name for name, _ in listed] == [page for _, page in listed] == [check.id for check in all_checks()]
