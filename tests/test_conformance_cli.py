@@ -86,3 +86,36 @@ def test_usage_errors_exit_2(tmp_path: Path, args: list[str], message: str) -> N
     done = _conformance(tmp_path, *args)
     assert done.returncode == 2, done.stdout + done.stderr
     assert message in done.stderr
+
+
+def _behave(folder: Path, feature: str, *defines: str) -> subprocess.CompletedProcess[str]:
+    (folder / "steps").mkdir(exist_ok=True)
+    (folder / "steps" / "mcpbdd_steps.py").write_text("from mcpbdd.steps import *  # noqa: F403\n", encoding="utf-8")
+    (folder / "environment.py").write_text("from mcpbdd.behave import *  # noqa: F403\n", encoding="utf-8")
+    (folder / "check.feature").write_text(feature, encoding="utf-8")
+    command = [PYTHON, "-m", "behave", "--format", "plain", "--no-capture", str(folder)]
+    for define in ("mcpbdd.server=mcpbdd.examples.notes:mcp", *defines):
+        command += ["-D", define]
+    env = {**os.environ, "COLUMNS": "400"}  # behave's log would wrap the skip reason at 80 columns
+    return subprocess.run(command, cwd=folder, env=env, capture_output=True, text=True, timeout=300)
+
+
+def test_the_steps_skip_on_the_context_harness_and_name_a_misspelt_check(tmp_path: Path) -> None:
+    """The checks read the wire: on the context harness a scenario is skipped saying so, never passed."""
+    feature = (
+        "Feature: f\n"
+        "  Scenario: all\n    Then the server passes the conformance checks\n"
+        '  Scenario: one\n    Then the server passes the conformance check "unknown-tool"\n'
+    )
+    done = _behave(tmp_path, feature, "mcpbdd.harness=context")
+    assert "2 skipped" in done.stdout, done.stdout + done.stderr
+    assert "0 scenarios passed" in done.stdout
+    said = " ".join((done.stdout + done.stderr).split())  # behave's log wraps the reason
+    assert "SKIP Scenario all [context harness]:" in said and "not applicable: the conformance checks read" in said
+    done = _behave(
+        tmp_path,
+        'Feature: f\n  Scenario: typo\n    Then the server passes the conformance check "unknown-tol"\n',
+        "mcpbdd.harness=client",
+    )
+    assert done.returncode != 0
+    assert "unknown conformance check 'unknown-tol': use one of unknown-tool" in done.stdout + done.stderr

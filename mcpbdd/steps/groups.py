@@ -17,6 +17,7 @@ GROUPS = {
     "mcpbdd.steps.consent": "Consent gates",
     "mcpbdd.steps.upstream": "Upstream services",
     "mcpbdd.steps.contracts": "Contracts",
+    "mcpbdd.steps.conformance": "Conformance",
 }
 
 NOTES = """
