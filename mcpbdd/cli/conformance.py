@@ -1,6 +1,6 @@
 """`mcpbdd conformance TARGET`: the bundled conformance pack against any server, on both eras.
 
-    mcpbdd conformance TARGET [--only IDS] [--skip IDS] [--expected-failures FILE]
+    mcpbdd conformance TARGET [--only IDS] [--skip IDS] [--expected-failures FILE] [--official]
                        [--results DIR] [--junit DIR] [--messages FILE] [--summary FILE] [--steps]
 
 TARGET is what `server` under [tool.mcpbdd] takes: `package.module:attr`, `stdio: <command>`,
@@ -11,8 +11,11 @@ hooks every project has, and run by `mcpbdd run` itself, once per era (the clien
 era, Cucumber Messages. A Markdown summary (a row per check, a column per era) is written for a
 CI job summary, and appended to `$GITHUB_STEP_SUMMARY` when that is set.
 
+`--official` also runs the official suite's generic scenarios at a URL target (`mcpbdd.cli.official`);
+where it cannot run it is reported as skipped, saying what to install or pass, never as passed.
+
 Exit 0: every check passed, did not apply, or failed as the expected-failures file expects;
-1: a check failed unexpectedly, or an expected failure now passes (remove it from the file);
+1: a check failed unexpectedly (one of the official suite's too), or an expected failure now passes;
 2: a usage error (an unknown check, an unreadable file, a server that cannot load).
 """
 
@@ -81,6 +84,12 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument("--summary", type=Path, default=DEFAULT_SUMMARY, help=f"Markdown summary ({DEFAULT_SUMMARY})")
     parser.add_argument("--steps", action="store_true", help="print every step (behave's pretty format)")
+    parser.add_argument(
+        "--official",
+        action="store_true",
+        help="also run the official suite's generic scenarios (@modelcontextprotocol/conformance, pinned; needs a "
+        "URL target and npm; Node >= 22 is installed into the cache when the PATH's is older)",
+    )
 
 
 def tag_filter(only: list[str] | None, skip: list[str] | None) -> list[str]:
@@ -139,14 +148,24 @@ def main(args: argparse.Namespace) -> int:
     if not summary.verdicts:
         print("mcpbdd conformance: no check ran (see --only and --skip)", file=sys.stderr)
         return EXIT_USAGE
-    _write_summary(summary.markdown(args.target, all_checks()), args.summary)
+    official = None
+    if args.official:
+        from mcpbdd.cli.official import run_official
+
+        official = run_official(args.target, args.junit)
+        if official.skipped:
+            print(f"mcpbdd conformance: the official suite was skipped, not passed: {official.skipped}")
+        for check in official.failed:
+            print(f"mcpbdd conformance: the official check {check.get('id')} failed: {check.get('errorMessage')}")
+    text = summary.markdown(args.target, all_checks()) + (official.markdown() if official else "")
+    _write_summary(text, args.summary)
     for entry in summary.stale:
         print(f"mcpbdd conformance: the expected failure {entry} now passes: remove it from the file")
     expected = sum(v.status == "expected failure" for v in summary.verdicts)
     if expected:
         print(f"mcpbdd conformance: {expected} expected failure(s), as the expected-failures file says")
     print(f"mcpbdd conformance: summary in {args.summary}")
-    if summary.unexpected or summary.stale:
+    if summary.unexpected or summary.stale or (official is not None and official.failed):
         return EXIT_FAILED
     return EXIT_OK
 
