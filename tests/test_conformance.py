@@ -40,7 +40,8 @@ MESSAGES = {
     "form-payloads": "tag_note, the form's payload: crash: the SDK's crash result \"Error executing tool tag_note\"",
 }
 UNBROKEN = {"caching-hints", "result-type"}
-"""Rules the SDK's server keeps whatever its handlers return (its runner stamps the fields): no variant breaks them."""
+"""Rules the SDK's server keeps whatever its handlers return (its runner stamps the fields): no in-process variant
+breaks them; tests/test_conformance_cli.py strips them from an HTTP server's answers instead."""
 
 
 async def _verdict(server: Any, name: str, mode: str = "auto") -> str:

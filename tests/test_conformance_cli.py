@@ -119,3 +119,17 @@ def test_the_steps_skip_on_the_context_harness_and_name_a_misspelt_check(tmp_pat
     )
     assert done.returncode != 0
     assert "unknown conformance check 'unknown-tol': use one of unknown-tool" in done.stdout + done.stderr
+
+
+def test_list_results_without_caching_hints_or_result_type_fail_those_checks(tmp_path: Path) -> None:
+    """The SDK's server always stamps them, so the server here strips them on the way out (over HTTP)."""
+    target = f"http: {PYTHON} {TESTS / 'stripped_hints_server.py'} {{port}}"
+    done = _conformance(tmp_path, target, "--only", "caching-hints,result-type")
+    assert done.returncode == 1, done.stdout + done.stderr
+    summary = _summary(tmp_path)
+    refused = (
+        "tools/list: the SDK's client refused the server's answer (missing or invalid: cacheScope, resultType, ttlMs)"
+    )
+    for check in ("caching-hints", "result-type"):
+        assert f"### {check} (2026-07-28): failed\n\n```\n{refused}" in summary
+        assert f"| {check} | " in summary and "⚪ not applicable |" in summary  # 2025-11-25 has no such fields

@@ -16,10 +16,12 @@ from typing import Any
 
 from mcp import Client
 from mcp_types import ServerCapabilities, Tool
+from pydantic import ValidationError
 
 from mcpbdd.checks.generated.paths import server_paths
 from mcpbdd.checks.generated.verdicts import Rules
 from mcpbdd.checks.schema import minimal
+from mcpbdd.conformance.registry import ConformanceFailure
 from mcpbdd.harness.base import bounded
 from mcpbdd.harness.client import ClientHarness
 from mcpbdd.kit.principals import Principal, acting_as
@@ -95,7 +97,13 @@ class Probe:
             "templates": client.list_resource_templates,
             "prompts": client.list_prompts,
         }
-        result = await self.request(_METHOD[name], lambda: senders[name](cursor=cursor))
+        try:
+            result = await self.request(_METHOD[name], lambda: senders[name](cursor=cursor))
+        except ValidationError as exc:  # the SDK client cannot accept the answer: what a client sees of it
+            fields = ", ".join(sorted({".".join(str(p) for p in error["loc"]) or "$" for error in exc.errors()}))
+            raise ConformanceFailure(
+                f"{_METHOD[name]}: the SDK's client refused the server's answer (missing or invalid: {fields})"
+            ) from None
         field = {"templates": "resource_templates"}.get(name, name)
         return Page(_METHOD[name], list(getattr(result, field)), result.next_cursor, frozenset(result.model_fields_set))
 

@@ -116,14 +116,14 @@ Feature: Conformance: what every MCP server must do, checked from its own surfac
       Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/pagination#error-handling
       Then the server passes the conformance check "bad-cursor"
 
-    @check.caching-hints @spec.caching @era.modern
+    @check.caching-hints @spec.caching
     Scenario: caching-hints: List results carry caching hints
       On 2026-07-28 every list result says how long a client may cache it and for whom: ttlMs and
       cacheScope (private or shared), so a client need not list again before each call.
       Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/pagination
       Then the server passes the conformance check "caching-hints"
 
-    @check.result-type @spec.multi-round-trip @era.modern
+    @check.result-type @spec.multi-round-trip
     Scenario: result-type: Every result says its resultType
       On 2026-07-28 every result names its resultType (complete, or input_required when the server
       needs answers first), so a client knows whether the request is done.
@@ -134,7 +134,7 @@ Feature: Conformance: what every MCP server must do, checked from its own surfac
     The call is the first of the server's tools that asks for input when called with its
     smallest arguments (2026-07-28 only).
 
-    @check.tampered-request-state @spec.multi-round-trip @era.modern
+    @check.tampered-request-state @spec.multi-round-trip
     Scenario: tampered-request-state: A tampered request state is refused
       On 2026-07-28 a call that needs input returns InputRequiredResult with an opaque requestState
       the client echoes back (SEP-2322). The server must not trust a state it did not issue: a retry
