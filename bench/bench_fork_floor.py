@@ -34,7 +34,7 @@ import time
 import types
 from pathlib import Path
 
-FORKSERVER = Path(__file__).resolve().parents[1] / "mcpbdd" / "harness" / "forkserver.py"
+FORKSERVER = Path(__file__).resolve().parents[1] / "mcpbdd" / "harness" / "processes" / "forkserver.py"
 
 
 def load_forkserver() -> types.ModuleType:

@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import json
 import os
+import types
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +35,7 @@ __all__ = [
     "hypothesis_without_local_constants",
     "lowlevel_server",
     "registered_tools",
+    "resolver_asking",
     "set_anyio_root_task",
     "share_output_validators",
     "subscription_bus",
@@ -47,13 +49,18 @@ class SdkSeamError(RuntimeError):
     """A private SDK attribute mcpbdd relies on is gone: the installed SDK is newer than mcpbdd knows."""
 
 
-def _private(obj: Any, name: str, purpose: str) -> Any:
+def _private(obj: Any, name: str, purpose: str, package: str) -> Any:
+    """`obj.name`, or an `SdkSeamError` naming `package` (whose private attribute it is) and the version the seam
+    was checked on: a seam of hypothesis must send the user to hypothesis, not to the SDK."""
     try:
         return getattr(obj, name)
     except AttributeError:
+        owner = obj.__name__.rpartition(".")[2] if isinstance(obj, types.ModuleType) else type(obj).__name__
+        checked = f"{package} {SDK_CHECKED[package]}"
+        knows = "this SDK" if package == "mcp" else f"this version of {package}"
         raise SdkSeamError(
-            f"{type(obj).__name__} has no {name} any more (mcpbdd uses it {purpose}; checked on "
-            f"mcp {SDK_CHECKED['mcp']}): install mcp {SDK_CHECKED['mcp']} or an mcpbdd that knows this SDK"
+            f"{owner} has no {name} any more (mcpbdd uses it {purpose}; checked on {checked}): "
+            f"install {checked} or an mcpbdd that knows {knows}"
         ) from None
 
 
@@ -67,7 +74,7 @@ def lowlevel_server(server: MCPServer[Any]) -> Server[Any]:
     for every caller's `Client`). If it changes, neither harness can reach an
     in-process server.
     """
-    return _private(server, "_lowlevel_server", "to call its handlers and enter its lifespan")
+    return _private(server, "_lowlevel_server", "to call its handlers and enter its lifespan", "mcp")
 
 
 _SHARED_VALIDATORS: dict[str, Any] = {}
@@ -89,7 +96,7 @@ def share_output_validators(session: Any) -> None:
     session still judges every result itself, with the SDK's messages. If the SDK renames the method,
     `SdkSeamError` says so and nothing is wrapped.
     """
-    compile_for_session = _private(session, "_output_schema_validator", "to share compiled output-schema checks")
+    compile_for_session = _private(session, "_output_schema_validator", "to share compiled output-schema checks", "mcp")
 
     def shared(name: str, output_schema: dict[str, Any]) -> Any:
         key = json.dumps(output_schema, sort_keys=True, default=repr)
@@ -112,7 +119,7 @@ def subscription_bus(server: MCPServer[Any]) -> SubscriptionBus:
     change notification publishes it on the server's bus, as in production. If it
     changes, every Context the context harness builds fails to be made.
     """
-    return _private(server, "_subscriptions", "to build Contexts as the server does")
+    return _private(server, "_subscriptions", "to build Contexts as the server does", "mcp")
 
 
 def registered_tools(server: object) -> list[RegisteredTool]:
@@ -128,7 +135,7 @@ def registered_tools(server: object) -> list[RegisteredTool]:
 
     if not isinstance(server, MCPServer):
         return []
-    manager = _private(server, "_tool_manager", "to list the tools and their functions")
+    manager = _private(server, "_tool_manager", "to list the tools and their functions", "mcp")
     return list(manager.list_tools())
 
 
@@ -257,8 +264,8 @@ def hypothesis_without_local_constants() -> Iterator[None]:
     """
     from hypothesis.internal.conjecture import providers
 
-    original = _private(providers, "_get_local_constants", "to draw no constants from loaded modules")
-    cache = _private(providers, "CONSTANTS_CACHE", "to forget constants drawn from loaded modules")
+    original = _private(providers, "_get_local_constants", "to draw no constants from loaded modules", "hypothesis")
+    cache = _private(providers, "CONSTANTS_CACHE", "to forget constants drawn from loaded modules", "hypothesis")
     empty = providers.Constants()
     providers._get_local_constants = lambda: empty
     cache.cache.clear()

@@ -1,8 +1,10 @@
-"""Small things several modules need alike: cutting text for a message, quoting it in Markdown, a 'no value' sentinel.
+"""Small things several modules need alike: cutting text for a message, naming why bytes are not UTF-8, quoting
+text in Markdown, and a 'no value at all' sentinel.
 
 Failure messages and reports quote what a server answered, and an answer can be a
 megabyte; every quote goes through `clip`, so they are all cut the same way (one
-ellipsis character, whitespace folded to single spaces unless told otherwise). `MISSING`
+ellipsis character, whitespace folded to single spaces unless told otherwise). `not_utf8`
+names the first bad byte of a file that is not UTF-8 (behave's own error names no file). `MISSING`
 stands for an absent key or item wherever a value could legitimately be None (a stored
 JSON null, a `null` in an answer). Every Markdown writer (`mcpbdd coverage`, `mcpbdd catalog`,
 parity.md) quotes names through `markdown_text` and `markdown_code`, so a scenario named

@@ -147,7 +147,7 @@ def test_sigint_while_a_scenario_closes_makes_mcpbdd_run_exit_130(tmp_path: Path
     run, code = _interrupt_while_closing(tmp_path, "mcpbdd")
     assert code == 130, run.text()
     assert "interrupted (SIGINT) while closing the scenario" in run.text()
-    assert re.search(r"mcpbdd: interrupted \(SIGINT\): 0 passed, 1 failed", run.text()), run.text()
+    assert re.search(r"mcpbdd: interrupted \(SIGINT\): 0 passed, 0 failed, 1 broken", run.text()), run.text()
     assert run.leftovers() == []
 
 
@@ -235,9 +235,9 @@ def test_a_parallel_run_passes_the_signal_to_its_workers(
     run.no_process_left()  # the workers, their servers and the servers' `sh` wrappers
     assert run.leftovers() == []
     name = signal.Signals(number).name
-    assert re.search(rf"mcpbdd: interrupted \({name}\): 2 passed, 2 failed in [\d.]+ s \(2 jobs\)", run.text()), (
-        run.text()
-    )
+    assert re.search(
+        rf"mcpbdd: interrupted \({name}\): 2 passed, 0 failed, 2 broken in [\d.]+ s \(2 jobs\)", run.text()
+    ), run.text()
     assert took < 30, f"the run took {took:.1f} s to stop"
 
 

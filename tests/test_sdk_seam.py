@@ -11,6 +11,7 @@ import ast
 import asyncio
 import importlib
 import json
+import re
 import sys
 import threading
 from collections.abc import Iterator
@@ -85,6 +86,31 @@ def test_a_missing_private_attribute_is_named() -> None:
 
     with pytest.raises(SdkSeamError, match=r"NotQuiteAServer has no _lowlevel_server any more .*mcp 2\.3"):
         lowlevel_server(NotQuiteAServer())  # type: ignore[arg-type]
+
+
+def test_a_missing_hypothesis_attribute_names_hypothesis_and_its_checked_version(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A hypothesis upgrade that breaks a seam must point at hypothesis, not at the MCP SDK."""
+    from hypothesis.internal.conjecture import providers
+
+    monkeypatch.delattr(providers, "_get_local_constants")
+    checked = _sdk.SDK_CHECKED["hypothesis"]
+    with pytest.raises(SdkSeamError) as raised, _sdk.hypothesis_without_local_constants():
+        pass
+    said = str(raised.value)
+    assert f"checked on hypothesis {checked}): install hypothesis {checked}" in said, said
+    assert "providers has no _get_local_constants" in said and not re.search(r"\bmcp\b", said), said
+
+
+def test_every_seam_is_in_all() -> None:
+    """`_sdk.__all__` names every public function of the seam module (`resolver_asking` was missing)."""
+    public = {
+        name
+        for name, value in vars(_sdk).items()
+        if callable(value) and not name.startswith("_") and getattr(value, "__module__", None) == _sdk.__name__
+    }
+    assert public <= set(_sdk.__all__), public - set(_sdk.__all__)
 
 
 async def _forever() -> None:

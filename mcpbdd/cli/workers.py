@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import codecs
 import contextlib
-import ctypes
 import importlib
 import logging
 import os
@@ -44,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from mcpbdd.cli.formatters import ALLURE, PROGRESS, SUMMARY, formatter_module
+from mcpbdd.harness.processes.parent_death import die_with_parent
 
 __all__ = ["GATHER", "PREIMPORT", "Worker", "run_workers", "use_fork"]
 
@@ -73,8 +73,6 @@ GATHER = 0.02
 time (a flush per step), and reading each line as it comes woke this process ~30 times per scenario. Measured
 on 300 scenarios (bench/bench_suite.py's suite): ~10,000 wake-ups -> ~1,000, ~0.1 s less CPU here; the
 console lags by at most 20 ms. The pipe holds 64 KiB, far more than a worker writes in that time."""
-
-_PR_SET_PDEATHSIG = 1
 
 
 @dataclass
@@ -191,9 +189,7 @@ def _die_with_parent(parent: int) -> None:
     if sys.platform != "linux":
         return
     signal.signal(signal.SIGHUP, _orphaned)
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGHUP, 0, 0, 0)
-    if os.getppid() != parent:  # the parent died before that took effect
+    if not die_with_parent(signal.SIGHUP, parent):  # the parent died before that took effect
         os._exit(1)
 
 

@@ -6,8 +6,9 @@ harness what to give `mcp.Client` for each caller.
 
 - In-process: the server's lifespan is entered once and shared by every caller's session.
 - stdio: one server process per caller of the scenario, each started on its caller's first
-  call and stopped (process group and all: by the SDK's `stdio_client`, or for a fork of the
-  warm parent by `fork_client`, which follows the same shutdown) when the scenario ends.
+  call and stopped (process group and all: by the SDK's `stdio_client`, then `groups.py` for what is
+  left of the group, or for a fork of the warm parent by `fork_client` and the fork server, which follow
+  the same shutdown) when the scenario ends.
   stdio carries no caller identity, so each process gets its caller through environment variables
   the project maps (`env = {NOTES_USER = "{user}"}`); every process
   gets the scenario's doubles the same way (`extra_env`: the doubles file, the upstream
@@ -39,7 +40,7 @@ from mcp.server.mcpserver import MCPServer
 
 from mcpbdd._sdk import lowlevel_server
 from mcpbdd.authorization.edge import BearerSource, EdgeAuth, EdgeLog
-from mcpbdd.harness.processes import spare, spawn
+from mcpbdd.harness.processes import groups, spare, spawn
 from mcpbdd.harness.processes.fork_client import fork_client
 from mcpbdd.harness.processes.process_options import ProcessOptions, command_argv
 from mcpbdd.kit.doubles import Doubles, providing
@@ -175,14 +176,22 @@ class Stdio:
                 errlog=self._stderr_file,
                 status_path=self._status_path(number),
             )
-        argv = self.argv
+        assert self._folder is not None
+        pid_path = Path(self._folder.name) / f"pid-{number}"
         params = StdioServerParameters(
             command="sh",
-            args=["-c", _STATUS_WRAPPER, "mcpbdd-stdio", str(self._status_path(number)), *argv],
+            args=[
+                "-c",
+                groups.PID_WRAPPER + _STATUS_WRAPPER,
+                "mcpbdd-stdio",
+                str(pid_path),
+                str(self._status_path(number)),
+                *self.argv,
+            ],
             env=env,
             cwd=self.options.cwd,
         )
-        return stdio_client(params, errlog=self._stderr_file)
+        return groups.group_stopped(stdio_client(params, errlog=self._stderr_file), pid_path)
 
     def exit_code(self, number: int = 0) -> int | None:
         """The exit code of process `number` (the first by default), or None while it runs."""
@@ -220,7 +229,6 @@ class Http:
     """
 
     kind = "http"
-    shared_session = False
 
     def __init__(
         self,
@@ -238,7 +246,7 @@ class Http:
         self.edge = edge or EdgeLog()
 
     async def start(self, stack: AsyncExitStack) -> None:
-        self._stack = stack
+        """Nothing to enter once: each caller's session is opened by its own `Client`."""
 
     def token_for(self, caller: Principal | None) -> str | None:
         chosen = self.bearer(caller, self.url) if self.bearer is not None else None

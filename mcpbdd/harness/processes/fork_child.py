@@ -2,8 +2,8 @@
 
 Fresh `sys.stdin/stdout/stderr` over its pipes, the exit code the interpreter would give for what the
 entry point did (`sys.exit(x)`, an uncaught exception, Ctrl-C), the interpreter's own steps before
-exiting (threads joined, `atexit`, streams flushed), a death signal if the fork server dies, and the
-name `ps` shows. Loaded by the fork server from its file (see `fork_pages.py`); standard library only.
+exiting (threads joined, `atexit`, streams flushed), and the name `ps` shows (the death signal it asks for
+is `parent_death.py`'s). Loaded by the fork server from its file (see `fork_pages.py`); standard library only.
 """
 
 from __future__ import annotations
@@ -19,9 +19,8 @@ import traceback
 from pathlib import Path
 from typing import Any
 
-__all__ = ["ask_for_death_signal", "exit_code", "finish", "fresh_stdio", "process_name", "report", "set_process_name"]
+__all__ = ["exit_code", "finish", "fresh_stdio", "process_name", "report", "set_process_name"]
 
-_PR_SET_PDEATHSIG = 1
 _PR_SET_NAME = 15
 
 
@@ -77,14 +76,6 @@ def fresh_stdio(*, unbuffered: bool) -> None:
     sys.stdin = sys.__stdin__ = text(0, "r", errors, os.isatty(0))
     sys.stdout = sys.__stdout__ = text(1, "w", errors, os.isatty(1))
     sys.stderr = sys.__stderr__ = text(2, "w", "backslashreplace", True)
-
-
-def ask_for_death_signal(signum: int) -> None:
-    """Linux: the kernel sends `signum` to this process when the fork server dies (best effort elsewhere)."""
-    if not sys.platform.startswith("linux"):
-        return
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(signum), 0, 0, 0)
 
 
 def process_name() -> bytes:

@@ -11,7 +11,8 @@ sends) and speaks newline-delimited JSON-RPC over the near ends, exactly as `std
 - The socket stays open as the control channel: the fork server says `pid N` when the fork runs and
   `exit N` / `signal N` when it ends (the exit code is written where the connector reads it, 128+N for a
   signal as a shell reports it); `term` asks it to stop the server's process group (SIGTERM, then SIGKILL
-  after its grace period); closing the socket, also by this process dying, stops the group at once.
+  after its grace period); closing the socket, also by this process dying, stops the group at once. A
+  socket the fork server closes without a status (it died) ends what is left of the group from here.
 - Shutdown follows the SDK's, with its timeouts: flush what the session sent, close stdin, wait for the
   server to exit, then `term` and wait again. It runs shielded, so a cancelled scenario leaves no process.
 
@@ -36,6 +37,7 @@ import mcp_types as types
 from anyio.abc import ObjectReceiveStream, ObjectSendStream
 from mcp.shared.message import SessionMessage
 
+from mcpbdd.harness.processes import groups
 from mcpbdd.harness.processes.fork_launcher import encode_request
 
 __all__ = ["FLUSH_TIMEOUT", "TERMINATION_TIMEOUT", "ForkedServer", "fork_client"]
@@ -78,7 +80,11 @@ class ForkedServer:
                         self._record(int(number) if what == "exit" else 128 + int(number))
                         return
                 buffer += await self.control.receive(256)
-        except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+        except (anyio.EndOfStream, anyio.BrokenResourceError, OSError):
+            # The fork server hung up without a status: it died (or stopped). Its death signal has ended the
+            # server; what the server left in its group is ended here, as `groups.py` ends a plain start's.
+            groups.kill_group(self.pid)
+        except anyio.ClosedResourceError:  # closed here, by `stop`: the fork server stops the group
             pass
         finally:
             self.exited.set()

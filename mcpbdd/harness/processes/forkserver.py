@@ -1,9 +1,9 @@
 """The fork server: one warm Python parent that forks a fresh server process per scenario.
 
 Run as a script (`python forkserver.py CONFIG_JSON`), never imported by the parent it serves, and
-importing nothing but the standard library itself (and `fork_child.py` and `fork_pages.py` beside it,
-which import only that): whatever it imports, every scenario's process inherits, so it must not drag
-in mcpbdd (or read the run's environment into module state).
+importing nothing but the standard library itself (and `fork_child.py`, `fork_pages.py` and
+`parent_death.py` beside it, which import only that): whatever it imports, every scenario's process
+inherits, so it must not drag in mcpbdd (or read the run's environment into module state).
 
 What it does, and why:
 
@@ -24,15 +24,17 @@ What it does, and why:
   entry point with `runpy` as `__main__`, exactly as `python -m pkg.mod` / `python path.py` would. The
   server's module is imported only then, so it sees the scenario's environment. While it waits, a
   standby copies the pages the first forks wrote (`fork_pages.py`), so the server's run does not.
-- Exit: the child's status goes back to the requester (`exit N` or `signal N`). A requester that says
+- Exit: the child's status goes back to the requester (`exit N` or `signal N`), and whatever is left of its
+  process group (a helper it started) gets SIGKILL. A requester that says
   `term` (a launcher that got SIGTERM, or the transport whose server did not end when its stdin closed)
   keeps waiting; a requester that hangs up (killed, or done) leaves nobody to tell. Either way the
   child's process group gets SIGTERM, then SIGKILL after a grace period (at once if the requester hangs
   up after its `term`: its stopper has escalated).
 - Lifetime: the fork server watches a pipe only the run holds (EOF when the run ends, however it
   ends) and stops on SIGTERM/SIGINT; either way it stops every child's process group and exits.
-  Children ask the kernel for SIGTERM if the fork server dies (`PR_SET_PDEATHSIG`); a standby also ends
-  when the socket its request would come down closes.
+  Children ask the kernel for SIGKILL if the fork server dies (`parent_death.py`: with the fork server
+  gone nobody would escalate, so a server that ignores SIGTERM would run on); a standby also ends when
+  the socket its request would come down closes.
 """
 
 from __future__ import annotations
@@ -70,6 +72,7 @@ def _sibling(name: str) -> types.ModuleType:
 
 pages = _sibling("fork_pages")
 interpreter = _sibling("fork_child")
+parent_death = _sibling("parent_death")
 
 __all__ = ["GRACE_SECONDS", "RUNTIME_MODULES", "STANDBY_NAME", "absolute_imports", "dependencies_of", "main"]
 
@@ -101,6 +104,8 @@ RUNTIME_MODULES = (
 a server over Streamable HTTP runs uvicorn (an SDK dependency), which loads its protocols when it starts."""
 
 _HEADER = struct.Struct("!I")
+_KILLED = float("inf")
+"""A child's `kill_at` once it has been sent SIGKILL: nothing more to send (and no deadline to wait for)."""
 STANDBY_NAME = b"mcpbdd-standby"
 """What a fork waiting for its request is called (`ps`, `/proc/PID/comm`) until it becomes a server."""
 
@@ -245,6 +250,7 @@ class ForkServer:
         self.lifeline: int = config["lifeline"]
         self.learned = os.path.join(os.path.dirname(config["socket"]), "written-pages")
         self.forked = 0
+        self.pid = os.getpid()
         self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.listener.bind(config["socket"])
         self.listener.listen(64)
@@ -261,7 +267,8 @@ class ForkServer:
         self.standby = self._fork_standby()
         while not self.stopping:
             now = time.monotonic()
-            deadlines = [child.kill_at for child in self.children.values() if child.kill_at is not None]
+            # A child already sent SIGKILL waits at infinity: only its exit is left to see (`select` takes no inf).
+            deadlines = [child.kill_at for child in self.children.values() if child.kill_at not in (None, _KILLED)]
             timeout = max(0.0, min(deadlines) - now) if deadlines else None
             for key, _events in self.selector.select(timeout):
                 what = key.data
@@ -337,6 +344,9 @@ class ForkServer:
         return _Standby(child, ours)
 
     def _reap(self, child: _Child) -> None:
+        # What the server left in its group (a helper it started) ends with it, as `groups.py` does for a plain
+        # start. Before the reaping: until then the exited server holds its group's id, so no other can have it.
+        _signal_group(child.pid, signal.SIGKILL)
         _, status = os.waitpid(child.pid, 0)
         if self.standby is not None and self.standby.child is child:  # it died waiting: fork another when asked
             self.standby.sock.close()
@@ -380,7 +390,7 @@ class ForkServer:
         for child in self.children.values():
             if child.kill_at is not None and now >= child.kill_at:
                 _signal_group(child.pid, signal.SIGKILL)
-                child.kill_at = float("inf")
+                child.kill_at = _KILLED
 
     def stop_children(self) -> None:
         """SIGTERM every child's process group, wait out the grace period, SIGKILL what is left, reap all."""
@@ -392,6 +402,8 @@ class ForkServer:
         deadline = time.monotonic() + GRACE_SECONDS
         while self.children:
             for child in list(self.children.values()):
+                if _has_ended(child.pidfd):
+                    _signal_group(child.pid, signal.SIGKILL)  # what it left in its group (see `_reap`)
                 pid, _status = os.waitpid(child.pid, os.WNOHANG)
                 if pid:
                     os.close(child.pidfd)
@@ -414,9 +426,12 @@ class ForkServer:
         request taken, the standby just exits.
         """
         code = 1
+        learner = False
+        inherited: list[tuple[int, int]] = []
         try:
             os.setsid()
-            interpreter.ask_for_death_signal(signal.SIGTERM)
+            if not parent_death.die_with_parent(signal.SIGKILL, self.pid):
+                os._exit(0)  # the fork server died before the request took effect: nobody will ask
             for signum in (signal.SIGTERM, signal.SIGCHLD):
                 signal.signal(signum, signal.SIG_DFL)
             signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -450,16 +465,21 @@ class ForkServer:
             env = request["env"]
             os.environ.clear()
             os.environ.update(env)
+            time.tzset()  # what an interpreter's start does with `TZ` (the locale and `PYTHON*`: see `spawn._key`)
             os.chdir(request["cwd"])
             interpreter.fresh_stdio(unbuffered=bool(env.get("PYTHONUNBUFFERED")))
             code = self._run(request["argv"])
         except BaseException:
             code = interpreter.report(*sys.exc_info())
         finally:
-            code = interpreter.finish(code)
-            if learner:
-                pages.save(self.learned, pages.written(inherited))
-            os._exit(code)
+            # Nested, so that nothing raised here unwinds into the copy of `main()` this fork inherited: its
+            # `finally` would remove the live fork server's socket and pages file.
+            try:
+                code = interpreter.finish(code)
+                if learner:
+                    pages.save(self.learned, pages.written(inherited))
+            finally:
+                os._exit(code)
 
     def _run(self, argv: list[str]) -> int:
         """Run the entry point as `__main__`; the exit code Python itself would give."""

@@ -28,7 +28,7 @@ from typing import Any
 
 from mcpbdd.authorization.edge import BearerSource, EdgeLog
 from mcpbdd.harness.connectors import STDERR_TAIL_LINES, Http
-from mcpbdd.harness.processes import spawn
+from mcpbdd.harness.processes import groups, spawn
 from mcpbdd.harness.processes.process_options import ProcessOptions, command_argv
 from mcpbdd.kit.principals import Principal
 
@@ -147,9 +147,13 @@ class HttpProcess:
             return
 
     async def _stop(self) -> None:
-        """SIGTERM to the process group, SIGKILL after the grace period; always reaped."""
+        """SIGTERM to the process group, SIGKILL after the grace period; always reaped; then SIGKILL to what is
+        left of the group (`groups.py`: a helper of a server that ended on SIGTERM, or before the stop)."""
         process = self._process
-        if process is None or process.poll() is not None:
+        if process is None:
+            return
+        if process.poll() is not None:
+            groups.kill_group(process.pid)
             return
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGTERM)
@@ -158,10 +162,8 @@ class HttpProcess:
         while process.poll() is None and time.monotonic() < deadline:
             await asyncio.sleep(pause)
             pause = min(pause * 2, LISTEN_POLL_MAX)
-        if process.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+        groups.kill_group(process.pid)  # the server, if it outlived the grace period, and whatever it left
+        process.wait()
 
     def target(self, caller: Principal | None) -> Any:
         if self._http is None:

@@ -59,6 +59,7 @@ import anyio
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from mcpbdd.harness import handover
+from mcpbdd.harness.processes import groups
 from mcpbdd.kit.doubles import ENV_DOUBLES
 from mcpbdd.kit.upstream import ENV_ALL, ENV_PREFIX
 
@@ -118,10 +119,6 @@ class Launch:
         return bool(served) or any(name.startswith(ENV_PREFIX) for name in env)
 
 
-_SPARE_WRAPPER = 'echo "$$" > "$1"; shift; '
-"""Writes the process group's leader (the shell) down, so a spare can be stopped without the loop."""
-
-
 class Spare:
     """One server process started ahead, held open by the SDK's `stdio_client` in a task of its own."""
 
@@ -139,7 +136,7 @@ class Spare:
         launch_args = [str(self.status_path), *launch.argv]
         params = StdioServerParameters(
             command="sh",
-            args=["-c", _SPARE_WRAPPER + wrapper, "mcpbdd-stdio", str(self._pid_path), *launch_args],
+            args=["-c", groups.PID_WRAPPER + wrapper, "mcpbdd-stdio", str(self._pid_path), *launch_args],
             env=launch.environment(),
             cwd=launch.cwd,
         )
@@ -148,7 +145,7 @@ class Spare:
     async def _hold(self, params: StdioServerParameters) -> None:
         """Start the process through the SDK and keep it until it is released (then the SDK stops it)."""
         try:
-            async with stdio_client(params, errlog=self._stderr) as streams:
+            async with groups.group_stopped(stdio_client(params, errlog=self._stderr), self._pid_path) as streams:
                 self._streams.set_result(streams)
                 await self._release.wait()
         except Exception as exc:  # a spawn that failed: the scenario that takes it meets the error as it would
@@ -164,10 +161,7 @@ class Spare:
     @property
     def pid(self) -> int | None:
         """The process group leader's pid (the shell that runs the server), once it has started."""
-        try:
-            return int(self._pid_path.read_text().strip())
-        except (OSError, ValueError):
-            return None
+        return groups.leader(self._pid_path)
 
     @property
     def stopped(self) -> bool:

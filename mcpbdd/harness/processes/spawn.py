@@ -204,10 +204,28 @@ _servers: dict[tuple[object, ...], ForkServerHandle | None] = {}
 _lock = threading.Lock()
 
 
+LOCALE_VARIABLES = ("LC_ALL", "LC_CTYPE", "LANG")
+"""What sets an interpreter's locale at its start (and with it its UTF-8 mode and its file system encoding)."""
+
+
+def read_at_start(name: str) -> bool:
+    """Whether an interpreter reads variable `name` once, at its start, so that setting it in a fork is too late:
+    the `PYTHON*` settings (`PYTHONHASHSEED` among them) and the locale. A fork server is started with the
+    target's values of these (one fork server per set of values), so its forks start as a plain start would.
+    (`TZ` is read at start too, but a fork can catch up: it calls `time.tzset()`.)"""
+    return name.startswith("PYTHON") or name in LOCALE_VARIABLES
+
+
+def _start_environment(env: Mapping[str, str]) -> dict[str, str]:
+    """The fork server's environment: this process's, with the target's variables read at start instead."""
+    own = {name: value for name, value in os.environ.items() if not read_at_start(name)}
+    return {**own, **{name: value for name, value in env.items() if read_at_start(name)}}
+
+
 def _key(entry: _Entry, cwd: str | None, env: Mapping[str, str]) -> tuple[object, ...]:
-    """One fork server per entry point, directory and interpreter settings (the `PYTHON*` variables)."""
-    python_vars = tuple(sorted((name, value) for name, value in env.items() if name.startswith("PYTHON")))
-    return (entry.kind, entry.target, entry.path0, cwd, python_vars)
+    """One fork server per entry point, directory and variables read at start (`read_at_start`)."""
+    start_vars = tuple(sorted((name, value) for name, value in env.items() if read_at_start(name)))
+    return (entry.kind, entry.target, entry.path0, cwd, start_vars)
 
 
 def prepare(mode: SpawnMode, argv: Sequence[str], *, cwd: str | None, env: Mapping[str, str]) -> list[str]:
@@ -260,8 +278,7 @@ def fork_server(mode: SpawnMode, argv: Sequence[str], *, cwd: str | None, env: M
             gone.stop()
             del _servers[key]
         if key not in _servers:
-            base_env = {**os.environ, **{name: value for name, value in env.items() if name.startswith("PYTHON")}}
-            handle = ForkServerHandle(entry, cwd, base_env)
+            handle = ForkServerHandle(entry, cwd, _start_environment(env))
             if handle.ready:
                 _servers[key] = handle
             else:
