@@ -1,6 +1,7 @@
 # Two commands do all the set-up on a fresh machine (Python 3.11 and the package registries):
 #   make demo   run the bundled example server's specifications on both harnesses (Allure results in reports/)
 #   make test   lint, the documentation site (strict), the project's own specifications, and the pytest suite
+#   make test-fast  the pytest tests that start no process, in under a minute (while you work)
 #   make docs   the documentation site into site/ (.venv/bin/mkdocs serve: live at http://127.0.0.1:8000)
 # The first use creates .venv and installs the project into it; later uses reuse it
 # (and reinstall when pyproject.toml changes).
@@ -10,7 +11,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
-.PHONY: demo test lint docs features pytest bench clean
+.PHONY: demo test test-fast lint docs features pytest bench clean
 
 $(INSTALLED): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +31,7 @@ lint: $(INSTALLED)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-logo
+	$(BIN)/mypy
 	$(BIN)/check-jsonschema --builtin-schema vendor.github-workflows docs/ci/github-actions.yml
 	$(BIN)/actionlint docs/ci/github-actions.yml
 
@@ -43,6 +45,13 @@ features: $(INSTALLED)
 	$(BIN)/behave --format progress -D mcpbdd.harness=context
 	$(BIN)/behave --format progress -D mcpbdd.harness=client
 	$(BIN)/behave --format progress -D mcpbdd.harness=client -D mcpbdd.client_mode=legacy
+
+# The pytest suite in two tiers. test-fast: every test outside tests/spawning/, in-process only (tests/conftest.py
+# fails any of them that starts a process), under a minute on two cores. pytest: the whole tree, tests/spawning/
+# too (the tests that run behave, `mcpbdd run`, servers over stdio or HTTP and fork servers). Each test is bounded
+# by pytest-timeout ([tool.pytest.ini_options] in pyproject.toml).
+test-fast: $(INSTALLED)
+	$(BIN)/python -m pytest -q --ignore=tests/spawning
 
 pytest: $(INSTALLED)
 	$(BIN)/python -m pytest -q

@@ -95,7 +95,7 @@ def _duration_of_every_scenario(container: Any) -> float:
     return float(sum(scenario.duration for scenario in container.walk_scenarios()))
 
 
-behave.model.ScenarioContainer.duration = property(_duration_of_every_scenario)  # type: ignore[assignment]
+behave.model.ScenarioContainer.duration = property(_duration_of_every_scenario)
 
 
 def _settings(context: Any) -> Settings:
@@ -253,8 +253,8 @@ def after_scenario(context: Any, scenario: Any) -> None:
         except KeyboardInterrupt as interrupt:
             _report_interrupt(interrupt, f"closing the scenario {scenario.name!r}")
             raise  # behave aborts the run on it: the run stops, and does not pass
-    for error in errors:
-        print(f"mcpbdd: closing the scenario {scenario.name!r} failed: {error!r}", file=sys.stderr)
+    for problem in errors:
+        print(f"mcpbdd: closing the scenario {scenario.name!r} failed: {problem!r}", file=sys.stderr)
     if unused is not None:
         raise unused  # behave fails the scenario with this message (a hook error)
     _stop_if_the_server_cannot_load(context, world)

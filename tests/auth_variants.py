@@ -8,7 +8,7 @@ behind the example's own protection (`mcpbdd.examples.notes_auth`), except for o
 - `alg-none`: an unsigned token (`alg: none`) is read as if it were verified;
 - `403-for-401`: a missing or refused token is answered 403 instead of 401.
 
-tests/test_behave_authorization.py runs features/authorization.feature against each and
+tests/spawning/test_behave_authorization.py runs features/authorization.feature against each and
 checks that the scenarios the flaw breaks fail, naming the flaw.
 """
 

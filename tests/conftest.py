@@ -1,9 +1,9 @@
-"""Shared fixtures: the anyio backend, the harnesses under test, and the test-only servers."""
+"""Shared fixtures: the anyio backend, the harnesses under test, and the test-only servers; the fast tier's guard."""
 
 from __future__ import annotations
 
 import sys
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Generator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,15 +13,34 @@ TESTS = Path(__file__).parent
 if str(TESTS) not in sys.path:
     sys.path.insert(0, str(TESTS))  # makes `servers` (the test-only MCP servers) importable
 
+import no_processes  # noqa: E402 (tests/ just made importable)
+
 HARNESS_KINDS = ("context", "client-auto", "client-legacy")
 
 
 def pytest_configure(config: pytest.Config) -> None:
     """Make this process a child subreaper: no process a test starts can leave its tree, so the process
-    counts (`processes.py`) find forks whose parent has gone too."""
+    counts (`processes.py`) find forks whose parent has gone too. Guard the fast tier (`no_processes.py`)."""
     from processes import become_subreaper
 
     become_subreaper()
+    no_processes.install()
+
+
+# Every phase of every test goes through the fast tier's guard: outside tests/spawning/, no process may start.
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Generator[None, None, None]:
+    return (yield from no_processes.guarded_phase(item))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
+    return (yield from no_processes.guarded_phase(item))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None, None, None]:
+    return (yield from no_processes.guarded_phase(item))
 
 
 @pytest.fixture

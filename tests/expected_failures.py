@@ -12,8 +12,11 @@ import os
 import subprocess
 import sys
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+__all__ = ["ROOT", "FailingRun", "assert_each_scenario_fails_with", "behave", "failure_messages", "run_failing"]
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -40,18 +43,29 @@ def failure_messages(report: list[dict[str, Any]]) -> dict[str, str]:
     return messages
 
 
-def on(harness: str) -> list[str]:
-    """behave's options for a pass on `harness` (`context` or `client`)."""
-    return ["-D", f"mcpbdd.harness={harness}"]
+@dataclass(frozen=True)
+class FailingRun:
+    """One behave run of a feature meant to fail: its exit status, its output, and each failed scenario's message."""
+
+    returncode: int
+    output: str
+    messages: dict[str, str]
+
+
+def run_failing(feature: str, options: Sequence[str], report_file: Path) -> FailingRun:
+    """behave over `feature` with `options`, its JSON report written to `report_file` and read back."""
+    run = behave(feature, *options, "--no-capture", "--format", "json", "--outfile", str(report_file))
+    messages = failure_messages(json.loads(report_file.read_text())) if report_file.exists() else {}
+    return FailingRun(run.returncode, run.stdout + run.stderr, messages)
 
 
 def assert_each_scenario_fails_with(
     feature: str, expected: Mapping[str, Sequence[str]], options: Sequence[str], report_file: Path
 ) -> dict[str, str]:
     """Run `feature`; every scenario must fail (only those named), each message holding its fragments."""
-    run = behave(feature, *options, "--no-capture", "--format", "json", "--outfile", str(report_file))
-    assert run.returncode == 1, run.stdout + run.stderr
-    messages = failure_messages(json.loads(report_file.read_text()))
+    run = run_failing(feature, options, report_file)
+    assert run.returncode == 1, run.output
+    messages = run.messages
     assert sorted(messages) == sorted(expected), "every scenario of the feature must fail, and only those"
     for scenario, fragments in expected.items():
         for fragment in fragments:

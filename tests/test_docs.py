@@ -4,71 +4,54 @@ The site (mkdocs.yml, docs/) is built by `make docs` on every `make test`; here 
 once as it is (it passes, and its generated vocabulary page holds every phrase) and once with a
 broken link and a broken anchor, which the strict build must refuse. The README keeps a compact
 vocabulary table: a row for every group `mcpbdd steps` lists, and no step that is not one.
+
+The tests of this concern that start processes are in tests/spawning/test_docs.py.
 """
 
 from __future__ import annotations
 
-import html
-import os
 import re
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from mcpbdd.phrases import vocabulary
 
+
+def _readme_vocabulary() -> str:
+    text = (ROOT / "README.md").read_text()
+    start = text.index("## The vocabulary\n")
+    end = text.index("\n## ", start + 1)
+    return text[start:end]
+
+
+def test_the_readme_vocabulary_names_every_group_and_only_steps_that_exist() -> None:
+    missing, stale = vocabulary_gaps(_readme_vocabulary())
+    assert missing == [], f"README's vocabulary table has no row for these groups of `mcpbdd steps`: {missing}"
+    assert stale == [], f"README's vocabulary table names steps that do not exist: {stale}"
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (("| Consent gates |", "| Consent |"), (["Consent gates"], [])),
+        (
+            ("`Then the call succeeds`", "`Then the call succeed`"),
+            ([], ["Then the call succeed"]),
+        ),
+    ],
+    ids=["a group left out", "a phrase misspelt"],
+)
+def test_the_vocabulary_check_sees_a_group_left_out_or_a_phrase_misspelt(
+    change: tuple[str, str], expected: tuple[list[str], list[str]]
+) -> None:
+    section = _readme_vocabulary()
+    old, new = change
+    assert old in section
+    assert vocabulary_gaps(section.replace(old, new, 1)) == expected
+
+
 ROOT = Path(__file__).resolve().parents[1]
-MKDOCS = Path(sys.executable).with_name("mkdocs")
-_QUIET = {"NO_MKDOCS_2_WARNING": "1", "DISABLE_MKDOCS_2_WARNING": "true"}  # the banners, as in the Makefile
-
-
-def _site_copy(tmp_path: Path) -> Path:
-    """mkdocs.yml and docs/ copied; the code and BENCHMARKS.md (read by the build) linked as they are."""
-    copy = tmp_path / "project"
-    copy.mkdir()
-    shutil.copy(ROOT / "mkdocs.yml", copy)
-    shutil.copytree(ROOT / "docs", copy / "docs")
-    for name in ("mcpbdd", "BENCHMARKS.md"):
-        (copy / name).symlink_to(ROOT / name)
-    return copy
-
-
-def _build(project: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(MKDOCS), "build", "--strict"],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={**os.environ, **_QUIET},
-    )
-
-
-def test_the_site_builds_strictly_and_a_broken_link_or_anchor_fails_it(tmp_path: Path) -> None:
-    project = _site_copy(tmp_path)
-    built = _build(project)
-    assert built.returncode == 0, built.stdout + built.stderr
-    page = html.unescape((project / "site" / "reference" / "vocabulary" / "index.html").read_text())
-    missing = [p for p in _phrases() if p not in page]
-    assert missing == [], f"the generated vocabulary page lacks {missing}"
-
-    index = project / "docs" / "index.md"
-    index.write_text(
-        index.read_text()
-        + "\nSee [a page that is not there](reference/no-such-page.md)"
-        + " and [a section](reference/limits.md#no-such-section).\n"
-    )
-    broken = _build(project)
-    output = broken.stdout + broken.stderr
-    assert broken.returncode == 1, output
-    assert "'reference/no-such-page.md', but the target is not found among documentation files" in output
-    assert "'reference/limits.md#no-such-section', but the doc 'reference/limits.md' does not contain an anchor" in (
-        output
-    )
-    assert "Aborted with 2 warnings in strict mode!" in output
 
 
 def test_the_generated_pages_are_never_committed() -> None:
@@ -108,39 +91,6 @@ def vocabulary_gaps(section: str) -> tuple[list[str], list[str]]:
     return missing, stale
 
 
-def _readme_vocabulary() -> str:
-    text = (ROOT / "README.md").read_text()
-    start = text.index("## The vocabulary\n")
-    end = text.index("\n## ", start + 1)
-    return text[start:end]
-
-
-def test_the_readme_vocabulary_names_every_group_and_only_steps_that_exist() -> None:
-    missing, stale = vocabulary_gaps(_readme_vocabulary())
-    assert missing == [], f"README's vocabulary table has no row for these groups of `mcpbdd steps`: {missing}"
-    assert stale == [], f"README's vocabulary table names steps that do not exist: {stale}"
-
-
-@pytest.mark.parametrize(
-    ("change", "expected"),
-    [
-        (("| Consent gates |", "| Consent |"), (["Consent gates"], [])),
-        (
-            ("`Then the call succeeds`", "`Then the call succeed`"),
-            ([], ["Then the call succeed"]),
-        ),
-    ],
-    ids=["a group left out", "a phrase misspelt"],
-)
-def test_the_vocabulary_check_sees_a_group_left_out_or_a_phrase_misspelt(
-    change: tuple[str, str], expected: tuple[list[str], list[str]]
-) -> None:
-    section = _readme_vocabulary()
-    old, new = change
-    assert old in section
-    assert vocabulary_gaps(section.replace(old, new, 1)) == expected
-
-
 def test_an_example_of_a_phrase_is_not_stale() -> None:
     assert vocabulary_gaps('`When 2 hours pass`, `Given the tenant "acme"`')[1] == []
 
@@ -173,3 +123,31 @@ def test_the_readme_links_point_at_files_and_headings_that_exist() -> None:
 def test_the_link_check_sees_a_missing_file_or_heading() -> None:
     text = "## The vocabulary\n\n[ok](#the-vocabulary) [ok](docs/cassette.md) [x](docs/gone.md) [y](#gone)\n"
     assert link_problems(text) == ["docs/gone.md", "#gone"]
+
+
+def test_the_upstream_steps_are_listed_in_their_own_group() -> None:
+    from mcpbdd.phrases import vocabulary
+
+    entries = vocabulary.vocabulary()["Upstream services"]
+    phrases = [entry.phrase for entry in entries]
+    assert 'the upstream "{base}" answers {method} "{path}" with status {code} and:' in phrases
+    assert 'the upstream "{base}" received no request' in phrases
+    assert all(entry.example.startswith(("Given the upstream", "Then the upstream")) for entry in entries)
+
+
+def test_the_short_checks_are_listed() -> None:
+    from mcpbdd.phrases import vocabulary
+
+    listed = {(p.keyword, p.phrase) for phrases in vocabulary.vocabulary().values() for p in phrases}
+    for phrase in [
+        ("Then", "the error is retryable"),
+        ("Then", "the error is not retryable"),
+        ("Then", 'the call fails with the tool error "{reason}"'),
+        ("Then", 'the result\'s "{path}" is {value}'),
+        ("Then", "the server asks nothing"),
+        ("Then", 'the storage of tenant "{tenant}" holds "{key}" containing:'),
+        ("Then", 'the storage of tenant "{tenant}" is empty'),
+        ("Then", 'the storage of tenant "{tenant}" is unchanged except under "{prefix}"'),
+        ("Given", "{amount} {unit} have passed"),
+    ]:
+        assert phrase in listed, phrase

@@ -2,103 +2,16 @@
 
 `lint-imports` (run by `make lint`) checks the contracts in pyproject.toml statically; these
 tests show it fails on a forbidden import, and check at run time what importing the kit loads.
+
+The tests of this concern that start processes are in tests/spawning/test_import_contract.py.
 """
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parent.parent
-TEST_FRAMEWORKS = ("behave", "hypothesis", "hypothesis_jsonschema", "allure", "allure_behave", "allure_commons")
-
-
-def _lint_imports(project: Path) -> subprocess.CompletedProcess[str]:
-    """`lint-imports` in `project`, on the `mcpbdd` package found there (not the installed one)."""
-    code = "import sys; from importlinter.cli import lint_imports_command; sys.exit(lint_imports_command())"
-    env = {**os.environ, "PYTHONPATH": str(project)}
-    return subprocess.run(
-        [sys.executable, "-c", code, "--no-cache", "--no-logo"],
-        cwd=project,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    """A copy of the package and its pyproject.toml, to break on purpose."""
-    shutil.copytree(ROOT / "mcpbdd", tmp_path / "mcpbdd", ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
-    return tmp_path
-
-
-def _add_line(module: Path, line: str) -> None:
-    text = module.read_text(encoding="utf-8")
-    marker = "from __future__ import annotations\n"
-    assert marker in text
-    module.write_text(text.replace(marker, f"{marker}\n{line}\n", 1), encoding="utf-8")
-
-
-LAYERS = "The layers, from the command line down to the kit and storage"
-FRAMEWORKS = "The kit and storage import no test framework"
-
-
-def _verdicts(run: subprocess.CompletedProcess[str]) -> list[tuple[str, str]]:
-    # lint-imports wraps a long contract name over two lines: read the verdicts from the text unwrapped
-    return re.findall(r"([^.\n]*?) (KEPT|BROKEN)\b", " ".join(run.stdout.split()))
-
-
-def test_the_contracts_hold_on_the_package(project: Path) -> None:
-    run = _lint_imports(project)
-    assert run.returncode == 0, run.stdout + run.stderr
-    assert "Contracts: 2 kept, 0 broken." in run.stdout
-
-
-@pytest.mark.parametrize(
-    ("module", "line", "contract"),
-    [
-        ("kit/clock.py", "import hypothesis", FRAMEWORKS),
-        ("storage/service.py", "import allure", FRAMEWORKS),
-        ("examples/notes.py", "import behave", FRAMEWORKS),
-        # the wrong-way arrows the layers were made to stop, each of them now a broken contract
-        ("reporting/allure_formatter.py", "from mcpbdd.cli import workers", LAYERS),
-        ("behave.py", "from mcpbdd.cli import main", LAYERS),
-        ("scenario/world.py", "from mcpbdd.record import cassette", LAYERS),
-        ("record/feature.py", "from mcpbdd.reporting import console", LAYERS),
-        ("kit/auth.py", "from mcpbdd.model import outcome", LAYERS),
-        ("kit/errors.py", "import mcpbdd.scenario.conversation, mcpbdd.model.expect, mcpbdd.harness.targets", LAYERS),
-        ("kit/consent.py", "import mcpbdd.behave", LAYERS),
-        ("model/trace.py", "from mcpbdd.harness import base", LAYERS),
-        ("harness/base.py", "from mcpbdd.scenario import world", LAYERS),
-        ("examples/notes.py", "import mcpbdd.upstream", LAYERS),
-        ("examples/notes.py", "from mcpbdd.model import outcome", LAYERS),
-        ("_text.py", "import mcpbdd.storage", LAYERS),
-    ],
-)
-def test_a_forbidden_import_breaks_a_contract(project: Path, module: str, line: str, contract: str) -> None:
-    _add_line(project / "mcpbdd" / module, line)
-    run = _lint_imports(project)
-    assert run.returncode == 1, run.stdout + run.stderr
-    verdicts = _verdicts(run)
-    assert any(contract in name and verdict == "BROKEN" for name, verdict in verdicts), verdicts
-
-
-def test_every_module_of_the_package_is_in_a_layer(project: Path) -> None:
-    """The layers contract is exhaustive: a new top-level module or package that no layer names breaks it."""
-    (project / "mcpbdd" / "newcomer.py").write_text('"""A module no layer names."""\n', encoding="utf-8")
-    run = _lint_imports(project)
-    assert run.returncode == 1, run.stdout + run.stderr
-    assert "mcpbdd.newcomer" in run.stdout
-    assert any(LAYERS in name and verdict == "BROKEN" for name, verdict in _verdicts(run))
 
 
 def test_the_layers_name_every_module_there_is() -> None:
@@ -116,37 +29,3 @@ def test_the_layers_name_every_module_there_is() -> None:
         if (path.suffix == ".py" and path.name != "__init__.py") or (path / "__init__.py").is_file()
     )
     assert sorted(named) == present
-
-
-def test_an_indirect_import_counts(project: Path) -> None:
-    """The world reaches hypothesis only through lazy imports of the checks: the contracts still see it."""
-    _add_line(project / "mcpbdd" / "kit" / "consent.py", "import mcpbdd.scenario.world")
-    run = _lint_imports(project)
-    assert "Contracts: 0 kept, 2 broken." in run.stdout
-    assert "mcpbdd.kit.consent -> mcpbdd.scenario.world" in run.stdout
-    assert "mcpbdd.kit is not allowed to import hypothesis:" in run.stdout
-
-
-def test_an_import_for_type_checking_only_is_allowed(project: Path) -> None:
-    """kit/doubles.py names `mcpbdd.upstream.Upstream` in annotations only; the same for the harness passes too."""
-    _add_line(
-        project / "mcpbdd" / "kit" / "clock.py",
-        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from mcpbdd.harness import Harness",
-    )
-    run = _lint_imports(project)
-    assert run.returncode == 0, run.stdout + run.stderr
-
-
-def test_importing_the_kit_and_storage_loads_no_test_framework() -> None:
-    code = (
-        "import sys\n"
-        "import mcpbdd.kit.consent, mcpbdd.kit.errors, mcpbdd.kit.auth, mcpbdd.kit.doubles, mcpbdd.kit.clock\n"
-        "import mcpbdd.kit.upstream, mcpbdd.storage\n"
-        f"frameworks = {TEST_FRAMEWORKS!r}\n"
-        "print(sorted(name for name in sys.modules if name.split('.')[0] in frameworks))\n"
-        "print('mcp.server.mcpserver' in sys.modules)\n"
-    )
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
-    loaded, sdk_loaded = run.stdout.splitlines()
-    assert loaded == "[]"
-    assert sdk_loaded == "True"  # the kit does use the SDK: the check above looked at a real import

@@ -1,10 +1,11 @@
-"""The shared vocabulary (`mcpbdd.model.kinds`) and text helpers (`mcpbdd._text`): one definition, every edge agrees."""
+"""The shared vocabulary (`mcpbdd.model.kinds`) and text helpers (`mcpbdd._text`): one definition, every edge agrees.
+
+The tests of this concern that start processes are in tests/spawning/test_kinds.py.
+"""
 
 from __future__ import annotations
 
 import pickle
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -111,16 +112,6 @@ def test_settings_hold_the_enums_and_check_capabilities_once(tmp_path: Path) -> 
     assert settings.capabilities == (Capability.ROOTS,)
     with pytest.raises(ConfigError, match=r"unknown capabilities \['telepathy'\]"):
         load_settings({"mcpbdd.capabilities": "telepathy"}, start=tmp_path)
-
-
-def test_the_vocabulary_and_settings_import_no_sdk() -> None:
-    """The command line reads both before any process imports the SDK."""
-    code = (
-        "import sys, mcpbdd.model.kinds, mcpbdd._text, mcpbdd._sdk, mcpbdd.model.config; "
-        "print(sorted({m.split('.')[0] for m in sys.modules} & {'mcp', 'mcp_types', 'anyio', 'behave'}))"
-    )
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert run.stdout.strip() == "[]"
 
 
 def test_clip_cuts_with_one_ellipsis() -> None:

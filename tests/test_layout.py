@@ -3,14 +3,14 @@
 These are the layout's promises from docs/reference/layout.md: what `import mcpbdd` names, no loose module at the
 top but the front, the hooks and private seams, no module past 600 lines, every public module saying what it
 exports.
+
+The tests of this concern that start processes are in tests/spawning/test_layout.py.
 """
 
 from __future__ import annotations
 
 import ast
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -50,13 +50,6 @@ def test_the_front_refuses_a_name_stated_wrongly(line: str, says: str) -> None:
     with pytest.raises(ImportError, match=re.escape(says)):
         mcpbdd._public_names(broken)
     assert set(mcpbdd._public_names(source)) == set(mcpbdd.__all__) - {"__version__"}
-
-
-def test_importing_the_front_loads_nothing_until_a_name_is_used() -> None:
-    """`import mcpbdd.kit.consent` in a production server must not pull the harnesses in through the front."""
-    code = "import sys, mcpbdd; print(sorted(m for m in sys.modules if m.startswith('mcpbdd')))"
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert run.stdout.strip() == "['mcpbdd', 'mcpbdd._version']"  # the version seam: one constant
 
 
 def test_the_top_level_holds_only_the_front_the_hooks_and_private_seams() -> None:

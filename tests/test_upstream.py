@@ -1,14 +1,14 @@
-"""Upstream doubles: the route table, the in-process transport, the loopback server, and the World's check."""
+"""Upstream doubles: the route table, the in-process transport, the loopback server, and the World's check.
+
+The tests of this concern that start processes are in tests/spawning/test_upstream.py.
+"""
 
 from __future__ import annotations
 
 import gc
 import json
-import os
 import re
 import socket
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -489,26 +489,3 @@ def test_an_unmatched_request_fails_the_world_call_that_made_it(harness: str) ->
         assert world.close() == []
     finally:
         run_loop.close()
-
-
-def test_a_server_in_another_process_reaches_the_route_table_through_the_loopback(
-    threads_before: set[threading.Thread],
-) -> None:
-    """The example server's production lifespan, in a child process, with only the environment handed over."""
-    upstream = Upstream()
-    upstream.answer("https://docs.example.com", "GET", "/documents/d-1", 200, {"title": "T", "body": "B"})
-    child = (
-        "import asyncio\n"
-        "from mcpbdd.examples.notes import mcp, notes_lifespan\n"
-        "async def main():\n"
-        "    async with notes_lifespan(mcp) as state:\n"
-        "        print((await state.docs.get('/documents/d-1')).text)\n"
-        "asyncio.run(main())\n"
-    )
-    with LoopbackServer(upstream) as loopback:
-        env = {**os.environ, **loopback.environment()}
-        env.pop("NOTES_DOCS_URL", None)
-        run = subprocess.run([sys.executable, "-c", child], env=env, capture_output=True, text=True, timeout=60)
-    assert run.returncode == 0, run.stderr
-    assert json.loads(run.stdout) == {"title": "T", "body": "B"}
-    assert upstream.received("https://docs.example.com", "GET", "/documents/d-1") == 1

@@ -63,7 +63,7 @@ class SchemaViolation:
 
 def _dialect(schema: Mapping[str, Any] | bool) -> type[Validator]:
     """The validator class for the dialect the schema names, JSON Schema 2020-12 (MCP's default) if none."""
-    return validator_for(schema, default=Draft202012Validator)  # type: ignore[arg-type]
+    return validator_for(schema, default=Draft202012Validator)
 
 
 def schema_problems(schema: Any) -> list[SchemaViolation]:

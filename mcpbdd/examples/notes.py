@@ -25,7 +25,7 @@ import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 import httpx
 from mcp.server.auth.middleware.auth_context import get_access_token
@@ -152,7 +152,9 @@ def _caller() -> tuple[str, str]:
 
 
 def _state(ctx: Context) -> NotesState:
-    return ctx.request_context.lifespan_context
+    # The tools take the SDK's bare `Context`, whose lifespan type defaults to a dict; this server's lifespan
+    # (`notes_lifespan`, `MCPServer[NotesState]`) yields a NotesState.
+    return cast(NotesState, ctx.request_context.lifespan_context)
 
 
 def _notebook(ctx: Context) -> TenantStorage:

@@ -38,6 +38,7 @@ from mcp_types import (
     GetPromptRequestParams,
     Implementation,
     ReadResourceRequestParams,
+    RequestParamsMeta,
     RootsCapability,
     SamplingCapability,
 )
@@ -126,7 +127,7 @@ class MockContext:
         protocol_version: str = LATEST_MODERN_VERSION,
         session_id: str | None = None,
         client_info: Implementation | None = None,
-        meta: dict[str, Any] | None = None,
+        meta: RequestParamsMeta | None = None,
         recorder: Recorder | None = None,
     ) -> None:
         self.server = server

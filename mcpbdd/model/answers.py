@@ -51,8 +51,12 @@ def model_reply(text: str, model: str = MODEL_NAME) -> CreateMessageResult:
 
 
 def roots(entries: Iterable[tuple[str, str | None]]) -> ListRootsResult:
-    """The client shares these roots (uri, optional name)."""
-    return ListRootsResult(roots=[Root(uri=uri, name=name or None) for uri, name in entries])
+    """The client shares these roots (uri, optional name).
+
+    Validated from the plain string, as the wire's would be (`Root.uri` is typed `FileUrl`): a uri that is not a
+    file URL fails with pydantic's message for `Root`.
+    """
+    return ListRootsResult(roots=[Root.model_validate({"uri": uri, "name": name or None}) for uri, name in entries])
 
 
 def answer_kind(response: InputResponse) -> str:

@@ -143,7 +143,7 @@ def check_harness_tags(feature: Any) -> None:
             try:
                 parse_harness_tag(tag)
             except ValueError as exc:
-                line = getattr(tag, "line", None) or getattr(node, "line", 0)
+                line: int = getattr(tag, "line", 0) or getattr(node, "line", 0)
                 errors.append((line, f"{feature.filename}:{line}: {exc}"))
     if errors:
         raise ValueError("\n".join(message for _line, message in sorted(errors)))

@@ -158,7 +158,9 @@ def nearest(step_text: str, keyword: str = "", *, limit: int = 3, registry: Any 
     by default `behave.step_registry.registry`.
     """
     if registry is None:
-        from behave.step_registry import registry
+        from behave.step_registry import registry as behave_registry
+
+        registry = behave_registry
 
     wanted = keyword.lower()
     shapes: dict[str, str] = {}

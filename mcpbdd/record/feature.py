@@ -401,7 +401,8 @@ def _capabilities(declared: Any) -> list[str]:
 
 def _callers(calls: Sequence[Exchange]) -> list[str]:
     """Over HTTP, the recorded callers (from their tokens) as users: the harness sends each one's token."""
-    steps, seen = [], set()
+    steps: list[str] = []
+    seen: set[tuple[Any, Any]] = set()
     for exchange in calls:
         caller = exchange.caller or {}
         subject, tenant = caller.get("subject"), caller.get("tenant")

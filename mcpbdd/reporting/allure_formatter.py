@@ -50,6 +50,7 @@ from pathlib import Path
 from typing import Any
 
 import allure_commons
+import behave
 from allure_behave.formatter import AllureFormatter as _AllureBehaveFormatter
 from allure_behave.listener import AllureListener as _AllureBehaveListener
 from allure_behave.utils import (
@@ -317,7 +318,7 @@ class McpbddListener(_AllureBehaveListener):
             test.parameters = [p for p in test.parameters or [] if p.name != name] + [parameter]
 
 
-def verdict(exception: BaseException) -> Status:
+def verdict(exception: BaseException) -> str:
     """*failed* for an expectation the server did not meet; *broken* for a mistake in the specification or set-up.
 
     Allure's convention (an AssertionError fails, anything else breaks), except that
@@ -353,7 +354,7 @@ def _scenario_verdict(scenario: Any) -> tuple[Any, StatusDetails | None]:
 
 _RUNNER_FOLDERS = (
     str(Path(__file__).resolve().parent.parent) + os.sep,  # mcpbdd itself
-    str(Path(__import__("behave").__file__).resolve().parent) + os.sep,
+    str(Path(behave.__file__).resolve().parent) + os.sep,
     str(Path(sysconfig.get_paths()["stdlib"]).resolve()) + os.sep,
 )
 """Frames from here (mcpbdd, behave, the standard library) ran the step; they did not decide its outcome."""

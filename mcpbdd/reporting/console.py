@@ -111,6 +111,8 @@ class ScenarioLines(ScenarioStepProgressFormatter):
 class PrettyFormatter(_BehavePretty):
     """behave's `pretty`: each feature's header once (with a Background too), Outline rows named by their values."""
 
+    statement: Any  # behave's pretty formatter keeps here what it prints next (a feature, background or scenario)
+
     def background(self, background: Any) -> None:
         if self.statement is self.current_feature:
             self.statement = None  # its header is printed already (in feature())

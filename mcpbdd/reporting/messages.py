@@ -36,7 +36,7 @@ import sys
 import time
 import uuid
 import zlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +44,8 @@ import allure_commons
 import cucumber_messages as cm
 from gherkin.ast_builder import AstBuilder
 from gherkin.parser import Parser
-from gherkin.pickles.compiler import Compiler
+from gherkin.pickles.compiler import Compiler, GherkinDocumentWithURI
+from gherkin.stream.id_generator import IdGenerator
 
 from mcpbdd.reporting.ci_environment import ci_of
 from mcpbdd.reporting.per_scenario import PerScenarioFormatter
@@ -83,10 +84,11 @@ def _duration(seconds: float) -> cm.Duration:
     return cm.Duration(seconds=whole, nanos=int((seconds - whole) * 1e9))
 
 
-class _PathIds:
+class _PathIds(IdGenerator):
     """Gherkin ids derived from the document's path: the same document parsed in two processes has the same ids."""
 
     def __init__(self, uri: str) -> None:
+        super().__init__()
         self.uri = uri
         self.next = 0
 
@@ -102,7 +104,7 @@ class _Document:
     def __init__(self, uri: str) -> None:
         data = Path(uri).read_text(encoding="utf-8")
         ids = _PathIds(uri)
-        document = {**Parser(ast_builder=AstBuilder(ids)).parse(data), "uri": uri}
+        document: GherkinDocumentWithURI = {**Parser(ast_builder=AstBuilder(ids)).parse(data), "uri": uri}
         self.source = {"source": {"uri": uri, "data": data, "mediaType": "text/x.cucumber.gherkin+plain"}}
         self.document = {"gherkinDocument": document}
         self.pickles = {pickle["location"]["line"]: pickle for pickle in Compiler(ids).compile(document)}
@@ -302,7 +304,7 @@ class MessagesFormatter(PerScenarioFormatter):
 
     def finished(self, scenario: Any) -> None:
         document = self.documents.get(str(scenario.feature.filename))
-        pickle = document.pickles.get(int(scenario.line)) if document is not None else None
+        pickle: Mapping[str, Any] | None = document.pickles.get(int(scenario.line)) if document is not None else None
         if document is None or pickle is None:
             return  # behave ran something the Gherkin parser does not see as a scenario: nothing to map it to
         out: list[dict[str, Any]] = []
@@ -379,7 +381,7 @@ class MessagesFormatter(PerScenarioFormatter):
         )
         self._write(out)
 
-    def _own_pickle(self, pickle: dict[str, Any], scenario: Any) -> dict[str, Any]:
+    def _own_pickle(self, pickle: Mapping[str, Any], scenario: Any) -> dict[str, Any]:
         """The pickle with ids of this process (one pass of several may run the same scenario) and the name the
         Gherkin compiler gave it (an Outline row's with its values filled in, not behave's `-- @1.1`), followed by
         the harness the hooks added to behave's name (`[client harness, legacy]`): the pass, in every consumer."""

@@ -13,6 +13,7 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 __all__ = ["Totals", "read_totals", "totals_lines"]
 
@@ -42,8 +43,8 @@ class Totals:
         return f"{self.passed} passed, {self.failed} failed{broken}, {self.skipped} skipped"
 
 
-def _latest_results(folders: Iterable[Path]) -> list[dict[str, object]]:
-    latest: dict[str, dict[str, object]] = {}
+def _latest_results(folders: Iterable[Path]) -> list[dict[str, Any]]:
+    latest: dict[str, dict[str, Any]] = {}
     for folder in folders:
         for path in sorted(folder.glob("*-result.json")):
             try:
@@ -58,7 +59,8 @@ def _latest_results(folders: Iterable[Path]) -> list[dict[str, object]]:
 
 def read_totals(folders: Iterable[Path]) -> tuple[Totals, dict[str, Totals]]:
     """The overall totals and those per harness (by the `harness` label mcpbdd's formatter writes)."""
-    overall, per_harness = Totals(), {}
+    overall = Totals()
+    per_harness: dict[str, Totals] = {}
     for result in _latest_results(folders):
         status = str(result.get("status") or "unknown")
         overall.add(status)

@@ -226,7 +226,8 @@ class ScenarioOwner:
 
     async def _wait(self, future: asyncio.Future[T]) -> T:
         """Wait for the owner's answer, or report that the owner itself died."""
-        done, _ = await asyncio.wait({future, self._task}, return_when=asyncio.FIRST_COMPLETED)
+        either: set[asyncio.Future[Any]] = {future, self._task}
+        done, _ = await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
         if future in done:
             return future.result()
         future.cancel()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from behave import then, when
+from mcp_types import InputResponses
 
 from mcpbdd.kit.consent import CONSENT_KEY
 from mcpbdd.model import answers, expect
@@ -75,7 +76,7 @@ def user_replays(context: Any, user: str) -> None:
 @when('the client calls "{tool:Text}" with {arguments:JsonObject} and consent given in advance')
 def calls_with_consent_in_advance(context: Any, tool: str, arguments: str) -> None:
     """When the client calls "delete_note" with {"note_id": "n-1"} and consent given in advance"""
-    consent = {CONSENT_KEY: answers.accept({CONSENT_KEY: True})}
+    consent: InputResponses = {CONSENT_KEY: answers.accept({CONSENT_KEY: True})}
     world(context).call_tool(tool, inline_arguments(arguments, context), input_responses=consent)
 
 

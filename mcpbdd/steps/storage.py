@@ -33,7 +33,7 @@ def _seed_rows(context: Any) -> dict[float | None, dict[str, Any]]:
     """The `key | value [| ttl]` table, grouped by TTL (seconds; a duration like `15 minutes` is fine too)."""
     table = getattr(context, "table", None)
     headings = [h.strip() for h in table.headings] if table is not None else []
-    if headings not in (["key", "value"], ["key", "value", "ttl"]):
+    if table is None or headings not in (["key", "value"], ["key", "value", "ttl"]):
         raise SpecError(
             f"{location(context)}: the storage table needs the columns key | value (and optionally | ttl), "
             f"got {' | '.join(headings) or 'no table'}"

@@ -143,7 +143,7 @@ class StorageService:
 
     def purge_expired(self) -> int:
         """Drop expired entries for good if the provider can (they are invisible either way)."""
-        purge = getattr(self.provider, "purge_expired", None)
+        purge: Callable[[float], int] | None = getattr(self.provider, "purge_expired", None)
         return purge(self.now()) if purge is not None else 0
 
     def close(self) -> None:

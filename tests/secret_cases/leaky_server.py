@@ -1,4 +1,4 @@
-"""A server that leaks the secret it is given in every form a report can show (tests/test_secrets_in_reports.py).
+"""A server that leaks the secret it is given in every form a report can show (spawning/test_secrets_in_reports.py).
 
 Each tool writes the secret a different way: as plain text, inside structured content and
 a JSON text (escaped once, then again by the report), in base64 and in a Basic credential,

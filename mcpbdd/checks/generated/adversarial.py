@@ -121,7 +121,7 @@ def adversarial_inputs(schema: Any, depth: int = DEEP) -> list[Labelled]:
         ]
     )
     groups.append([(f"adversarial: {label}", {**base, **extra}) for label, extra in EXTRA_KEYS])
-    missing = [("adversarial: no arguments at all", {})] if base else []
+    missing: list[Labelled] = [("adversarial: no arguments at all", {})] if base else []
     missing += [
         (f"adversarial: the required $.{name} left out", {k: v for k, v in base.items() if k != name})
         for name in required

@@ -126,7 +126,7 @@ def _hypothesis_jsonschema_problem() -> str | None:
         try:
             from hypothesis_jsonschema import from_schema
 
-            probe = {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}
+            probe: dict[str, Any] = {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}
             _collect(from_schema(probe), 2, 0)
             _HJ_PROBLEM.append(None)
         except ImportError:

@@ -165,11 +165,11 @@ def _get(value: Any, path: NodePath) -> Any:
 def _replace(value: dict[str, Any], path: NodePath, new: Any) -> dict[str, Any]:
     """A copy of `value` with the node at `path` replaced (only the nodes along the path are copied)."""
     if not path:
-        return new  # type: ignore[no-any-return]
+        return new
     head, rest = path[0], path[1:]
     if isinstance(value, dict):
         copied: Any = dict(value)
     else:
         copied = list(value)
     copied[head] = _replace(value[head], rest, new)
-    return copied  # type: ignore[no-any-return]
+    return copied

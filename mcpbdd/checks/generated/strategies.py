@@ -50,10 +50,10 @@ def _any_json() -> Any:
 def _strategy(schema: Any, root: Any, depth: int) -> Any:
     from hypothesis import strategies as st
 
-    if schema is True or schema == {} or not isinstance(schema, Mapping | bool):
-        return _any_json()
     if schema is False:
         return st.nothing()
+    if not isinstance(schema, Mapping) or not schema:  # True, {} or not a schema at all: any JSON
+        return _any_json()
     if "$ref" in schema:
         if depth >= _MAX_REF_DEPTH:
             return st.nothing()

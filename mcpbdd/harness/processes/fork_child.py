@@ -64,7 +64,7 @@ def finish(code: int) -> int:
 def fresh_stdio(*, unbuffered: bool) -> None:
     """New `sys.stdin/stdout/stderr` over fds 0-2, as interpreter start-up makes them (none of the parent's buffers)."""
     encoding = sys.stdout.encoding if sys.stdout is not None else "utf-8"
-    errors = sys.stdout.errors if sys.stdout is not None else "strict"
+    errors = (sys.stdout.errors if sys.stdout is not None else None) or "strict"
 
     def text(fd: int, mode: str, errors: str, line_buffering: bool) -> io.TextIOWrapper:
         raw = io.FileIO(fd, mode, closefd=False)
@@ -73,9 +73,10 @@ def fresh_stdio(*, unbuffered: bool) -> None:
             buffered, encoding=encoding, errors=errors, line_buffering=line_buffering, write_through=unbuffered
         )
 
-    sys.stdin = sys.__stdin__ = text(0, "r", errors, os.isatty(0))
-    sys.stdout = sys.__stdout__ = text(1, "w", errors, os.isatty(1))
-    sys.stderr = sys.__stderr__ = text(2, "w", "backslashreplace", True)
+    # typeshed declares sys.__stdin__ and its siblings Final; a forked child must replace them as start-up sets them.
+    sys.stdin = sys.__stdin__ = text(0, "r", errors, os.isatty(0))  # type: ignore[misc]
+    sys.stdout = sys.__stdout__ = text(1, "w", errors, os.isatty(1))  # type: ignore[misc]
+    sys.stderr = sys.__stderr__ = text(2, "w", "backslashreplace", True)  # type: ignore[misc]
 
 
 def process_name() -> bytes:

@@ -21,7 +21,7 @@ The request is `length (4 bytes, big-endian)` then NUL-separated fields: cwd, ar
 
 from __future__ import annotations
 
-import _signal
+import _signal  # type: ignore[import-not-found]  # CPython's C half of `signal`: typeshed has no stub for it
 import _socket
 import os
 import sys

@@ -278,14 +278,14 @@ def fork_server(mode: SpawnMode, argv: Sequence[str], *, cwd: str | None, env: M
             gone.stop()
             del _servers[key]
         if key not in _servers:
-            handle = ForkServerHandle(entry, cwd, _start_environment(env))
-            if handle.ready:
-                _servers[key] = handle
+            started = ForkServerHandle(entry, cwd, _start_environment(env))
+            if started.ready:
+                _servers[key] = started
             else:
                 _servers[key] = None
                 print(
                     f"mcpbdd: starting {shlex.join(argv)} plainly in every scenario, not from the fork server: "
-                    f"{handle.why_not}",
+                    f"{started.why_not}",
                     file=sys.__stderr__ or sys.stderr,
                 )
         handle = _servers[key]

@@ -1,5 +1,5 @@
 Feature: Every assertion step fails when it should, with a message that says why
-  Each scenario below is expected to FAIL; tests/test_behave_runs.py checks the message.
+  Each scenario below is expected to FAIL; tests/spawning/test_failing_steps.py checks the message.
 
   Background:
     Given the user "alice" of tenant "acme"

@@ -1,6 +1,6 @@
 @harness.client
 Feature: Authorization steps that must fail, each with a message that says why
-  Every scenario here fails on purpose (tests/test_behave_authorization.py checks each message).
+  Every scenario here fails on purpose (tests/spawning/test_failing_steps.py checks each message).
 
   Background:
     Given the MCP server "http: {python} -m mcpbdd.examples.notes --http 127.0.0.1:{port} --auth jwks"

@@ -1,6 +1,6 @@
 Feature: Every contract step fails when it should, with a message that says why
   Each scenario below is expected to FAIL, against the deliberately weak server in
-  tests/weak_server.py; tests/test_behave_contracts.py checks the messages.
+  tests/weak_server.py; tests/spawning/test_failing_steps.py checks the messages.
 
   Background:
     Given the MCP server "weak_server:mcp"
@@ -32,7 +32,7 @@ Feature: Every contract step fails when it should, with a message that says why
   Scenario: survives, but it crashes on a long string
     Then "shout" survives 40 generated calls
 
-  # tests/test_behave_contracts.py configures the secret: -D mcpbdd.secrets=sk-weak-0123456789
+  # tests/spawning/test_failing_steps.py configures the secret: -D mcpbdd.secrets=sk-weak-0123456789
   Scenario: survives, but it names a configured secret
     Then "connect" survives 10 generated calls
 

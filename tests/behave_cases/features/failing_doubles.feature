@@ -1,5 +1,5 @@
 Feature: Storage and clock steps against servers that cannot see them fail (meant to fail)
-  Every scenario here must fail with the message tests/test_behave_doubles.py expects: a
+  Every scenario here must fail with the message tests/spawning/test_failing_steps.py expects: a
   storage or clock step never passes against a server that did not take the scenario's
   doubles, and over stdio the storage steps see what the server process wrote.
 

@@ -1,5 +1,5 @@
 Feature: The short checks fail when they should, saying why
-  Each scenario below is expected to FAIL; tests/test_behave_short_checks.py checks each message.
+  Each scenario below is expected to FAIL; tests/spawning/test_failing_steps.py checks each message.
 
   Background:
     Given the user "alice" of tenant "acme"

@@ -1,6 +1,6 @@
 Feature: Every upstream step fails when it should, with a message that says why
   Each scenario below is expected to FAIL, against the bundled notes server's import_note
-  (which reads https://docs.example.com); tests/test_behave_upstream.py checks the messages.
+  (which reads https://docs.example.com); tests/spawning/test_failing_steps.py checks the messages.
 
   Background:
     Given the user "alice" of tenant "acme"

@@ -1,5 +1,5 @@
 Feature: The phrases a new user reached for fail when they should, with a message that says why
-  Each scenario below is expected to FAIL; tests/test_behave_vocabulary.py checks the message.
+  Each scenario below is expected to FAIL; tests/spawning/test_failing_steps.py checks the message.
 
   Background:
     Given the user "rita" of tenant "northside"

@@ -1,5 +1,5 @@
 Feature: Hostile input fails clearly, naming the feature file and line
-  Each scenario below is expected to FAIL; tests/test_hostile_input.py checks the messages,
+  Each scenario below is expected to FAIL; tests/spawning/test_hostile_input.py checks the messages,
   on both harnesses (the limits are the same on each).
 
   Background:

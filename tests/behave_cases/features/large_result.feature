@@ -1,5 +1,5 @@
 Feature: A result of 20 MB, reported in attachments that stay small
-  tests/test_hostile_input.py runs this with the Allure formatter and measures the results
+  tests/spawning/test_hostile_input.py runs this with the Allure formatter and measures the results
   folder. The scenario fails on purpose, so the trace of a failed scenario is attached too.
 
   Scenario: a tool answers 20 MB

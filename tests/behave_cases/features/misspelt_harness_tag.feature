@@ -1,5 +1,5 @@
 Feature: A misspelt harness tag stops the feature, naming the file and line of the tag
-  tests/test_hostile_input.py checks the message (behave: a hook error; mcpbdd run: exit 2).
+  tests/spawning/test_hostile_input.py checks the message (behave: a hook error; mcpbdd run: exit 2).
 
   @smoke @harness.contxt
   Scenario: a tag one letter off

@@ -1,5 +1,5 @@
 Feature: A misspelt step is answered with the nearest phrases of the vocabulary
-  Each scenario below is expected to be UNDEFINED; tests/test_behave_vocabulary.py checks the suggestions.
+  Each scenario below is expected to be UNDEFINED; tests/spawning/test_behave_runs.py checks the suggestions.
 
   Background:
     Given the user "alice" of tenant "acme"

@@ -1,5 +1,5 @@
 Feature: A request the server never answers fails its step, naming the request
-  tests/test_bounded_requests.py runs this with a call timeout of 0.3 s, on both harnesses. Every
+  tests/spawning/test_bounded_requests.py runs this with a call timeout of 0.3 s, on both harnesses. Every
   scenario fails on purpose, within the timeout, instead of hanging the run.
 
   Scenario: a tool error, then a listing the server never answers

@@ -1,5 +1,5 @@
 Feature: An answer given in advance that no question used fails the scenario
-  Each scenario below is expected to FAIL at its end; tests/test_behave_vocabulary.py checks the message.
+  Each scenario below is expected to FAIL at its end; tests/spawning/test_behave_runs.py checks the message.
 
   Scenario: an answer for a question the server never asks
     Given the user "rita" of tenant "northside"

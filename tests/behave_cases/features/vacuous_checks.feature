@@ -1,6 +1,6 @@
 Feature: A check that would pass while checking nothing fails, saying why and how to fix it
   Each scenario below is expected to FAIL: as written, its last step could never fail,
-  whatever the server does. tests/test_behave_vacuous.py checks each message names what
+  whatever the server does. tests/spawning/test_failing_steps.py checks each message names what
   was vacuous and how to fix the scenario.
 
   Background:

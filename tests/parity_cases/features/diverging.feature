@@ -1,5 +1,5 @@
 Feature: Scenarios whose verdict depends on the harness or the era, on purpose
-  tests/test_parity.py runs this with `mcpbdd run --harness all` and reads the parity matrix.
+  tests/spawning/test_parity.py runs this with `mcpbdd run --harness all` and reads the parity matrix.
   A mid-call `ctx.elicit()` needs the 2025-11-25 back-channel: it is asked only on the legacy pass.
 
   Background:

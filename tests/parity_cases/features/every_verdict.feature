@@ -1,5 +1,5 @@
 Feature: Every verdict a report must tell, per pass
-  tests/test_report_consumers.py runs this with `mcpbdd run --harness all` and feeds every file the run
+  tests/spawning/test_report_consumers.py runs this with `mcpbdd run --harness all` and feeds every file the run
   writes to the tools teams read them with. Each scenario ends differently, on purpose.
 
   Background:

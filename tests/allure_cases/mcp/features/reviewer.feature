@@ -1,6 +1,6 @@
 @tool.notes
 Feature: What a reviewer sees
-  Scenarios that FAIL on purpose: tests/test_allure_formatter.py reads their Allure results.
+  Scenarios that FAIL on purpose: tests/spawning/test_allure_formatter.py reads their Allure results.
 
   Background:
     Given the user "alice" of tenant "acme"

@@ -1,5 +1,5 @@
 Feature: Whose mistake it is
-  Scenarios that do not pass on purpose: tests/test_allure_formatter.py reads their Allure
+  Scenarios that do not pass on purpose: tests/spawning/test_allure_formatter.py reads their Allure
   results. Only the first is the server's fault (failed); the rest are mistakes in the
   specification or its set-up (broken).
 

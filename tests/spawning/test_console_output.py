@@ -17,7 +17,7 @@ import pytest
 
 from mcpbdd.reporting.totals import read_totals, totals_lines
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 WITH_BACKGROUND = "features/confirmation.feature"  # a Background: behave's own pretty printed its header twice
 HEADER = "Deleting a note asks the user first"
 STEP = 'Given the user "alice" of tenant "acme"'

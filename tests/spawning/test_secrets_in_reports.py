@@ -33,7 +33,7 @@ from xml.etree import ElementTree
 import pytest
 from secret_encodings import encodings
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CASES = ROOT / "tests" / "secret_cases"
 SECRETS = ('hunt"er2 p@ss/é', "p@ss w0rd")
 MASK = "«redacted»"
@@ -185,11 +185,21 @@ def test_the_console_shows_no_secret(redacted: Run) -> None:
 
 
 def test_redacted_files_still_parse(redacted: Run) -> None:
+    """Masking must leave every JSON and XML file readable; and there must be each kind to read, or this checks
+    nothing (a run that wrote no report would pass it)."""
+    parsed: dict[str, set[str]] = {".json": set(), ".xml": set()}
+    results = 0
     for path in redacted.files("reports"):
         if path.suffix == ".json":
             json.loads(path.read_text(encoding="utf-8"))
         elif path.suffix == ".xml":
             ElementTree.parse(path)
+        else:
+            continue
+        parsed[path.suffix].add(path.relative_to(redacted.folder / "reports").parts[0])
+        results += path.name.endswith("-result.json")
+    assert parsed[".json"] >= {"allure-results", "behave.json"} and parsed[".xml"] >= {"junit"}, parsed
+    assert results == 5, f"{results} Allure results parsed, expected one per scenario (5)"
 
 
 def test_plain_behave_junit_is_redacted_by_the_hooks(project: Path) -> None:

@@ -25,7 +25,7 @@ from xml.etree import ElementTree
 import pytest
 from processes import mcpbdd_run
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FEATURE = "tests/parity_cases/features/every_verdict.feature"
 PASSES = ("context", "client.auto", "client.legacy")
 MID_CALL = "A mid-call question <note>, which only the old handshake can *ask* | answer"

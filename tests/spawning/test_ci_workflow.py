@@ -29,7 +29,7 @@ from ruamel.yaml import YAML
 from mcpbdd.checks.coverage import load_coverage
 from mcpbdd.reporting.coverage_environment import ENVIRONMENT_FILE, environment_entries
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 WORKFLOW = ROOT / "docs" / "ci" / "github-actions.yml"
 BIN = Path(sys.executable).parent
 EXPRESSION = re.compile(r"\$\{\{\s*([^}]+?)\s*\}\}")

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PLAIN = "tests/allure_cases/plain/features"
 MCP = "tests/allure_cases/mcp/features"
 OURS = "mcpbdd.reporting.allure_formatter:AllureFormatter"

@@ -1,0 +1,102 @@
+"""The documentation stays true: the site builds in strict mode, and the README names every group of the vocabulary.
+
+The site (mkdocs.yml, docs/) is built by `make docs` on every `make test`; here a copy of it is built
+once as it is (it passes, and its generated vocabulary page holds every phrase) and once with a
+broken link and a broken anchor, which the strict build must refuse. The README keeps a compact
+vocabulary table: a row for every group `mcpbdd steps` lists, and no step that is not one.
+
+These tests start processes; the in-process tests of this concern are in tests/test_docs.py.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from mcpbdd.phrases import vocabulary
+
+ROOT = Path(__file__).resolve().parents[2]
+MKDOCS = Path(sys.executable).with_name("mkdocs")
+_QUIET = {"NO_MKDOCS_2_WARNING": "1", "DISABLE_MKDOCS_2_WARNING": "true"}  # the banners, as in the Makefile
+
+
+def _site_copy(tmp_path: Path) -> Path:
+    """mkdocs.yml and docs/ copied; the code and BENCHMARKS.md (read by the build) linked as they are."""
+    copy = tmp_path / "project"
+    copy.mkdir()
+    shutil.copy(ROOT / "mkdocs.yml", copy)
+    shutil.copytree(ROOT / "docs", copy / "docs")
+    for name in ("mcpbdd", "BENCHMARKS.md"):
+        (copy / name).symlink_to(ROOT / name)
+    return copy
+
+
+def _build(project: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(MKDOCS), "build", "--strict"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, **_QUIET},
+    )
+
+
+def test_the_site_builds_strictly_and_a_broken_link_or_anchor_fails_it(tmp_path: Path) -> None:
+    project = _site_copy(tmp_path)
+    built = _build(project)
+    assert built.returncode == 0, built.stdout + built.stderr
+    page = html.unescape((project / "site" / "reference" / "vocabulary" / "index.html").read_text())
+    missing = [p for p in _phrases() if p not in page]
+    assert missing == [], f"the generated vocabulary page lacks {missing}"
+
+    index = project / "docs" / "index.md"
+    index.write_text(
+        index.read_text()
+        + "\nSee [a page that is not there](reference/no-such-page.md)"
+        + " and [a section](reference/limits.md#no-such-section).\n"
+    )
+    broken = _build(project)
+    output = broken.stdout + broken.stderr
+    assert broken.returncode == 1, output
+    assert "'reference/no-such-page.md', but the target is not found among documentation files" in output
+    assert "'reference/limits.md#no-such-section', but the doc 'reference/limits.md' does not contain an anchor" in (
+        output
+    )
+    assert "Aborted with 2 warnings in strict mode!" in output
+
+
+# The README's vocabulary table -------------------------------------------------------------------------------
+
+_KEYWORD = re.compile(r"^(Given|When|Then) ")
+
+
+def _phrases() -> set[str]:
+    return {f"{p.keyword} {p.phrase}" for phrases in vocabulary.vocabulary().values() for p in phrases}
+
+
+def _is_a_step(text: str) -> bool:
+    """Whether some registered step matches `text` (an example such as `When 2 hours pass`)."""
+    from behave.step_registry import registry
+
+    keyword, _, rest = text.partition(" ")
+    kinds = [keyword.lower(), "step"]
+    return any(matcher.match(rest) for kind in kinds for matcher in registry.steps.get(kind, []))
+
+
+def vocabulary_gaps(section: str) -> tuple[list[str], list[str]]:
+    """(groups of `mcpbdd steps` the section has no row for, backquoted steps in it that are no phrase and match none).
+
+    The README keeps the groups and a phrase or two of each (issue 29: a quickstart fits in 12 kB);
+    the whole table is the site's generated vocabulary page, checked against the phrases above.
+    """
+    spans = {span.replace("\\|", "|") for span in re.findall(r"`([^`]+)`", section) if _KEYWORD.match(span)}
+    rows = set(re.findall(r"^\| ([^|`]+?) \|", section, re.M)) - {"Group", "---"}
+    missing = [group for group in vocabulary.vocabulary() if group not in rows]
+    stale = sorted(span for span in spans - _phrases() if not _is_a_step(span))
+    return missing, stale

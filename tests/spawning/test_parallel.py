@@ -1,0 +1,107 @@
+"""`mcpbdd run --jobs N` and `--shard I/N`: the same results as a serial run, none lost, none duplicated.
+
+The planning functions are checked directly; the runs are real `mcpbdd run` subprocesses
+over this project's own specifications on both harnesses, compared result by result.
+
+These tests start processes; the in-process tests of this concern are in tests/test_parallel.py.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from mcpbdd.cli.plan import plan_run
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+# real runs ---------------------------------------------------------------------------------------------
+
+
+def _run(results: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "mcpbdd.cli.main", "run", "--harness", "both", "--results", str(results)]
+    command += ["--junit", str(results.parent / f"{results.name}-junit"), "-f", "progress", *args]
+    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
+
+
+Identity = tuple[str, str, tuple[str, ...]]
+
+
+def _identities(*folders: Path) -> Counter[Identity]:
+    """(full name, name, parameters) of every result file, counted: a duplicate counts twice.
+
+    Not the status: the project's generated-input scenarios draw a fresh seed per run, so a status
+    may legitimately differ between two runs; what must not differ is which results exist.
+    """
+    found: Counter[Identity] = Counter()
+    for folder in folders:
+        for path in folder.glob("*-result.json"):
+            result = json.loads(path.read_text(encoding="utf-8"))
+            parameters = tuple(sorted(f"{p['name']}={p['value']}" for p in result.get("parameters", [])))
+            found[(result["fullName"], result["name"], parameters)] += 1
+    return found
+
+
+def _junit_cases(folder: Path) -> Counter[tuple[str, str, str]]:
+    cases: Counter[tuple[str, str, str]] = Counter()
+    for path in folder.rglob("TESTS-*.xml"):
+        for case in ET.parse(path).getroot().iter("testcase"):
+            cases[(path.parent.name, case.get("classname", ""), case.get("name", ""))] += 1
+    return cases
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("runs")
+    done = {
+        "serial": _run(folder / "serial"),
+        "jobs": _run(folder / "jobs", "--jobs", "2"),
+        "shard-1": _run(folder / "shard-1", "--shard", "1/2"),
+        "shard-2": _run(folder / "shard-2", "--shard", "2/2"),
+    }
+    assert {run.returncode for run in done.values()} <= {0, 1}, {n: r.stdout[-1500:] for n, r in done.items()}
+    for name, run in done.items():  # the summary line counts what the results folder holds
+        summary = re.search(r"mcpbdd: (?:passed|FAILED): (\d+) passed, (\d+) failed", run.stdout)
+        assert summary is not None, run.stdout[-2000:]
+        written = len(list((folder / name).glob("*-result.json")))
+        assert int(summary.group(1)) + int(summary.group(2)) == written, (name, summary.group(0), written)
+    return {name: folder / name for name in done}
+
+
+def test_two_jobs_give_exactly_the_serial_results(runs: dict[str, Path]) -> None:
+    serial = _identities(runs["serial"])
+    # One result per scenario and harness, each exactly once: a scenario a tag pins to one harness
+    # runs only in that harness's pass of --harness both (here the tampering one, @harness.client.auto).
+    pinned = plan_run(["--tags", "@harness.client,@harness.client.auto,@harness.context"]).scenarios
+    assert pinned >= 1
+    assert sum(serial.values()) == 2 * plan_run([]).scenarios - pinned > 60
+    assert set(serial.values()) == {1}
+    assert {p for _, _, parameters in serial for p in parameters if p.startswith("harness=")} == {
+        "harness=context",
+        "harness=client",
+    }
+    assert _identities(runs["jobs"]) == serial
+
+
+def test_two_shards_together_give_exactly_the_serial_results(runs: dict[str, Path]) -> None:
+    first, second = _identities(runs["shard-1"]), _identities(runs["shard-2"])
+    assert first and second, "both shards have work"
+    assert first + second == _identities(runs["serial"])
+
+
+def test_junit_xml_is_the_same_however_the_run_is_split(runs: dict[str, Path]) -> None:
+    def junit(name: str) -> Path:
+        return runs[name].parent / f"{name}-junit"
+
+    serial = _junit_cases(junit("serial"))
+    assert sum(serial.values()) == sum(_identities(runs["serial"]).values())
+    assert _junit_cases(junit("jobs")) == serial
+    assert _junit_cases(junit("shard-1")) + _junit_cases(junit("shard-2")) == serial

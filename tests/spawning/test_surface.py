@@ -1,0 +1,115 @@
+"""Tool-surface snapshots: every kind of difference classed and named, and when a snapshot may be written.
+
+These tests start processes; the in-process tests of this concern are in tests/test_surface.py.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from mcpbdd.checks.surface import SURFACE_FORMAT
+
+ROOT = Path(__file__).resolve().parents[2]
+
+EXPORT: dict[str, Any] = {
+    "description": "Export the notes.",
+    "inputSchema": {
+        "type": "object",
+        "properties": {
+            "format": {"type": "string", "enum": ["markdown", "json"]},
+            "limit": {"type": "number", "minimum": 1},
+            "tag": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None},
+        },
+        "required": ["format"],
+    },
+    "outputSchema": {
+        "type": "object",
+        "properties": {"document": {"type": "string"}, "count": {"type": "integer"}},
+        "required": ["document", "count"],
+    },
+    "annotations": {"readOnlyHint": True},
+}
+BASE: dict[str, Any] = {"format": SURFACE_FORMAT, "tools": {"export_notes": EXPORT, "get_note": {"inputSchema": {}}}}
+
+
+def changed(edit: Callable[[dict[str, Any]], object]) -> dict[str, Any]:
+    new = copy.deepcopy(BASE)
+    edit(new["tools"])
+    return new
+
+
+# the command and a project's run --------------------------------------------------------------------------
+
+
+def _mcpbdd(*args: str, cwd: Path = ROOT, **env: str) -> subprocess.CompletedProcess[str]:
+    environment = {**os.environ, "PYTHONPATH": str(cwd), **env}
+    return subprocess.run(
+        [sys.executable, "-m", "mcpbdd.cli.main", *args], cwd=cwd, env=environment, capture_output=True, text=True
+    )
+
+
+def test_dump_writes_what_the_committed_snapshot_holds_and_diff_exits_by_breakage(tmp_path: Path) -> None:
+    dumped = tmp_path / "now.json"
+    assert _mcpbdd("surface", "dump", "-o", str(dumped)).returncode == 0
+    committed = ROOT / "features" / "snapshots" / "notes-tools.json"
+    assert json.loads(dumped.read_text()) == json.loads(committed.read_text())
+    same = _mcpbdd("surface", "diff", str(committed), str(dumped))
+    assert (same.returncode, same.stdout.strip().endswith("no difference")) == (0, True), same.stdout
+    grown, shrunk = tmp_path / "grown.json", tmp_path / "shrunk.json"
+    grown.write_text(json.dumps(changed(lambda t: t.update(archive={"inputSchema": {}}))))
+    shrunk.write_text(json.dumps(changed(lambda t: t.pop("get_note"))))
+    base = tmp_path / "base.json"
+    base.write_text(json.dumps(BASE))
+    added = _mcpbdd("surface", "diff", str(base), str(grown))
+    assert added.returncode == 0 and "0 breaking, 1 not breaking" in added.stdout
+    removed = _mcpbdd("surface", "diff", str(base), str(shrunk))
+    assert removed.returncode == 1 and "BREAKING: get_note $: the tool was removed" in removed.stdout
+    unreadable = _mcpbdd("surface", "diff", str(base), str(tmp_path / "missing.json"))
+    assert unreadable.returncode == 2 and "missing.json" in unreadable.stderr
+
+
+SERVER = """
+from typing import Literal
+from mcp.server.mcpserver import MCPServer
+
+mcp = MCPServer("exports")
+
+@mcp.tool()
+def export_notes(format: Literal[{formats}]) -> str:
+    \"\"\"Export the notes.\"\"\"
+    return format
+"""
+
+
+def _project(root: Path, formats: str) -> None:
+    (root / "features" / "steps").mkdir(parents=True, exist_ok=True)
+    (root / "features" / "steps" / "mcpbdd_steps.py").write_text("from mcpbdd.steps import *  # noqa: F403\n")
+    (root / "features" / "environment.py").write_text("from mcpbdd.behave import *  # noqa: F403\n")
+    (root / "pyproject.toml").write_text('[tool.mcpbdd]\nserver = "exports:mcp"\n')
+    (root / "exports.py").write_text(textwrap.dedent(SERVER).format(formats=formats))
+    step = 'Then the server\'s tools match the snapshot "snapshots/tools.json"'
+    (root / "features" / "surface.feature").write_text(f"Feature: surface\n  Scenario: the tools\n    {step}\n")
+
+
+def test_a_project_run_refuses_to_record_in_ci_writes_on_request_and_names_a_breaking_change(tmp_path: Path) -> None:
+    _project(tmp_path, '"markdown", "json"')
+    snapshot = tmp_path / "snapshots" / "tools.json"
+    refused = _mcpbdd("run", "--no-junit", "-f", "plain", cwd=tmp_path, CI="true")
+    assert refused.returncode == 1 and "it is never written" in refused.stdout, refused.stdout + refused.stderr
+    assert not snapshot.exists()
+    written = _mcpbdd("run", "--no-junit", "--update-snapshots", cwd=tmp_path, CI="true")
+    assert written.returncode == 0 and snapshot.exists(), written.stdout
+    _project(tmp_path, '"markdown"')  # the server drops a format
+    broken = _mcpbdd("run", "--no-junit", "-f", "plain", cwd=tmp_path, CI="true")
+    assert broken.returncode == 1
+    assert (
+        'BREAKING: export_notes $.inputSchema.properties.format.enum: the value "json" was dropped' in broken.stdout
+    ), broken.stdout
