@@ -3,13 +3,12 @@
 Each check runs over the SDK's real client and server (the client harness, both eras) against a
 server from `conformance_servers` that goes wrong the way a hand-rolled dispatcher does; the clean
 server passes every check that applies to it. The pack's features, the table of checks and the
-expected-failures file are checked here too (their runs are in tests/test_conformance_cli.py).
+expected-failures file are checked here too (their runs are in tests/spawning/test_conformance_cli.py).
 """
 
 from __future__ import annotations
 
 import re
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +40,7 @@ MESSAGES = {
 }
 UNBROKEN = {"caching-hints", "result-type"}
 """Rules the SDK's server keeps whatever its handlers return (its runner stamps the fields): no in-process variant
-breaks them; tests/test_conformance_cli.py strips them from an HTTP server's answers instead."""
+breaks them; tests/spawning/test_conformance_cli.py strips them from an HTTP server's answers instead."""
 
 
 async def _verdict(server: Any, name: str, mode: str = "auto") -> str:
@@ -105,17 +104,6 @@ def test_the_pack_has_one_scenario_per_check_naming_its_spec_section() -> None:
         assert {f"@check.{check.id}", f"@spec.{check.section}"} <= tags
         assert f"Spec: {check.url}" in scenario["description"]
         assert [step["text"] for step in scenario["steps"]] == [f'the server passes the conformance check "{check.id}"']
-
-
-def test_the_pack_ships_with_the_package() -> None:
-    """The wheel takes every file of the package git does not ignore, so `mcpbdd conformance` works installed."""
-    root = Path(__file__).parents[1]
-    pyproject = (root / "pyproject.toml").read_text(encoding="utf-8")
-    assert re.search(r'\[tool\.hatch\.build\.targets\.wheel\][^\[]*packages = \["mcpbdd"\]', pyproject)
-    features = [str(path.relative_to(root)) for path in PACK.glob("*.feature")]
-    assert features
-    ignored = subprocess.run(["git", "check-ignore", *features], cwd=root, capture_output=True, text=True)
-    assert ignored.stdout == "", f"git ignores {ignored.stdout}: the wheel would leave them out"
 
 
 def test_the_expected_failures_file(tmp_path: Path) -> None:

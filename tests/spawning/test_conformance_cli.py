@@ -8,14 +8,17 @@ folder with no project file, as a team with only a server would run it.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from mcpbdd.conformance import PACK
+
 PYTHON = sys.executable
-TESTS = Path(__file__).parent
+TESTS = Path(__file__).parents[1]
 NOTES_STDIO = f"stdio: {PYTHON} -m mcpbdd.examples.notes"
 NOTES_HTTP = f"http: {PYTHON} -m mcpbdd.examples.notes --http 127.0.0.1:{{port}}"
 
@@ -133,3 +136,14 @@ def test_list_results_without_caching_hints_or_result_type_fail_those_checks(tmp
     for check in ("caching-hints", "result-type"):
         assert f"### {check} (2026-07-28): failed\n\n```\n{refused}" in summary
         assert f"| {check} | " in summary and "⚪ not applicable |" in summary  # 2025-11-25 has no such fields
+
+
+def test_the_pack_ships_with_the_package() -> None:
+    """The wheel takes every file of the package git does not ignore, so `mcpbdd conformance` works installed."""
+    root = Path(__file__).parents[2]
+    pyproject = (root / "pyproject.toml").read_text(encoding="utf-8")
+    assert re.search(r'\[tool\.hatch\.build\.targets\.wheel\][^\[]*packages = \["mcpbdd"\]', pyproject)
+    features = [str(path.relative_to(root)) for path in PACK.glob("*.feature")]
+    assert features
+    ignored = subprocess.run(["git", "check-ignore", *features], cwd=root, capture_output=True, text=True)
+    assert ignored.stdout == "", f"git ignores {ignored.stdout}: the wheel would leave them out"
