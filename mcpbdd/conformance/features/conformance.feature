@@ -71,8 +71,8 @@ Feature: Conformance: what every MCP server must do, checked from its own surfac
 
     @check.error-texts-leak-nothing @spec.security
     Scenario: error-texts-leak-nothing: Error texts leak no stack frame, path or secret
-      Whatever a server refuses (an unknown tool, bad arguments, an unknown resource or prompt), its
-      message is for the client and the model: no traceback, no File "...", line N, no path of the
+      Whatever a server refuses (an unknown tool, bad arguments, an unknown resource), its message
+      is for the client and the model: no traceback, no File "...", line N, no path of the
       server's installation or machine, no configured secret.
       Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools#security-considerations
       Then the server passes the conformance check "error-texts-leak-nothing"
