@@ -19,6 +19,7 @@ Feature: Team notes
       | import_note         |
       | share_note          |
       | page_notes          |
+      | import_notebook     |
 
   Scenario: A new note can be read back by its id
     When the client calls "create_note" with:

@@ -55,6 +55,7 @@ if TYPE_CHECKING:
     from mcpbdd.kit.principals import Principal as Principal
     from mcpbdd.kit.principals import acting_as as acting_as
     from mcpbdd.model import answers as answers
+    from mcpbdd.model import events as events
     from mcpbdd.model import expect as expect
     from mcpbdd.model import matching as matching
     from mcpbdd.model.config import Settings as Settings
@@ -67,6 +68,9 @@ if TYPE_CHECKING:
     )
     from mcpbdd.model.outcome import (
         Outcome as Outcome,
+    )
+    from mcpbdd.model.outcome import (
+        Progress as Progress,
     )
     from mcpbdd.model.outcome import (
         ProtocolError as ProtocolError,

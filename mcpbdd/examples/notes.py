@@ -43,6 +43,7 @@ from mcp_types import (
 )
 from pydantic import BaseModel, Field, ValidationError
 
+from mcpbdd.examples import notebook_import
 from mcpbdd.kit.clock import Clock, SystemClock
 from mcpbdd.kit.consent import DECLINED, ConsentGate, Shown
 from mcpbdd.kit.doubles import scenario_doubles
@@ -452,6 +453,7 @@ UNPUBLISHED = "Try again in a minute: the document service is down or slow, and 
 SHARE_NOTE = ErrorContract(
     "share_note", NOTE_NOT_FOUND, Failure("upstream_unavailable", "No answer.", retryable=True, hint=UNPUBLISHED)
 )
+notebook_import.register(globals())  # `import_notebook`: a long import (progress, log messages)
 
 
 @mcp.tool()
@@ -519,33 +521,11 @@ async def summarize_notes(tag: str, ctx: Context) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """`python -m mcpbdd.examples.notes` serves stdio; `--http 127.0.0.1:8000` serves Streamable HTTP.
+    """`python -m mcpbdd.examples.notes` serves stdio; `--http 127.0.0.1:8000` serves Streamable HTTP
+    (`mcpbdd.examples.serving` says how, with and without `--auth`)."""
+    from mcpbdd.examples.serving import serve
 
-    Over HTTP without `--auth` the server accepts mcpbdd's test tokens (`mcpbdd.kit.auth.TestTokenVerifier`),
-    the example's *test* configuration. With `--auth jwks=URL` it verifies real JWT access tokens and
-    answers 401/403 at the HTTP edge, its production configuration (`mcpbdd.examples.notes_auth`).
-    """
-    import argparse
-
-    import anyio
-    import uvicorn
-
-    from mcpbdd.examples.notes_auth import AuthOptions, protected_app
-    from mcpbdd.kit.auth import mount_test_auth
-
-    parser = argparse.ArgumentParser(prog="python -m mcpbdd.examples.notes")
-    parser.add_argument("--http", metavar="HOST:PORT", help="serve Streamable HTTP at /mcp instead of stdio")
-    parser.add_argument("--auth", metavar="jwks=URL", type=AuthOptions, help="verify JWT access tokens (HTTP only)")
-    args = parser.parse_args(argv)
-    if not args.http:
-        mcp.run("stdio")
-        return
-    host, _, port = args.http.rpartition(":")
-    host = host or "127.0.0.1"
-    app = mcp.streamable_http_app(host=host)
-    app = protected_app(app, args.auth, host, int(port)) if args.auth else mount_test_auth(app)
-    config = uvicorn.Config(app, host=host, port=int(port), log_level="warning")
-    anyio.run(uvicorn.Server(config).serve)
+    serve(mcp, argv)
 
 
 if __name__ == "__main__":

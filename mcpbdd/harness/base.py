@@ -98,6 +98,10 @@ class Harness(AbstractAsyncContextManager["Harness"], Protocol):
     (`call_tool`, `read_resource`, `get_prompt`), which are defined here once, in terms of `send`.
     """
 
+    log_level: str | None = None
+    """The level from which the client asks for log messages on the calls it makes (None: it asks for none).
+    The World sets it before each call (a harness shared by a feature's scenarios serves each its own)."""
+
     @abstractmethod
     async def send(self, caller: Principal | None, call: Call, **rounds: Unpack[Rounds]) -> Outcome:
         """Make `call` as `caller` (None: anonymous), optionally with answers and the echoed request state."""

@@ -24,6 +24,13 @@ resolver also answers to the resolver's name, as it does on 2026-07-28 (`_sdk.re
 Over HTTP a protected server may refuse a request before MCP sees it (401, 403): the connector
 records the refusal, and the call's outcome is a `transport-failure` carrying it (`Outcome.http`),
 even when the refusal came while the caller's session was being opened.
+
+What a server sends during a call belongs to that call's Outcome: a tool call asks for progress
+(the SDK's progress callback, so the client sends the progress token both eras need), and the
+log messages that arrive while the call runs are its own (calls of a scenario run one at a time;
+on 2025-11-25 a call parked on a question while another runs could share them). The level asked
+for (`log_level`) goes in each request's `_meta` on 2026-07-28, and as a session's
+`logging/setLevel` on 2025-11-25 when the server declares logging.
 """
 
 from __future__ import annotations
@@ -38,7 +45,9 @@ from typing import Any, TypeVar, Unpack
 from mcp import Client
 from mcp.client.session import ClientRequestContext
 from mcp.server.mcpserver import MCPServer
+from mcp.shared.dispatcher import ProgressFnT
 from mcp_types import (
+    LOG_LEVEL_META_KEY,
     CreateMessageRequest,
     CreateMessageRequestParams,
     ElicitRequest,
@@ -48,6 +57,7 @@ from mcp_types import (
     InputResponses,
     ListRootsRequest,
     ListRootsResult,
+    LoggingMessageNotificationParams,
     Tool,
 )
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
@@ -67,7 +77,9 @@ from mcpbdd.model.outcome import (
     TOOLS_CALL,
     Call,
     Channel,
+    LogMessage,
     Outcome,
+    Progress,
     Question,
     question_kind,
 )
@@ -133,6 +145,10 @@ class ClientHarness(Harness):
         self._stack: AsyncExitStack | None = None
         self._clients: dict[Principal | None, Client] = {}
         self._in_flight: list[InFlightCall] = []
+        self._logs: list[LogMessage] = []
+        """Every log message any session received, in order: a call's own are those that arrive while it runs."""
+        self._session_levels: dict[int, str] = {}
+        """Each handshake-era session's last `logging/setLevel` level, by `id` (a Client is unhashable)."""
 
     async def __aenter__(self) -> ClientHarness:
         stack = AsyncExitStack()
@@ -190,6 +206,7 @@ class ClientHarness(Harness):
             callbacks["sampling_callback"] = self._on_sampling
         if Capability.ROOTS in self.capabilities:
             callbacks["list_roots_callback"] = self._on_list_roots
+        callbacks["logging_callback"] = self._on_log
         client = Client(self.connector.target(caller), mode=self.mode, cache=None, **callbacks)
         with acting_as(caller, self.tenant_claim):
             try:
@@ -206,6 +223,21 @@ class ClientHarness(Harness):
                 raise ServerCannotStart(f"{ended} ({_summary(exc)})" + (f"; {why}" if why else "")) from None
         share_output_validators(entered.session)  # compiled schema checks reused across sessions (`_sdk.py`)
         return entered
+
+    async def _on_log(self, params: LoggingMessageNotificationParams) -> None:
+        self._logs.append(LogMessage(params.level, params.data, params.logger))
+
+    async def _ask_for_logs(self, client: Client, level: str | None) -> dict[str, Any] | None:
+        """How this call asks for log messages from `level`: the request's `_meta` on 2026-07-28; on 2025-11-25 a
+        `logging/setLevel` for the session when the server declares logging (nothing to add to the request)."""
+        if level is None:
+            return None
+        if client.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            return {LOG_LEVEL_META_KEY: level}
+        if self._session_levels.get(id(client)) != level and client.server_capabilities.logging is not None:
+            await bounded("logging/setLevel", self.timeout, client.session.set_logging_level(level))  # type: ignore[arg-type]
+            self._session_levels[id(client)] = level
+        return None
 
     # mid-call questions (legacy era) ----------------------------------------------------------
 
@@ -274,17 +306,45 @@ class ClientHarness(Harness):
         return outcome
 
     async def _request(self, client: Client, caller: Principal | None, call: Call, rounds: Rounds) -> Outcome:
+        level = self.log_level
+        meta = await self._ask_for_logs(client, level) if level is not None else None
+        reports: list[Progress] = []
+
+        async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+            reports.append(Progress(progress, total, message))
+
         async def request() -> Any:
             with acting_as(caller, self.tenant_claim):
-                return await _session_request(client, call, rounds)
+                return await _session_request(client, call, rounds, on_progress, meta)
 
-        if client.protocol_version in MODERN_PROTOCOL_VERSIONS:  # questions come back as results: nothing to park
-            return self._diagnosed(await classify(call, request, self.timeout))
+        modern = client.protocol_version in MODERN_PROTOCOL_VERSIONS
+        if modern:  # questions come back as results: nothing to park
+            before = len(self._logs)
+            outcome = await classify(call, request, self.timeout)
+            return self._diagnosed(self._with_events(outcome, reports, before, level, modern))
+
+        async def classified() -> Outcome:
+            before = len(self._logs)
+            return self._with_events(await classify(call, request, self.timeout), reports, before, level, modern)
+
         # A handshake-era connection (mode "legacy", or "auto" that fell back): questions arrive mid-call.
-        task = asyncio.ensure_future(classify(call, request, self.timeout))
+        task = asyncio.ensure_future(classified())
         in_flight = InFlightCall(task=task, caller=caller, call=call)
         self._in_flight.append(in_flight)
         return await self.wait_for(in_flight)
+
+    def _with_events(
+        self, outcome: Outcome, reports: list[Progress], before: int, level: str | None, modern: bool
+    ) -> Outcome:
+        """The outcome with what the server sent while it ran: its progress reports and the log messages since
+        `before`, the level the call asked from and whether its era makes log messages an opt-in. Untouched (no
+        copy) when nothing arrived and nothing was asked: the common call pays nothing."""
+        logs = self._logs
+        if not (reports or level or len(logs) > before):
+            return outcome
+        return replace(
+            outcome, progress=tuple(reports), log_messages=tuple(logs[before:]), log_level=level, logs_opt_in=modern
+        )
 
     async def wait_for(self, in_flight: InFlightCall) -> Outcome:
         """Wait until a legacy call finishes, or asks a question: then report it as `input_required`.
@@ -354,12 +414,21 @@ def _summary(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
-def _session_request(client: Client, call: Call, rounds: Rounds) -> Awaitable[Any]:
-    """The one place a Call becomes the SDK client's request (each round shown: `allow_input_required`)."""
+def _session_request(
+    client: Client, call: Call, rounds: Rounds, on_progress: ProgressFnT, meta: dict[str, Any] | None
+) -> Awaitable[Any]:
+    """The one place a Call becomes the SDK client's request (each round shown: `allow_input_required`).
+
+    A tool call asks for progress (`on_progress`: the SDK then sends a progress token, which a server needs
+    on either era before it may report progress); the SDK's reads and prompts take no progress callback.
+    `meta` is the request's own `_meta` (the log level asked for on 2026-07-28).
+    """
     session = client.session
-    options = {**round_options(rounds), "allow_input_required": True}
+    options: dict[str, Any] = {**round_options(rounds), "allow_input_required": True}
+    if meta is not None:
+        options["meta"] = meta
     if call.method == TOOLS_CALL:
-        return session.call_tool(call.target, call.arguments, **options)
+        return session.call_tool(call.target, call.arguments, progress_callback=on_progress, **options)
     if call.method == RESOURCES_READ:
         return session.read_resource(call.target, **options)
     if call.method == PROMPTS_GET:

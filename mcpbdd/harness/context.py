@@ -18,28 +18,42 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterable
 from contextlib import AsyncExitStack
-from typing import Any, Unpack
+from dataclasses import replace
+from typing import Any, Unpack, cast
 
 from mcp.server.auth.middleware.auth_context import auth_context_var
 from mcp.server.mcpserver import MCPServer
 from mcp.server.runner import modern_error_data
 from mcp.shared.exceptions import MCPError
 from mcp_types import (
+    LOG_LEVEL_META_KEY,
     CallToolRequestParams,
     ErrorData,
     GetPromptRequestParams,
     ReadResourceRequestParams,
+    RequestParamsMeta,
     Tool,
 )
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from mcpbdd._sdk import lowlevel_server
 from mcpbdd.harness.base import DEFAULT_TIMEOUT, Harness, Rounds, bounded, classify, round_options
+from mcpbdd.harness.exits import exit_error, exit_in
 from mcpbdd.harness.limits import too_deep
 from mcpbdd.harness.mock_context import MockContext, Recorder
 from mcpbdd.kit.doubles import Doubles, providing
 from mcpbdd.kit.principals import Principal, authenticated_user
 from mcpbdd.model.kinds import CAPABILITIES
-from mcpbdd.model.outcome import PROMPTS_GET, RESOURCES_READ, TOOLS_CALL, Call, Channel, Outcome
+from mcpbdd.model.outcome import (
+    PROMPTS_GET,
+    RESOURCES_READ,
+    TOOLS_CALL,
+    Call,
+    Channel,
+    LogMessage,
+    Outcome,
+    Progress,
+)
 
 __all__ = ["ContextHarness"]
 
@@ -73,6 +87,7 @@ class ContextHarness(Harness):
         self.recorder = Recorder()
         self._stack: AsyncExitStack | None = None
         self._mock: MockContext | None = None
+        self._asked_level: str | None = None
         lowlevel = lowlevel_server(server)
         self._lowlevel = lowlevel
 
@@ -118,6 +133,11 @@ class ContextHarness(Harness):
             raise
         except Exception as exc:
             raise MCPError.from_error_data(modern_error_data(exc)) from exc
+        except BaseException as exc:  # a sys.exit in the server: what a client sees of it (`mcpbdd.harness.exits`)
+            exited = exit_in(exc)
+            if exited is None:
+                raise
+            raise exit_error(exited, method) from None
         finally:
             auth_context_var.reset(token)
         if isinstance(answer, ErrorData):
@@ -142,7 +162,39 @@ class ContextHarness(Harness):
         limit = too_deep(call.arguments)  # what the client harness's SDK client refuses to send
         if limit is not None:
             return Outcome(Channel.TRANSPORT_FAILURE, call, failure=limit)
-        return await classify(call, lambda: self._handle(caller, call.method, params, raw), self.timeout)
+        level = self.log_level
+        if level != self._asked_level:  # the mock is the one connection: its requests carry the level asked for
+            # `_meta` is open by the spec; the SDK's TypedDict names only progressToken, so the key is cast in
+            self.mock.meta = cast("RequestParamsMeta", {LOG_LEVEL_META_KEY: level}) if level is not None else None
+            self._asked_level = level
+        # Calls on this harness run one at a time: what the recorder gains meanwhile is this call's own.
+        progress, notifications = self.recorder.progress, self.recorder.notifications
+        before, sent = len(progress), len(notifications)
+        outcome = await classify(call, lambda: self._handle(caller, call.method, params, raw), self.timeout)
+        if level is None and len(progress) == before and len(notifications) == sent:
+            return outcome  # nothing asked, nothing sent: the common call pays no copy
+        return self._with_events(outcome, progress[before:], notifications[sent:], level)
+
+    def _with_events(
+        self,
+        outcome: Outcome,
+        reports: list[tuple[float, float | None, str | None]],
+        notified: list[tuple[str, dict[str, Any]]],
+        level: str | None,
+    ) -> Outcome:
+        """The outcome with what the handler sent while it ran (progress, log messages) and the level it asked."""
+        logs = tuple(
+            LogMessage(str(message.get("level")), message.get("data"), message.get("logger"))
+            for method, message in notified
+            if method == "notifications/message"
+        )
+        return replace(
+            outcome,
+            progress=tuple(Progress(*report) for report in reports),
+            log_messages=logs,
+            log_level=level,
+            logs_opt_in=self.mock.protocol_version in MODERN_PROTOCOL_VERSIONS,
+        )
 
     async def list_tools(self, caller: Principal | None = None) -> list[Tool]:
         """The server's tools (`tools/list`), bounded by the call timeout like every request."""

@@ -150,6 +150,42 @@ def question_kind(request: object) -> str:
 Result = CallToolResult | ReadResourceResult | GetPromptResult
 
 
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """One progress report a server sent during a call (`ctx.report_progress(progress, total, message)`)."""
+
+    progress: float
+    total: float | None = None
+    message: str | None = None
+
+    def __str__(self) -> str:
+        """`2 of 3 ("Imported 'Milk'")`: how failure messages list the reports."""
+        amount = f"{self.progress:g}" + (f" of {self.total:g}" if self.total is not None else "")
+        return amount + (f" ({self.message!r})" if self.message is not None else "")
+
+
+LOG_LEVELS: Final = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+"""The protocol's log levels, least severe first (RFC 5424's order)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LogMessage:
+    """One log message a server sent during a call (`ctx.info(...)`, `ctx.log(level, data, logger_name=...)`)."""
+
+    level: str
+    data: Any
+    logger: str | None = None
+
+    @property
+    def text(self) -> str:
+        """The data as a reader sees it: a string as it is, anything else as JSON."""
+        return self.data if isinstance(self.data, str) else json.dumps(self.data, default=str, ensure_ascii=False)
+
+    def __str__(self) -> str:
+        """`warning 'Skipped an empty note' (from notes.import)`: how failure messages list the messages."""
+        return f"{self.level} {clip(self.text, 120)!r}" + (f" (from {self.logger})" if self.logger else "")
+
+
 @dataclass(frozen=True)
 class Outcome:
     """What one call came to (the harnesses build it); read it with the properties."""
@@ -169,6 +205,16 @@ class Outcome:
     """Who made the call, as a failure message names them (`alice of tenant acme`); the World sets it when it
     records the exchange, so a reader never has to guess who "the client" was. None: not known (a bare harness)."""
     pending: Any = field(default=None, compare=False, repr=False)
+    progress: tuple[Progress, ...] = field(default=(), compare=False)
+    """The progress reports the server sent during this call, in order (tools only: the SDK client asks for
+    progress on `tools/call`, which both eras need a progress token for)."""
+    log_messages: tuple[LogMessage, ...] = field(default=(), compare=False)
+    """The log messages the server sent during this call, in order."""
+    log_level: str | None = field(default=None, compare=False)
+    """The level from which the client asked for log messages on this call (None: it asked for none)."""
+    logs_opt_in: bool = field(default=False, compare=False)
+    """Whether this call's era makes log messages a per-request opt-in (2026-07-28: no level asked, none sent).
+    Set by the harness whenever a level was asked or a message arrived."""
     """The harness's handle on a call still running while its questions are open (2025-11-25 era)."""
     http: HttpAnswer | None = None
     """The HTTP refusal (401, 403) the call met at a protected server's edge, instead of an MCP answer."""
@@ -319,7 +365,10 @@ __all__ = [
     "Call",
     "Channel",
     "Method",
+    "LOG_LEVELS",
+    "LogMessage",
     "Outcome",
+    "Progress",
     "ProtocolError",
     "Question",
     "Result",

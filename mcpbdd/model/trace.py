@@ -78,6 +78,10 @@ class Exchange:
             body["failure"] = o.failure
         if o.note:
             body["note"] = o.note
+        if o.progress:  # what the server sent while the call ran, in the step during which it arrived
+            body["progress"] = [{"progress": p.progress, "total": p.total, "message": p.message} for p in o.progress]
+        if o.log_messages:
+            body["log_messages"] = [{"level": m.level, "logger": m.logger, "data": m.data} for m in o.log_messages]
         return body
 
 

@@ -7,7 +7,7 @@ listener, not a rewrite: allure-behave already does the hard, stable part (the A
 result model, step timing, attachments through `allure.attach`, the test-plan
 filter), and a subclass keeps that behaviour and its future fixes. What we override is
 small and each override is a fix we rely on (each has a test in
-`tests/test_allure_formatter.py` that fails on plain allure-behave):
+`tests/spawning/test_allure_formatter.py` that fails on plain allure-behave):
 
 - Scenarios inside `Rule:` are reported (allure-behave wraps only `feature.scenarios`,
   so a rule's scenarios are dropped, and a table in one crashes the formatter); the rule

@@ -20,6 +20,7 @@ JSON, so it is attached as text (`…-attachment.cut.txt`, `.<kind>.cut.txt`).
 Attachments available to any code (steps, hooks, a project's own `environment.py`):
 
 - `attach_exchange(exchange)`: one request and its answer (pretty JSON, duration, caller).
+- `attach_notifications(exchange)`: what the server sent on its own during that call (progress, log messages).
 - `attach_round(...)`, `attach_rounds(...)`: input-required rounds (question, answer, round).
 - `attach_trace(trace)`: every exchange of a scenario, in order.
 - `attach_storage_diff(diff, tenant=...)`: what an assertion found changed in storage
@@ -53,6 +54,7 @@ __all__ = [
     "ScenarioReport",
     "attach_exchange",
     "attach_json",
+    "attach_notifications",
     "attach_round",
     "attach_rounds",
     "attach_stderr",
@@ -155,6 +157,17 @@ def exchange_title(exchange: Exchange) -> str:
 def attach_exchange(exchange: Exchange, *, secrets: Iterable[str] | None = None) -> None:
     """One request and its answer (result, error or questions), with harness, caller and duration."""
     attach_json(exchange.to_json(), exchange_title(exchange), secrets=secrets)
+
+
+def attach_notifications(exchange: Exchange, *, secrets: Iterable[str] | None = None) -> None:
+    """What the server sent on its own while the exchange's call ran (progress reports, log messages), if anything:
+    one attachment on the step during which it arrived, named by what it holds (`.events.json`)."""
+    body = exchange.to_json()
+    sent = {key: body[key] for key in ("progress", "log_messages") if key in body}
+    if not sent:
+        return
+    counts = ", ".join(f"{len(items)} {key.replace('_', ' ')}" for key, items in sent.items())
+    attach_json(sent, f"{exchange.outcome.call} sent {counts}", kind="events", secrets=secrets)
 
 
 def attach_trace(trace: Trace, *, secrets: Iterable[str] | None = None) -> None:
@@ -279,8 +292,10 @@ class ScenarioReport:
         attach_round(str(conversation.call), round_, conversation.names, secrets=self.secrets)
 
     def on_exchange(self, event: ExchangeRecorded) -> None:
-        """An exchange was recorded: attach it, and what the server sent upstream meanwhile, to the running step."""
+        """An exchange was recorded: attach it, what the server sent on its own during it (progress, log messages)
+        and what it sent upstream meanwhile, to the running step."""
         attach_exchange(event.exchange, secrets=self.secrets)
+        attach_notifications(event.exchange, secrets=self.secrets)
         self._attach_new_upstream_requests()
 
     def _attach_new_upstream_requests(self) -> None:

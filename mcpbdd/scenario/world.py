@@ -50,7 +50,7 @@ from mcpbdd.kit.principals import Directory, Principal, caller_label
 from mcpbdd.model.config import Settings
 from mcpbdd.model.errors import NoCallYet, NoServer, ServerCannotStart, TargetError
 from mcpbdd.model.kinds import ClientMode, HarnessKind, check_capabilities, client_mode, harness_kind
-from mcpbdd.model.outcome import RESOURCES_READ, TOOLS_CALL, Call, Channel, Outcome
+from mcpbdd.model.outcome import LOG_LEVELS, RESOURCES_READ, TOOLS_CALL, Call, Channel, Outcome
 from mcpbdd.model.trace import Events, Exchange, Trace
 from mcpbdd.scenario.conversation import AnswerPlan, Conversation, InputRounds
 from mcpbdd.scenario.remembered import Remembered
@@ -123,6 +123,8 @@ class World:
         """Values taken from results by JSON path; a later call's `${name}` sends them (`remember`)."""
         self.authorization = ScenarioAuthorization(lambda: self.clock, settings.tenant_claim)
         """Whether the server requires a token, and the JWT each caller sends (`mcpbdd.authorization`)."""
+        self.log_level: str | None = None
+        """The level from which the client asks for log messages (`ask_for_log_messages`; None: it asks for none)."""
         self.start_failure: ServerCannotStart | None = None
         """Why the server could not be loaded or started in this scenario (the behave hooks stop a run on it)."""
 
@@ -406,10 +408,20 @@ class World:
         self.upstream.check()  # an outbound request no route matched fails the step that made the call
         return outcome
 
+    def ask_for_log_messages(self, level: str) -> None:
+        """From now on every call asks for the server's log messages from `level` up (the era decides the wire:
+        the request's `_meta` on 2026-07-28, `logging/setLevel` on 2025-11-25)."""
+        normal = level.strip().lower()
+        if normal not in LOG_LEVELS:
+            raise ValueError(f"unknown log level {level!r}: use one of {', '.join(LOG_LEVELS)}")
+        self.log_level = normal
+
     def _resume(
         self, caller: Principal | None, outcome: Outcome, answers: InputResponses, request_state: str | None
     ) -> Outcome:
-        return self.run(self.harness.resume(caller, outcome, answers, request_state))
+        harness = self.harness
+        harness.log_level = self.log_level
+        return self.run(harness.resume(caller, outcome, answers, request_state))
 
     def _caller_for(self, as_user: str | None) -> Principal | None:
         return self.directory.user(as_user) if as_user is not None else self.caller
@@ -424,7 +436,9 @@ class World:
         caller = self._caller_for(as_user)
         call = self._filled(call)
         sent_before = len(self.upstream.requests)
-        outcome = self.run(self.harness.send(caller, call, input_responses=input_responses or None))
+        harness = self.harness
+        harness.log_level = self.log_level  # a harness shared by a feature's scenarios asks as this one does
+        outcome = self.run(harness.send(caller, call, input_responses=input_responses or None))
         held = self.upstream.held_after(sent_before, self.settings.timeout) if outcome.failure else None
         if held is not None:  # a call that timed out while a held upstream request kept the server waiting
             outcome = replace(outcome, note=held)

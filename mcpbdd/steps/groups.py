@@ -18,6 +18,8 @@ GROUPS = {
     "mcpbdd.steps.upstream": "Upstream services",
     "mcpbdd.steps.contracts": "Contracts",
     "mcpbdd.steps.conformance": "Conformance",
+    "mcpbdd.steps.progress": "Progress of a long call",
+    "mcpbdd.steps.logs": "Log messages",
 }
 
 NOTES = """

@@ -191,11 +191,11 @@ def _step(test: dict[str, Any], start: str) -> dict[str, Any]:
 
 def test_every_reviewer_scenario_fails_on_both_harnesses(reviewer: Results) -> None:
     assert reviewer.returncode == 1, reviewer.output
-    assert len(reviewer.tests) == 8
+    assert len(reviewer.tests) == 10
     assert {t["status"] for t in reviewer.tests} == {"failed"}
     harnesses = sorted(p["value"] for t in reviewer.tests for p in t["parameters"])
-    assert harnesses == ["client"] * 4 + ["context"] * 4
-    assert len({t["historyId"] for t in reviewer.tests}) == 8, "two harnesses are two tests, not retries"
+    assert harnesses == ["client"] * 5 + ["context"] * 5
+    assert len({t["historyId"] for t in reviewer.tests}) == 10, "two harnesses are two tests, not retries"
 
 
 def test_an_exchange_is_attached_to_the_step_that_made_it(reviewer: Results) -> None:
@@ -257,6 +257,22 @@ def test_upstream_requests_are_attached_to_the_call_that_made_them(reviewer: Res
     assert json.loads(reviewer.attachment(test, "upstream requests (1)")) == [request]  # again on the failure
 
 
+def test_what_the_server_sent_during_a_call_is_attached_to_that_step(reviewer: Results) -> None:
+    for harness in ("context", "client"):
+        test = reviewer.test(f"an import that logged something else [{harness} harness]")
+        step = _step(test, "When the client calls")
+        names = [a["name"] for a in step["attachments"]]
+        assert names[0].startswith("tools/call import_notebook → ok")
+        assert names[1] == "tools/call import_notebook sent 1 progress, 3 log messages", names
+        sent = json.loads(reviewer.attachment(step, "tools/call import_notebook sent"))
+        assert sent["progress"] == [{"progress": 1, "total": 1, "message": "Imported '«redacted»'"}]
+        assert [(m["level"], m["data"]) for m in sent["log_messages"]] == [
+            ("info", "Importing 1 notes"),
+            ("warning", "Note '«redacted»' has no body"),  # redaction applies to log data like every response
+            ("info", "Imported 1 notes"),
+        ]
+
+
 def test_the_secret_is_redacted_from_every_exchange_and_result(reviewer: Results) -> None:
     files = list(reviewer.folder.iterdir())
     assert len(files) > 20
@@ -268,7 +284,7 @@ def test_junit_xml_is_written_per_harness(reviewer: Results) -> None:
     for harness in ("context", "client"):
         (report,) = (junit / harness).glob("TESTS-*.xml")
         text = report.read_text(encoding="utf-8")
-        assert 'tests="4"' in text and 'failures="4"' in text, text[:400]
+        assert 'tests="5"' in text and 'failures="5"' in text, text[:400]
 
 
 # whose mistake: failed (the server) or broken (the specification or its set-up) -------------------------------

@@ -1,14 +1,14 @@
 """Every step fails when it should, with a message that says why: one table, a row per scenario and pass.
 
-Each feature in tests/behave_cases/features/ named below is meant to fail, scenario by scenario: the assertion
-steps (failing_assertions), the contract steps against the deliberately weak tests/weak_server.py
-(failing_contracts), the storage and clock steps against servers that cannot see them (failing_doubles), the
-upstream steps (failing_upstream), every step that could pass vacuously (vacuous_checks), the phrases a new
-user reached for (failing_vocabulary, failing_short_checks) and the authorization steps
-(failing_authorization). behave runs each feature once per pass, in a subprocess (its `main()` leaks step
-definitions within one process), with the JSON formatter; every scenario must fail, and only those the table
-names, and each failing step's message must hold its row's fragments: the JSON path of a schema violation, the
-shrunk input of a crash, the feature file and line of malformed data, the fix.
+Each feature in tests/behave_cases/features/ named below is meant to fail, scenario by scenario: the assertion steps
+(failing_assertions), the contract steps against the deliberately weak tests/weak_server.py (failing_contracts), the
+storage and clock steps against servers that cannot see them (failing_doubles), the upstream steps
+(failing_upstream), every step that could pass vacuously (vacuous_checks), the phrases a new user reached for
+(failing_vocabulary, failing_short_checks), the authorization steps (failing_authorization), and the progress and
+log-message steps (failing_progress, failing_logs). behave runs each feature once per pass, in a subprocess (its
+`main()` leaks step definitions within one process), with the JSON formatter; every scenario must fail, and only
+those the table names, and each failing step's message must hold its row's fragments: the JSON path of a schema
+violation, the shrunk input of a crash, the feature file and line of malformed data, the fix.
 """
 
 from __future__ import annotations
@@ -563,6 +563,89 @@ AUTHORIZATION_FAILURES: dict[str, list[str]] = {
 }
 
 
+PROGRESS = "tests/behave_cases/features/failing_progress.feature"
+
+PROGRESS_FAILURES: dict[str, list[str]] = {
+    "reported progress, but another number of times": [
+        "Expected 3 progress report(s), but the call (tools/call 'import_notebook' as alice of tenant acme) "
+        "sent 2 progress reports: 1 of 2 (\"Imported 'Milk'\"), 2 of 2 (\"Imported 'Eggs'\")"
+    ],
+    "the progress reached, but it stopped short": [
+        "Expected a progress report of 3 of 3, but the call (tools/call 'stops_short' as alice of tenant acme) "
+        "sent 2 progress reports: 1 of 3, 2 of 3"
+    ],
+    "the progress went backwards": [
+        "Expected the progress never to go backwards, but it went back from 3 of 3 ('step 3') to 2 of 3 ('step 2')",
+        "sent 3 progress reports: 1 of 3 ('step 1'), 3 of 3 ('step 3'), 2 of 3 ('step 2')",
+    ],
+    "a progress message says, but none does": [
+        "Expected a progress message saying 'Imported', but the call (tools/call 'mumbles' as alice of tenant acme) "
+        "sent 1 progress report: 1 of 1"
+    ],
+    "never went backwards, with a single report": [
+        "'Never went backwards' compares each progress report with the one before, but the call "
+        "(tools/call 'mumbles' as alice of tenant acme) sent 1 progress report: 1 of 1",
+        "make a call that reports progress at least twice",
+    ],
+    "the progress of a resource read": [
+        "'reported progress 0 times' is about a tool call's progress, but the last call was resources/read "
+        "'notes://n-1' as alice of tenant acme"
+    ],
+    "the progress reached a point beyond its total": ["'2 of 1' is no point a progress can reach"],
+    "a progress message says an empty text": ["The text the progress message must say is empty"],
+}
+
+LOGS = "tests/behave_cases/features/failing_logs.feature"
+ASKED_NONE = (
+    "checks the log messages of the call (tools/call '{tool}' as alice of tenant acme), but the client asked for none"
+)
+
+LOG_FAILURES: dict[str, list[str]] = {
+    "logged, but at another level": [
+        "Expected a log message at 'warning' mentioning 'Importing 1 notes', but the call (tools/call "
+        "'import_notebook' as alice of tenant acme) sent 3 log messages: info 'Importing 1 notes' (from notes.import)"
+    ],
+    "logged, but from another logger": [
+        "Expected a log message at 'info' from the logger 'notes.export' mentioning 'Importing 1 notes'",
+        "info 'Importing 1 notes' (from notes.import)",
+    ],
+    "logged nothing above, but a warning came": [
+        "Expected no log message above 'info', but some were: warning \"Note 'Eggs' has no body\" (from notes.import);"
+    ],
+    "no log message mentions, but one does": [
+        "1 log message(s) mention 'sk-event-4242': info 'connecting with sk-event-4242' (from leaky) during "
+        "tools/call 'leaky' as alice of tenant acme"
+    ],
+    "a server logs although the client asked for none": [
+        "The client asked for no log messages, and on 2026-07-28 a server must then send none",
+        "the call (tools/call 'chatty' as alice of tenant acme) sent 1 log message: error 'disk almost full' "
+        "(from chatty)",
+    ],
+    "logged, with no level asked for": [
+        ASKED_NONE.format(tool="import_notebook"),
+        "put 'Given the client asks for log messages from level \"debug\"' (or another level) before the call",
+    ],
+    "logged at a level below the one asked for": [
+        "The client asked for log messages from level 'warning', so a message at 'info' is never sent"
+    ],
+    "logged nothing above the highest level": ["No level is above 'emergency', so this checks nothing"],
+    "asks for log messages from a level that does not exist": [
+        f"{LOGS}:50: unknown log level 'verbose': use one of debug, info, notice, warning, error, critical"
+    ],
+    "no log message mentions, with no level asked for": [
+        "No call so far asked for log messages, and on 2026-07-28 a server sends none then"
+    ],
+}
+
+LEGACY_LOG_FAILURES = {
+    **LOG_FAILURES,
+    # 2025-11-25 has no per-request opt-in: what `chatty` does is allowed, and the check lacks its level.
+    "a server logs although the client asked for none": [ASKED_NONE.format(tool="chatty")],
+    # The notes server has no logging/setLevel handler, so on 2025-11-25 every level arrives.
+    "logged, but at another level": ["Expected a log message at 'warning' mentioning 'Importing 1 notes'"],
+}
+
+
 @dataclass(frozen=True)
 class Feature:
     """A feature meant to fail: the passes it runs on, each scenario's expected fragments, options of its own, and a
@@ -598,6 +681,10 @@ FEATURES = (
     Feature(SHORT_CHECKS, EVERY_PASS, SHORT_CHECK_FAILURES),
     # Bearer tokens travel over HTTP only: the client harness, which starts the example server's HTTP process.
     Feature(AUTHORIZATION, ("client",), AUTHORIZATION_FAILURES),
+    Feature(PROGRESS, EVERY_PASS, PROGRESS_FAILURES),
+    # 2025-11-25 has no per-request opt-in to log messages: what the legacy pass expects differs (LEGACY_LOG_FAILURES).
+    Feature(LOGS, ("context", "client"), LOG_FAILURES),
+    Feature(LOGS, ("client-legacy",), LEGACY_LOG_FAILURES),
 )
 """The features meant to fail, and the passes each runs on."""
 

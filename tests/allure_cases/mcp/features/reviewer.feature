@@ -29,3 +29,8 @@ Feature: What a reviewer sees
       """
     When the client calls "import_note" with {"document_id": "d-42"}
     Then the result mentions "Offboarding"
+
+  Scenario: an import that logged something else
+    Given the client asks for log messages from level "info"
+    When the client calls "import_notebook" with {"notes": [{"title": "s3cr3t-token"}]}
+    Then the server logged "Exported" at level "info"
