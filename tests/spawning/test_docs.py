@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import html
 import os
-import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-from mcpbdd.phrases import vocabulary
+from test_docs import _phrases  # shared with the in-process half
 
 ROOT = Path(__file__).resolve().parents[2]
 MKDOCS = Path(sys.executable).with_name("mkdocs")
@@ -72,31 +71,3 @@ def test_the_site_builds_strictly_and_a_broken_link_or_anchor_fails_it(tmp_path:
 
 
 # The README's vocabulary table -------------------------------------------------------------------------------
-
-_KEYWORD = re.compile(r"^(Given|When|Then) ")
-
-
-def _phrases() -> set[str]:
-    return {f"{p.keyword} {p.phrase}" for phrases in vocabulary.vocabulary().values() for p in phrases}
-
-
-def _is_a_step(text: str) -> bool:
-    """Whether some registered step matches `text` (an example such as `When 2 hours pass`)."""
-    from behave.step_registry import registry
-
-    keyword, _, rest = text.partition(" ")
-    kinds = [keyword.lower(), "step"]
-    return any(matcher.match(rest) for kind in kinds for matcher in registry.steps.get(kind, []))
-
-
-def vocabulary_gaps(section: str) -> tuple[list[str], list[str]]:
-    """(groups of `mcpbdd steps` the section has no row for, backquoted steps in it that are no phrase and match none).
-
-    The README keeps the groups and a phrase or two of each (issue 29: a quickstart fits in 12 kB);
-    the whole table is the site's generated vocabulary page, checked against the phrases above.
-    """
-    spans = {span.replace("\\|", "|") for span in re.findall(r"`([^`]+)`", section) if _KEYWORD.match(span)}
-    rows = set(re.findall(r"^\| ([^|`]+?) \|", section, re.M)) - {"Group", "---"}
-    missing = [group for group in vocabulary.vocabulary() if group not in rows]
-    stale = sorted(span for span in spans - _phrases() if not _is_a_step(span))
-    return missing, stale

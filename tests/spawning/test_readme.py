@@ -13,28 +13,12 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
+from test_readme import BLOCKS  # shared with the in-process half
 
 ROOT = Path(__file__).resolve().parents[2]
-_BLOCK = re.compile(r"^( *)```python\n(.*?)^\1```", re.S | re.M)
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
-
-
-def _blocks() -> list[tuple[str, str]]:
-    """(`page:line`, code) for every Python block of every page."""
-    found = []
-    for page in PAGES:
-        text = page.read_text()
-        name = page.relative_to(ROOT).as_posix()
-        for m in _BLOCK.finditer(text):
-            found.append((f"{name}:{text[: m.start()].count(chr(10)) + 1}", textwrap.dedent(m.group(2))))
-    return found
-
-
-BLOCKS = _blocks()
 
 
 @pytest.mark.parametrize(("where", "code"), BLOCKS, ids=[where for where, _ in BLOCKS])

@@ -5,45 +5,16 @@ These tests start processes; the in-process tests of this concern are in tests/t
 
 from __future__ import annotations
 
-import copy
 import json
 import os
 import subprocess
 import sys
 import textwrap
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
-from mcpbdd.checks.surface import SURFACE_FORMAT
+from test_surface import BASE, changed  # shared with the in-process half
 
 ROOT = Path(__file__).resolve().parents[2]
-
-EXPORT: dict[str, Any] = {
-    "description": "Export the notes.",
-    "inputSchema": {
-        "type": "object",
-        "properties": {
-            "format": {"type": "string", "enum": ["markdown", "json"]},
-            "limit": {"type": "number", "minimum": 1},
-            "tag": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None},
-        },
-        "required": ["format"],
-    },
-    "outputSchema": {
-        "type": "object",
-        "properties": {"document": {"type": "string"}, "count": {"type": "integer"}},
-        "required": ["document", "count"],
-    },
-    "annotations": {"readOnlyHint": True},
-}
-BASE: dict[str, Any] = {"format": SURFACE_FORMAT, "tools": {"export_notes": EXPORT, "get_note": {"inputSchema": {}}}}
-
-
-def changed(edit: Callable[[dict[str, Any]], object]) -> dict[str, Any]:
-    new = copy.deepcopy(BASE)
-    edit(new["tools"])
-    return new
 
 
 # the command and a project's run --------------------------------------------------------------------------

@@ -17,9 +17,9 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from test_timings import _shards  # shared with the in-process half
 
 from mcpbdd.cli.plan import plan_run
-from mcpbdd.cli.run import plan_processes
 from mcpbdd.cli.timings import DEFAULT_PASS, load_timings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,19 +40,6 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     assert run.returncode == 0, run.stdout + run.stderr
     return out / "timings.json"
-
-
-def _shards(timings: Path | None, count: int) -> list[list[str]]:
-    plan = plan_run([])
-    return [
-        [
-            location
-            for bucket in plan_processes(plan, [None], 1, (index, count), timings)
-            for u in bucket
-            for location in u.locations
-        ]
-        for index in range(1, count + 1)
-    ]
 
 
 def _seconds(locations: list[str], timings: dict[str, dict[str, float]]) -> float:
