@@ -302,6 +302,12 @@ class World:
 
         return surface.match_snapshot(self.offered_tools(), path, update=self.settings.update_snapshots)
 
+    def server_description(self) -> dict[str, Any]:
+        """How the server describes itself to the current caller (its initialize / server/discover answer)."""
+        from mcpbdd.checks import described
+
+        return self.run(described.describe(self.harness, self.caller))
+
     def generated_calls(self, tool: str, n: int) -> Any:
         """`n` generated and adversarial calls of `tool`: no crash, leak, hang, or storage change from a refusal."""
         from mcpbdd.checks import generated

@@ -14,6 +14,7 @@ from mcpbdd.steps import (  # noqa: F401  (registering the steps is the point)
     calls,
     consent,
     contracts,
+    discovery,
     logs,
     outcomes,
     progress,

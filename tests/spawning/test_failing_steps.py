@@ -2,13 +2,13 @@
 
 Each feature in tests/behave_cases/features/ named below is meant to fail, scenario by scenario: the assertion steps
 (failing_assertions), the contract steps against the deliberately weak tests/weak_server.py (failing_contracts), the
-storage and clock steps against servers that cannot see them (failing_doubles), the upstream steps
-(failing_upstream), every step that could pass vacuously (vacuous_checks), the phrases a new user reached for
-(failing_vocabulary, failing_short_checks), the authorization steps (failing_authorization), and the progress and
-log-message steps (failing_progress, failing_logs). behave runs each feature once per pass, in a subprocess (its
-`main()` leaks step definitions within one process), with the JSON formatter; every scenario must fail, and only
-those the table names, and each failing step's message must hold its row's fragments: the JSON path of a schema
-violation, the shrunk input of a crash, the feature file and line of malformed data, the fix.
+storage and clock steps against servers that cannot see them (failing_doubles), the upstream steps (failing_upstream),
+every step that could pass vacuously (vacuous_checks), the phrases a new user reached for (failing_vocabulary,
+failing_short_checks), the authorization steps (failing_authorization), the progress and log-message steps
+(failing_progress, failing_logs), and the discovery step (failing_discovery). behave runs each feature once per pass, in
+a subprocess (its `main()` leaks step definitions within one process), with the JSON formatter; every scenario must
+fail, and only those the table names, and each failing step's message must hold its row's fragments: the JSON path of a
+schema violation, the shrunk input of a crash, the feature file and line of malformed data, the fix.
 """
 
 from __future__ import annotations
@@ -645,6 +645,24 @@ LEGACY_LOG_FAILURES = {
     "logged, but at another level": ["Expected a log message at 'warning' mentioning 'Importing 1 notes'"],
 }
 
+DISCOVERY = "tests/behave_cases/features/failing_discovery.feature"
+NO_PART = "a server describes itself with a JSON object of name, version, capabilities, instructions"
+
+DISCOVERY_FAILURES: dict[str, list[str]] = {
+    "describes itself, but under another name": [
+        "The server's description of itself does not contain what was expected:",
+        '$.name: expected "todo", got "notes"',
+        '"instructions": "Team notes, one notebook per tenant."',
+    ],
+    "describes itself, but without a capability": ["$.capabilities.logging: missing (expected #object)"],
+    "describes itself with nothing": [f"The expected description is {{}}, but {NO_PART}: name the parts that matter"],
+    "describes itself with a part no description has": [
+        "A server's description has no 'homepage': it holds name, version, capabilities, instructions"
+    ],
+    "describes itself with a list": [f'The expected description is ["notes"], but {NO_PART}'],
+    "describes itself with a misspelt marker": [f"{DISCOVERY}:40: Unknown marker '#strin' at $.version"],
+}
+
 
 @dataclass(frozen=True)
 class Feature:
@@ -685,6 +703,7 @@ FEATURES = (
     # 2025-11-25 has no per-request opt-in to log messages: what the legacy pass expects differs (LEGACY_LOG_FAILURES).
     Feature(LOGS, ("context", "client"), LOG_FAILURES),
     Feature(LOGS, ("client-legacy",), LEGACY_LOG_FAILURES),
+    Feature(DISCOVERY, EVERY_PASS, DISCOVERY_FAILURES),
 )
 """The features meant to fail, and the passes each runs on."""
 

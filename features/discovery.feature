@@ -1,0 +1,28 @@
+Feature: The notes server says who it is before any call
+  Before an assistant calls anything it learns the server's name, what the server can do and
+  the instructions the server gives the model: from the `initialize` answer on 2025-11-25, from
+  `server/discover` on 2026-07-28. A team specifies that first impression like any other
+  answer, naming only the parts that matter.
+
+  Background:
+    Given the user "alice" of tenant "acme"
+
+  Scenario: The server names itself and tells the model what it is for
+    Then the server describes itself with:
+      """
+      {"name": "notes", "version": "#string", "instructions": "Team notes, one notebook per tenant."}
+      """
+
+  Scenario: The server declares tools, resources and prompts
+    Then the server describes itself with:
+      """
+      {"capabilities": {"tools": "#object", "resources": "#object", "prompts": "#object"}}
+      """
+
+  @harness.client
+  Scenario: The server run as its own process describes itself the same way, over stdio
+    Given the MCP server "stdio: {python} -m mcpbdd.examples.notes"
+    Then the server describes itself with:
+      """
+      {"name": "notes", "capabilities": {"tools": "#object"}}
+      """
