@@ -26,3 +26,16 @@ Feature: The notes server says who it is before any call
       """
       {"name": "notes", "capabilities": {"tools": "#object"}}
       """
+
+  Scenario: A client may keep the listings a while, for the caller alone
+    Then the tools list may be cached for 300 seconds
+    And the tools list may be cached privately
+    And the prompts list may be cached for 300 seconds
+    And the resource templates list may be cached privately
+    And the resources list may be cached for 0 seconds
+
+  @harness.client
+  Scenario: The caching hints reach a client of the server run as its own process, over stdio
+    Given the MCP server "stdio: {python} -m mcpbdd.examples.notes"
+    Then the tools list may be cached for 300 seconds
+    And the prompts list may be cached privately

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any, cast
 
 import httpx
+from mcp.server import CacheHint
 from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError, ToolError
@@ -129,8 +130,18 @@ async def notes_lifespan(_server: MCPServer[NotesState]) -> AsyncIterator[NotesS
         storage.close()
 
 
+# How long a client may keep each listing (SEP-2549, 2026-07-28): what a tenant sees is its own (private); the tools,
+# prompts and templates change with a release, the resources list (no static resources yet) at any moment.
 mcp: MCPServer[NotesState] = MCPServer(
-    "notes", instructions="Team notes, one notebook per tenant.", lifespan=notes_lifespan
+    "notes",
+    instructions="Team notes, one notebook per tenant.",
+    lifespan=notes_lifespan,
+    cache_hints={
+        "tools/list": CacheHint(ttl_ms=300_000),
+        "prompts/list": CacheHint(ttl_ms=300_000),
+        "resources/templates/list": CacheHint(ttl_ms=300_000),
+        "resources/list": CacheHint(ttl_ms=0),
+    },
 )
 
 

@@ -308,6 +308,12 @@ class World:
 
         return self.run(described.describe(self.harness, self.caller))
 
+    def cache_hints(self, method: str) -> Any:
+        """The caching hints of `method`'s result (`tools/list`, ...) as the current caller gets it."""
+        from mcpbdd.checks import cache_hints
+
+        return self.run(cache_hints.cache_hints(self.harness, self.caller, method))
+
     def generated_calls(self, tool: str, n: int) -> Any:
         """`n` generated and adversarial calls of `tool`: no crash, leak, hang, or storage change from a refusal."""
         from mcpbdd.checks import generated

@@ -19,7 +19,7 @@ GROUPS = {
     "mcpbdd.steps.contracts": "Contracts",
     "mcpbdd.steps.progress": "Progress of a long call",
     "mcpbdd.steps.logs": "Log messages",
-    "mcpbdd.steps.discovery": "How the server describes itself",
+    "mcpbdd.steps.discovery": "Discovery and caching hints",
 }
 
 NOTES = """

@@ -41,3 +41,14 @@ Feature: Discovery checks fail saying how the server described itself
       """
       {"version": "#strin"}
       """
+
+  # Caching hints exist on 2026-07-28 only: a 2025-11-25 pass skips these, saying so.
+  Scenario: may be cached for, but for another time
+    Then the tools list may be cached for 30 seconds
+
+  Scenario: may be cached privately, but any client may share it
+    Given the MCP server "event_server:mcp"
+    Then the tools list may be cached privately
+
+  Scenario: may be cached for a negative time
+    Then the prompts list may be cached for -5 seconds
