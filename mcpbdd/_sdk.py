@@ -37,7 +37,10 @@ __all__ = [
     "registered_tools",
     "resolver_asking",
     "set_anyio_root_task",
+    "drain_stdio_stdout",
     "share_output_validators",
+    "start_stdio_process",
+    "stop_stdio_process",
     "subscription_bus",
 ]
 
@@ -62,6 +65,37 @@ def _private(obj: Any, name: str, purpose: str, package: str) -> Any:
             f"{owner} has no {name} any more (mcpbdd uses it {purpose}; checked on {checked}): "
             f"install {checked} or an mcpbdd that knows {knows}"
         ) from None
+
+
+def _stdio(name: str) -> Any:
+    from mcp.client import stdio
+
+    return _private(stdio, name, "to start and stop a plain stdio server as stdio_client does", "mcp")
+
+
+async def start_stdio_process(command: str, args: list[str], env: dict[str, str], errlog: Any, cwd: Any) -> Any:
+    """A plain stdio server started as the SDK's `stdio_client` starts it (its own session, stderr to `errlog`).
+
+    `mcp.client.stdio._get_executable_command` and `_create_platform_compatible_process` (mcp 2.3.0), with
+    `drain_stdio_stdout` and `stop_stdio_process` below: mcpbdd reads a plain start's stdout itself, in linear
+    time (`mcpbdd.harness.processes.plain_client`: the SDK's reader re-joins its buffer at every chunk, so a
+    50 MB line took longer than a call timeout), and starts, drains and stops the process exactly as the SDK
+    does. If one is renamed, plain stdio starts fail at once, naming it.
+    """
+    executable = await _stdio("_get_executable_command")(command)
+    return await _stdio("_create_platform_compatible_process")(
+        command=executable, args=args, env=env, errlog=errlog, cwd=cwd
+    )
+
+
+async def drain_stdio_stdout(process: Any) -> None:
+    """`mcp.client.stdio._drain_stdout`: read and drop what is left (a server flushing at exit is not blocked)."""
+    await _stdio("_drain_stdout")(process)
+
+
+async def stop_stdio_process(process: Any) -> None:
+    """`mcp.client.stdio._stop_server_process`: close stdin, wait, stop the process group (the SDK's shutdown)."""
+    await _stdio("_stop_server_process")(process)
 
 
 def lowlevel_server(server: MCPServer[Any]) -> Server[Any]:

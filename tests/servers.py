@@ -150,6 +150,19 @@ def die() -> str:
 
 
 @awkward.tool()
+def leave(code: int = 0) -> str:
+    """Calls `sys.exit(code)` mid-call: over stdio the process ends; in-process it must not end the run."""
+    sys.exit(code)
+
+
+@awkward.tool()
+def vanish() -> str:
+    """Ends the process at once with status 0 (`os._exit(0)`): in-process, the behave process running it."""
+    print("vanishing: os._exit(0)", file=sys.stderr, flush=True)
+    os._exit(0)
+
+
+@awkward.tool()
 def depth(value: object) -> int:
     """How deeply `value` nests (a scalar is 0): what reached the handler of a deeply nested argument."""
     level, layer = 0, [value]
@@ -165,6 +178,36 @@ def depth(value: object) -> int:
 def flood(megabytes: int) -> str:
     """A result of `megabytes` MB (10^6 bytes) of text, marked at both ends: what an attachment cap must survive."""
     return "FIRST LINE\n" + "x" * (megabytes * 1_000_000 - 20) + "\nLAST LINE"
+
+
+@asynccontextmanager
+async def _upstream_doubles(_server: MCPServer[Any]) -> AsyncIterator[Any]:
+    """The scenario's upstream doubles, taken in the lifespan (in-process they are set only while it is entered)."""
+    from mcpbdd.kit.doubles import scenario_doubles
+
+    doubles = scenario_doubles()
+    yield doubles.upstream if doubles is not None else None
+
+
+fetcher = MCPServer("fetcher", lifespan=_upstream_doubles)
+
+
+@fetcher.tool()
+async def fetch(ctx: Context, base: str, path: str, through_doubles: bool = True) -> str:
+    """GET `path` of the upstream `base`, its base read through `upstream_base`, over the scenario's doubles'
+    transport (or none: `upstream_base` alone, as the kit's docstring shows for servers in another process)."""
+    import httpx
+
+    from mcpbdd.kit.upstream import upstream_base
+
+    upstream = ctx.request_context.lifespan_context if through_doubles else None
+    transport = upstream.transport() if upstream is not None else None
+    try:
+        async with httpx.AsyncClient(base_url=upstream_base(base), transport=transport, timeout=5) as client:
+            answer = await client.get(path)
+    except httpx.HTTPError as exc:
+        return f"the upstream failed: {exc}"
+    return f"{answer.status_code} {answer.text[:200]}"
 
 
 # A server whose errors name paths of the Python installation and of the machine, not of its own code:
@@ -300,6 +343,7 @@ SERVERS = {
     "silent_listing": silent_listing,
     "stuck_shutdown": stuck_shutdown,
     "slow_to_close": slow_to_close,
+    "fetcher": fetcher,
 }
 
 

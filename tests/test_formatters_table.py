@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from behave.formatter.base import Formatter
 
-from mcpbdd.cli.behave_argv import behave_args
+from mcpbdd.cli.behave_argv import ReportFiles, behave_args
 from mcpbdd.cli.formatters import FORMATTERS, MESSAGES, VERDICTS, formatter_module
 from mcpbdd.cli.workers import PREIMPORT
 
@@ -33,7 +33,9 @@ def test_a_wrong_entry_is_caught() -> None:
 
 
 def test_the_argv_and_the_preimports_read_the_table() -> None:
-    args = behave_args(Path("r"), None, ["features"], formats=[(VERDICTS, Path("v")), (MESSAGES, Path("m"))])
+    args = behave_args(
+        ReportFiles(Path("r"), formats=[(VERDICTS, Path("v")), (MESSAGES, Path("m"))]), None, ["features"]
+    )
     formats = [args[i + 1] for i, arg in enumerate(args) if arg == "--format"]
     assert formats == [FORMATTERS[n] for n in ("allure", VERDICTS, MESSAGES, "summary")]
     assert {formatter_module(n) for n in ("allure", "progress", "summary")} <= set(PREIMPORT)

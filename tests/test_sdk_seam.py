@@ -260,3 +260,12 @@ def test_a_seed_draws_the_same_inputs_whatever_modules_are_loaded(tmp_path: Path
         sys.modules.pop("constants_probe", None)
     assert after == before
     assert not any("probe-constant" in json.dumps(value) for value in after)
+
+
+def test_the_stdio_process_helpers_a_plain_start_uses_are_there() -> None:
+    """`plain_client` starts, drains and stops a plain start with the SDK's own helpers (`_sdk.start_stdio_process`)."""
+    for name in ("_get_executable_command", "_create_platform_compatible_process", "_drain_stdout"):
+        assert callable(_sdk._stdio(name))
+    assert callable(_sdk._stdio("_stop_server_process"))
+    with pytest.raises(SdkSeamError, match="_no_such_helper"):
+        _sdk._stdio("_no_such_helper")

@@ -59,27 +59,42 @@ def _harness(section: Mapping[str, Any]) -> dict[str, Tally]:
         for name, item in sorted(section.get(kind, {}).items()):
             if item.get("offered"):
                 tallies[kind].count(name, bool(item.get("calls")))
+    _count_tool_inputs(section, tallies["arguments"], tallies["values"])
+    _count_prompt_arguments(section, tallies["arguments"])
+    _count_failures(section, tallies["failures"])
+    for kind in KINDS:
+        tallies[TOTAL].covered += tallies[kind].covered
+        tallies[TOTAL].offered += tallies[kind].offered
+    return tallies
+
+
+def _count_tool_inputs(section: Mapping[str, Any], arguments: Tally, values: Tally) -> None:
+    """Each offered tool's declared arguments (`tool.prop`) and enum or boolean values (`tool.prop=value`)."""
     for tool, item in sorted(section.get("tools", {}).items()):
         if not item.get("offered"):
             continue
         for prop, usage in sorted(item.get("arguments", {}).items()):
             if usage.get("declared"):
-                tallies["arguments"].count(f"{tool}.{prop}", usage.get("used", 0) > 0)
+                arguments.count(f"{tool}.{prop}", usage.get("used", 0) > 0)
         for prop, counts in sorted(item.get("values", {}).items()):
             for value, used in sorted(counts.items()):
-                tallies["values"].count(f"{tool}.{prop}={value}", used > 0)
+                values.count(f"{tool}.{prop}={value}", used > 0)
+
+
+def _count_prompt_arguments(section: Mapping[str, Any], arguments: Tally) -> None:
+    """Each offered prompt's declared arguments (`prompt.argument`), after the tools' in the same tally."""
     for prompt, item in sorted(section.get("prompts", {}).items()):
         for argument, usage in sorted(item.get("arguments", {}).items()) if item.get("offered") else ():
             if usage.get("declared"):
-                tallies["arguments"].count(f"{prompt}.{argument}", usage.get("used", 0) > 0)
-    for tool, failures in sorted(section.get("failures", {}).items()):
-        for reason, entry in sorted(failures.items()):
+                arguments.count(f"{prompt}.{argument}", usage.get("used", 0) > 0)
+
+
+def _count_failures(section: Mapping[str, Any], failures: Tally) -> None:
+    """Each declared failure (`tool:reason`): covered once a step asserted it."""
+    for tool, declared in sorted(section.get("failures", {}).items()):
+        for reason, entry in sorted(declared.items()):
             if entry.get("declared"):
-                tallies["failures"].count(f"{tool}:{reason}", entry.get("asserted", 0) > 0)
-    for kind in KINDS:
-        tallies[TOTAL].covered += tallies[kind].covered
-        tallies[TOTAL].offered += tallies[kind].offered
-    return tallies
+                failures.count(f"{tool}:{reason}", entry.get("asserted", 0) > 0)
 
 
 def summarise(document: Mapping[str, Any]) -> dict[str, dict[str, Tally]]:

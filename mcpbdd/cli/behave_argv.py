@@ -10,13 +10,14 @@ options that must win over the user's (behave keeps the last `-D` of a name).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from mcpbdd.cli.formatters import ALLURE, FORMATTERS, PROGRESS, STEPS, SUMMARY
 from mcpbdd.cli.passes import pass_options, pass_overrides
 from mcpbdd.model.kinds import HarnessKind, harness_tags
 
-__all__ = ["PINNED_TO_OTHERS", "behave_args"]
+__all__ = ["PINNED_TO_OTHERS", "ReportFiles", "behave_args"]
 
 
 def _has_format(passthrough: Sequence[str]) -> bool:
@@ -27,31 +28,42 @@ def _has_color(passthrough: Sequence[str]) -> bool:
     return any(arg.split("=", 1)[0] in ("--color", "--no-color", "-C") for arg in passthrough)
 
 
+@dataclass(frozen=True)
+class ReportFiles:
+    """Where one behave process writes mcpbdd's reports: what `behave_args` turns into `--format`/`--outfile` pairs."""
+
+    results: Path
+    """Allure's results folder."""
+    events: Path | None = None
+    """The progress events the parent reads (`mcpbdd.reporting.progress`)."""
+    junit: Path | None = None
+    """JUnit's folder (None: no JUnit)."""
+    formats: Sequence[tuple[str, Path]] = ()
+    """mcpbdd's other formatters: (a name in `FORMATTERS`, its outfile) pairs."""
+
+
 def behave_args(
-    results: Path,
+    files: ReportFiles,
     harness: str | None,
     passthrough: Sequence[str],
     *,
-    events: Path | None = None,
-    junit: Path | None = None,
     color: bool = False,
     pinned_elsewhere: bool = False,
-    formats: Sequence[tuple[str, Path]] = (),
     stdio_command: str | None = None,
     steps: bool = False,
 ) -> list[str]:
-    """behave's arguments for one process: `formats` are (a name in `FORMATTERS`, its outfile) pairs."""
-    args = ["--format", FORMATTERS[ALLURE], "--outfile", str(results)]
-    if events is not None:
-        args += ["--format", FORMATTERS[PROGRESS], "--outfile", str(events)]
-    for name, outfile in formats:  # mcpbdd's other formatters: verdicts, Cucumber Messages
+    """behave's arguments for one process writing its reports to `files`."""
+    args = ["--format", FORMATTERS[ALLURE], "--outfile", str(files.results)]
+    if files.events is not None:
+        args += ["--format", FORMATTERS[PROGRESS], "--outfile", str(files.events)]
+    for name, outfile in files.formats:  # mcpbdd's other formatters: verdicts, Cucumber Messages
         args += ["--format", FORMATTERS[name], "--outfile", str(outfile)]
     if not _has_format(passthrough):
         args += ["--format", FORMATTERS[STEPS if steps else SUMMARY]]
     if not any(arg in ("--no-skipped", "--show-skipped") for arg in passthrough):
         args += ["--no-skipped"]  # a run filtered by tags reports what ran, not everything it left out
-    if junit is not None:
-        args += ["--junit", "--junit-directory", str(junit)]
+    if files.junit is not None:
+        args += ["--junit", "--junit-directory", str(files.junit)]
     if color and not _has_color(passthrough):
         args += ["--color", "always"]
     if harness is not None:

@@ -85,6 +85,8 @@ class RunOutputs:
     cucumber_json: Path | None = None
     scratch: Path | None = None
     """The run's scratch folder: the merged stream goes there when only `cucumber_json` is asked for."""
+    lost: int = 0
+    """How many planned scenarios never reported (`mcpbdd.cli.lost`): the stream's run did not succeed."""
 
 
 @dataclass
@@ -105,7 +107,7 @@ def finish_run(outputs: RunOutputs) -> Finished:
                 stale.unlink(missing_ok=True)
         for path, (name, parts) in streams.items():
             mine = [verdict for verdict in verdicts if name is None or verdict.column == name]
-            merge_streams(parts, path, success=all(verdict.status != "failed" for verdict in mine))
+            merge_streams(parts, path, success=not outputs.lost and all(v.status != "failed" for v in mine))
         if outputs.cucumber_json is not None:
             write_cucumber_json((e for path in streams for e in read_envelopes(path)), outputs.cucumber_json)
     if outputs.timings is not None and verdicts:

@@ -8,13 +8,14 @@
     mcpbdd surface dump [--server TARGET] [-o FILE] | mcpbdd surface diff OLD.json NEW.json
     mcpbdd coverage [FILES...] [--json] [--fail-under [KIND=]PCT ...] [-o MERGED]
     mcpbdd catalog [--json] [--strict] [FEATURES]
+    mcpbdd conformance TARGET [--only IDS] [--skip IDS] [--expected-failures FILE] [--summary FILE]
     mcpbdd steps [--markdown]
     mcpbdd init --server package.module:attr [DIRECTORY]
     mcpbdd record --out FILE -- COMMAND | feature CASSETTE | verify CASSETTE  (see mcpbdd.cli.recording)
 
 Here only the parser (each subcommand registers its own options, in its module) and the dispatch
 to the module that does the work: `mcpbdd.cli.run` (with `options`), `report`, `surface`,
-`coverage`, `catalog`, `steps_listing`, `init_command` and `recording`.
+`coverage`, `catalog`, `conformance`, `steps_listing`, `init_command` and `recording`.
 
 Exit codes CI can trust: 0 every scenario passed; 1 a scenario failed; 2 a usage error
 (a bad option, setting or path, a feature file that does not parse, a configured server
@@ -34,6 +35,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 
 from mcpbdd.cli import catalog as catalog_cli
+from mcpbdd.cli import conformance as conformance_cli
 from mcpbdd.cli import coverage as coverage_cli
 from mcpbdd.cli import init_command, recording, report, steps_listing
 from mcpbdd.cli import options as run_options
@@ -48,6 +50,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "coverage": coverage_cli.main,
     "surface": surface_cli.main,
     "catalog": catalog_cli.main,
+    "conformance": conformance_cli.main,
     "report": report.main,
     "init": init_command.main,
     "steps": steps_listing.main,
@@ -61,6 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
     run_options.add_parser(commands)
     report.add_parser(commands)
     catalog_cli.add_parser(commands)
+    conformance_cli.add_parser(commands)
     surface_cli.add_parser(commands)
     coverage_cli.add_parser(commands)
     steps_listing.add_parser(commands)

@@ -24,9 +24,11 @@ from typing import Any, TextIO
 from mcpbdd.reporting.broken import scenario_kind
 from mcpbdd.reporting.per_scenario import PerScenarioFormatter
 
-__all__ = ["EventFiles", "ProgressFormatter", "ProgressLine", "wants_progress"]
+__all__ = ["END", "EventFiles", "ProgressFormatter", "ProgressLine", "ended_normally", "wants_progress"]
 
 PASSED, FAILED, BROKEN, SKIPPED = ".", "F", "B", "S"
+END = "E"
+"""Written once behave closes the formatter (the run ended normally): a process that died has no end mark."""
 DELAY = float(os.environ.get("MCPBDD_PROGRESS_DELAY", "2"))
 """Seconds before the line first appears (`MCPBDD_PROGRESS_DELAY`): a short run prints nothing extra."""
 
@@ -42,6 +44,26 @@ class ProgressFormatter(PerScenarioFormatter):
         mark = {"passed": PASSED, "failed": FAILED, "broken": BROKEN}.get(kind, SKIPPED)
         self.stream.write(mark)
         self.stream.flush()
+
+    def close(self) -> None:
+        """behave closes its formatters when the run ends normally: say so (`ended_normally`)."""
+        self._finish_current()
+        self.stream.write(END)
+        self.stream.flush()
+        super().close()
+
+
+def ended_normally(path: Path) -> bool:
+    """Whether the behave process whose progress file is `path` ended normally (its end mark is there)."""
+    try:
+        with open(path, "rb") as handle:
+            handle.seek(0, os.SEEK_END)
+            if handle.tell() == 0:
+                return False
+            handle.seek(-1, os.SEEK_END)
+            return handle.read(1) == END.encode()
+    except FileNotFoundError:
+        return False
 
 
 def wants_progress(stream: TextIO | None = None, environ: dict[str, str] | None = None) -> bool:

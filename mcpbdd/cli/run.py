@@ -20,6 +20,7 @@ outputs written (`finish`), and the exit status with the summary (`conclude`, `m
 from __future__ import annotations
 
 import argparse
+import json
 import shutil
 import signal
 import sys
@@ -31,20 +32,25 @@ from pathlib import Path
 from typing import TextIO
 
 from mcpbdd.cli import coverage as coverage_cli
-from mcpbdd.cli.behave_argv import behave_args
+from mcpbdd.cli.behave_argv import ReportFiles, behave_args
 from mcpbdd.cli.exits import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
 from mcpbdd.cli.finish import RunOutputs, finish_run
 from mcpbdd.cli.formatters import MESSAGES, VERDICTS
+from mcpbdd.cli.lost import lost_scenarios
 from mcpbdd.cli.options import REPORTS
 from mcpbdd.cli.passes import ALL, passes_for_all
 from mcpbdd.cli.plan import Plan, PlanError, Unit, balance, plan_run, shard_of
-from mcpbdd.cli.progress import EventFiles, ProgressLine, wants_progress
+from mcpbdd.cli.progress import EventFiles, ProgressLine, ended_normally, wants_progress
+from mcpbdd.cli.run_lock import FolderBusy, holding_reports
 from mcpbdd.cli.run_summary import print_summary
 from mcpbdd.cli.timings import load_timings, merge_units, split_for_shards, unit_weights, written_to
 from mcpbdd.cli.workers import Worker, run_workers
 from mcpbdd.model.config import JOB_ENV
 from mcpbdd.model.redaction import Redactor, redact_tree
 from mcpbdd.reporting.console import without_banner
+from mcpbdd.reporting.lost import LostScenario, write_lost_allure, write_lost_junit
+from mcpbdd.reporting.messages import lost_case_envelopes
+from mcpbdd.reporting.verdicts import read_verdicts
 
 __all__ = ["STARTUP_ERRORS", "Run", "RunConsole", "RunSettings", "plan_processes", "run", "run_outputs"]
 
@@ -68,12 +74,17 @@ def run(args: argparse.Namespace, passthrough: Sequence[str], out: TextIO | None
     if cannot_start is not None:
         print(settings.redactor.redact(f"mcpbdd run: {cannot_start}"), file=sys.stderr)
         return EXIT_USAGE
-    scratch = Path(tempfile.mkdtemp(prefix="mcpbdd-run-"))
-    try:  # the scratch folder goes whatever happens, a Ctrl-C before the workers start included
-        return Run(args, plan, settings, scratch=scratch, out=out, started=started).execute()
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
-        redact_tree(run_outputs(args, plan), settings.redactor, since=wall_started)  # also after an interrupted run
+    try:
+        with holding_reports(args.results):  # one run at a time writes a reports folder (`mcpbdd.cli.run_lock`)
+            scratch = Path(tempfile.mkdtemp(prefix="mcpbdd-run-"))
+            try:  # the scratch folder goes whatever happens, a Ctrl-C before the workers start included
+                return Run(args, plan, settings, scratch=scratch, out=out, started=started).execute()
+            finally:
+                shutil.rmtree(scratch, ignore_errors=True)
+                redact_tree(run_outputs(args, plan), settings.redactor, since=wall_started)  # also when interrupted
+    except FolderBusy as busy:
+        print(f"mcpbdd run: {busy}", file=sys.stderr)
+        return EXIT_USAGE
 
 
 @dataclass(frozen=True)
@@ -161,6 +172,7 @@ class Run:
         self, args: argparse.Namespace, plan: Plan, settings: RunSettings, *, scratch: Path, out: TextIO, started: float
     ) -> None:
         self.args, self.plan, self.scratch, self.out, self.started = args, plan, scratch, out, started
+        self.wall_started = time.time() - (time.monotonic() - started)  # the run's start, as file times read
         self.redactor = settings.redactor
         self.coverage: Path | None = None if args.no_coverage else (args.coverage or settings.coverage_file)
         self.color = bool(getattr(out, "isatty", lambda: False)())
@@ -173,6 +185,9 @@ class Run:
         self.verdict_files: list[tuple[Path, str | None]] = []
         self.message_parts: list[Path] = []
         self.per_harness: dict[str, EventFiles] = {}  # the summary's totals per harness
+        self.verdicts_of: dict[int, tuple[Path, str | None]] = {}  # each worker's verdict file and pass
+        self.lost: list[LostScenario] = []
+        """The planned scenarios no verdict came for (`mcpbdd.cli.lost`): broken in every report."""
 
     def execute(self) -> int:
         """Start the processes, watch them to the end, write what derives from them; the run's exit status."""
@@ -189,6 +204,8 @@ class Run:
         try:
             stopped_by = self.watch(chains, RunConsole(self, progress, events, live=len(chains) == 1))
             events.poll()  # the last scenarios, before the files go
+            if stopped_by is None:  # an interrupted run says so: what it did not reach is not lost
+                self.report_lost(chains)
             self.finish()
         finally:
             progress.close()
@@ -220,15 +237,13 @@ class Run:
         options = [*self.plan.options, *locations]
         if self.args.update_snapshots:
             options = ["-D", "mcpbdd.update_snapshots=true", *options]
+        junit = None if self.args.no_junit else (self.args.junit / harness if harness else self.args.junit)
         behave = behave_args(
-            self.args.results,
+            ReportFiles(self.args.results, events=events, junit=junit, formats=self._formats(name, harness)),
             harness,
             options,
-            events=events,
-            junit=None if self.args.no_junit else (self.args.junit / harness if harness else self.args.junit),
             color=self.color,
             pinned_elsewhere=len(self.harnesses) > 1,
-            formats=self._formats(name, harness),
             stdio_command=self.stdio_command,
             steps=self.args.steps,
         )
@@ -237,7 +252,9 @@ class Run:
         behave += ["-D", f"mcpbdd.coverage_file={part}"]
         where = f"job {job}/{jobs} · " if job is not None else ""
         label = f"{where}{harness + ' harness' if harness else 'configured harness'} · {len(locations)} feature file(s)"
-        return Worker(behave, {JOB_ENV: str(job)} if job is not None else {}, label, events)
+        worker = Worker(behave, {JOB_ENV: str(job)} if job is not None else {}, label, events)
+        self.verdicts_of[id(worker)] = self.verdict_files[-1]
+        return worker
 
     def _formats(self, name: str, harness: str | None) -> list[tuple[str, Path]]:
         """The process's verdicts file (always) and Cucumber Messages stream (when asked for), remembered."""
@@ -269,6 +286,40 @@ class Run:
 
     # once the processes have ended -----------------------------------------------------------------------
 
+    def report_lost(self, chains: list[list[Worker]]) -> None:
+        """Compare each process's planned scenarios with its verdicts; write a broken result for each lost one."""
+        for chain in chains:
+            for worker in chain:
+                path, harness = self.verdicts_of[id(worker)]
+                self.lost += lost_scenarios(
+                    worker.args,
+                    read_verdicts(path),
+                    column=harness or "",
+                    ended_normally=ended_normally(worker.events),
+                    returncode=worker.returncode,
+                    output=self.redactor.redact("".join(worker.output)),
+                )
+        if not self.lost:
+            return
+        write_lost_allure(self.lost, self.args.results, since=self.wall_started)
+        if not self.args.no_junit:
+            for harness in dict.fromkeys(lost.column for lost in self.lost):
+                folder = self.args.junit / harness if harness else self.args.junit
+                write_lost_junit([lost for lost in self.lost if lost.column == harness], folder)
+        for column in dict.fromkeys(lost.column for lost in self.lost):
+            # Added to a stream of the same pass, so each pass's merged stream names its own lost scenarios.
+            part = next((p for p in self.message_parts if p.name.endswith(f"-{column or None}.ndjson")), None)
+            if part is None:
+                continue
+            envelopes = [
+                item
+                for lost in self.lost
+                if lost.column == column
+                for item in lost_case_envelopes(lost.feature, lost.line, lost.title, lost.details())
+            ]
+            with part.open("a", encoding="utf-8") as stream:
+                stream.write("".join(json.dumps(item, ensure_ascii=False) + "\n" for item in envelopes))
+
     def finish(self) -> None:
         """The merged coverage, then the outputs derived from every process's verdicts (`mcpbdd.cli.finish`)."""
         args = self.args
@@ -289,6 +340,7 @@ class Run:
                 messages=args.messages,
                 cucumber_json=args.cucumber_json,
                 scratch=self.scratch,
+                lost=len(self.lost),
             )
         )
 
@@ -300,7 +352,9 @@ class Run:
             print_summary(self.args, events, EXIT_INTERRUPTED, elapsed, self.out, name, per_harness=self.per_harness)
             return 128 + stopped_by
         worst = max(_exit_code(w) for chain in chains for w in chain)
-        print_summary(self.args, events, worst, elapsed, self.out, per_harness=self.per_harness)
+        if self.lost:
+            worst = max(worst, EXIT_FAILED)  # a process that ended before its scenarios never passes the run
+        print_summary(self.args, events, worst, elapsed, self.out, per_harness=self.per_harness, lost=self.lost)
         if self.coverage and self.coverage.is_file():
             print(f"mcpbdd: coverage in {self.coverage.resolve()} (summarise it: mcpbdd coverage)", file=self.out)
         return worst

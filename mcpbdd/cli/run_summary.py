@@ -12,10 +12,12 @@ Printed after an interrupted run too, with the totals so far.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from typing import TextIO
 
 from mcpbdd.cli.exits import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from mcpbdd.cli.progress import EventFiles
+from mcpbdd.reporting.lost import LostScenario
 from mcpbdd.reporting.totals import Totals
 
 __all__ = ["print_summary"]
@@ -29,11 +31,22 @@ def print_summary(
     out: TextIO,
     signal_name: str = "",
     per_harness: dict[str, EventFiles] | None = None,
+    lost: Sequence[LostScenario] = (),
 ) -> None:
-    """The summary of a run that ended with `worst` (an exit status) after `elapsed` seconds."""
+    """The summary of a run that ended with `worst` (an exit status) after `elapsed` seconds.
+
+    Each lost scenario (its process ended before it reported, `mcpbdd.cli.lost`) is named first, as broken.
+    """
+    if lost:
+        print(file=out)  # the process that died may have left its last console line unfinished
+    for scenario in lost:
+        column = f" ({scenario.column})" if scenario.column else ""
+        ended = f" (exit code {scenario.returncode})" if scenario.returncode is not None else ""
+        print(f"mcpbdd: BROKEN {scenario.location} {scenario.title}{column}: {scenario.message}{ended}", file=out)
     counts = f"{events.passed} passed, {events.failed} failed"
-    if events.broken:  # the specification or its set-up is wrong, not the server (mcpbdd.reporting.broken)
-        counts += f", {events.broken} broken"
+    broken = events.broken + len(lost)  # a lost scenario is broken: no verdict reached any report
+    if broken:  # the specification or its set-up is wrong, not the server (mcpbdd.reporting.broken)
+        counts += f", {broken} broken" + (f" ({len(lost)} lost: no verdict)" if lost else "")
     if events.skipped:
         counts += f", {events.skipped} skipped"
     where = []

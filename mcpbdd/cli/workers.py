@@ -269,6 +269,123 @@ def _kill(worker: Worker) -> None:
         os.kill(worker.pid, signal.SIGKILL)
 
 
+class _Pool:
+    """The running workers of `run_workers` and the one `selectors` loop that reads them, starts the next and reaps.
+
+    A class rather than closures so that each step of the loop (start, read, reap, stop) is a
+    method small enough to read on its own.
+    """
+
+    def __init__(self, fork: bool, stop: _Stop, callbacks: _Callbacks) -> None:
+        self.fork = fork
+        self.stop = stop
+        self.callbacks = callbacks
+        self.selector = selectors.DefaultSelector()
+        self.running: dict[int, tuple[Worker, deque[Worker]]] = {}
+
+    def start(self, queue: deque[Worker]) -> None:
+        """Start the next worker of `queue`, unless it is empty or the run is stopping."""
+        if not queue or self.stop.received:
+            return
+        worker = queue.popleft()
+        if not self.fork:
+            _spawn(worker)
+        with _signals_blocked():  # a signal from here on is passed on to this worker too
+            if self.fork:
+                _fork(worker, list(self.running))
+            assert worker._fd is not None
+            worker._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+            self.selector.register(worker._fd, selectors.EVENT_READ)
+            self.running[worker._fd] = (worker, queue)
+            self.stop.running[worker._fd] = worker
+            self.stop.forward(worker)  # what arrived while it was being started
+
+    def emit(self, worker: Worker, text: str, final: bool = False) -> None:
+        """Pass on the complete lines of `text` (all of it when `final`), keeping a partial last line for later."""
+        text = worker._partial + text
+        if final:
+            complete, worker._partial = text, ""
+        else:
+            cut = text.rfind("\n") + 1
+            complete, worker._partial = text[:cut], text[cut:]
+        if complete:
+            worker.output.append(complete)
+            self.callbacks.on_output(worker, complete)
+
+    def notice(self) -> None:
+        """Say which stop signals arrived; kill the workers still running `STOP_GRACE` seconds after the first."""
+        running = self.running
+        on_notice = self.callbacks.on_notice
+        for number in self.stop.news():
+            name = signal.Signals(number).name
+            on_notice(
+                f"mcpbdd: {name}: stopping the run; {len(running)} behave process(es) close their scenarios first "
+                f"(at most {STOP_GRACE:g} s)"
+            )
+        if self.stop.first_at is not None and running and time.monotonic() - self.stop.first_at > STOP_GRACE:
+            on_notice(f"mcpbdd: {len(running)} behave process(es) still running {STOP_GRACE:g} s later: killed")
+            for worker, _queue in running.values():
+                _kill(worker)
+            self.stop.first_at = None  # killed once; their pipes close and the loop reaps them
+
+    def read(self, fd: int) -> None:
+        """Read what the worker on `fd` wrote; at the end of its output, reap it and start the next of its chain."""
+        worker, queue = self.running[fd]
+        data = os.read(fd, 65536)
+        if data:
+            self.emit(worker, worker._decoder.decode(data))
+            return
+        self.emit(worker, worker._decoder.decode(b"", final=True), final=True)
+        self.reap(fd, worker)
+        self.callbacks.on_done(worker)
+        self.start(queue)
+
+    def reap(self, fd: int, worker: Worker) -> None:
+        """Forget the worker whose output ended on `fd`, close its pipe and wait for its exit status."""
+        self.selector.unregister(fd)
+        del self.running[fd]
+        del self.stop.running[fd]
+        if worker._popen is not None and worker._popen.stdout is not None:
+            worker._popen.stdout.close()
+        else:
+            os.close(fd)
+        worker.returncode = _wait(worker)
+
+    def loop(self) -> None:
+        """Until no worker runs: read what they write, say what stops them, tick about ten times a second."""
+        last_tick = 0.0
+        while self.running:
+            ready = self.selector.select(timeout=0.1)
+            if ready:
+                time.sleep(GATHER)  # let the lines that follow arrive: one read for many, not a wake-up each
+            for key, _ in ready:
+                self.read(key.fd)
+            self.notice()
+            if time.monotonic() - last_tick >= 0.1:
+                last_tick = time.monotonic()
+                self.callbacks.on_tick()
+
+    def close(self) -> None:
+        """After an error in the loop: stop the workers left, then reap them."""
+        self.selector.close()
+        for fd, (worker, _queue) in list(self.running.items()):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(worker.pid, signal.SIGTERM)
+            if worker._popen is None:
+                os.close(fd)
+            worker.returncode = _wait(worker)
+
+
+@dataclass(frozen=True)
+class _Callbacks:
+    """What `run_workers` tells its caller (see there)."""
+
+    on_output: Callable[[Worker, str], None]
+    on_done: Callable[[Worker], None]
+    on_tick: Callable[[], None]
+    on_notice: Callable[[str], None]
+
+
 def run_workers(
     chains: Sequence[Sequence[Worker]],
     *,
@@ -289,88 +406,13 @@ def run_workers(
     fork = use_fork() if fork is None else fork
     if fork:
         _preimport()
-    queues = [deque(chain) for chain in chains]
-    selector = selectors.DefaultSelector()
-    running: dict[int, tuple[Worker, deque[Worker]]] = {}
     stop = _Stop()
-
-    def start(queue: deque[Worker]) -> None:
-        if not queue or stop.received:
-            return
-        worker = queue.popleft()
-        if not fork:
-            _spawn(worker)
-        with _signals_blocked():  # a signal from here on is passed on to this worker too
-            if fork:
-                _fork(worker, list(running))
-            assert worker._fd is not None
-            worker._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-            selector.register(worker._fd, selectors.EVENT_READ)
-            running[worker._fd] = (worker, queue)
-            stop.running[worker._fd] = worker
-            stop.forward(worker)  # what arrived while it was being started
-
-    def emit(worker: Worker, text: str, final: bool = False) -> None:
-        text = worker._partial + text
-        if final:
-            complete, worker._partial = text, ""
-        else:
-            cut = text.rfind("\n") + 1
-            complete, worker._partial = text[:cut], text[cut:]
-        if complete:
-            worker.output.append(complete)
-            on_output(worker, complete)
-
-    def notice() -> None:
-        for number in stop.news():
-            name = signal.Signals(number).name
-            on_notice(
-                f"mcpbdd: {name}: stopping the run; {len(running)} behave process(es) close their scenarios first "
-                f"(at most {STOP_GRACE:g} s)"
-            )
-        if stop.first_at is not None and running and time.monotonic() - stop.first_at > STOP_GRACE:
-            on_notice(f"mcpbdd: {len(running)} behave process(es) still running {STOP_GRACE:g} s later: killed")
-            for worker, _queue in running.values():
-                _kill(worker)
-            stop.first_at = None  # killed once; their pipes close and the loop reaps them
-
+    pool = _Pool(fork, stop, _Callbacks(on_output, on_done, on_tick, on_notice))
     with stop:
         try:
-            for queue in queues:
-                start(queue)
-            last_tick = 0.0
-            while running:
-                ready = selector.select(timeout=0.1)
-                if ready:
-                    time.sleep(GATHER)  # let the lines that follow arrive: one read for many, not a wake-up each
-                for key, _ in ready:
-                    fd = key.fd
-                    worker, queue = running[fd]
-                    data = os.read(fd, 65536)
-                    if data:
-                        emit(worker, worker._decoder.decode(data))
-                        continue
-                    emit(worker, worker._decoder.decode(b"", final=True), final=True)
-                    selector.unregister(fd)
-                    del running[fd]
-                    del stop.running[fd]
-                    if worker._popen is not None and worker._popen.stdout is not None:
-                        worker._popen.stdout.close()
-                    else:
-                        os.close(fd)
-                    worker.returncode = _wait(worker)
-                    on_done(worker)
-                    start(queue)
-                notice()
-                if time.monotonic() - last_tick >= 0.1:
-                    last_tick = time.monotonic()
-                    on_tick()
+            for chain in chains:
+                pool.start(deque(chain))
+            pool.loop()
         finally:
-            selector.close()
-            for fd, (worker, _queue) in list(running.items()):  # an error above: stop what is left, then reap it
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(worker.pid, signal.SIGTERM)
-                if worker._popen is None:
-                    os.close(fd)
-                worker.returncode = _wait(worker)
+            pool.close()
     return stop.signal

@@ -6,7 +6,8 @@ harness what to give `mcp.Client` for each caller.
 
 - In-process: the server's lifespan is entered once and shared by every caller's session.
 - stdio: one server process per caller of the scenario, each started on its caller's first
-  call and stopped (process group and all: by the SDK's `stdio_client`, then `groups.py` for what is
+  call and stopped (process group and all: by the SDK's `stdio_client` sequence (`plain_client`,
+  which reads lines in linear time), then `groups.py` for what is
   left of the group, or for a fork of the warm parent by `fork_client` and the fork server, which follow
   the same shutdown) when the scenario ends.
   stdio carries no caller identity, so each process gets its caller through environment variables
@@ -33,15 +34,17 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import httpx2
-from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.server import Server
 from mcp.server.mcpserver import MCPServer
 
 from mcpbdd._sdk import lowlevel_server
 from mcpbdd.authorization.edge import BearerSource, EdgeAuth, EdgeLog
+from mcpbdd.harness.exits import ExitGuard
 from mcpbdd.harness.processes import groups, spare, spawn
 from mcpbdd.harness.processes.fork_client import fork_client
+from mcpbdd.harness.processes.plain_client import plain_client
 from mcpbdd.harness.processes.process_options import ProcessOptions, command_argv
 from mcpbdd.kit.doubles import Doubles, providing
 from mcpbdd.kit.principals import Principal
@@ -97,7 +100,8 @@ class InProcess:
 
 
 def _shared_lifespan_view(server: Server[Any], state: Any) -> Server[Any]:
-    """A shallow view of `server` whose lifespan yields the scenario's already-entered state."""
+    """A shallow view of `server` whose lifespan yields the scenario's already-entered state, and whose handlers'
+    `sys.exit` ends the call, not the run (`mcpbdd.harness.exits.ExitGuard`, innermost)."""
 
     @asynccontextmanager
     async def shared(_server: Server[Any]) -> AsyncIterator[Any]:
@@ -105,6 +109,7 @@ def _shared_lifespan_view(server: Server[Any], state: Any) -> Server[Any]:
 
     view = copy.copy(server)
     view.lifespan = shared
+    view.middleware = [*server.middleware, ExitGuard()]  # a list of the view's own: the server's is not changed
     return view
 
 
@@ -191,7 +196,7 @@ class Stdio:
             env=env,
             cwd=self.options.cwd,
         )
-        return groups.group_stopped(stdio_client(params, errlog=self._stderr_file), pid_path)
+        return groups.group_stopped(plain_client(params, self._stderr_file), pid_path)
 
     def exit_code(self, number: int = 0) -> int | None:
         """The exit code of process `number` (the first by default), or None while it runs."""

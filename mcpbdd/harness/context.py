@@ -38,6 +38,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from mcpbdd._sdk import lowlevel_server
 from mcpbdd.harness.base import DEFAULT_TIMEOUT, Harness, Rounds, bounded, classify, round_options
+from mcpbdd.harness.exits import exit_error, exit_in
 from mcpbdd.harness.limits import too_deep
 from mcpbdd.harness.mock_context import MockContext, Recorder
 from mcpbdd.kit.doubles import Doubles, providing
@@ -132,6 +133,11 @@ class ContextHarness(Harness):
             raise
         except Exception as exc:
             raise MCPError.from_error_data(modern_error_data(exc)) from exc
+        except BaseException as exc:  # a sys.exit in the server: what a client sees of it (`mcpbdd.harness.exits`)
+            exited = exit_in(exc)
+            if exited is None:
+                raise
+            raise exit_error(exited, method) from None
         finally:
             auth_context_var.reset(token)
         if isinstance(answer, ErrorData):

@@ -36,7 +36,7 @@ import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any, Final
+from typing import Any, Final, TypedDict, Unpack
 
 import httpx
 import jwt
@@ -52,6 +52,7 @@ __all__ = [
     "Claims",
     "JwksVerifier",
     "TokenRefused",
+    "VerifierOptions",
 ]
 
 logger = logging.getLogger(__name__)
@@ -95,31 +96,37 @@ def _allowed(algorithms: Iterable[str]) -> tuple[str, ...]:
     return allowed
 
 
+class VerifierOptions(TypedDict, total=False):
+    """`JwksVerifier`'s optional settings, each with its default: the verifier of most servers needs none of them."""
+
+    algorithms: Iterable[str]
+    """The allowed signing algorithms (`DEFAULT_ALGORITHMS`); asymmetric ones only."""
+    leeway: timedelta
+    """How far the clocks may disagree (`DEFAULT_LEEWAY`)."""
+    clock: Clock | None
+    """The server's clock (None: the system's)."""
+    max_token_bytes: int
+    """Longer tokens are refused unread (`MAX_TOKEN_BYTES`)."""
+    tenant_claim: str
+    """The claim naming the caller's tenant (`tenant`)."""
+    http: httpx.AsyncClient | None
+    """The client that fetches the JWKS (None: a client of its own for each fetch)."""
+
+
 class JwksVerifier:
     """An SDK `TokenVerifier`: a JWT access token, checked against the keys at `jwks_url` (see the module)."""
 
-    def __init__(
-        self,
-        jwks_url: str,
-        *,
-        issuer: str,
-        audience: str,
-        algorithms: Iterable[str] = DEFAULT_ALGORITHMS,
-        leeway: timedelta = DEFAULT_LEEWAY,
-        clock: Clock | None = None,
-        max_token_bytes: int = MAX_TOKEN_BYTES,
-        tenant_claim: str = "tenant",
-        http: httpx.AsyncClient | None = None,
-    ) -> None:
+    def __init__(self, jwks_url: str, *, issuer: str, audience: str, **options: Unpack[VerifierOptions]) -> None:
+        """`options` are each optional (see `VerifierOptions`): one typed set rather than six more parameters."""
         self.jwks_url = jwks_url
         self.issuer = issuer
         self.audience = audience
-        self.algorithms = _allowed(algorithms)
-        self.leeway = leeway
-        self.clock: Clock = clock or SystemClock()
-        self.max_token_bytes = max_token_bytes
-        self.tenant_claim = tenant_claim
-        self._http = http
+        self.algorithms = _allowed(options.get("algorithms", DEFAULT_ALGORITHMS))
+        self.leeway = options.get("leeway", DEFAULT_LEEWAY)
+        self.clock: Clock = options.get("clock") or SystemClock()
+        self.max_token_bytes = options.get("max_token_bytes", MAX_TOKEN_BYTES)
+        self.tenant_claim = options.get("tenant_claim", "tenant")
+        self._http = options.get("http")
         self._keys: dict[str, jwt.PyJWK] = {}
         self._fetched_at: float | None = None
 

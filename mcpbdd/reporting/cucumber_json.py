@@ -17,6 +17,7 @@ import base64
 import json
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -51,109 +52,145 @@ def _nanos(duration: dict[str, Any] | None) -> int:
     return int(duration.get("seconds", 0)) * 1_000_000_000 + int(duration.get("nanos", 0))
 
 
-def to_cucumber_json(envelopes: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The Cucumber JSON report of a Cucumber Messages stream."""
-    documents: dict[str, dict[str, Any]] = {}
-    pickles: dict[str, dict[str, Any]] = {}
-    cases: dict[str, dict[str, Any]] = {}
-    definitions: dict[str, dict[str, Any]] = {}
-    hook_kinds: dict[str, str] = {}
-    started: list[dict[str, Any]] = []
-    results: dict[tuple[str, str], dict[str, Any]] = {}
-    attachments: dict[tuple[str, str], list[dict[str, Any]]] = {}
-    for item in envelopes:
+@dataclass
+class _Stream:
+    """A Cucumber Messages stream, filed by kind and id: what the report is built from."""
+
+    documents: dict[str, dict[str, Any]] = field(default_factory=dict)
+    pickles: dict[str, dict[str, Any]] = field(default_factory=dict)
+    cases: dict[str, dict[str, Any]] = field(default_factory=dict)
+    definitions: dict[str, dict[str, Any]] = field(default_factory=dict)
+    hook_kinds: dict[str, str] = field(default_factory=dict)
+    started: list[dict[str, Any]] = field(default_factory=list)
+    results: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+    attachments: dict[tuple[str, str], list[dict[str, Any]]] = field(default_factory=dict)
+    nodes: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    """Per document (uri): its AST nodes by id (filled once the stream is read)."""
+
+    def add(self, item: dict[str, Any]) -> None:
+        """File one envelope (an envelope of a kind the report does not use is skipped)."""
         if "gherkinDocument" in item:
-            documents[item["gherkinDocument"]["uri"]] = item["gherkinDocument"]
+            self.documents[item["gherkinDocument"]["uri"]] = item["gherkinDocument"]
         elif "pickle" in item:
-            pickles[item["pickle"]["id"]] = item["pickle"]
+            self.pickles[item["pickle"]["id"]] = item["pickle"]
         elif "testCase" in item:
-            cases[item["testCase"]["id"]] = item["testCase"]
+            self.cases[item["testCase"]["id"]] = item["testCase"]
         elif "hook" in item:
-            hook_kinds[item["hook"]["id"]] = str(item["hook"].get("type", ""))
+            self.hook_kinds[item["hook"]["id"]] = str(item["hook"].get("type", ""))
         elif "stepDefinition" in item:
-            definitions[item["stepDefinition"]["id"]] = item["stepDefinition"]
+            self.definitions[item["stepDefinition"]["id"]] = item["stepDefinition"]
         elif "testCaseStarted" in item:
-            started.append(item["testCaseStarted"])
+            self.started.append(item["testCaseStarted"])
         elif "testStepFinished" in item:
             finished = item["testStepFinished"]
-            results[(finished["testCaseStartedId"], finished["testStepId"])] = finished["testStepResult"]
+            self.results[(finished["testCaseStartedId"], finished["testStepId"])] = finished["testStepResult"]
         elif "attachment" in item:
             attachment = item["attachment"]
             key = (attachment.get("testCaseStartedId", ""), attachment.get("testStepId", ""))
-            attachments.setdefault(key, []).append(attachment)
-    nodes = {uri: _nodes(document) for uri, document in documents.items()}
+            self.attachments.setdefault(key, []).append(attachment)
+
+
+def to_cucumber_json(envelopes: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The Cucumber JSON report of a Cucumber Messages stream."""
+    stream = _Stream()
+    for item in envelopes:
+        stream.add(item)
+    stream.nodes = {uri: _nodes(document) for uri, document in stream.documents.items()}
     features: dict[str, dict[str, Any]] = {}
-    for start in started:
-        case = cases.get(start["testCaseId"])
-        pickle = pickles.get(case["pickleId"]) if case else None
-        if case is None or pickle is None or pickle["uri"] not in documents:
+    for start in stream.started:
+        case = stream.cases.get(start["testCaseId"])
+        pickle = stream.pickles.get(case["pickleId"]) if case else None
+        if case is None or pickle is None or pickle["uri"] not in stream.documents:
             continue
         uri = pickle["uri"]
-        feature = documents[uri].get("feature") or {}
         report = features.get(uri)
         if report is None:
-            report = features[uri] = {
-                "uri": uri,
-                "id": _slug(feature.get("name", uri)),
-                "keyword": feature.get("keyword", "Feature"),
-                "name": feature.get("name", ""),
-                "description": feature.get("description", ""),
-                "line": feature.get("location", {}).get("line", 1),
-                "tags": [{"name": t["name"], "line": t["location"]["line"]} for t in feature.get("tags", [])],
-                "elements": [],
-            }
-        scenario = nodes[uri].get(pickle["astNodeIds"][0], {})
-        pickle_steps = {step["id"]: step for step in pickle["steps"]}
-        steps = []
-        for test_step in case["testSteps"]:
-            pickle_step = pickle_steps.get(test_step.get("pickleStepId", ""))
-            if pickle_step is None:
-                continue
-            ast = nodes[uri].get(pickle_step["astNodeIds"][0], {})
-            result = results.get((start["id"], test_step["id"]), {})
-            step: dict[str, Any] = {
-                "keyword": ast.get("keyword", "* "),
-                "name": pickle_step["text"],
-                "line": ast.get("location", {}).get("line", 0),
-                "result": {
-                    "status": str(result.get("status", "UNKNOWN")).lower(),
-                    "duration": _nanos(result.get("duration")),
-                },
-            }
-            if result.get("message"):
-                step["result"]["error_message"] = result["message"]
-            definition_ids = test_step.get("stepDefinitionIds") or []
-            if definition_ids and definition_ids[0] in definitions:
-                reference = definitions[definition_ids[0]]["sourceReference"]
-                step["match"] = {"location": f"{reference['uri']}:{reference.get('location', {}).get('line', 0)}"}
-            argument = pickle_step.get("argument") or {}
-            if "docString" in argument:
-                step["doc_string"] = {"value": argument["docString"]["content"], "line": step["line"] + 1}
-            if "dataTable" in argument:
-                step["rows"] = [{"cells": [c["value"] for c in row["cells"]]} for row in argument["dataTable"]["rows"]]
-            embedded = attachments.get((start["id"], test_step["id"]), [])
-            if embedded:
-                step["embeddings"] = [_embedding(a) for a in embedded]
-            steps.append(step)
-        element: dict[str, Any] = {
-            "id": f"{report['id']};{_slug(pickle['name'])}{_row_id(scenario, pickle)}",
-            "keyword": scenario.get("keyword", "Scenario"),
-            "name": pickle["name"],
-            "description": scenario.get("description", ""),
-            "line": pickle.get("location", {}).get("line", scenario.get("location", {}).get("line", 0)),
-            "type": "scenario",
-            "tags": [
-                {"name": t["name"], "line": nodes[uri].get(t["astNodeId"], {}).get("location", {}).get("line", 0)}
-                for t in pickle.get("tags", [])
-            ],
-            "steps": steps,
-        }
-        for when, hooks in _hook_steps(case, hook_kinds).items():
-            element[when] = [
-                _hook_entry(results.get((start["id"], hook), {}), attachments, start["id"], hook) for hook in hooks
-            ]
-        report["elements"].append(element)
+            report = features[uri] = _feature(uri, stream.documents[uri].get("feature") or {})
+        report["elements"].append(_element(stream, start, case, pickle, report["id"]))
     return list(features.values())
+
+
+def _feature(uri: str, feature: dict[str, Any]) -> dict[str, Any]:
+    """A feature's entry, its elements still to come."""
+    return {
+        "uri": uri,
+        "id": _slug(feature.get("name", uri)),
+        "keyword": feature.get("keyword", "Feature"),
+        "name": feature.get("name", ""),
+        "description": feature.get("description", ""),
+        "line": feature.get("location", {}).get("line", 1),
+        "tags": [{"name": t["name"], "line": t["location"]["line"]} for t in feature.get("tags", [])],
+        "elements": [],
+    }
+
+
+def _element(
+    stream: _Stream, start: dict[str, Any], case: dict[str, Any], pickle: dict[str, Any], feature_id: str
+) -> dict[str, Any]:
+    """One test case's run (a scenario on one harness): its steps, then its hooks."""
+    nodes = stream.nodes[pickle["uri"]]
+    scenario = nodes.get(pickle["astNodeIds"][0], {})
+    pickle_steps = {step["id"]: step for step in pickle["steps"]}
+    steps = []
+    for test_step in case["testSteps"]:
+        pickle_step = pickle_steps.get(test_step.get("pickleStepId", ""))
+        if pickle_step is not None:
+            steps.append(_step(stream, nodes, start["id"], test_step, pickle_step))
+    element: dict[str, Any] = {
+        "id": f"{feature_id};{_slug(pickle['name'])}{_row_id(scenario, pickle)}",
+        "keyword": scenario.get("keyword", "Scenario"),
+        "name": pickle["name"],
+        "description": scenario.get("description", ""),
+        "line": pickle.get("location", {}).get("line", scenario.get("location", {}).get("line", 0)),
+        "type": "scenario",
+        "tags": [
+            {"name": t["name"], "line": nodes.get(t["astNodeId"], {}).get("location", {}).get("line", 0)}
+            for t in pickle.get("tags", [])
+        ],
+        "steps": steps,
+    }
+    for when, hooks in _hook_steps(case, stream.hook_kinds).items():
+        element[when] = [
+            _hook_entry(stream.results.get((start["id"], hook), {}), stream.attachments, start["id"], hook)
+            for hook in hooks
+        ]
+    return element
+
+
+def _step(
+    stream: _Stream,
+    nodes: dict[str, dict[str, Any]],
+    started: str,
+    test_step: dict[str, Any],
+    pickle_step: dict[str, Any],
+) -> dict[str, Any]:
+    """One step's run: its result, the step function it matched, its argument and what it attached."""
+    ast = nodes.get(pickle_step["astNodeIds"][0], {})
+    result = stream.results.get((started, test_step["id"]), {})
+    step: dict[str, Any] = {
+        "keyword": ast.get("keyword", "* "),
+        "name": pickle_step["text"],
+        "line": ast.get("location", {}).get("line", 0),
+        "result": {
+            "status": str(result.get("status", "UNKNOWN")).lower(),
+            "duration": _nanos(result.get("duration")),
+        },
+    }
+    if result.get("message"):
+        step["result"]["error_message"] = result["message"]
+    definition_ids = test_step.get("stepDefinitionIds") or []
+    if definition_ids and definition_ids[0] in stream.definitions:
+        reference = stream.definitions[definition_ids[0]]["sourceReference"]
+        step["match"] = {"location": f"{reference['uri']}:{reference.get('location', {}).get('line', 0)}"}
+    argument = pickle_step.get("argument") or {}
+    if "docString" in argument:
+        step["doc_string"] = {"value": argument["docString"]["content"], "line": step["line"] + 1}
+    if "dataTable" in argument:
+        step["rows"] = [{"cells": [c["value"] for c in row["cells"]]} for row in argument["dataTable"]["rows"]]
+    embedded = stream.attachments.get((started, test_step["id"]), [])
+    if embedded:
+        step["embeddings"] = [_embedding(a) for a in embedded]
+    return step
 
 
 def _row_id(scenario: dict[str, Any], pickle: dict[str, Any]) -> str:

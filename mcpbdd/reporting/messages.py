@@ -50,7 +50,7 @@ from gherkin.stream.id_generator import IdGenerator
 from mcpbdd.reporting.ci_environment import ci_of
 from mcpbdd.reporting.per_scenario import PerScenarioFormatter
 
-__all__ = ["MessagesFormatter", "envelope", "hook_failures", "merge_streams", "read_envelopes"]
+__all__ = ["MessagesFormatter", "envelope", "hook_failures", "lost_case_envelopes", "merge_streams", "read_envelopes"]
 
 _HARNESS_SUFFIX = re.compile(r"\[[^\[\]]*harness[^\[\]]*\]$")
 """The `[client harness, legacy]` the hooks add to a scenario's name."""
@@ -485,6 +485,33 @@ class MessagesFormatter(PerScenarioFormatter):
     def _write(self, envelopes: Iterable[dict[str, Any]]) -> None:
         self.stream.write("".join(json.dumps(e, ensure_ascii=False, separators=(",", ":")) + "\n" for e in envelopes))
         self.stream.flush()
+
+
+def lost_case_envelopes(uri: str, line: int, title: str, message: str) -> list[dict[str, Any]]:
+    """A scenario whose process ended before it reported (`mcpbdd.reporting.lost`): its document, its pickle and
+    a test case whose first step failed with `message`, the rest skipped. Empty when no pickle is at `line`."""
+    document = _Document(uri)
+    compiled = document.pickles.get(line)
+    if compiled is None:
+        return []
+    own = f"lost-{uuid.uuid4().hex[:12]}:{compiled['id']}"
+    steps = [{**step, "id": f"{own}/{step['id']}"} for step in compiled["steps"]]
+    pickle: dict[str, Any] = {**compiled, "id": own, "name": title, "steps": steps}
+    test_steps = [cm.TestStep(id=f"{own}/step-{i}", pickle_step_id=step["id"]) for i, step in enumerate(steps)]
+    case_id, started_id, at = f"{own}/case", f"{own}/started", _timestamp()
+    out: list[dict[str, Any]] = [document.source, document.document, {"pickle": pickle}]
+    out.append(envelope(test_case=cm.TestCase(id=case_id, pickle_id=own, test_steps=test_steps)))
+    started = cm.TestCaseStarted(attempt=0, id=started_id, test_case_id=case_id, timestamp=at)
+    out.append(envelope(test_case_started=started))
+    for index, test_step in enumerate(test_steps):
+        status = cm.TestStepResultStatus.failed if index == 0 else cm.TestStepResultStatus.skipped
+        result = cm.TestStepResult(duration=_duration(0.0), status=status, message=message if index == 0 else None)
+        ids = {"test_case_started_id": started_id, "test_step_id": test_step.id, "timestamp": at}
+        out.append(envelope(test_step_started=cm.TestStepStarted(**ids)))
+        out.append(envelope(test_step_finished=cm.TestStepFinished(**ids, test_step_result=result)))
+    finished = cm.TestCaseFinished(test_case_started_id=started_id, timestamp=at, will_be_retried=False)
+    out.append(envelope(test_case_finished=finished))
+    return out
 
 
 # merging the processes' streams --------------------------------------------------------------------

@@ -12,6 +12,7 @@ from mcpbdd.steps import (  # noqa: F401  (registering the steps is the point)
     authorization,
     callers,
     calls,
+    conformance,
     consent,
     contracts,
     discovery,

@@ -2,7 +2,12 @@
 
 For a server under test in another process (stdio, HTTP), which cannot share the in-process
 `httpx.MockTransport`: one random port per upstream origin, handed to the process in its
-environment (`LoopbackServer.environment()`, variables named by `mcpbdd.kit.upstream.env_var`).
+environment (`LoopbackServer.environment()`, variables named by `mcpbdd.kit.upstream.env_var`),
+and one more, the catch-all (`ENV_OTHER`), for every origin the scenario did not name: a request
+there (`/<scheme>/<host[:port]>/<path>`, written so by `upstream_base` and the loopback routes) is
+matched against the same table as a request for that origin, so it is recorded and answered 502
+"no route matches", and the scenario fails as it does in-process, instead of the request going
+to the network (or to whatever listens on that port of 127.0.0.1) unseen.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from typing import Any
 
 import httpx
 
-from mcpbdd.kit.upstream import ENV_ALL, env_var, origin_of
+from mcpbdd.kit.upstream import ENV_ALL, ENV_OTHER, env_var, origin_of
 from mcpbdd.upstream.routes import Upstream
 
 __all__ = ["MAX_BODY", "LoopbackServer"]
@@ -37,7 +42,7 @@ class _Server(ThreadingHTTPServer):
     daemon_threads = False  # handler threads are joined by server_close(): nothing outlives stop()
     block_on_close = True
 
-    def __init__(self, upstream: Upstream, origin: str, hold: float, stopping: threading.Event) -> None:
+    def __init__(self, upstream: Upstream, origin: str | None, hold: float, stopping: threading.Event) -> None:
         self.upstream = upstream
         self.origin = origin
         self.hold = hold
@@ -57,13 +62,25 @@ class _Handler(BaseHTTPRequestHandler):
         if not self.path.startswith("/"):
             self.send_error(400, "mcpbdd loopback upstream: expected an origin-form request target")
             return
+        origin, path = self.server.origin, self.path
+        if origin is None:  # the catch-all: /<scheme>/<host[:port]>/<path>, an origin the scenario did not name
+            parts = [*path.split("/", 3), "", "", ""]
+            scheme, where, rest = parts[1], parts[2], parts[3]
+            if scheme not in ("http", "https") or not where:
+                self.send_error(400, "mcpbdd loopback upstream: expected /<scheme>/<host[:port]>/<path>")
+                return
+            origin, path = f"{scheme}://{where}", "/" + rest
         body = self._read_body()
         if body is None:
             return
         # Host is the loopback's; the request is recorded with its upstream's (as in-process)
         skipped = ("host", "content-length", "transfer-encoding")
         headers = [(k, v) for k, v in self.headers.items() if k.lower() not in skipped]
-        request = httpx.Request(self.command, self.server.origin + self.path, headers=headers, content=body)
+        try:
+            request = httpx.Request(self.command, origin + path, headers=headers, content=body)
+        except httpx.InvalidURL:
+            self.send_error(400, "mcpbdd loopback upstream: not a URL")
+            return
         route, record = self.server.upstream.decide(request)
         if route is not None and route.kind == "timeout":
             self._hold()
@@ -149,6 +166,8 @@ class _Listeners:
     """What a LoopbackServer holds, apart from itself (so a finalizer can stop it without keeping it alive)."""
 
     by_origin: dict[str, _Listener] = field(default_factory=dict)
+    other: _Listener | None = None
+    """The catch-all, for the origins the scenario did not name."""
     stopping: threading.Event = field(default_factory=threading.Event)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -156,6 +175,9 @@ class _Listeners:
         self.stopping.set()
         with self.lock:
             listeners, self.by_origin = list(self.by_origin.values()), {}
+            if self.other is not None:
+                listeners.append(self.other)
+                self.other = None
         for listener in listeners:
             listener.stop()
 
@@ -197,6 +219,9 @@ class LoopbackServer:
         self.started = True
         for origin in [*self.upstream.bases(), *self._extra]:
             self.url_for(origin)
+        with self._state.lock:
+            if self._state.other is None and not self._state.stopping.is_set():
+                self._state.other = self._serve(None)
         return self
 
     def url_for(self, base: str) -> str:
@@ -223,13 +248,17 @@ class LoopbackServer:
             refusing = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
             refusing.bind(("127.0.0.1", 0))  # bound, never listening: connections are refused, the port is ours
             return _Listener(origin, f"http://127.0.0.1:{refusing.getsockname()[1]}", refusing=refusing)
+        return self._serve(origin)
+
+    def _serve(self, origin: str | None) -> _Listener:
+        """A listener serving `origin` from the route table (None: the catch-all, for every unnamed origin)."""
         server = _Server(self.upstream, origin, self.hold, self._state.stopping)
         port = server.server_address[1]
         thread = threading.Thread(
             target=server.serve_forever, kwargs={"poll_interval": 0.05}, name=f"mcpbdd-upstream-{port}", daemon=True
         )
         thread.start()
-        return _Listener(origin, f"http://127.0.0.1:{port}", server=server, thread=thread)
+        return _Listener(origin or "", f"http://127.0.0.1:{port}", server=server, thread=thread)
 
     @property
     def base_urls(self) -> dict[str, str]:
@@ -237,10 +266,18 @@ class LoopbackServer:
         with self._state.lock:
             return {origin: listener.url for origin, listener in self._state.by_origin.items()}
 
+    @property
+    def other_url(self) -> str | None:
+        """The catch-all's URL (for origins the scenario did not name), once started."""
+        with self._state.lock:
+            return self._state.other.url if self._state.other is not None else None
+
     def environment(self) -> dict[str, str]:
-        """What to add to the server's environment: `MCPBDD_UPSTREAM_<NAME>` per origin, and `MCPBDD_UPSTREAMS`."""
+        """What to add to the server's environment: `MCPBDD_UPSTREAM_<NAME>` per origin, `MCPBDD_UPSTREAMS`,
+        and the catch-all, `MCPBDD_UPSTREAMS_OTHER`."""
         urls = self.base_urls
-        return {**{env_var(origin): url for origin, url in urls.items()}, ENV_ALL: jsonlib.dumps(urls)}
+        other = {ENV_OTHER: self.other_url} if self.other_url else {}
+        return {**{env_var(origin): url for origin, url in urls.items()}, ENV_ALL: jsonlib.dumps(urls), **other}
 
     def stop(self) -> None:
         """Close every port and join every thread (idempotent)."""

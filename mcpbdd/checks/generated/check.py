@@ -47,13 +47,7 @@ async def check_generated_calls(
     n: int,
     *,
     caller: Principal | None = None,
-    secrets: Iterable[str] = (),
-    seed: int | None = None,
-    timeout: float | None = None,
-    snapshot: Snapshot | None = None,
-    paths: Iterable[str] | None = None,
-    generator: Generator = "auto",
-    depth: int = DEEP,
+    **options: Unpack[GeneratedOptions],
 ) -> GeneratedReport:
     """Call `tool` `n` times with generated and adversarial inputs and judge every answer (see the package doc).
 
@@ -68,8 +62,10 @@ async def check_generated_calls(
     `depth` is how deep the nested adversarial values go (default `DEEP`, inside every
     transport's limit; a call the transport cannot carry is reported as its limit, not the
     tool's failure). Raises AssertionError if the server offers no such tool; never for a
-    verdict (read the report).
+    verdict (read the report). (The options are one `GeneratedOptions` so that the forms
+    that pass them on name them once.)
     """
+    seed, depth = options.get("seed"), options.get("depth", DEEP)
     if n < 1:
         raise ValueError(f"the number of generated calls must be at least 1, got {n}")
     started = time.perf_counter()
@@ -77,7 +73,7 @@ async def check_generated_calls(
     report = GeneratedReport(tool, chosen_seed, planned=n)
     advertised = find_tool(await harness.list_tools(caller), tool)
     schema: Any = advertised.input_schema
-    plan, notes = plan_inputs(schema, n, chosen_seed, generator, depth)
+    plan, notes = plan_inputs(schema, n, chosen_seed, options.get("generator", "auto"), depth)
     report.notes.extend(notes)
     if any(f"nested {depth} deep" in source for source, _ in plan):
         report.notes.append(
@@ -85,8 +81,9 @@ async def check_generated_calls(
             f"arguments over stdio and {CLIENT_ARGUMENT_DEPTH} from its client (mcp 2.3.0); deeper is the "
             "transport's limit, not the tool's"
         )
-    rules = Rules(tool, tuple(s for s in secrets if s), leak_paths(harness, paths))
-    runner = CallRunner(harness, caller, tool, timeout, snapshot, rules)
+    secrets = tuple(s for s in options.get("secrets", ()) if s)
+    rules = Rules(tool, secrets, leak_paths(harness, options.get("paths")))
+    runner = CallRunner(harness, caller, tool, options.get("timeout"), options.get("snapshot"), rules)
     with _sdk_log_quiet():
         await _make_calls(runner, plan, report, rules)
         for kind, calls in report.failures.items():
@@ -142,7 +139,7 @@ async def _make_calls(
 
 
 class GeneratedOptions(TypedDict, total=False):
-    """`check_generated_calls`'s keyword options but the caller, for the forms that pass them on."""
+    """`check_generated_calls`'s keyword options but the caller (their defaults are said there), named once."""
 
     secrets: Iterable[str]
     seed: int | None

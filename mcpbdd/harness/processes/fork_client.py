@@ -33,12 +33,12 @@ from typing import IO, Any
 
 import anyio
 import anyio.lowlevel
-import mcp_types as types
 from anyio.abc import ObjectReceiveStream, ObjectSendStream
 from mcp.shared.message import SessionMessage
 
 from mcpbdd.harness.processes import groups
 from mcpbdd.harness.processes.fork_launcher import encode_request
+from mcpbdd.harness.processes.lines import LineBuffer, parse_message
 
 __all__ = ["FLUSH_TIMEOUT", "TERMINATION_TIMEOUT", "ForkedServer", "fork_client"]
 
@@ -181,14 +181,13 @@ async def fork_client(
     async def stdout_reader() -> None:
         """Lines to the session; once the session is gone, keep reading (and dropping) until the pipe ends, so
         a server flushing its output is not blocked on a full pipe and can still exit when its stdin closes."""
-        buffer = b""
+        lines = LineBuffer()  # linear in a line's length: a 50 MB result is one line (`lines.py`)
         delivering = True
         async with read_writer:
             while (chunk := await _read(server)) is not None:
-                *lines, buffer = (buffer + chunk).split(b"\n")
-                for line in lines if delivering else ():
+                for line in lines.feed(chunk) if delivering else ():
                     try:
-                        await read_writer.send(_parse_line(line))
+                        await read_writer.send(parse_message(line))
                     except (anyio.ClosedResourceError, anyio.BrokenResourceError):
                         delivering = False
                         await read_writer.aclose()
@@ -255,12 +254,3 @@ async def _write_all(server: ForkedServer, data: bytes) -> None:
             if exc.errno == errno.EPIPE:
                 raise anyio.BrokenResourceError from exc
             raise
-
-
-def _parse_line(line: bytes) -> SessionMessage | Exception:
-    """One line of the server's stdout as the SDK's stdio transport parses it: a message, or the error."""
-    try:
-        return SessionMessage(types.jsonrpc_message_adapter.validate_json(line, by_name=False))
-    except ValueError as exc:
-        logger.exception("Failed to parse JSONRPC message from server")
-        return exc

@@ -23,8 +23,8 @@ starts plainly, and the run says why once (which of them differed). A scenario w
 upstream loopback URLs starts plainly, and no spare is started for it: their ports are opened
 per scenario, so they cannot be known ahead.
 
-A spare is started by the SDK's own `stdio_client` (its own session, its pipes, its shutdown
-sequence: close stdin, wait, stop the process group), entered in a task of its own on the run's
+A spare is started as the SDK's own `stdio_client` starts a server (`plain_client`: its own session,
+its pipes, its shutdown sequence: close stdin, wait, stop the process group), entered in a task of its own on the run's
 loop and held open there; a scenario that takes it gets its streams, and the scenario's end
 stops it exactly as it stops a plain process. A spare never taken is stopped when the run ends
 (`stop_all`, from behave's `after_all`, also after SIGINT or SIGTERM, and at exit; if the loop is
@@ -56,12 +56,13 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.stdio import StdioServerParameters
 
 from mcpbdd.harness import handover
 from mcpbdd.harness.processes import groups
+from mcpbdd.harness.processes.plain_client import plain_client
 from mcpbdd.kit.doubles import ENV_DOUBLES
-from mcpbdd.kit.upstream import ENV_ALL, ENV_PREFIX
+from mcpbdd.kit.upstream import ENV_ALL, ENV_OTHER, ENV_PREFIX
 
 __all__ = ["AHEAD", "Launch", "Spare", "spares", "stop_all", "take"]
 
@@ -84,7 +85,9 @@ class Launch:
 
     @classmethod
     def of(cls, argv: Sequence[str], env: Mapping[str, str], cwd: str | None) -> Launch:
-        return cls(tuple(argv), tuple(sorted(env.items())), cwd)
+        # The loopback's catch-all port is per scenario, so it cannot be known ahead: a spare (a server that is
+        # not Python, which reads the MCPBDD_UPSTREAM_* variables itself) starts without it.
+        return cls(tuple(argv), tuple(sorted((k, v) for k, v in env.items() if k != ENV_OTHER)), cwd)
 
     def environment(self) -> dict[str, str]:
         return dict(self.env)
@@ -120,7 +123,7 @@ class Launch:
 
 
 class Spare:
-    """One server process started ahead, held open by the SDK's `stdio_client` in a task of its own."""
+    """One server process started ahead, held open by `plain_client` (the SDK's transport) in a task of its own."""
 
     def __init__(self, launch: Launch, wrapper: str, loop: asyncio.AbstractEventLoop) -> None:
         self.launch = launch
@@ -145,7 +148,7 @@ class Spare:
     async def _hold(self, params: StdioServerParameters) -> None:
         """Start the process through the SDK and keep it until it is released (then the SDK stops it)."""
         try:
-            async with groups.group_stopped(stdio_client(params, errlog=self._stderr), self._pid_path) as streams:
+            async with groups.group_stopped(plain_client(params, self._stderr), self._pid_path) as streams:
                 self._streams.set_result(streams)
                 await self._release.wait()
         except Exception as exc:  # a spawn that failed: the scenario that takes it meets the error as it would

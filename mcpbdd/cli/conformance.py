@@ -1,0 +1,179 @@
+"""`mcpbdd conformance TARGET`: the bundled conformance pack against any server, on both eras.
+
+    mcpbdd conformance TARGET [--only IDS] [--skip IDS] [--expected-failures FILE] [--official]
+                       [--results DIR] [--junit DIR] [--messages FILE] [--summary FILE] [--steps]
+
+TARGET is what `server` under [tool.mcpbdd] takes: `package.module:attr`, `stdio: <command>`,
+`http: <command with {port}>` or a URL. No file of the user's is needed: the pack's features
+(`mcpbdd/conformance/features`) are copied into a scratch folder beside the one-line steps and
+hooks every project has, and run by `mcpbdd run` itself, once per era (the client harness on
+2026-07-28 and on the 2025-11-25 handshake), so the results are the usual ones: Allure, JUnit per
+era, Cucumber Messages. A Markdown summary (a row per check, a column per era) is written for a
+CI job summary, and appended to `$GITHUB_STEP_SUMMARY` when that is set.
+
+`--official` also runs the official suite's generic scenarios at a URL target (`mcpbdd.cli.official`);
+where it cannot run it is reported as skipped, saying what to install or pass, never as passed.
+
+Exit 0: every check passed, did not apply, or failed as the expected-failures file expects;
+1: a check failed unexpectedly (one of the official suite's too), or an expected failure now passes;
+2: a usage error (an unknown check, an unreadable file, a server that cannot load).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from mcpbdd.cli import options as run_options
+from mcpbdd.cli.exits import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from mcpbdd.cli.options import DEFAULT_JUNIT, DEFAULT_RESULTS, REPORTS
+from mcpbdd.cli.passes import LEGACY, MODERN
+from mcpbdd.cli.run import run
+from mcpbdd.conformance import PACK, all_checks, check_named
+from mcpbdd.conformance.baseline import load_baseline
+from mcpbdd.conformance.summary import Summary, read_verdicts
+from mcpbdd.harness.targets import ServerTarget
+
+__all__ = ["DEFAULT_SUMMARY", "add_parser", "main", "tag_filter"]
+
+DEFAULT_SUMMARY = REPORTS / "conformance.md"
+DEFAULT_MESSAGES = REPORTS / "conformance.ndjson"
+STEPS = (
+    '"""The mcpbdd step vocabulary (written by mcpbdd conformance)."""\n\nfrom mcpbdd.steps import *  # noqa: F403\n'
+)
+HOOKS = '"""The mcpbdd hooks (written by mcpbdd conformance)."""\n\nfrom mcpbdd.behave import *  # noqa: F403\n'
+
+
+def _ids(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def add_parser(commands: Any) -> None:
+    """Register `conformance` on the `mcpbdd` command's subparsers."""
+    parser = commands.add_parser(
+        "conformance",
+        help="run the bundled conformance pack against a server, on both eras",
+        description="Run mcpbdd's conformance pack (a scenario per check, derived from the server's own tools, "
+        "resources, templates and prompts) against TARGET on 2026-07-28 and 2025-11-25.",
+    )
+    parser.add_argument("target", help="package.module:attr, 'stdio: <command>', 'http: <command>' or a URL")
+    parser.add_argument(
+        "--only", type=_ids, default=None, metavar="IDS", help="run only these checks (comma-separated)"
+    )
+    parser.add_argument(
+        "--skip", type=_ids, default=None, metavar="IDS", help="leave these checks out (comma-separated)"
+    )
+    parser.add_argument(
+        "--expected-failures",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="YAML list of check ids (or id@era) known to fail: reported as expected; one that passes is reported",
+    )
+    parser.add_argument("--results", type=Path, default=DEFAULT_RESULTS, help=f"Allure results ({DEFAULT_RESULTS})")
+    parser.add_argument(
+        "--junit", type=Path, default=DEFAULT_JUNIT, help=f"JUnit XML folder, one per era ({DEFAULT_JUNIT})"
+    )
+    parser.add_argument(
+        "--messages", type=Path, default=DEFAULT_MESSAGES, help=f"Cucumber Messages ({DEFAULT_MESSAGES})"
+    )
+    parser.add_argument("--summary", type=Path, default=DEFAULT_SUMMARY, help=f"Markdown summary ({DEFAULT_SUMMARY})")
+    parser.add_argument("--steps", action="store_true", help="print every step (behave's pretty format)")
+    parser.add_argument(
+        "--official",
+        action="store_true",
+        help="also run the official suite's generic scenarios (@modelcontextprotocol/conformance, pinned; needs a "
+        "URL target and npm; Node >= 22 is installed into the cache when the PATH's is older)",
+    )
+
+
+def tag_filter(only: list[str] | None, skip: list[str] | None) -> list[str]:
+    """behave's `--tags` options selecting the checks (`@check.<id>`); ValueError names an unknown id."""
+    for name in [*(only or []), *(skip or [])]:
+        check_named(name)
+    tags: list[str] = []
+    if only:
+        tags += ["--tags", " or ".join(f"@check.{name}" for name in only)]
+    if skip:
+        tags += ["--tags", " and ".join(f"not @check.{name}" for name in skip)]
+    return tags
+
+
+def _pack(folder: Path) -> Path:
+    """The pack as a behave project in `folder`: its features, the one-line steps and hooks."""
+    features = folder / "conformance"
+    (features / "steps").mkdir(parents=True)
+    for feature in sorted(PACK.glob("*.feature")):
+        shutil.copy(feature, features / feature.name)
+    (features / "steps" / "mcpbdd_steps.py").write_text(STEPS, encoding="utf-8")
+    (features / "environment.py").write_text(HOOKS, encoding="utf-8")
+    return features
+
+
+def _run_arguments(args: argparse.Namespace, scratch: Path) -> argparse.Namespace:
+    """`mcpbdd run`'s options for the pack: its defaults, the output paths given here, the two eras."""
+    parser = argparse.ArgumentParser(prog="mcpbdd")
+    run_options.add_parser(parser.add_subparsers(dest="command"))
+    argv = ["run", "--results", str(args.results), "--junit", str(args.junit), "--messages", str(args.messages)]
+    argv += ["--no-coverage", "--timings", str(scratch / "timings.json"), *(["--steps"] if args.steps else [])]
+    run_args = parser.parse_args(argv)
+    run_args.harness = [MODERN, LEGACY]
+    run_args.jobs = 2  # one behave process per era, side by side (the pack is one feature: one unit per era)
+    return run_args
+
+
+def main(args: argparse.Namespace) -> int:
+    try:
+        ServerTarget.parse(args.target)
+        tags = tag_filter(args.only, args.skip)
+        baseline = load_baseline(args.expected_failures)
+    except ValueError as exc:
+        print(f"mcpbdd conformance: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    scratch = Path(tempfile.mkdtemp(prefix="mcpbdd-conformance-"))
+    try:
+        features = _pack(scratch)
+        passthrough = [str(features), "-D", f"mcpbdd.server={args.target}", "-D", "mcpbdd.reuse_server=feature", *tags]
+        status = run(_run_arguments(args, scratch), passthrough)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    if status not in (EXIT_OK, EXIT_FAILED):
+        return status  # a usage error, an interrupt: the run said why
+    summary = Summary.of(read_verdicts(args.junit), baseline)
+    if not summary.verdicts:
+        print("mcpbdd conformance: no check ran (see --only and --skip)", file=sys.stderr)
+        return EXIT_USAGE
+    official = None
+    if args.official:
+        from mcpbdd.cli.official import run_official
+
+        official = run_official(args.target, args.junit)
+        if official.skipped:
+            print(f"mcpbdd conformance: the official suite was skipped, not passed: {official.skipped}")
+        for check in official.failed:
+            print(f"mcpbdd conformance: the official check {check.get('id')} failed: {check.get('errorMessage')}")
+    text = summary.markdown(args.target, all_checks()) + (official.markdown() if official else "")
+    _write_summary(text, args.summary)
+    for entry in summary.stale:
+        print(f"mcpbdd conformance: the expected failure {entry} now passes: remove it from the file")
+    expected = sum(v.status == "expected failure" for v in summary.verdicts)
+    if expected:
+        print(f"mcpbdd conformance: {expected} expected failure(s), as the expected-failures file says")
+    print(f"mcpbdd conformance: summary in {args.summary}")
+    if summary.unexpected or summary.stale or (official is not None and official.failed):
+        return EXIT_FAILED
+    return EXIT_OK
+
+
+def _write_summary(text: str, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    job_summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if job_summary:
+        with open(job_summary, "a", encoding="utf-8") as summary:
+            summary.write(text)

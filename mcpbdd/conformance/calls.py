@@ -1,0 +1,272 @@
+"""The checks that call the server: refusals, request state, leaks, structured results, error channels.
+
+Every call is derived from the server's own listings: tool names it never listed, arguments that
+break the input schema it advertises (a required key left out, a property of the wrong type), the
+smallest arguments it accepts (`mcpbdd.checks.schema.minimal`, as the generated calls build them),
+a URI no resource or template can match.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from mcp_types import INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, Tool
+
+from mcpbdd.checks.schema import schema_problems, violations
+from mcpbdd.conformance.probe import Probe, minimal_arguments, unused_name
+from mcpbdd.conformance.registry import SPEC, NotApplicable, check
+from mcpbdd.conformance.verdict import broken, fail_unless, refusal_problem, shown
+from mcpbdd.harness.base import CLIENT_REFUSED
+from mcpbdd.model.outcome import Call, Channel, Outcome, ProtocolError
+
+__all__ = ["schema_breaking_arguments"]
+
+_TOOLS = f"{SPEC}/server/tools"
+
+
+@check(
+    "unknown-tool",
+    title="A call of a tool the server does not offer is refused",
+    section="tools",
+    url=f"{_TOOLS}#error-handling",
+    rule="A `tools/call` naming a tool the server never listed must be refused: as a tool error (`isError: true`, "
+    "what the Python SDK answers by default) or as the protocol error -32602. Never a result, never a crash "
+    "(-32603, no answer), and the refusal leaks no stack frame or path.",
+    fix="Look the name up before dispatching and refuse an unknown one with a clear sentence "
+    '("Unknown tool: NAME"); the official SDKs do this for you unless a custom dispatcher bypasses them.',
+)
+async def unknown_tool(probe: Probe) -> None:
+    names = [tool.name for tool in await probe.tools()]
+    outcome = await probe.send(Call.tool(unused_name(names, "mcpbdd-no-such-tool"), {}))
+    problem = refusal_problem(probe, outcome, "the call of a tool nobody listed")
+    fail_unless([f"{problem}: {shown(outcome)}"] if problem else [], "an unknown tool was not refused properly")
+
+
+def schema_breaking_arguments(tool: Tool) -> dict[str, Any] | None:
+    """Arguments the tool's input schema refuses (a required key left out, else a property's wrong type), or None."""
+    schema = tool.input_schema
+    if schema_problems(schema):
+        return None
+    valid = minimal_arguments(tool)
+    required = [name for name in schema.get("required", []) if isinstance(name, str)]
+    if required:
+        broken = {k: v for k, v in valid.items() if k != required[0]}
+        if violations(schema, broken):
+            return broken
+    for name, prop in (schema.get("properties") or {}).items():
+        for wrong in ({"mcpbdd": "not this"}, 12345, "not this"):
+            candidate = {**valid, name: wrong}
+            if isinstance(prop, dict) and violations(schema, candidate):
+                return candidate
+    return None
+
+
+@check(
+    "invalid-arguments",
+    title="Arguments that break the input schema are refused",
+    section="tools",
+    url=f"{_TOOLS}#error-handling",
+    rule="A server must validate a call's arguments against the `inputSchema` it advertises. A call that leaves "
+    "out a required argument or sends one of the wrong type is refused, as a tool error the model can read "
+    "(SEP-1303) or the protocol error -32602; it never runs the tool, never crashes, never leaks.",
+    fix="Validate the arguments before the tool runs (the SDKs' decorators do, from the function's signature); "
+    "a hand-written schema must say what the code needs (`required`, `type`).",
+)
+async def invalid_arguments(probe: Probe) -> None:
+    problems: list[str] = []
+    exercised = 0
+    for tool in await probe.tools():
+        arguments = schema_breaking_arguments(tool)
+        if arguments is None:
+            continue
+        exercised += 1
+        outcome = await probe.send(Call.tool(tool.name, arguments))
+        problem = refusal_problem(probe, outcome, f"arguments breaking the input schema of {tool.name!r}")
+        if problem is not None:
+            problems.append(f"{problem}: {shown(outcome)}")
+    if not exercised:
+        raise NotApplicable("no tool has an input schema that any arguments could break")
+    fail_unless(problems, "arguments that break an input schema were not refused properly")
+
+
+@check(
+    "unknown-resource",
+    title="Reading a resource that does not exist is -32602 with data.uri",
+    section="resources",
+    url=f"{SPEC}/server/resources#error-handling",
+    rule="`resources/read` of a URI that no resource or template serves is the protocol error -32602 "
+    "(invalid params) whose `data.uri` is the URI asked for (SEP-2164), so a client can tell which read failed. "
+    "Not a result with empty contents, not -32002, not a crash.",
+    fix="Raise the SDK's resource-not-found error (`ResourceNotFoundError` in the Python SDK) for an unknown URI, "
+    "or `MCPError(INVALID_PARAMS, message, data={'uri': uri})` by hand.",
+)
+async def unknown_resource(probe: Probe) -> None:
+    if not await probe.declares("resources"):
+        raise NotApplicable("the server declares no resources capability")
+    uri = f"mcpbdd-conformance://no-such-resource/{uuid.uuid4().hex}"
+    outcome = await probe.send(Call.resource(uri))
+    problem = broken(probe, outcome)
+    error = outcome.error
+    if problem is None and (outcome.channel is not Channel.PROTOCOL_ERROR or error is None):
+        problem = "it was not a protocol error"
+    elif problem is None and error is not None and error.code != INVALID_PARAMS:
+        problem = f"the error code is {error.code}, not -32602"
+    elif problem is None and error is not None and (not isinstance(error.data, dict) or error.data.get("uri") != uri):
+        problem = f"the error's data is {error.data!r}, not {{'uri': {uri!r}}}"
+    fail_unless([f"{problem}: {shown(outcome)}"] if problem else [], "an unknown resource was not refused properly")
+
+
+async def asking_call(probe: Probe) -> Outcome | None:
+    """The first well-formed tool call that asks for input with a request state, or None."""
+    for tool in await probe.tools():
+        outcome = await probe.send(Call.tool(tool.name, minimal_arguments(tool)))
+        if outcome.channel is Channel.INPUT_REQUIRED and outcome.request_state:
+            return outcome
+    return None
+
+
+def _tampered(state: str) -> str:
+    middle = len(state) // 2
+    flipped = "A" if state[middle] != "A" else "B"
+    return state[:middle] + flipped + state[middle + 1 :]
+
+
+@check(
+    "tampered-request-state",
+    title="A tampered request state is refused",
+    section="multi-round-trip",
+    url=f"{SPEC}/server/tools",
+    rule="On 2026-07-28 a call that needs input returns `InputRequiredResult` with an opaque `requestState` the "
+    "client echoes back (SEP-2322). The server must not trust a state it did not issue: a retry carrying an "
+    "altered state is refused with the protocol error -32602, and the tool does not run.",
+    fix="Seal the request state (the Python SDK's `MCPServer` does: AES-GCM bound to the caller, request and "
+    "arguments) and refuse one that does not open; never decode a client-held state as plain JSON.",
+    modern_only=True,
+)
+async def tampered_request_state(probe: Probe) -> None:
+    asked = await asking_call(probe)
+    if asked is None or asked.request_state is None:
+        raise NotApplicable("no tool asks for input (with a request state) when called with its smallest arguments")
+    retry = await probe.harness.send(
+        probe.caller, asked.call, input_responses={}, request_state=_tampered(asked.request_state)
+    )
+    error = retry.error
+    if retry.channel is Channel.PROTOCOL_ERROR and error is not None and error.code == INVALID_PARAMS:
+        return
+    fail_unless([f"the retry with an altered request state: {shown(retry)}"], "a tampered request state was accepted")
+
+
+@check(
+    "error-texts-leak-nothing",
+    title="Error texts leak no stack frame, path or secret",
+    section="security",
+    url=f"{SPEC}/server/tools#security-considerations",
+    rule="Whatever a server refuses (an unknown tool, bad arguments, an unknown resource), its message "
+    'is for the client and the model: no traceback, no `File "...", line N`, no path of the server\'s '
+    "installation or machine, no configured secret.",
+    fix="Catch exceptions at the edge and answer with a sentence; log the details on the server's side. "
+    "Do not put `str(exc)` of an unexpected exception into a result.",
+)
+async def error_texts_leak_nothing(probe: Probe) -> None:
+    tools = await probe.tools()
+    calls = [Call.tool(unused_name([t.name for t in tools], "mcpbdd-no-such-tool"), {"mcpbdd": "x"})]
+    for tool in tools:
+        arguments = schema_breaking_arguments(tool)
+        if arguments is not None:
+            calls.append(Call.tool(tool.name, arguments))
+    if await probe.declares("resources"):
+        calls.append(Call.resource(f"mcpbdd-conformance://no-such-resource/{uuid.uuid4().hex}"))
+    # No unknown prompt: the Python SDK answers one with -32603 and renders the traceback into its log, which
+    # costs about a second a call and says nothing the other refusals do not (docs: Conformance, "Not yet").
+    problems = []
+    for call in calls:
+        outcome = await probe.send(call)
+        problem = broken(probe, outcome, call.arguments)
+        if problem is not None and problem.startswith("leak"):
+            problems.append(f"{problem}: {shown(outcome)}")
+    fail_unless(problems, "an error text leaks what stays on the server")
+
+
+@check(
+    "structured-results",
+    title="Structured results match the tool's output schema",
+    section="tools",
+    url=f"{_TOOLS}#output-schema",
+    rule="A tool that advertises an `outputSchema` must return `structuredContent` that conforms to it in every "
+    "successful result (clients validate it and refuse a result that does not).",
+    fix="Return the declared model from the tool (the SDK derives the schema from the return type and serialises "
+    "it); when the schema is hand-written, keep it in step with what the code returns.",
+)
+async def structured_results(probe: Probe) -> None:
+    problems: list[str] = []
+    exercised = 0
+    for tool in await probe.tools():
+        if tool.output_schema is None or schema_problems(tool.output_schema):
+            continue
+        outcome = await probe.send(Call.tool(tool.name, minimal_arguments(tool)))
+        if outcome.channel is Channel.TRANSPORT_FAILURE and CLIENT_REFUSED in (outcome.failure or ""):
+            exercised += 1
+            problems.append(f"{tool.name}: {outcome.failure}")
+        if outcome.channel is not Channel.OK:
+            continue
+        exercised += 1
+        structured = outcome.structured
+        if structured is None:
+            problems.append(f"{tool.name}: a successful result without structuredContent")
+            continue
+        found = violations(tool.output_schema, structured)
+        if found:
+            problems.append(f"{tool.name}: " + "; ".join(str(v) for v in found[:3]))
+    if not exercised:
+        raise NotApplicable("no tool with an output schema returned a result for its smallest arguments")
+    fail_unless(problems, "a structured result breaks its output schema")
+
+
+def _names_an_argument(error: ProtocolError, arguments: dict[str, Any]) -> bool:
+    """Whether a protocol error of a schema-valid call is a refusal of one argument's value (allowed), not a crash.
+
+    -32603 is a crash and -32601 a tool the server listed but cannot find; -32602 may refuse a value the schema
+    cannot express (an unsupported format) when it names the argument, in its data or its message. Other codes
+    are the server's own (an error contract's) and pass.
+    """
+    if error.code in (INTERNAL_ERROR, METHOD_NOT_FOUND):
+        return False
+    if error.code != INVALID_PARAMS:
+        return True
+    data = error.data if isinstance(error.data, dict) else {}
+    return any(name in data or name in error.message for name in arguments)
+
+
+@check(
+    "error-channels",
+    title="A well-formed call is never a protocol error; a malformed one is never a result",
+    section="tools",
+    url=f"{_TOOLS}#error-handling",
+    rule="Tool failures (a note not found, a refused operation) are tool errors the model can read and recover "
+    "from; protocol errors are for requests the server cannot process. A call with arguments the input schema "
+    "accepts is never an internal error (-32603) or method not found (-32601), nor invalid params (-32602) unless "
+    "the error names the argument whose value it refuses (a value the schema cannot express); and a call of an "
+    "unknown tool or with schema-breaking arguments never comes back as a successful result.",
+    fix="Report what went wrong inside the tool as a tool error (raise the SDK's `ToolError`, or return "
+    "`isError: true`); keep `MCPError` for failures of the request itself.",
+)
+async def error_channels(probe: Probe) -> None:
+    problems: list[str] = []
+    tools = await probe.tools()
+    for tool in tools:
+        arguments = minimal_arguments(tool)
+        if schema_problems(tool.input_schema) or violations(tool.input_schema, arguments):
+            continue
+        outcome = await probe.send(Call.tool(tool.name, arguments))
+        error = outcome.error
+        if outcome.channel is Channel.PROTOCOL_ERROR and error is not None and not _names_an_argument(error, arguments):
+            problems.append(f"a well-formed call: {shown(outcome)}")
+        wrong = schema_breaking_arguments(tool)
+        if wrong is not None:
+            refused = await probe.send(Call.tool(tool.name, wrong))
+            if refused.channel is Channel.OK:
+                problems.append(f"a malformed call: {shown(refused)}")
+    if not tools:
+        raise NotApplicable("the server offers no tools")
+    fail_unless(problems, "an answer came on the wrong channel")

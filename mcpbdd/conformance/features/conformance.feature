@@ -1,0 +1,143 @@
+@conformance
+Feature: Conformance: what every MCP server must do, checked from its own surface
+  Each scenario runs one check of mcpbdd's conformance pack (mcpbdd conformance TARGET), its
+  calls derived from the server's own tools, resources, templates and prompts. The check's page
+  in the documentation says what the spec requires and how to fix a failure. One feature, so one
+  server process serves the whole pack on each era (reuse_server = "feature").
+
+  Rule: Tools: what every server's tools must do
+    The calls are derived from the server's own tools/list: names it never listed, arguments
+    that break the input schema it advertises, the smallest arguments it accepts, and the
+    payload a form client sends.
+
+    @check.unknown-tool @spec.tools
+    Scenario: unknown-tool: A call of a tool the server does not offer is refused
+      A tools/call naming a tool the server never listed must be refused: as a tool error (isError:
+      true, what the Python SDK answers by default) or as the protocol error -32602. Never a result,
+      never a crash (-32603, no answer), and the refusal leaks no stack frame or path.
+      Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools#error-handling
+      Then the server passes the conformance check "unknown-tool"
+
+    @check.invalid-arguments @spec.tools
+    Scenario: invalid-arguments: Arguments that break the input schema are refused
+      A server must validate a call's arguments against the inputSchema it advertises. A call that
+      leaves out a required argument or sends one of the wrong type is refused, as a tool error the
+      model can read (SEP-1303) or the protocol error -32602; it never runs the tool, never crashes,
+      never leaks.
+      Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools#error-handling
+      Then the server passes the conformance check "invalid-arguments"
+
+    @check.error-channels @spec.tools
+    Scenario: error-channels: A well-formed call is never a protocol error; a malformed one is never a result
+      Tool failures (a note not found, a refused operation) are tool errors the model can read and
+      recover from; protocol errors are for requests the server cannot process. A call with arguments
+      the input schema accepts is never an internal error (-32603) or method not found (-32601), nor
+      invalid params (-32602) unless the error names the argument whose value it refuses (a value the
+      schema cannot express); and a call of an unknown tool or with schema-breaking arguments never
+      comes back as a successful result.
+      Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools#error-handling
+      Then the server passes the conformance check "error-channels"
+
+    @check.structured-results @spec.tools
+    Scenario: structured-results: Structured results match the tool's output schema
+      A tool that advertises an outputSchema must return structuredContent that conforms to it in
+      every successful result (clients validate it and refuse a result that does not).
+      Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools#output-schema
+      Then the server passes the conformance check "structured-results"
+
+    @check.form-payloads @spec.tools
+    Scenario: form-payloads: Each tool takes a form client's payload as well as a model's
+      Clients with forms send every optional field, with empty strings inside optional objects and
+      empty arrays, where a model sends only what it fills in. Both shapes are valid calls: a tool
+      accepts both, or refuses the form's with a tool error that names the field. It never crashes,
+      hangs, leaks, or answers on the protocol channel.
+      Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools#calling-tools
+      Then the server passes the conformance check "form-payloads"
+
+    @check.tool-names @spec.tools
+    Scenario: tool-names: Tool names are well formed and unique
+      A tool name is 1 to 128 characters of ASCII letters, digits, _, - and . (SEP-986), and no two
+      tools share one: clients and models address tools by name.
+      Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool-names
+      Then the server passes the conformance check "tool-names"
+
+    @check.tool-schemas @spec.tools
+    Scenario: tool-schemas: Input and output schemas are valid JSON Schema 2020-12 objects
+      A tool's inputSchema (and its outputSchema, when it has one) is a valid JSON Schema, 2020-12
+      unless it names another dialect in $schema, describing an object (type: object): clients
+      validate arguments and results with it.
+      Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool
+      Then the server passes the conformance check "tool-schemas"
+
+    @check.error-texts-leak-nothing @spec.security
+    Scenario: error-texts-leak-nothing: Error texts leak no stack frame, path or secret
+      Whatever a server refuses (an unknown tool, bad arguments, an unknown resource), its message
+      is for the client and the model: no traceback, no File "...", line N, no path of the
+      server's installation or machine, no configured secret.
+      Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools#security-considerations
+      Then the server passes the conformance check "error-texts-leak-nothing"
+
+  Rule: Resources: what a read of a missing resource comes to
+    The URI is one no resource or template of the server can match.
+
+    @check.unknown-resource @spec.resources
+    Scenario: unknown-resource: Reading a resource that does not exist is -32602 with data.uri
+      resources/read of a URI that no resource or template serves is the protocol error -32602
+      (invalid params) whose data.uri is the URI asked for (SEP-2164), so a client can tell which read
+      failed. Not a result with empty contents, not -32002, not a crash.
+      Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/resources#error-handling
+      Then the server passes the conformance check "unknown-resource"
+
+  Rule: Listings: capabilities, pagination and caching hints
+    Every list the server's declared capabilities promise (tools, resources, resource
+    templates, prompts), read page by page as a client reads it.
+
+    @check.capabilities-served @spec.lifecycle
+    Scenario: capabilities-served: Every declared capability is served
+      A server that declares tools, resources or prompts answers the list requests of that capability
+      (tools/list; resources/list and resources/templates/list; prompts/list) with a result, not an
+      error: a client trusts the declaration and lists what it was told exists.
+      Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#capability-negotiation
+      Then the server passes the conformance check "capabilities-served"
+
+    @check.pagination @spec.pagination
+    Scenario: pagination: List pagination is consistent
+      Following nextCursor page by page reaches the end (a page without a cursor) and no item appears
+      twice; listing again from the start gives the same items. The cursor is opaque and stable enough
+      to be followed.
+      Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/pagination
+      Then the server passes the conformance check "pagination"
+
+    @check.bad-cursor @spec.pagination
+    Scenario: bad-cursor: A cursor the server never issued is refused with -32602
+      A list request with a cursor the server did not issue should be refused with the protocol error
+      -32602 (invalid params). A server may instead ignore it and list from the start, but it must
+      answer: no other error code, no crash, no hang.
+      Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/pagination#error-handling
+      Then the server passes the conformance check "bad-cursor"
+
+    @check.caching-hints @spec.caching
+    Scenario: caching-hints: List results carry caching hints
+      On 2026-07-28 every list result says how long a client may cache it and for whom: ttlMs and
+      cacheScope (private or shared), so a client need not list again before each call.
+      Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/pagination
+      Then the server passes the conformance check "caching-hints"
+
+    @check.result-type @spec.multi-round-trip
+    Scenario: result-type: Every result says its resultType
+      On 2026-07-28 every result names its resultType (complete, or input_required when the server
+      needs answers first), so a client knows whether the request is done.
+      Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools
+      Then the server passes the conformance check "result-type"
+
+  Rule: Input rounds: the request state a client holds
+    The call is the first of the server's tools that asks for input when called with its
+    smallest arguments (2026-07-28 only).
+
+    @check.tampered-request-state @spec.multi-round-trip
+    Scenario: tampered-request-state: A tampered request state is refused
+      On 2026-07-28 a call that needs input returns InputRequiredResult with an opaque requestState
+      the client echoes back (SEP-2322). The server must not trust a state it did not issue: a retry
+      carrying an altered state is refused with the protocol error -32602, and the tool does not run.
+      Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools
+      Then the server passes the conformance check "tampered-request-state"

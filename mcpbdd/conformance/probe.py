@@ -1,0 +1,155 @@
+"""What a conformance check reaches the server through: one client session, its listings, its calls.
+
+A check needs the wire as a client sees it: the server's declared capabilities, every page of
+each list as it came (which fields were sent, not the model's defaults), and calls classified
+into Outcomes exactly as the scenarios' are (`harness.send`). So the pack runs on the client
+harness (in-process, stdio or HTTP, on either era); the context harness has no wire to check.
+Listings are cached for the probe's life, so the checks of one scenario list once.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from mcp import Client
+from mcp_types import ServerCapabilities, Tool
+from pydantic import ValidationError
+
+from mcpbdd.checks.generated.paths import server_paths
+from mcpbdd.checks.generated.verdicts import Rules
+from mcpbdd.checks.schema import minimal
+from mcpbdd.conformance.registry import ConformanceFailure
+from mcpbdd.harness.base import bounded
+from mcpbdd.harness.client import ClientHarness
+from mcpbdd.kit.principals import Principal, acting_as
+from mcpbdd.model.outcome import Call, Outcome
+
+__all__ = ["LISTS", "MAX_PAGES", "TOOL_NAME", "Page", "Probe", "minimal_arguments", "unused_name"]
+
+MAX_PAGES = 100
+"""Pages followed per list before the listing is judged endless (a cursor that never runs out)."""
+
+LISTS = ("tools", "resources", "templates", "prompts")
+"""The lists a server may serve, by the capability that declares them (templates: `resources`)."""
+
+_CAPABILITY = {"tools": "tools", "resources": "resources", "templates": "resources", "prompts": "prompts"}
+_METHOD = {
+    "tools": "tools/list",
+    "resources": "resources/list",
+    "templates": "resources/templates/list",
+    "prompts": "prompts/list",
+}
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page of a list as it came: its items, its cursor and the fields the server actually sent."""
+
+    method: str
+    items: list[Any]
+    next_cursor: str | None
+    sent: frozenset[str]
+    """The result's fields present on the wire (`ttl_ms`, `cache_scope`, `result_type`, ...)."""
+
+
+class Probe:
+    """One scenario's way to the server for the conformance checks (a `ClientHarness` and its caller)."""
+
+    def __init__(self, harness: ClientHarness, caller: Principal | None, secrets: tuple[str, ...] = ()) -> None:
+        self.harness = harness
+        self.caller = caller
+        self.secrets = tuple(s for s in secrets if s)
+        self._pages: dict[str, list[Page]] = {}
+        self._paths: Any = None
+
+    async def client(self) -> Client:
+        return await self.harness.session(self.caller)
+
+    async def modern(self) -> bool:
+        """Whether the session speaks 2026-07-28 (the SDK's auto mode), not the 2025-11-25 handshake."""
+        return str((await self.client()).protocol_version) >= "2026"
+
+    async def capabilities(self) -> ServerCapabilities:
+        return (await self.client()).server_capabilities or ServerCapabilities()
+
+    async def declares(self, name: str) -> bool:
+        """Whether the server declared the capability that serves the list (or feature) `name`."""
+        return getattr(await self.capabilities(), _CAPABILITY.get(name, name), None) is not None
+
+    async def request(self, what: str, send: Callable[[], Awaitable[Any]]) -> Any:
+        """One request bounded by the call timeout, sent as the probe's caller."""
+
+        async def acting() -> Any:
+            with acting_as(self.caller, self.harness.tenant_claim):
+                return await send()
+
+        return await bounded(what, self.harness.timeout, acting())
+
+    async def page(self, name: str, cursor: str | None) -> Page:
+        """One page of the list `name` (`tools`, `resources`, `templates`, `prompts`) from `cursor`."""
+        client = await self.client()
+        senders = {
+            "tools": client.list_tools,
+            "resources": client.list_resources,
+            "templates": client.list_resource_templates,
+            "prompts": client.list_prompts,
+        }
+        try:
+            result = await self.request(_METHOD[name], lambda: senders[name](cursor=cursor))
+        except ValidationError as exc:  # the SDK client cannot accept the answer: what a client sees of it
+            fields = ", ".join(sorted({".".join(str(p) for p in error["loc"]) or "$" for error in exc.errors()}))
+            raise ConformanceFailure(
+                f"{_METHOD[name]}: the SDK's client refused the server's answer (missing or invalid: {fields})"
+            ) from None
+        field = {"templates": "resource_templates"}.get(name, name)
+        return Page(_METHOD[name], list(getattr(result, field)), result.next_cursor, frozenset(result.model_fields_set))
+
+    async def pages(self, name: str) -> list[Page]:
+        """Every page of the list `name`, followed cursor by cursor (at most `MAX_PAGES`)."""
+        if name not in self._pages:
+            pages = [await self.page(name, None)]
+            while pages[-1].next_cursor and len(pages) < MAX_PAGES:
+                pages.append(await self.page(name, pages[-1].next_cursor))
+            self._pages[name] = pages
+        return self._pages[name]
+
+    async def items(self, name: str) -> list[Any]:
+        """Everything the list `name` holds, or [] when the server does not declare it."""
+        if not await self.declares(name):
+            return []
+        return [item for page in await self.pages(name) for item in page.items]
+
+    async def tools(self) -> list[Tool]:
+        return list(await self.items("tools"))
+
+    async def send(self, call: Call) -> Outcome:
+        return await self.harness.send(self.caller, call)
+
+    def rules(self, tool: str) -> Rules:
+        """What the leak verdict looks for in an answer about `tool` (the generated calls' rules)."""
+        if self._paths is None:
+            self._paths = server_paths(self.harness)
+        return Rules(tool, self.secrets, self._paths)
+
+
+def minimal_arguments(tool: Tool) -> dict[str, Any]:
+    """Arguments the tool's input schema accepts: the required ones only, each its smallest value."""
+    value = minimal(tool.input_schema)
+    return value if isinstance(value, dict) else {}
+
+
+def unused_name(names: list[str], stem: str) -> str:
+    """A name none of `names` is: `stem`, or `stem-2`, `stem-3`, ..."""
+    taken = set(names)
+    candidate, number = stem, 1
+    while candidate in taken:
+        number += 1
+        candidate = f"{stem}-{number}"
+    return candidate
+
+
+TOOL_NAME = re.compile(r"[A-Za-z0-9_.-]{1,128}")
+"""SEP-986's tool names: 1 to 128 of ASCII letters, digits, `_`, `-` and `.`."""

@@ -1,0 +1,116 @@
+"""What a conformance run came to: a verdict per check and era, read from the run's JUnit XML, and its Markdown.
+
+The run is `mcpbdd run`'s (so Allure, JUnit and Messages are the usual ones); this reads back
+the JUnit files of its two passes (one per era), applies the expected-failures baseline and
+writes the summary a CI job shows (`$GITHUB_STEP_SUMMARY`).
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from pathlib import Path
+
+from mcpbdd.conformance.baseline import Baseline
+from mcpbdd.conformance.registry import Check
+
+__all__ = ["ERAS", "PASSED", "Summary", "Verdict", "read_verdicts"]
+
+ERAS = {"client.auto": "2026-07-28", "client.legacy": "2025-11-25"}
+"""The run's passes (JUnit sub-folders) and the protocol era each speaks."""
+
+PASSED, FAILED, SKIPPED, EXPECTED = "passed", "failed", "not applicable", "expected failure"
+_MARK = {PASSED: "✅ passed", FAILED: "❌ failed", SKIPPED: "⚪ not applicable", EXPECTED: "⚠️ expected failure"}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    check: str
+    era: str
+    status: str
+    message: str = ""
+
+
+def _check_of(name: str) -> str:
+    """The check id a scenario's name starts with (`unknown-tool: ...`)."""
+    return name.split(":", 1)[0].strip()
+
+
+def read_verdicts(junit: Path) -> list[Verdict]:
+    """Every scenario of the run's JUnit files (`junit/<pass>/*.xml`) as a verdict per check and era."""
+    found: list[Verdict] = []
+    empty: list[str] = []
+    for folder, era in ERAS.items():
+        paths = sorted((junit / folder).glob("*.xml"))
+        if not paths:
+            empty.append(era)
+        for path in paths:
+            for case in ET.parse(path).getroot().iter("testcase"):
+                status, message = PASSED, ""
+                for tag, meaning in (("failure", FAILED), ("error", FAILED), ("skipped", SKIPPED)):
+                    element = case.find(tag)
+                    if element is not None:
+                        status = meaning
+                        message = (element.get("message") or element.text or "").strip()
+                        break
+                found.append(Verdict(_check_of(case.get("name", "")), era, status, message))
+    # behave writes no JUnit for a feature whose every scenario was skipped: on such an era each check that ran
+    # elsewhere was skipped too (a 2026-07-28 rule on 2025-11-25, say); a run that failed to start never gets here.
+    ran = list(dict.fromkeys(verdict.check for verdict in found))
+    found += [Verdict(check, era, SKIPPED, "skipped on this era") for era in empty for check in ran]
+    return found
+
+
+@dataclass
+class Summary:
+    """The verdicts with the baseline applied: what fails, what was expected, which entries now pass."""
+
+    verdicts: list[Verdict]
+    unexpected: list[Verdict]
+    stale: list[str]
+    """Baseline entries whose check passed on an era they name: remove them from the file."""
+
+    @classmethod
+    def of(cls, verdicts: list[Verdict], baseline: Baseline) -> Summary:
+        applied: list[Verdict] = []
+        stale: list[str] = []
+        for verdict in verdicts:
+            entry = baseline.entry(verdict.check, verdict.era)
+            if verdict.status == FAILED and entry is not None:
+                verdict = Verdict(verdict.check, verdict.era, EXPECTED, verdict.message)
+            elif verdict.status == PASSED and entry is not None and entry not in stale:
+                stale.append(entry)
+            applied.append(verdict)
+        return cls(applied, [v for v in applied if v.status == FAILED], stale)
+
+    def markdown(self, target: str, checks: list[Check]) -> str:
+        """The job summary: a row per check, a column per era, then each failure's message."""
+        by_key = {(v.check, v.era): v for v in self.verdicts}
+        eras = list(ERAS.values())
+        lines = [
+            f"## mcpbdd conformance: `{target}`",
+            "",
+            f"| check | spec | {' | '.join(eras)} |",
+            f"|---|---|{'---|' * len(eras)}",
+        ]
+        for check in checks:
+            cells = [_MARK[by_key[(check.id, era)].status] if (check.id, era) in by_key else "" for era in eras]
+            if not any(cells):
+                continue
+            lines.append(f"| {check.id} | [{check.section}]({check.url}) | {' | '.join(cells)} |")
+        counts = {status: sum(v.status == status for v in self.verdicts) for status in _MARK}
+        lines += ["", ", ".join(f"{n} {status}" for status, n in counts.items() if n) or "no check ran"]
+        for verdict in self.verdicts:
+            if verdict.status in (FAILED, EXPECTED):
+                lines += [
+                    "",
+                    f"### {verdict.check} ({verdict.era}): {verdict.status}",
+                    "",
+                    "```",
+                    verdict.message,
+                    "```",
+                ]
+        if self.stale:
+            lines += ["", "### Expected failures that now pass (remove them from the file)", ""]
+            lines += [f"- `{entry}`" for entry in self.stale]
+        return "\n".join(lines) + "\n"

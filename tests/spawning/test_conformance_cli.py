@@ -1,0 +1,149 @@
+"""`mcpbdd conformance TARGET`: the pack on both eras against the example server (in process, stdio, HTTP),
+a broken variant failing, the expected-failures file, `--only`/`--skip` and the usage errors.
+
+Each run is the real command in a subprocess (it starts behave processes of its own), in a scratch
+folder with no project file, as a team with only a server would run it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mcpbdd.conformance import PACK
+
+PYTHON = sys.executable
+TESTS = Path(__file__).parents[1]
+NOTES_STDIO = f"stdio: {PYTHON} -m mcpbdd.examples.notes"
+NOTES_HTTP = f"http: {PYTHON} -m mcpbdd.examples.notes --http 127.0.0.1:{{port}}"
+
+
+def _conformance(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")])}
+    env.pop("GITHUB_STEP_SUMMARY", None)
+    return subprocess.run(
+        [PYTHON, "-m", "mcpbdd.cli.main", "conformance", *args],
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def _summary(folder: Path) -> str:
+    return (folder / "reports" / "conformance.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "target", ["mcpbdd.examples.notes:mcp", NOTES_STDIO, NOTES_HTTP], ids=["inprocess", "stdio", "http"]
+)
+def test_the_example_server_passes_on_both_eras(tmp_path: Path, target: str) -> None:
+    done = _conformance(tmp_path, target)
+    assert done.returncode == 0, done.stdout + done.stderr
+    summary = _summary(tmp_path)
+    assert "| check | spec | 2026-07-28 | 2025-11-25 |" in summary
+    assert "| unknown-resource | [resources](" in summary and "failed" not in summary
+    for era in ("client.auto", "client.legacy"):
+        assert (tmp_path / "reports" / "junit" / era / "TESTS-conformance.xml").is_file()
+    assert list((tmp_path / "reports" / "allure-results").glob("*-result.json"))
+    assert (tmp_path / "reports" / "conformance.client.auto.ndjson").is_file()
+
+
+def test_a_broken_server_fails_naming_the_check_and_a_baseline_turns_it_expected(tmp_path: Path) -> None:
+    target = "conformance_servers:wrong_not_found"
+    done = _conformance(tmp_path, target, "--only", "unknown-resource,tool-names")
+    assert done.returncode == 1, done.stdout + done.stderr
+    summary = _summary(tmp_path)
+    assert "| unknown-resource | [resources](" in summary and "❌ failed" in summary
+    assert "the error code is -32002, not -32602" in summary
+    assert "| tool-names |" in summary and "| unknown-tool |" not in summary  # --only
+
+    baseline = tmp_path / "expected.yml"
+    baseline.write_text("server:\n  - unknown-resource\n  - tool-names@2025-11-25\n", encoding="utf-8")
+    done = _conformance(tmp_path, target, "--only", "unknown-resource,tool-names", "--expected-failures", str(baseline))
+    assert done.returncode == 1, done.stdout + done.stderr  # tool-names passes: its entry is stale
+    assert "the expected failure tool-names@2025-11-25 now passes: remove it from the file" in done.stdout
+    assert "⚠️ expected failure" in _summary(tmp_path)
+
+    baseline.write_text("- unknown-resource\n", encoding="utf-8")
+    done = _conformance(tmp_path, target, "--skip", "tool-names", "--expected-failures", str(baseline))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "| tool-names |" not in _summary(tmp_path)  # --skip
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["mcpbdd.examples.notes:mcp", "--only", "no-such-check"], "unknown conformance check 'no-such-check'"),
+        (["mcpbdd.examples.notes:mcp", "--expected-failures", "missing.yml"], "cannot read the expected-failures"),
+        (["no_such_module_here:mcp"], "no_such_module_here"),
+    ],
+)
+def test_usage_errors_exit_2(tmp_path: Path, args: list[str], message: str) -> None:
+    done = _conformance(tmp_path, *args)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert message in done.stderr
+
+
+def _behave(folder: Path, feature: str, *defines: str) -> subprocess.CompletedProcess[str]:
+    (folder / "steps").mkdir(exist_ok=True)
+    (folder / "steps" / "mcpbdd_steps.py").write_text("from mcpbdd.steps import *  # noqa: F403\n", encoding="utf-8")
+    (folder / "environment.py").write_text("from mcpbdd.behave import *  # noqa: F403\n", encoding="utf-8")
+    (folder / "check.feature").write_text(feature, encoding="utf-8")
+    command = [PYTHON, "-m", "behave", "--format", "plain", "--no-capture", str(folder)]
+    for define in ("mcpbdd.server=mcpbdd.examples.notes:mcp", *defines):
+        command += ["-D", define]
+    env = {**os.environ, "COLUMNS": "400"}  # behave's log would wrap the skip reason at 80 columns
+    return subprocess.run(command, cwd=folder, env=env, capture_output=True, text=True, timeout=300)
+
+
+def test_the_steps_skip_on_the_context_harness_and_name_a_misspelt_check(tmp_path: Path) -> None:
+    """The checks read the wire: on the context harness a scenario is skipped saying so, never passed."""
+    feature = (
+        "Feature: f\n"
+        "  Scenario: all\n    Then the server passes the conformance checks\n"
+        '  Scenario: one\n    Then the server passes the conformance check "unknown-tool"\n'
+    )
+    done = _behave(tmp_path, feature, "mcpbdd.harness=context")
+    assert "2 skipped" in done.stdout, done.stdout + done.stderr
+    assert "0 scenarios passed" in done.stdout
+    said = " ".join((done.stdout + done.stderr).split())  # behave's log wraps the reason
+    assert "SKIP Scenario all [context harness]:" in said and "not applicable: the conformance checks read" in said
+    done = _behave(
+        tmp_path,
+        'Feature: f\n  Scenario: typo\n    Then the server passes the conformance check "unknown-tol"\n',
+        "mcpbdd.harness=client",
+    )
+    assert done.returncode != 0
+    assert "unknown conformance check 'unknown-tol': use one of unknown-tool" in done.stdout + done.stderr
+
+
+def test_list_results_without_caching_hints_or_result_type_fail_those_checks(tmp_path: Path) -> None:
+    """The SDK's server always stamps them, so the server here strips them on the way out (over HTTP)."""
+    target = f"http: {PYTHON} {TESTS / 'stripped_hints_server.py'} {{port}}"
+    done = _conformance(tmp_path, target, "--only", "caching-hints,result-type")
+    assert done.returncode == 1, done.stdout + done.stderr
+    summary = _summary(tmp_path)
+    refused = (
+        "tools/list: the SDK's client refused the server's answer (missing or invalid: cacheScope, resultType, ttlMs)"
+    )
+    for check in ("caching-hints", "result-type"):
+        assert f"### {check} (2026-07-28): failed\n\n```\n{refused}" in summary
+        assert f"| {check} | " in summary and "⚪ not applicable |" in summary  # 2025-11-25 has no such fields
+
+
+def test_the_pack_ships_with_the_package() -> None:
+    """The wheel takes every file of the package git does not ignore, so `mcpbdd conformance` works installed."""
+    root = Path(__file__).parents[2]
+    pyproject = (root / "pyproject.toml").read_text(encoding="utf-8")
+    assert re.search(r'\[tool\.hatch\.build\.targets\.wheel\][^\[]*packages = \["mcpbdd"\]', pyproject)
+    features = [str(path.relative_to(root)) for path in PACK.glob("*.feature")]
+    assert features
+    ignored = subprocess.run(["git", "check-ignore", *features], cwd=root, capture_output=True, text=True)
+    assert ignored.stdout == "", f"git ignores {ignored.stdout}: the wheel would leave them out"

@@ -1,0 +1,146 @@
+"""The conformance checks in process: each fails on the server that breaks its rule, with a readable message.
+
+Each check runs over the SDK's real client and server (the client harness, both eras) against a
+server from `conformance_servers` that goes wrong the way a hand-rolled dispatcher does; the clean
+server passes every check that applies to it. The pack's features, the table of checks and the
+expected-failures file are checked here too (their runs are in tests/spawning/test_conformance_cli.py).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import conformance_servers as variants
+import pytest
+from gherkin import Parser
+
+from mcpbdd.conformance import PACK, ConformanceFailure, NotApplicable, Probe, all_checks, run_check
+from mcpbdd.conformance.baseline import load_baseline
+from mcpbdd.conformance.summary import EXPECTED, FAILED, PASSED, Summary, Verdict
+from mcpbdd.harness.client import ClientHarness
+
+pytestmark = pytest.mark.anyio
+
+MESSAGES = {
+    "unknown-tool": "the call of a tool nobody listed was not refused: tools/call mcpbdd-no-such-tool",
+    "invalid-arguments": "arguments breaking the input schema of 'lookup' was not refused",
+    "unknown-resource": "the error code is -32002, not -32602",
+    "tampered-request-state": "the retry with an altered request state: tools/call confirm {} came back as",
+    "error-texts-leak-nothing": "leak: a traceback",
+    "structured-results": "count: the client refused the server's answer",
+    "error-channels": "a well-formed call: tools/call lookup {'note_id': 'a'} came back as",
+    "tool-names": "'look up/notes' is offered twice",
+    "tool-schemas": "look up/notes inputSchema: $.properties.q.type: 'strin' is not valid",
+    "pagination": "tools: still a nextCursor after 100 pages",
+    "bad-cursor": "tools: the error -32603 'cannot decode the cursor', not -32602",
+    "capabilities-served": "prompts is declared but its list request failed: -32601",
+    "form-payloads": "tag_note, the form's payload: crash: the SDK's crash result \"Error executing tool tag_note\"",
+}
+UNBROKEN = {"caching-hints", "result-type"}
+"""Rules the SDK's server keeps whatever its handlers return (its runner stamps the fields): no in-process variant
+breaks them; tests/spawning/test_conformance_cli.py strips them from an HTTP server's answers instead."""
+
+
+async def _verdict(server: Any, name: str, mode: str = "auto") -> str:
+    async with ClientHarness(server, mode=mode) as harness:
+        try:
+            await run_check(Probe(harness, None), name)
+        except NotApplicable as reason:
+            return f"not applicable: {reason}"
+        except ConformanceFailure as failure:
+            return f"failed: {failure}"
+        return "passed"
+
+
+def test_every_check_but_the_sdk_stamped_ones_has_a_breaking_variant() -> None:
+    assert set(MESSAGES) | UNBROKEN == {check.id for check in all_checks()}
+    assert set(MESSAGES) == set(variants.VARIANTS)
+
+
+@pytest.mark.parametrize("name", sorted(MESSAGES))
+async def test_each_check_fails_on_the_server_that_breaks_it(name: str) -> None:
+    verdict = await _verdict(variants.VARIANTS[name], name)
+    assert verdict.startswith("failed: "), verdict
+    assert MESSAGES[name] in verdict
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+@pytest.mark.parametrize("name", sorted(c.id for c in all_checks()))
+async def test_the_clean_server_passes_every_check_that_applies(name: str, mode: str) -> None:
+    verdict = await _verdict(variants.clean, name, mode)
+    assert verdict == "passed" or verdict.startswith("not applicable: "), verdict
+
+
+async def test_a_form_refusal_must_name_the_field() -> None:
+    verdict = await _verdict(variants.form_vague, "form-payloads")
+    assert "rename: the form's payload was refused without naming a field (title)" in verdict
+
+
+async def test_the_2026_rules_do_not_apply_on_2025_11_25() -> None:
+    verdict = await _verdict(variants.clean, "caching-hints", "legacy")
+    assert verdict == "not applicable: caching-hints is a 2026-07-28 rule and this session speaks 2025-11-25"
+
+
+def _scenarios() -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = []
+    for path in sorted(PACK.glob("*.feature")):
+        document: Any = Parser().parse(path.read_text(encoding="utf-8"))  # read as plain JSON-like data
+        for child in document["feature"]["children"]:
+            inner = child["rule"]["children"] if "rule" in child else [child]
+            found += [grandchild["scenario"] for grandchild in inner if "scenario" in grandchild]
+    return found
+
+
+def test_the_pack_has_one_scenario_per_check_naming_its_spec_section() -> None:
+    """A reader opening the pack sees each check's id, its spec section's tag and link, and the one step."""
+    checks = {check.id: check for check in all_checks()}
+    scenarios = _scenarios()
+    assert sorted(s["name"].split(":")[0] for s in scenarios) == sorted(checks)
+    for scenario in scenarios:
+        check = checks[scenario["name"].split(":")[0]]
+        tags = {tag["name"] for tag in scenario["tags"]}
+        assert {f"@check.{check.id}", f"@spec.{check.section}"} <= tags
+        assert f"Spec: {check.url}" in scenario["description"]
+        assert [step["text"] for step in scenario["steps"]] == [f'the server passes the conformance check "{check.id}"']
+
+
+def test_the_expected_failures_file(tmp_path: Path) -> None:
+    path = tmp_path / "baseline.yml"
+    path.write_text("server:\n  - unknown-resource\n  - caching-hints@2026-07-28\n", encoding="utf-8")
+    baseline = load_baseline(path)
+    assert baseline.expects("unknown-resource", "2025-11-25")
+    assert baseline.expects("caching-hints", "2026-07-28") and not baseline.expects("caching-hints", "2025-11-25")
+    verdicts = [
+        Verdict("unknown-resource", "2026-07-28", FAILED, "-32002"),
+        Verdict("caching-hints", "2026-07-28", PASSED),
+        Verdict("tool-names", "2026-07-28", FAILED, "bad name"),
+    ]
+    summary = Summary.of(verdicts, baseline)
+    assert [v.status for v in summary.verdicts] == [EXPECTED, PASSED, FAILED]
+    assert [v.check for v in summary.unexpected] == ["tool-names"]
+    assert summary.stale == ["caching-hints@2026-07-28"]
+    assert "remove them from the file" in summary.markdown("x:mcp", all_checks())
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("- no-such-check\n", "unknown conformance check 'no-such-check'"),
+        ("server: 3\n", "must list check ids"),
+        ("server: [\n", "is not YAML"),
+    ],
+)
+def test_a_bad_expected_failures_file_is_named(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "baseline.yml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ValueError, match=re.escape(message)):
+        load_baseline(path)
+
+
+def test_the_site_lists_a_page_per_check() -> None:
+    """docs/gen/conformance.py writes a page per check; mkdocs.yml's nav must list each (a strict build needs it)."""
+    nav = (Path(__file__).parents[1] / "mkdocs.yml").read_text(encoding="utf-8")
+    listed = re.findall(r"- ([\w-]+): reference/conformance/([\w-]+)\.md", nav)
+    assert [name for name, _ in listed] == [page for _, page in listed] == [check.id for check in all_checks()]
