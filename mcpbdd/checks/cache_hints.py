@@ -1,7 +1,8 @@
 """The caching hints (SEP-2549) of a server's listings, through either harness.
 
 The client harness lists over its connection and keeps what the wire carried (a field the
-result left out reads as absent, not as the SDK's default). The context harness has no wire:
+result left out reads as absent, not as the SDK's default; an answer the SDK's client refuses,
+as it refuses a 2026-07-28 list result without hints, is reported as refused). The context harness has no wire:
 it reports what the SDK's runner would send for the in-process server on the harness's era,
 the server's `cache_hints` for the method or, where it declares none, the defaults every SDK
 result carries (`ttlMs` 0, `cacheScope` "private").
@@ -12,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from mcp_types import CacheableResult
+from pydantic import ValidationError
 
 from mcpbdd._sdk import lowlevel_server
 from mcpbdd.harness.base import Harness, bounded
@@ -36,8 +38,12 @@ async def cache_hints(harness: Harness, caller: Principal | None, method: str) -
             "prompts/list": client.list_prompts,
             "resources/templates/list": client.list_resource_templates,
         }
-        with acting_as(caller, harness.tenant_claim):
-            page = await bounded(method, harness.timeout, listings[method]())
+        try:
+            with acting_as(caller, harness.tenant_claim):
+                page = await bounded(method, harness.timeout, listings[method]())
+        except ValidationError as exc:  # the SDK client cannot accept the answer (a hint left out): what a client sees
+            fields = ", ".join(sorted({".".join(str(p) for p in error["loc"]) or "$" for error in exc.errors()}))
+            return CacheHints(method, client.protocol_version, None, None, refused=fields)
         sent = page.model_fields_set
         return CacheHints(
             method,

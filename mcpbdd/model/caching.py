@@ -35,6 +35,8 @@ class CacheHints:
     """The protocol version the result was answered on."""
     ttl_ms: int | None
     scope: str | None
+    refused: str | None = None
+    """What the client could not accept in the answer (`cacheScope, ttlMs`) when it refused it: no hint is known."""
 
     @property
     def has_hints(self) -> bool:
@@ -42,6 +44,11 @@ class CacheHints:
         return self.era in MODERN_PROTOCOL_VERSIONS
 
     def __str__(self) -> str:
+        if self.refused is not None:
+            return (
+                f"the SDK's client refused the server's {self.method} answer (on {self.era}; missing or invalid: "
+                f"{self.refused}), so no client can use it"
+            )
         ttl = "no ttlMs" if self.ttl_ms is None else f"ttlMs {self.ttl_ms}"
         scope = "no cacheScope" if self.scope is None else f"cacheScope {self.scope!r}"
         return f"the {self.method} result (on {self.era}) carried {ttl} and {scope}"
@@ -49,7 +56,7 @@ class CacheHints:
 
 def _present(hints: CacheHints, field: str, value: object) -> None:
     """A 2026-07-28 result without the hint fails naming the method: a client cannot tell how long to keep it."""
-    if value is None:
+    if value is None or hints.refused is not None:
         raise AssertionError(
             f"Expected a {field} caching hint, but {hints}: on {hints.era} every {hints.method} result must say "
             "how long a client may keep it and who may share it (SEP-2549)"

@@ -52,3 +52,7 @@ Feature: Discovery checks fail saying how the server described itself
 
   Scenario: may be cached for a negative time
     Then the prompts list may be cached for -5 seconds
+
+  Scenario: may be cached for, but the server sends no hint
+    Given the MCP server "http: {python} tests/stripped_hints_server.py {port}"
+    Then the tools list may be cached for 60 seconds
