@@ -39,3 +39,28 @@ Feature: The notes server says who it is before any call
     Given the MCP server "stdio: {python} -m mcpbdd.examples.notes"
     Then the tools list may be cached for 300 seconds
     And the prompts list may be cached privately
+
+  Scenario: The tags a user already used are offered as they type one
+    Given the client calls "create_note" with {"title": "Milk", "body": "2 l", "tags": ["groceries", "home"]}
+    And the client calls "create_note" with {"title": "Rent", "body": "May", "tags": ["garage", "bills"]}
+    When the client asks to complete the argument "tag" of the prompt "summarize_notes" from "g"
+    Then the completions are:
+      | garage    |
+      | groceries |
+    When the client asks to complete the argument "tag" of the prompt "summarize_notes" from "ho"
+    Then the completions include "home"
+
+  Scenario: Another tenant's tags are never offered
+    Given the user "bob" of tenant "globex"
+    And "bob" calls "create_note" with {"title": "Plans", "body": "Q3", "tags": ["globex-only"]}
+    And the client calls "create_note" with {"title": "Milk", "body": "2 l", "tags": ["groceries"]}
+    When the client asks to complete the argument "tag" of the prompt "summarize_notes" from "g"
+    Then the completions are:
+      | groceries |
+
+  @harness.client
+  Scenario: Completions reach a client of the server run as its own process, over stdio
+    Given the MCP server "stdio: {python} -m mcpbdd.examples.notes"
+    And the client calls "create_note" with {"title": "Milk", "body": "2 l", "tags": ["groceries"]}
+    When the client asks to complete the argument "tag" of the prompt "summarize_notes" from "gr"
+    Then the completions include "groceries"

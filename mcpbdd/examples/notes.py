@@ -44,7 +44,7 @@ from mcp_types import (
 )
 from pydantic import BaseModel, Field, ValidationError
 
-from mcpbdd.examples import notebook_import
+from mcpbdd.examples import note_tags, notebook_import
 from mcpbdd.kit.clock import Clock, SystemClock
 from mcpbdd.kit.consent import DECLINED, ConsentGate, Shown
 from mcpbdd.kit.doubles import scenario_doubles
@@ -529,6 +529,9 @@ async def summarize_notes(tag: str, ctx: Context) -> str:
     notes = [n for n in await _all_notes(_notebook(ctx)) if tag in n.tags]
     listing = "\n".join(f"- {n.title}: {n.body}" for n in notes) or "(no notes)"
     return f"Summarise these notes tagged {tag!r} in three bullet points:\n{listing}"
+
+
+note_tags.register(globals())  # completions: the `tag` of `summarize_notes`, from the caller's notes' tags
 
 
 def main(argv: list[str] | None = None) -> None:

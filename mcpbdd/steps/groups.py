@@ -20,7 +20,7 @@ GROUPS = {
     "mcpbdd.steps.conformance": "Conformance",
     "mcpbdd.steps.progress": "Progress of a long call",
     "mcpbdd.steps.logs": "Log messages",
-    "mcpbdd.steps.discovery": "Discovery and caching hints",
+    "mcpbdd.steps.discovery": "Discovery, completions and caching hints",
 }
 
 NOTES = """

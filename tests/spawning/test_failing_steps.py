@@ -5,10 +5,11 @@ Each feature in tests/behave_cases/features/ named below is meant to fail, scena
 storage and clock steps against servers that cannot see them (failing_doubles), the upstream steps (failing_upstream),
 every step that could pass vacuously (vacuous_checks), the phrases a new user reached for (failing_vocabulary,
 failing_short_checks), the authorization steps (failing_authorization), the progress and log-message steps
-(failing_progress, failing_logs), and the discovery and caching-hint steps (failing_discovery). behave runs each feature
-once per pass, in a subprocess (its `main()` leaks step definitions within one process), with the JSON formatter; every
-scenario must fail, and only those the table names, and each failing step's message must hold its row's fragments: the
-JSON path of a schema violation, the shrunk input of a crash, the feature file and line of malformed data, the fix.
+(failing_progress, failing_logs), and the discovery, caching-hint and completion steps (failing_discovery). behave runs
+each feature once per pass, in a subprocess (its `main()` leaks step definitions within one process), with the JSON
+formatter; every scenario must fail, and only those the table names, and each failing step's message must hold its row's
+fragments: the JSON path of a schema violation, the shrunk input of a crash, the feature file and line of malformed
+data, the fix.
 """
 
 from __future__ import annotations
@@ -661,6 +662,22 @@ DISCOVERY_FAILURES: dict[str, list[str]] = {
     ],
     "describes itself with a list": [f'The expected description is ["notes"], but {NO_PART}'],
     "describes itself with a misspelt marker": [f"{DISCOVERY}:40: Unknown marker '#strin' at $.version"],
+    "completions include, but the value is not offered": [
+        "Expected the completions to include 'home', but completing the argument 'tag' of the prompt "
+        "'summarize_notes' from 'g' suggested 'groceries'"
+    ],
+    "completions are, but in another order": [
+        "Expected the completions 'groceries', 'garage', but completing the argument 'tag' of the prompt "
+        "'summarize_notes' from 'g' suggested 'garage', 'groceries'"
+    ],
+    "completes against a server that declares no completions": [
+        "The server declares no completions capability, so no client asks it to complete the argument 'tag' of the "
+        "prompt 'summarize_notes': this specifies nothing the server offers"
+    ],
+    "completions checked before any was asked for": ["No completion was asked for yet in this scenario"],
+    "completions are, with a table of two columns": [
+        f"{DISCOVERY}:81: this step needs a table of one column below it, a value per row"
+    ],
 }
 
 # Caching hints exist on 2026-07-28 only: a 2025-11-25 pass skips these scenarios, so only the modern passes fail them.

@@ -56,3 +56,28 @@ Feature: Discovery checks fail saying how the server described itself
   Scenario: may be cached for, but the server sends no hint
     Given the MCP server "http: {python} tests/stripped_hints_server.py {port}"
     Then the tools list may be cached for 60 seconds
+
+  Scenario: completions include, but the value is not offered
+    Given the client calls "create_note" with {"title": "Milk", "body": "2 l", "tags": ["groceries", "home"]}
+    When the client asks to complete the argument "tag" of the prompt "summarize_notes" from "g"
+    Then the completions include "home"
+
+  Scenario: completions are, but in another order
+    Given the client calls "create_note" with {"title": "Rent", "body": "May", "tags": ["groceries", "garage"]}
+    When the client asks to complete the argument "tag" of the prompt "summarize_notes" from "g"
+    Then the completions are:
+      | groceries |
+      | garage    |
+
+  Scenario: completes against a server that declares no completions
+    Given the MCP server "event_server:mcp"
+    When the client asks to complete the argument "tag" of the prompt "summarize_notes" from "g"
+
+  Scenario: completions checked before any was asked for
+    Then the completions include "home"
+
+  Scenario: completions are, with a table of two columns
+    When the client asks to complete the argument "tag" of the prompt "summarize_notes" from "g"
+    Then the completions are:
+      | value | label |
+      | home  | Home  |
