@@ -8,18 +8,21 @@ Feature: Team notes
 
   Scenario: The server offers exactly the notes tools
     Then the server offers exactly the tools:
-      | name                |
-      | create_note         |
-      | get_note            |
-      | list_notes          |
-      | delete_note         |
-      | export_notes        |
-      | suggest_title       |
-      | list_import_folders |
-      | import_note         |
-      | share_note          |
-      | page_notes          |
-      | import_notebook     |
+      | name                    |
+      | create_note             |
+      | get_note                |
+      | list_notes              |
+      | delete_note             |
+      | export_notes            |
+      | suggest_title           |
+      | list_import_folders     |
+      | import_note             |
+      | share_note              |
+      | page_notes              |
+      | import_notebook         |
+      | show_note_card          |
+      | show_note_card_embedded |
+      | pin_note                |
 
   Scenario: A new note can be read back by its id
     When the client calls "create_note" with:

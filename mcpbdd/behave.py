@@ -33,6 +33,7 @@ import behave.parser
 import behave.runner
 
 from mcpbdd._text import not_utf8
+from mcpbdd.apps.browser import close_browser_of
 from mcpbdd.checks.coverage import CoverageCollector, ScenarioCoverage, scenario_label, write_coverage
 from mcpbdd.harness.processes import spare, spawn
 from mcpbdd.model.config import Settings, load_settings
@@ -284,6 +285,8 @@ def after_all(context: Any) -> None:
     try:
         try:
             spare.stop_all()  # the spares no scenario took: stopped through the SDK while the loop lives
+            if loop is not None:
+                close_browser_of(loop.loop)  # the run's Chromium (apps), if a scenario opened one
         finally:
             if loop is not None:
                 loop.close()

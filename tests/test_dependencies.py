@@ -24,9 +24,17 @@ def _normal(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
+RUNTIME_EXTRAS = ("apps",)
+"""Extras that are part of mcpbdd's runtime for one feature (`apps`: Playwright, for mcpbdd.apps); not `dev`."""
+
+
 def _declared() -> set[str]:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    return {_normal(re.match(r"[A-Za-z0-9_.-]+", spec)[0]) for spec in project["dependencies"]}  # type: ignore[index]
+    specs = [
+        *project["dependencies"],
+        *(s for extra in RUNTIME_EXTRAS for s in project["optional-dependencies"][extra]),
+    ]
+    return {_normal(re.match(r"[A-Za-z0-9_.-]+", spec)[0]) for spec in specs}  # type: ignore[index]
 
 
 def _imported_top_levels() -> dict[str, set[str]]:

@@ -2,7 +2,7 @@
 
     mcpbdd run [--harness context,client|both|all] [--jobs N] [--shard I/N] [--steps] [--results DIR]
                [--junit DIR | --no-junit] [--keep-results] [--coverage FILE | --no-coverage]
-               [--update-snapshots] [--timings FILE] [--parity DIR]
+               [--update-snapshots] [--update-screenshots] [--timings FILE] [--parity DIR]
                [--messages FILE] [--cucumber-json FILE] [behave options and paths...]
     mcpbdd report [RESULTS...] [--output DIR] [--name NAME] [--coverage FILE...] [--messages FILE]
     mcpbdd surface dump [--server TARGET] [-o FILE] | mcpbdd surface diff OLD.json NEW.json

@@ -88,6 +88,9 @@ def add_parser(commands: Any) -> None:
         "--update-snapshots", action="store_true", help="write the tool-surface snapshots instead of comparing them"
     )
     run.add_argument(
+        "--update-screenshots", action="store_true", help="write the app screenshots instead of comparing them"
+    )
+    run.add_argument(
         "--timings",
         type=Path,
         default=DEFAULT_TIMINGS,

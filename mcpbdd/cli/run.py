@@ -237,6 +237,8 @@ class Run:
         options = [*self.plan.options, *locations]
         if self.args.update_snapshots:
             options = ["-D", "mcpbdd.update_snapshots=true", *options]
+        if self.args.update_screenshots:
+            options = ["-D", "mcpbdd.update_screenshots=true", *options]
         junit = None if self.args.no_junit else (self.args.junit / harness if harness else self.args.junit)
         behave = behave_args(
             ReportFiles(self.args.results, events=events, junit=junit, formats=self._formats(name, harness)),

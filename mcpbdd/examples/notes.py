@@ -542,8 +542,10 @@ def main(argv: list[str] | None = None) -> None:
     serve(mcp, argv)
 
 
-if __name__ == "__main__":
-    main()
+import mcpbdd.examples.notes_app  # noqa: E402, F401  (the note card app: its tools come after the ones above)
+
+if __name__ == "__main__":  # as a script this module is __main__: run the module the app registered on
+    __import__("mcpbdd.examples.notes", fromlist=["main"]).main()
 
 
 __all__ = [

@@ -96,6 +96,9 @@ class Settings(BaseModel):
     update_snapshots: bool = Field(
         default=False, description="write tool-surface snapshots instead of comparing (mcpbdd run --update-snapshots)"
     )
+    update_screenshots: bool = Field(
+        default=False, description="write app screenshots instead of comparing (mcpbdd run --update-screenshots)"
+    )
     coverage_file: str = Field(
         default="reports/coverage.json", description="where a behave run writes its coverage ('' writes none)"
     )

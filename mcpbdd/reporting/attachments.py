@@ -27,6 +27,8 @@ Attachments available to any code (steps, hooks, a project's own `environment.py
   (a `mcpbdd.storage.StorageDiff` or its rendered text).
 - `attach_upstream_requests(requests)`: what the server sent to its upstream doubles.
 - `attach_stderr(text)`: a server process's stderr (for stdio servers, on a failure).
+- `attach_app_view(png, records)`: an opened app as the user sees it, with the view-host message log
+  and the content-security violations (`mcpbdd.apps`).
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ScenarioReport",
+    "attach_app_view",
     "attach_exchange",
     "attach_json",
     "attach_notifications",
@@ -191,6 +194,12 @@ def attach_upstream_requests(requests: Sequence[Any] | str, *, secrets: Iterable
         attach_text(requests, "upstream requests", secrets=secrets)
     else:
         attach_json(list(requests), f"upstream requests ({len(requests)})", kind="upstream", secrets=secrets)
+
+
+def attach_app_view(png: bytes, records: Mapping[str, Any], *, secrets: Iterable[str] | None = None) -> None:
+    """An opened app: its screenshot, and what the host recorded (messages, errors, CSP violations), redacted."""
+    allure.attach(png, name=f"app: {records.get('tool')}", attachment_type=allure.attachment_type.PNG)
+    attach_json(dict(records), f"app {records.get('tool')}: view-host messages", kind="app", secrets=secrets)
 
 
 def attach_stderr(text: str, *, name: str = "server stderr", secrets: Iterable[str] | None = None) -> None:

@@ -21,6 +21,7 @@ GROUPS = {
     "mcpbdd.steps.progress": "Progress of a long call",
     "mcpbdd.steps.logs": "Log messages",
     "mcpbdd.steps.discovery": "Discovery, completions and caching hints",
+    "mcpbdd.steps.apps": "Apps (ui:// views)",
 }
 
 NOTES = """

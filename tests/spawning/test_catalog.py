@@ -32,7 +32,9 @@ def test_json_lists_each_failure_with_its_scenarios_and_strict_fails_on_a_gap(tm
     assert full.returncode == 0, full.stderr  # every failure the example declares has a scenario
     data = json.loads(full.stdout)
     [exists] = data["tools"]["create_note"]
-    assert exists["reason"] == "note_exists" and "features/notes.feature:40" in " ".join(exists["scenarios"])
+    lines = (ROOT / "features" / "notes.feature").read_text(encoding="utf-8").splitlines()
+    line = next(n for n, text in enumerate(lines, 1) if "A new note never replaces an existing one" in text)
+    assert exists["reason"] == "note_exists" and f"features/notes.feature:{line}" in " ".join(exists["scenarios"])
     assert "list_notes" in data["without_contract"]
     (tmp_path / "empty.feature").write_text("Feature: nothing yet\n  Scenario: no errors\n    Then the call succeeds\n")
     gaps = catalog_cli("--strict", str(tmp_path))
