@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from mcp.server import CacheHint
 from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import (
     LOG_LEVEL_META_KEY,
@@ -32,7 +33,8 @@ from mcpbdd._sdk import lowlevel_server
 
 API_KEY = "sk-event-4242"
 
-mcp = MCPServer("event-server")
+# Its tools list may be shared by every client (public), unlike the notes server's: for the caching-hint failures.
+mcp = MCPServer("event-server", cache_hints={"tools/list": CacheHint(ttl_ms=1_500, scope="public")})
 
 
 @mcp.tool()

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any, cast
 
 import httpx
+from mcp.server import CacheHint
 from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError, ToolError
@@ -43,7 +44,7 @@ from mcp_types import (
 )
 from pydantic import BaseModel, Field, ValidationError
 
-from mcpbdd.examples import notebook_import
+from mcpbdd.examples import note_tags, notebook_import
 from mcpbdd.kit.clock import Clock, SystemClock
 from mcpbdd.kit.consent import DECLINED, ConsentGate, Shown
 from mcpbdd.kit.doubles import scenario_doubles
@@ -129,8 +130,18 @@ async def notes_lifespan(_server: MCPServer[NotesState]) -> AsyncIterator[NotesS
         storage.close()
 
 
+# How long a client may keep each listing (SEP-2549, 2026-07-28): what a tenant sees is its own (private); the tools,
+# prompts and templates change with a release, the resources list (no static resources yet) at any moment.
 mcp: MCPServer[NotesState] = MCPServer(
-    "notes", instructions="Team notes, one notebook per tenant.", lifespan=notes_lifespan
+    "notes",
+    instructions="Team notes, one notebook per tenant.",
+    lifespan=notes_lifespan,
+    cache_hints={
+        "tools/list": CacheHint(ttl_ms=300_000),
+        "prompts/list": CacheHint(ttl_ms=300_000),
+        "resources/templates/list": CacheHint(ttl_ms=300_000),
+        "resources/list": CacheHint(ttl_ms=0),
+    },
 )
 
 
@@ -518,6 +529,9 @@ async def summarize_notes(tag: str, ctx: Context) -> str:
     notes = [n for n in await _all_notes(_notebook(ctx)) if tag in n.tags]
     listing = "\n".join(f"- {n.title}: {n.body}" for n in notes) or "(no notes)"
     return f"Summarise these notes tagged {tag!r} in three bullet points:\n{listing}"
+
+
+note_tags.register(globals())  # completions: the `tag` of `summarize_notes`, from the caller's notes' tags
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -144,6 +144,10 @@ class ContextHarness(Harness):
             raise MCPError.from_error_data(answer)
         return answer
 
+    async def handle(self, caller: Principal | None, method: str, params: Any, raw: dict[str, Any]) -> Any:
+        """A request other than a call (`completion/complete`) through the server's handler, as a call runs."""
+        return await self._handle(caller, method, params, raw)
+
     async def send(self, caller: Principal | None, call: Call, **rounds: Unpack[Rounds]) -> Outcome:
         """Make `call` through the server's registered handler. The one place a Call becomes SDK params."""
         params: CallToolRequestParams | ReadResourceRequestParams | GetPromptRequestParams

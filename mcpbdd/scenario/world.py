@@ -33,7 +33,7 @@ for just that call); for async code use the harnesses (`ContextHarness`,
 
 from __future__ import annotations
 
-from collections.abc import Coroutine, Iterable
+from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
@@ -110,6 +110,7 @@ class World:
         self.capabilities: frozenset[str] = frozenset(check_capabilities(settings.capabilities))
         self._harness: Harness | None = None
         self._tool_names: list[str] | None = None
+        self.completions: Any = None  # the last `completion/complete` answer (`mcpbdd.model.completions.Completions`)
         self.upstream = Upstream()
         """The route table answering the server's outbound HTTP (`Given the upstream ... answers ...`)."""
         self._placement: Placement | None = None
@@ -301,6 +302,17 @@ class World:
         from mcpbdd.checks import surface
 
         return surface.match_snapshot(self.offered_tools(), path, update=self.settings.update_snapshots)
+
+    def ask(self, question: Callable[[Harness, Principal | None], Coroutine[Any, Any, T]]) -> T:
+        """The server's answer to a `question` other than a call (`mcpbdd.checks.described.describe`,
+        `mcpbdd.checks.cache_hints.cache_hints`, ...), asked as the current caller."""
+        return self.run(question(self.harness, self.caller))
+
+    def complete_prompt_argument(self, prompt: str, argument: str, prefix: str) -> None:
+        """Ask to complete `argument` of `prompt` from `prefix`; `completions` keeps the answer for the checks."""
+        from mcpbdd.checks.completions import complete_prompt_argument as ask
+
+        self.completions = self.run(ask(self.harness, self.caller, prompt, argument, prefix))
 
     def generated_calls(self, tool: str, n: int) -> Any:
         """`n` generated and adversarial calls of `tool`: no crash, leak, hang, or storage change from a refusal."""

@@ -16,6 +16,7 @@ from mcpbdd.steps import (  # noqa: F401  (registering the steps is the point)
     conformance,
     consent,
     contracts,
+    discovery,
     logs,
     outcomes,
     progress,

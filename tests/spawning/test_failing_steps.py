@@ -2,13 +2,14 @@
 
 Each feature in tests/behave_cases/features/ named below is meant to fail, scenario by scenario: the assertion steps
 (failing_assertions), the contract steps against the deliberately weak tests/weak_server.py (failing_contracts), the
-storage and clock steps against servers that cannot see them (failing_doubles), the upstream steps
-(failing_upstream), every step that could pass vacuously (vacuous_checks), the phrases a new user reached for
-(failing_vocabulary, failing_short_checks), the authorization steps (failing_authorization), and the progress and
-log-message steps (failing_progress, failing_logs). behave runs each feature once per pass, in a subprocess (its
-`main()` leaks step definitions within one process), with the JSON formatter; every scenario must fail, and only
-those the table names, and each failing step's message must hold its row's fragments: the JSON path of a schema
-violation, the shrunk input of a crash, the feature file and line of malformed data, the fix.
+storage and clock steps against servers that cannot see them (failing_doubles), the upstream steps (failing_upstream),
+every step that could pass vacuously (vacuous_checks), the phrases a new user reached for (failing_vocabulary,
+failing_short_checks), the authorization steps (failing_authorization), the progress and log-message steps
+(failing_progress, failing_logs), and the discovery, caching-hint and completion steps (failing_discovery). behave runs
+each feature once per pass, in a subprocess (its `main()` leaks step definitions within one process), with the JSON
+formatter; every scenario must fail, and only those the table names, and each failing step's message must hold its row's
+fragments: the JSON path of a schema violation, the shrunk input of a crash, the feature file and line of malformed
+data, the fix.
 """
 
 from __future__ import annotations
@@ -645,6 +646,66 @@ LEGACY_LOG_FAILURES = {
     "logged, but at another level": ["Expected a log message at 'warning' mentioning 'Importing 1 notes'"],
 }
 
+DISCOVERY = "tests/behave_cases/features/failing_discovery.feature"
+NO_PART = "a server describes itself with a JSON object of name, version, capabilities, instructions"
+
+DISCOVERY_FAILURES: dict[str, list[str]] = {
+    "describes itself, but under another name": [
+        "The server's description of itself does not contain what was expected:",
+        '$.name: expected "todo", got "notes"',
+        '"instructions": "Team notes, one notebook per tenant."',
+    ],
+    "describes itself, but without a capability": ["$.capabilities.logging: missing (expected #object)"],
+    "describes itself with nothing": [f"The expected description is {{}}, but {NO_PART}: name the parts that matter"],
+    "describes itself with a part no description has": [
+        "A server's description has no 'homepage': it holds name, version, capabilities, instructions"
+    ],
+    "describes itself with a list": [f'The expected description is ["notes"], but {NO_PART}'],
+    "describes itself with a misspelt marker": [f"{DISCOVERY}:40: Unknown marker '#strin' at $.version"],
+    "completions include, but the value is not offered": [
+        "Expected the completions to include 'home', but completing the argument 'tag' of the prompt "
+        "'summarize_notes' from 'g' suggested 'groceries'"
+    ],
+    "completions are, but in another order": [
+        "Expected the completions 'groceries', 'garage', but completing the argument 'tag' of the prompt "
+        "'summarize_notes' from 'g' suggested 'garage', 'groceries'"
+    ],
+    "completes against a server that declares no completions": [
+        "The server declares no completions capability, so no client asks it to complete the argument 'tag' of the "
+        "prompt 'summarize_notes': this specifies nothing the server offers"
+    ],
+    "completions checked before any was asked for": ["No completion was asked for yet in this scenario"],
+    "completions are, with a table of two columns": [
+        f"{DISCOVERY}:81: this step needs a table of one column below it, a value per row"
+    ],
+}
+
+# Caching hints exist on 2026-07-28 only: a 2025-11-25 pass skips these scenarios, so only the modern passes fail them.
+CACHING_FAILURES: dict[str, list[str]] = {
+    **DISCOVERY_FAILURES,
+    "may be cached for, but for another time": [
+        "Expected ttlMs 30000 (30 seconds), but the tools/list result (on 2026-07-28) carried ttlMs 300000 and "
+        "cacheScope 'private'"
+    ],
+    "may be cached privately, but any client may share it": [
+        "Expected cacheScope 'private', but the tools/list result (on 2026-07-28) carried ttlMs 1500 and "
+        "cacheScope 'public'"
+    ],
+    "may be cached for a negative time": [
+        "No result can be cached for -5 seconds: write a number of seconds from 0 up"
+    ],
+}
+
+# A server in another process (here one whose answers lose their hints over HTTP) is the client harness's only.
+WIRE_CACHING_FAILURES: dict[str, list[str]] = {
+    **CACHING_FAILURES,
+    "may be cached for, but the server sends no hint": [
+        "Expected a ttlMs caching hint, but the SDK's client refused the server's tools/list answer (on 2026-07-28; "
+        "missing or invalid: cacheScope, resultType, ttlMs), so no client can use it",
+        "every tools/list result must say how long a client may keep it and who may share it (SEP-2549)",
+    ],
+}
+
 
 @dataclass(frozen=True)
 class Feature:
@@ -685,6 +746,10 @@ FEATURES = (
     # 2025-11-25 has no per-request opt-in to log messages: what the legacy pass expects differs (LEGACY_LOG_FAILURES).
     Feature(LOGS, ("context", "client"), LOG_FAILURES),
     Feature(LOGS, ("client-legacy",), LEGACY_LOG_FAILURES),
+    # 2025-11-25 has no caching hints: its pass skips those scenarios (CACHING_FAILURES are the modern passes').
+    Feature(DISCOVERY, ("context",), CACHING_FAILURES),
+    Feature(DISCOVERY, ("client",), WIRE_CACHING_FAILURES),
+    Feature(DISCOVERY, ("client-legacy",), DISCOVERY_FAILURES),
 )
 """The features meant to fail, and the passes each runs on."""
 

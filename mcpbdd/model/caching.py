@@ -1,0 +1,79 @@
+"""Assertions about caching hints (SEP-2549): how long a client may keep a listing, and who may share it.
+
+On 2026-07-28 every list result carries `ttlMs` (how long it stays fresh) and `cacheScope`
+(`public`: any client may share it; `private`: only the authorization context that got it). A
+server that leaves them out makes every client guess, so an absent hint fails naming the
+method. 2025-11-25 has no caching hints: the steps skip there, saying so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+from mcpbdd.model.expect import VacuousCheck
+
+__all__ = ["LISTINGS", "CacheHints", "may_be_cached_for", "may_be_cached_privately"]
+
+LISTINGS: Final = {
+    "tools list": "tools/list",
+    "resources list": "resources/list",
+    "prompts list": "prompts/list",
+    "resource templates list": "resources/templates/list",
+}
+"""The listing a phrase names -> the method whose result carries its hints."""
+
+
+@dataclass(frozen=True)
+class CacheHints:
+    """The caching hints of one result as they arrived (None: the result carried none)."""
+
+    method: str
+    era: str
+    """The protocol version the result was answered on."""
+    ttl_ms: int | None
+    scope: str | None
+    refused: str | None = None
+    """What the client could not accept in the answer (`cacheScope, ttlMs`) when it refused it: no hint is known."""
+
+    @property
+    def has_hints(self) -> bool:
+        """Whether the era has caching hints at all (2025-11-25 has none)."""
+        return self.era in MODERN_PROTOCOL_VERSIONS
+
+    def __str__(self) -> str:
+        if self.refused is not None:
+            return (
+                f"the SDK's client refused the server's {self.method} answer (on {self.era}; missing or invalid: "
+                f"{self.refused}), so no client can use it"
+            )
+        ttl = "no ttlMs" if self.ttl_ms is None else f"ttlMs {self.ttl_ms}"
+        scope = "no cacheScope" if self.scope is None else f"cacheScope {self.scope!r}"
+        return f"the {self.method} result (on {self.era}) carried {ttl} and {scope}"
+
+
+def _present(hints: CacheHints, field: str, value: object) -> None:
+    """A 2026-07-28 result without the hint fails naming the method: a client cannot tell how long to keep it."""
+    if value is None or hints.refused is not None:
+        raise AssertionError(
+            f"Expected a {field} caching hint, but {hints}: on {hints.era} every {hints.method} result must say "
+            "how long a client may keep it and who may share it (SEP-2549)"
+        )
+
+
+def may_be_cached_for(hints: CacheHints, seconds: int) -> None:
+    """The result stays fresh for exactly `seconds` (`ttlMs` = seconds x 1000)."""
+    if seconds < 0:
+        raise VacuousCheck(f"No result can be cached for {seconds} seconds: write a number of seconds from 0 up")
+    _present(hints, "ttlMs", hints.ttl_ms)
+    if hints.ttl_ms != seconds * 1000:
+        raise AssertionError(f"Expected ttlMs {seconds * 1000} ({seconds} seconds), but {hints}")
+
+
+def may_be_cached_privately(hints: CacheHints) -> None:
+    """Only the authorization context that got the result may reuse it (`cacheScope: private`)."""
+    _present(hints, "cacheScope", hints.scope)
+    if hints.scope != "private":
+        raise AssertionError(f"Expected cacheScope 'private', but {hints}")

@@ -1,0 +1,83 @@
+"""Discovery, completions and caching hints: what a server tells a client besides the answers to its calls.
+
+How it describes itself (name, version, capabilities, instructions) comes from the `initialize` answer on
+2025-11-25 and `server/discover` on 2026-07-28; completions (`completion/complete`) suggest a prompt argument's
+values as a user types; caching hints (`ttlMs`, `cacheScope`, SEP-2549) only exist on 2026-07-28, so those steps
+skip on 2025-11-25, saying so.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from behave import then, when
+
+from mcpbdd.checks import cache_hints, described
+from mcpbdd.model import caching, completions, discovery
+from mcpbdd.steps._world import world
+from mcpbdd.steps.arguments import SpecError, json_doc_string, location, spec_errors
+
+
+@then("the server describes itself with:")
+def server_describes_itself(context: Any) -> None:
+    """Then the server describes itself with: (JSON of name, version, capabilities, instructions; markers allowed)"""
+    expected = json_doc_string(context)
+    with spec_errors(context):  # an unknown marker (a typo such as "#strin") is the specification's mistake
+        discovery.describes_itself(world(context).ask(described.describe), expected)
+
+
+def one_column(context: Any) -> list[str]:
+    """The step's table as a list of values: its heading is the first value (a table of one column has no names)."""
+    table = getattr(context, "table", None)
+    if table is None or len(table.headings) != 1:
+        raise SpecError(f"{location(context)}: this step needs a table of one column below it, a value per row")
+    return [table.headings[0], *(row[0] for row in table.rows)]
+
+
+def _hints(context: Any, listing: str) -> Any:
+    """The listing's caching hints; on an era without them (2025-11-25) the scenario skips, saying so."""
+    method = caching.LISTINGS[listing]
+    hints = world(context).ask(lambda harness, caller: cache_hints.cache_hints(harness, caller, method))
+    if not hints.has_hints:
+        context.scenario.skip(
+            f"{hints.era} has no caching hints (ttlMs, cacheScope arrived with 2026-07-28): nothing to check on this "
+            "pass"
+        )
+    return hints
+
+
+@then("the {listing:Listing} may be cached for {seconds:d} seconds")
+def listing_may_be_cached_for(context: Any, listing: str, seconds: int) -> None:
+    """Then the tools list may be cached for 60 seconds  (also the resources, prompts, resource templates list)"""
+    hints = _hints(context, listing)
+    if hints.has_hints:
+        caching.may_be_cached_for(hints, seconds)
+
+
+@then("the {listing:Listing} may be cached privately")
+def listing_may_be_cached_privately(context: Any, listing: str) -> None:
+    """Then the tools list may be cached privately  (only by the caller who got it)"""
+    hints = _hints(context, listing)
+    if hints.has_hints:
+        caching.may_be_cached_privately(hints)
+
+
+@when('the client asks to complete the argument "{argument:Text}" of the prompt "{prompt:Text}" from "{prefix:Text}"')
+def client_asks_to_complete(context: Any, argument: str, prompt: str, prefix: str) -> None:
+    """When the client asks to complete the argument "tag" of the prompt "summarize_notes" from "gro\""""
+    world(context).complete_prompt_argument(prompt, argument, prefix)
+
+
+@then('the completions include "{value:Text}"')
+def completions_include(context: Any, value: str) -> None:
+    """Then the completions include "groceries\""""
+    completions.completions_include(world(context).completions, value)
+
+
+@then("the completions are:")
+def completions_are(context: Any) -> None:
+    """Then the completions are: (a table of one column, a value per row, in the order the server suggests them)"""
+    completions.completions_are(world(context).completions, one_column(context))
+
+
+__all__: list[str] = []  # steps register themselves with behave on import; nothing here is imported by name
