@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from jsonschema.exceptions import SchemaError
 
-from mcpbdd._sdk import hypothesis_storage_outside_the_project, hypothesis_without_local_constants
+from mcpbdd._hypothesis import hypothesis_storage_outside_the_project, hypothesis_without_local_constants
 from mcpbdd._text import clip
 from mcpbdd.checks.generated.adversarial import DEEP, adversarial_inputs
 from mcpbdd.checks.generated.strategies import schema_strategy
