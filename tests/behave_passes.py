@@ -6,9 +6,12 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 
-__all__ = ["PASSES", "BehavePass"]
+import pytest
+
+__all__ = ["EVERY_TARGET", "PASSES", "BehavePass"]
 
 
 @dataclass(frozen=True)
@@ -26,3 +29,17 @@ PASSES = {
 }
 """The passes of `make features` (the context harness; the client harness on the 2026-07-28 protocol; the client
 harness over the 2025-11-25 handshake), by name."""
+
+
+EVERY_TARGET = pytest.mark.parametrize(
+    ("server", "kind", "mode"),
+    [
+        ("servers:awkward", "context", None),
+        ("servers:awkward", "client", "auto"),
+        ("servers:awkward", "client", "legacy"),
+        (f"stdio: {sys.executable} tests/servers.py", "client", "auto"),
+    ],
+    ids=["context", "client", "client-legacy", "stdio"],
+)
+"""A World-level test on every target the test servers (tests/servers.py) reach: the context harness, the client
+harness in-process in both modes, and over stdio (`server`, `kind`, `mode` as `World.use_harness` takes them)."""

@@ -55,6 +55,23 @@ def mcpbdd_run(*args: str, **options: Any) -> subprocess.CompletedProcess[str]:
     return run_module("mcpbdd.cli.main", "run", *args, **options)
 
 
+def matrix_run_options(out: Path) -> list[str]:
+    """`mcpbdd run` options of a run on every pass that writes every report into `out` (Allure, JUnit, parity,
+    timings): what the parity and the report-consumer tests both start from."""
+    return [
+        "--harness",
+        "all",
+        "--results",
+        str(out / "allure"),
+        "--junit",
+        str(out / "junit"),
+        "--parity",
+        str(out),
+        "--timings",
+        str(out / "timings.json"),
+    ]
+
+
 def free_port() -> int:
     """A loopback port nothing listens on right now (the OS picks it)."""
     with socket.socket() as sock:

@@ -12,7 +12,7 @@ from mcpbdd.conformance.probe import LISTS, TOOL_NAME, Probe
 from mcpbdd.conformance.registry import SPEC, NotApplicable, check
 from mcpbdd.conformance.verdict import fail_unless
 
-__all__ = ["declared_lists", "item_key"]
+__all__ = ["declared_lists", "item_key", "lists_to_check"]
 
 _PAGINATION = f"{SPEC}/server/utilities/pagination"
 
@@ -20,6 +20,15 @@ _PAGINATION = f"{SPEC}/server/utilities/pagination"
 async def declared_lists(probe: Probe) -> list[str]:
     """The lists the server's declared capabilities say it serves."""
     return [name for name in LISTS if await probe.declares(name)]
+
+
+async def lists_to_check(probe: Probe, *, none_declared: str) -> list[str]:
+    """The declared lists, or the check does not apply (`none_declared` says why): a check of no list checks
+    nothing, so it is skipped, never passed."""
+    names = await declared_lists(probe)
+    if not names:
+        raise NotApplicable(none_declared)
+    return names
 
 
 def item_key(item: Any) -> str:
@@ -39,9 +48,7 @@ def item_key(item: Any) -> str:
     "and register a list handler for each declared capability, even one that returns an empty list.",
 )
 async def capabilities_served(probe: Probe) -> None:
-    names = await declared_lists(probe)
-    if not names:
-        raise NotApplicable("the server declares no tools, resources or prompts")
+    names = await lists_to_check(probe, none_declared="the server declares no tools, resources or prompts")
     problems = []
     for name in names:
         try:
@@ -63,9 +70,7 @@ async def capabilities_served(probe: Probe) -> None:
     "`nextCursor`, and never repeat an item across pages.",
 )
 async def pagination(probe: Probe) -> None:
-    names = await declared_lists(probe)
-    if not names:
-        raise NotApplicable("the server declares no list to page through")
+    names = await lists_to_check(probe, none_declared="the server declares no list to page through")
     problems = []
     for name in names:
         pages = await probe.pages(name)
@@ -94,9 +99,7 @@ async def pagination(probe: Probe) -> None:
     "not decode.",
 )
 async def bad_cursor(probe: Probe) -> None:
-    names = await declared_lists(probe)
-    if not names:
-        raise NotApplicable("the server declares no list a cursor could page")
+    names = await lists_to_check(probe, none_declared="the server declares no list a cursor could page")
     problems = []
     for name in names:
         try:
@@ -118,9 +121,7 @@ async def bad_cursor(probe: Probe) -> None:
     modern_only=True,
 )
 async def caching_hints(probe: Probe) -> None:
-    names = await declared_lists(probe)
-    if not names:
-        raise NotApplicable("the server declares no list")
+    names = await lists_to_check(probe, none_declared="the server declares no list")
     problems = []
     for name in names:
         for number, page in enumerate(await probe.pages(name), start=1):
@@ -142,9 +143,7 @@ async def caching_hints(probe: Probe) -> None:
     modern_only=True,
 )
 async def result_type(probe: Probe) -> None:
-    names = await declared_lists(probe)
-    if not names:
-        raise NotApplicable("the server declares no list")
+    names = await lists_to_check(probe, none_declared="the server declares no list")
     problems = [
         f"{page.method} page {number}: no resultType"
         for name in names

@@ -11,12 +11,11 @@ These tests start processes; the in-process tests of this concern are in tests/t
 from __future__ import annotations
 
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from behave_passes import BehavePass
+from behave_passes import EVERY_TARGET, BehavePass
 from expected_failures import ROOT, assert_each_scenario_fails_with, behave
 from processes import mcpbdd_run
 
@@ -69,16 +68,7 @@ def _nested(depth: int) -> object:
     return value
 
 
-@pytest.mark.parametrize(
-    ("server", "kind", "mode"),
-    [
-        ("servers:awkward", "context", None),
-        ("servers:awkward", "client", "auto"),
-        ("servers:awkward", "client", "legacy"),
-        (f"stdio: {sys.executable} tests/servers.py", "client", "auto"),
-    ],
-    ids=["context", "client", "client-legacy", "stdio"],
-)
+@EVERY_TARGET
 def test_arguments_at_the_nesting_limit_reach_the_server_on_every_harness(
     make_world: Callable[..., World], server: str, kind: str, mode: str | None
 ) -> None:

@@ -10,24 +10,18 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
+import pytest
+
 from mcpbdd.scenario.world import World
 
 
-def test_a_50_mb_result_over_a_forked_stdio_server_is_answered(make_world: Callable[..., World]) -> None:
-    world = make_world(server=f"stdio: {sys.executable} tests/servers.py", timeout=30, spawn="fork")
-    world.use_harness("client", "auto")
-    try:
-        outcome = world.call_tool("flood", {"megabytes": 50})
-    finally:
-        world.close()
-    assert outcome.failure is None, outcome.failure
-    text = outcome.text
-    assert len(text) == 50_000_001 and text.startswith("FIRST LINE") and text.endswith("LAST LINE")
-
-
-def test_a_50_mb_result_over_a_plain_stdio_start_is_answered(make_world: Callable[..., World]) -> None:
-    """A plain start read through the SDK's `stdio_client`, whose reader is quadratic too (`plain_client.py`)."""
-    world = make_world(server=f"stdio: {sys.executable} tests/servers.py", timeout=30, spawn="plain")
+@pytest.mark.parametrize(
+    "spawn",
+    ["fork", "plain"],
+    ids=["forked: mcpbdd's own reader", "plain: mcpbdd's plain_client, not the SDK's quadratic stdio_client"],
+)
+def test_a_50_mb_result_over_stdio_is_answered(make_world: Callable[..., World], spawn: str) -> None:
+    world = make_world(server=f"stdio: {sys.executable} tests/servers.py", timeout=30, spawn=spawn)
     world.use_harness("client", "auto")
     try:
         outcome = world.call_tool("flood", {"megabytes": 50})

@@ -12,12 +12,11 @@ subprocesses over the test servers (`tests/servers.py`: `leave`, `vanish`).
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from xml.etree import ElementTree
 
-import pytest
+from behave_passes import EVERY_TARGET
 from processes import mcpbdd_run
 
 from mcpbdd.model.outcome import Channel
@@ -147,16 +146,7 @@ def test_stop_after_a_failure_is_not_a_loss(tmp_path: Path) -> None:
     assert "lost" not in output and "BROKEN" not in output
 
 
-@pytest.mark.parametrize(
-    ("server", "kind", "mode"),
-    [
-        ("servers:awkward", "context", None),
-        ("servers:awkward", "client", "auto"),
-        ("servers:awkward", "client", "legacy"),
-        (f"stdio: {sys.executable} tests/servers.py", "client", "auto"),
-    ],
-    ids=["context", "client", "client-legacy", "stdio"],
-)
+@EVERY_TARGET
 def test_a_tool_that_calls_sys_exit_ends_its_call_on_every_target(
     make_world: Callable[..., World], server: str, kind: str, mode: str | None
 ) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
-from processes import mcpbdd_run
+from processes import matrix_run_options, mcpbdd_run
 
 FEATURE = "tests/parity_cases/features/diverging.feature"
 
@@ -25,16 +25,7 @@ FEATURE = "tests/parity_cases/features/diverging.feature"
 def matrix_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.CompletedProcess[str], Path]:
     out = tmp_path_factory.mktemp("parity")
     run = mcpbdd_run(
-        "--harness",
-        "all",
-        "--results",
-        str(out / "allure"),
-        "--junit",
-        str(out / "junit"),
-        "--parity",
-        str(out),
-        "--timings",
-        str(out / "timings.json"),
+        *matrix_run_options(out),
         "-f",
         "progress",
         FEATURE,

@@ -23,7 +23,7 @@ from typing import Any
 from xml.etree import ElementTree
 
 import pytest
-from processes import mcpbdd_run
+from processes import matrix_run_options, mcpbdd_run
 
 ROOT = Path(__file__).resolve().parents[2]
 FEATURE = "tests/parity_cases/features/every_verdict.feature"
@@ -53,16 +53,7 @@ GITHUB_ACTIONS = {
 def run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("consumers")
     done = mcpbdd_run(
-        "--harness",
-        "all",
-        "--results",
-        str(out / "allure"),
-        "--junit",
-        str(out / "junit"),
-        "--parity",
-        str(out),
-        "--timings",
-        str(out / "timings.json"),
+        *matrix_run_options(out),
         "--messages",
         str(out / "messages.ndjson"),
         "--cucumber-json",
