@@ -164,7 +164,6 @@ def test_the_pack_and_the_official_suite_agree_where_they_check_one_rule() -> No
     assert set(COUNTERPARTS) <= {check.id for check in all_checks()}
     pack = {
         "tool-names": ["passed", "passed"],
-        "tool-schemas": ["passed", "passed"],
         "unknown-resource": ["expected failure", "expected failure"],
         "caching-hints": ["not applicable", "not applicable"],
     }
@@ -179,3 +178,11 @@ def test_the_pack_and_the_official_suite_agree_where_they_check_one_rule() -> No
     assert disagreements({**pack, "caching-hints": ["passed", "not applicable"]}, SUITE) == [
         "caching-hints passed in the pack, the suite said: sep-2549-tools-list-caching-hints FAILURE"
     ]
+
+
+def test_the_docs_show_the_table_of_counterparts() -> None:
+    """docs/reference/conformance.md shows `COUNTERPARTS` as a table: a row per pack check, its checks in order."""
+    page = (Path(__file__).parents[1] / "docs" / "reference" / "conformance.md").read_text(encoding="utf-8")
+    rows = {row[0]: row for row in re.findall(r"^\| ([\w-]+) \| ([\w-]+) \| ([\w, -]+) \| .+ \|$", page, re.M)}
+    for name, counterpart in COUNTERPARTS.items():
+        assert rows.get(name) == (name, counterpart.scenario, ", ".join(counterpart.checks)), name
