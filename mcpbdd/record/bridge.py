@@ -9,9 +9,12 @@ stopped when the suite is done, and the stdio servers with it), at `http://127.0
 It relays, it does not serve: each JSON-RPC message a POST carries becomes a line on a stdio server's
 stdin (the stdio proxy of `mcpbdd record`, `stdio_session.py`), and what the server writes back is the
 answer, as JSON, or as an event stream when the server sends other messages first and the client
-accepts one. A 2025-11-25 `initialize` starts a process of its own, named by the `Mcp-Session-Id` the
-bridge answers with (a stdio process is one session); DELETE ends it. Every other message without a
-session (the sessionless 2026-07-28 requests) goes to one process shared by all. A message the server
+accepts one. A stdio connection serves the era its first request opens (the SDK's runner), so the
+bridge keeps the eras apart: a 2025-11-25 `initialize` starts a process of its own, named by the
+`Mcp-Session-Id` the bridge answers with (a stdio process is one session), which DELETE ends; a
+sessionless request carrying the 2026-07-28 envelope goes to one process shared by all of them; any
+other sessionless message (a malformed probe) gets a process of its own, ended once it is answered, so
+it cannot change the era of the shared one. A message the server
 sends with no request in flight is dropped (there is no standalone GET stream: GET is 405). A server
 that has exited is 502, naming its exit code and the end of its stderr, never an answer made up here.
 
@@ -34,7 +37,9 @@ from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 import uvicorn
+from mcp_types import PROTOCOL_VERSION_META_KEY
 from starlette.applications import Starlette
+from starlette.background import BackgroundTask
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
@@ -46,6 +51,13 @@ __all__ = ["MCP_PATH", "build_app", "main"]
 
 MCP_PATH = "/mcp"
 SESSION_HEADER = "mcp-session-id"
+
+
+def _enveloped(message: dict[str, Any]) -> bool:
+    """Whether a message carries the 2026-07-28 envelope (`_meta`'s protocol-version key), as the SDK tells."""
+    params = message.get("params")
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    return isinstance(meta, dict) and PROTOCOL_VERSION_META_KEY in meta
 
 
 def _json(message: dict[str, Any], headers: dict[str, str]) -> Response:
@@ -82,9 +94,14 @@ class Bridge:
             return self.sessions[new_id], new_id
         if session_id is not None:
             return self.sessions.get(session_id), None
+        if not _enveloped(message):
+            return self._started(), None  # one-off: the caller closes it once answered
         if self.shared is None or self.shared.ended is not None:
             self.shared = self._started()  # started on first use; again if the last one exited
         return self.shared, None
+
+    def one_off(self, session: StdioSession) -> bool:
+        return session is not self.shared and session not in self.sessions.values()
 
     async def close(self) -> None:
         for session in [*self.sessions.values(), *([self.shared] if self.shared else [])]:
@@ -107,17 +124,22 @@ class Bridge:
         if session is None:
             return Response("no such session", status_code=404, media_type="text/plain")
         headers = {SESSION_HEADER: new_id} if new_id else {}
+        closing = BackgroundTask(session.close) if self.one_off(session) else None
         if "method" not in message or "id" not in message:  # a notification, or an answer to the server's request
             session.notify(message)
-            return Response(status_code=202, headers=headers)
+            return Response(status_code=202, headers=headers, background=closing)
         exchange = session.request(message)
         first = await exchange.next()
         streams = "text/event-stream" in request.headers.get("accept", "")
         if exchange.is_answer(first) or not streams:
             while not exchange.is_answer(first):
                 first = await exchange.next()  # a client that takes JSON only gets the answer alone
-            return _lost(first) if isinstance(first, Lost) else _json(first, headers)
-        return StreamingResponse(_stream(first, exchange), media_type="text/event-stream", headers=headers)
+            answer = _lost(first) if isinstance(first, Lost) else _json(first, headers)
+            answer.background = closing
+            return answer
+        return StreamingResponse(
+            _stream(first, exchange), media_type="text/event-stream", headers=headers, background=closing
+        )
 
     async def delete(self, request: Request) -> Response:
         session_id = request.headers.get(SESSION_HEADER)

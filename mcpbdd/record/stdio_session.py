@@ -5,9 +5,12 @@ receives over HTTP is queued as lines on its stdin, and each line it writes on s
 Several HTTP clients may share one process (the sessionless 2026-07-28 requests do), and each numbers its
 requests from 1, so every request gets an id of the bridge's own on the way in and its own id back on
 the way out; nothing else of a message is changed, so the server's answers (its errors above all) reach
-the client as the server wrote them. A message the server sends while requests are in flight (a progress
-notification, a log message, a 2025-11-25 server's question mid-call) goes to the oldest of them; with
-none in flight it has nowhere to go over this bridge (it serves no standalone GET stream) and is dropped.
+the client as the server wrote them. A message the server sends while requests are in flight goes to the
+request it names: a `subscriptions/listen` stream's frames by their subscription id (the listen request's
+id, the bridge's on this side: given back as the client's), a progress notification by its progress
+token; one that names none (a log message, a 2025-11-25 server's question mid-call) goes to the oldest
+request in flight that is not a listen stream. With none in flight it has nowhere to go over this
+bridge (it serves no standalone GET stream) and is dropped.
 """
 
 from __future__ import annotations
@@ -19,10 +22,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from mcp.shared.subscriptions import SUBSCRIPTION_ID_META_KEY
+
 from mcpbdd.record.stdio_proxy import pump
 
 __all__ = ["Exchange", "Lost", "StdioSession"]
 
+LISTEN = "subscriptions/listen"
+"""A request whose answer is a stream of the server's events, each tagged with its id (SEP-2575)."""
 CLOSE_GRACE = 10.0
 """Seconds a closed session's process has to end (the pump gives it its own grace, then kills it)."""
 
@@ -39,6 +46,8 @@ class Exchange:
     """One request in flight: the messages routed to it, its answer last (or why there is none)."""
 
     client_id: Any
+    method: str = ""
+    progress_token: Any = None
     queue: asyncio.Queue[dict[str, Any] | Lost] = field(default_factory=asyncio.Queue)
     answered: bool = False
 
@@ -92,7 +101,10 @@ class StdioSession:
 
     def request(self, message: dict[str, Any]) -> Exchange:
         """Send a request under an id of the bridge's own; the exchange yields what comes back for it."""
-        exchange = Exchange(message.get("id"))
+        params = message.get("params")
+        meta = params.get("_meta") if isinstance(params, dict) else None
+        token = meta.get("progressToken") if isinstance(meta, dict) else None
+        exchange = Exchange(message.get("id"), str(message.get("method", "")), token)
         if self.ended is not None:
             exchange.queue.put_nowait(Lost(self.ended))
             return exchange
@@ -130,8 +142,27 @@ class StdioSession:
             exchange.answered = True
             exchange.queue.put_nowait({**message, "id": exchange.client_id})
             return
-        if self._pending:  # the server's own notification or request, while a request is in flight
-            next(iter(self._pending.values())).queue.put_nowait(message)
+        routed = self._routed(message)  # the server's own notification or request, while a request is in flight
+        if routed is not None:
+            routed[0].queue.put_nowait(routed[1])
+
+    def _routed(self, message: dict[str, Any]) -> tuple[Exchange, dict[str, Any]] | None:
+        """The request in flight a message of the server's belongs to, and the message as its client knows it."""
+        params = message.get("params")
+        params = params if isinstance(params, dict) else {}
+        meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else {}
+        tag = meta.get(SUBSCRIPTION_ID_META_KEY)
+        if isinstance(tag, int) and tag in self._pending:
+            listen = self._pending[tag]
+            params = {**params, "_meta": {**meta, SUBSCRIPTION_ID_META_KEY: listen.client_id}}
+            return listen, {**message, "params": params}
+        token = params.get("progressToken")
+        for exchange in self._pending.values():
+            if token is not None and exchange.progress_token == token:
+                return exchange, message
+        others = [exchange for exchange in self._pending.values() if exchange.method != LISTEN]
+        fallback = others or list(self._pending.values())
+        return (fallback[0], message) if fallback else None
 
     def _exited(self, code: int | None, stderr: str) -> None:
         tail = "\n".join(stderr.splitlines()[-20:])
