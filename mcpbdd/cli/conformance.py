@@ -46,7 +46,7 @@ from mcpbdd.harness.processes.process_options import ProcessOptions
 from mcpbdd.harness.targets import ServerTarget
 from mcpbdd.model.config import Settings, find_pyproject, load_settings
 
-__all__ = ["DEFAULT_SUMMARY", "add_parser", "main", "tag_filter"]
+__all__ = ["DEFAULT_SUMMARY", "add_parser", "main", "tag_filter", "with_settings"]
 
 DEFAULT_SUMMARY = REPORTS / "conformance.md"
 DEFAULT_MESSAGES = REPORTS / "conformance.ndjson"
@@ -142,7 +142,7 @@ def _run_arguments(args: argparse.Namespace, scratch: Path) -> argparse.Namespac
     return run_args
 
 
-def _with_settings(args: argparse.Namespace) -> tuple[argparse.Namespace, Settings]:
+def with_settings(args: argparse.Namespace) -> tuple[argparse.Namespace, Settings]:
     """The options given, each missing one from `[tool.mcpbdd.conformance]` (ConfigError, ValueError: why not)."""
     settings = load_settings({})
     section = settings.conformance
@@ -167,7 +167,7 @@ def _with_settings(args: argparse.Namespace) -> tuple[argparse.Namespace, Settin
 
 def main(args: argparse.Namespace) -> int:
     try:
-        args, settings = _with_settings(args)
+        args, settings = with_settings(args)
         ServerTarget.parse(args.target)
         tags = tag_filter(args.only, args.skip)
         baseline = load_baseline(args.expected_failures)
