@@ -131,7 +131,7 @@ class Bridge:
         exchange = session.request(message)
         first = await exchange.next()
         streams = "text/event-stream" in request.headers.get("accept", "")
-        if exchange.is_answer(first) or not streams:
+        if isinstance(first, Lost) or exchange.is_answer(first) or not streams:
             while not exchange.is_answer(first):
                 first = await exchange.next()  # a client that takes JSON only gets the answer alone
             answer = _lost(first) if isinstance(first, Lost) else _json(first, headers)

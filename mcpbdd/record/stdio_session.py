@@ -148,9 +148,10 @@ class StdioSession:
 
     def _routed(self, message: dict[str, Any]) -> tuple[Exchange, dict[str, Any]] | None:
         """The request in flight a message of the server's belongs to, and the message as its client knows it."""
-        params = message.get("params")
-        params = params if isinstance(params, dict) else {}
-        meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else {}
+        raw = message.get("params")
+        params: dict[str, Any] = raw if isinstance(raw, dict) else {}
+        raw_meta = params.get("_meta")
+        meta: dict[str, Any] = raw_meta if isinstance(raw_meta, dict) else {}
         tag = meta.get(SUBSCRIPTION_ID_META_KEY)
         if isinstance(tag, int) and tag in self._pending:
             listen = self._pending[tag]
