@@ -51,7 +51,8 @@ from mcpbdd.reporting import attachments as report
 from mcpbdd.reporting import console
 from mcpbdd.reporting.verdicts import NEAREST_PHRASES
 from mcpbdd.scenario.runtime import RunLoop, handle_sigterm, restore_sigterm, signal_name
-from mcpbdd.scenario.world import SharedServers, World
+from mcpbdd.scenario.shared import SharedServers
+from mcpbdd.scenario.world import World
 
 __all__ = [
     "after_all",
