@@ -192,7 +192,11 @@ def before_step(context: Any, step: Any) -> None:
 
 
 def after_step(context: Any, step: Any) -> None:
-    """A passing step that names an observed failure's reason asserted it (coverage of declared failures)."""
+    """What the server sent on its own during the step is attached to it (before the formatters close the step); a
+    passing step that names an observed failure's reason asserted it (coverage of declared failures)."""
+    scenario_report: report.ScenarioReport | None = getattr(context, "mcpbdd_report", None)
+    if scenario_report is not None and getattr(context, "mcp", None) is scenario_report.world:
+        scenario_report.end_step()
     scenario_coverage: ScenarioCoverage | None = getattr(context, "mcpbdd_scenario_coverage", None)
     if scenario_coverage is not None and step.status == "passed":
         scenario_coverage.step_passed(step.name)

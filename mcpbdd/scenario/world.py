@@ -54,6 +54,7 @@ from mcpbdd.model.kinds import ClientMode, HarnessKind, check_capabilities, clie
 from mcpbdd.model.outcome import LOG_LEVELS, RESOURCES_READ, TOOLS_CALL, Call, Channel, Outcome
 from mcpbdd.model.trace import Events, Exchange, Trace
 from mcpbdd.scenario.conversation import AnswerPlan, Conversation, InputRounds
+from mcpbdd.scenario.journal import Journal
 from mcpbdd.scenario.remembered import Remembered
 from mcpbdd.scenario.runtime import ScenarioOwner
 from mcpbdd.scenario.servers import HarnessChoice, build_harness
@@ -99,6 +100,8 @@ class World:
         """Whether the server requires a token, and the JWT each caller sends (`mcpbdd.authorization`)."""
         self.log_level: str | None = None
         """The level from which the client asks for log messages (`ask_for_log_messages`; None: it asks for none)."""
+        self.journal = Journal()
+        """What the server sent on its own, in order, taken step by step by the reports (`hear`)."""
         self.start_failure: ServerCannotStart | None = None
         """Why the server could not be loaded or started in this scenario (the behave hooks stop a run on it)."""
 
@@ -406,10 +409,16 @@ class World:
         outcome = replace(outcome, caller=caller_label(caller))
         self.trace.record(Exchange(self.harness_name, caller.user if caller else None, outcome))
         self.outcomes.append(outcome)
+        self.journal.hear_outcome(outcome)  # its progress and log messages, on the step that made the call
         if outcome.channel is not Channel.TRANSPORT_FAILURE:
             self.placement.answered()  # a step that relied on the doubles can now tell whether the server took them
         self.upstream.check()  # an outbound request no route matched fails the step that made the call
         return outcome
+
+    def hear(self, kind: str, payload: dict[str, Any]) -> None:
+        """Something the server sent on its own arrived now (`kind`: a short phrase such as "tools list changed";
+        `payload`: plain JSON): the reports attach it to the running step (`mcpbdd.scenario.journal`)."""
+        self.journal.hear(kind, payload)
 
     def ask_for_log_messages(self, level: str) -> None:
         """From now on every call asks for the server's log messages from `level` up (the era decides the wire:
