@@ -47,6 +47,7 @@ from mcpbdd.harness.targets import ServerTarget, error_summary, load_adapter, na
 from mcpbdd.kit.clock import FrozenClock
 from mcpbdd.kit.doubles import Doubles
 from mcpbdd.kit.principals import Directory, Principal, caller_label
+from mcpbdd.model.caching import CacheHints
 from mcpbdd.model.completions import Completing, Completions
 from mcpbdd.model.config import Settings
 from mcpbdd.model.errors import NoCallYet, NoServer, ServerCannotStart, TargetError
@@ -284,9 +285,9 @@ class World:
         `mcpbdd.checks.cache_hints.cache_hints`, ...), asked as the current caller."""
         return self.run(question(self.harness, self.caller))
 
-    def read_cache_hints(self) -> Any:
-        """The caching hints of the last call's result, a read (`mcpbdd.model.caching.CacheHints`), asked as its
-        caller (a call of another kind is a broken specification)."""
+    def read_cache_hints(self) -> CacheHints:
+        """The caching hints of the last call's result, a read, asked as its caller (a call of another kind is a
+        broken specification)."""
         from mcpbdd.checks.cache_hints import read_cache_hints
 
         last = self.last
