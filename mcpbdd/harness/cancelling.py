@@ -21,6 +21,7 @@ import time
 from collections.abc import Awaitable, Callable
 
 from mcpbdd.model.cancellation import (
+    NOTIFIED,
     REQUEST_CANCELLED,
     TASK_CANCELLED,
     Cancellation,
@@ -54,6 +55,24 @@ async def cancel_part_way(
     """
     started = time.perf_counter()
     task = asyncio.ensure_future(run())
+    try:
+        return await _carry_out(call, task, plan, reports, progressed, send_cancel, abandoned, started)
+    except BaseException:  # the step itself cancelled (a scenario torn down): the call goes with it
+        task.cancel()
+        raise
+
+
+async def _carry_out(
+    call: Call,
+    task: asyncio.Task[Outcome],
+    plan: CancelPlan,
+    reports: Callable[[], int],
+    progressed: asyncio.Event,
+    send_cancel: Callable[[], Awaitable[None]] | None,
+    abandoned: Abandoned,
+    started: float,
+) -> Outcome:
+    """Wait for the plan's moment, cancel, and watch the grace: what the client saw, as the call's Outcome."""
     await _until_due(task, plan, reports, progressed)
     if task.done():
         return not_sent(task.result(), plan, reports(), time.perf_counter() - started)
@@ -77,7 +96,7 @@ async def cancel_part_way(
         late, late_after = task.result(), time.perf_counter() - cancelled_at
         code = late.error.code if late.channel is Channel.PROTOCOL_ERROR and late.error is not None else None
         seen = Seen.CONFIRMED if code == REQUEST_CANCELLED else Seen.LATE_ANSWER
-    how = TASK_CANCELLED if send_cancel is None else "notifications/cancelled"
+    how = TASK_CANCELLED if send_cancel is None else NOTIFIED
     record = Cancellation(plan, True, count, at, seen=seen, late=late, late_after=late_after, how=how)
     return cancelled(call, record, time.perf_counter() - started)
 
