@@ -679,6 +679,22 @@ DISCOVERY_FAILURES: dict[str, list[str]] = {
     "completions are, with a table of two columns": [
         f"{DISCOVERY}:81: this step needs a table of one column below it, a value per row"
     ],
+    "offers the resource template, but the server offers another": [
+        "Expected the server to offer the resource template 'notes://{id}', but it offers: notes://{note_id}, "
+        "note-data://{note_id}"
+    ],
+    "completes a template variable, but the value is not offered": [
+        "Expected the completions to include 'n-2', but completing the variable 'note_id' of the resource template "
+        "'notes://{note_id}' from 'n' suggested 'n-1'"
+    ],
+    "completes a variable the template does not have": [
+        "The resource template 'notes://{note_id}' has no variable 'id' (its variables are note_id): name one of its "
+        "variables"
+    ],
+    "completes a template variable against a server that declares no completions": [
+        "The server declares no completions capability, so no client asks it to complete the variable 'id' of the "
+        "resource template 'events://{id}': this specifies nothing the server offers"
+    ],
 }
 
 # Caching hints exist on 2026-07-28 only: a 2025-11-25 pass skips these scenarios, so only the modern passes fail them.
@@ -695,6 +711,27 @@ CACHING_FAILURES: dict[str, list[str]] = {
     "may be cached for a negative time": [
         "No result can be cached for -5 seconds: write a number of seconds from 0 up"
     ],
+    "read may be cached for, but for another time": [
+        "Expected ttlMs 300000 (300 seconds), but the resources/read result for 'notes://n-1' (on 2026-07-28) carried "
+        "ttlMs 60000 and cacheScope 'private'"
+    ],
+    "read may be cached privately, but any client may share it": [
+        "Expected cacheScope 'private', but the resources/read result for 'events://status' (on 2026-07-28) carried "
+        "ttlMs 1500 and cacheScope 'public'"
+    ],
+    "read may be cached, but the read failed": [
+        "Expected the read to say how long it may be cached, but resources/read 'notes://n-404' as alice of tenant "
+        "acme failed with the protocol error -32602 'Note n-404 not found'",
+        "only a read that was answered carries caching hints",
+    ],
+}
+
+# A call that is no read is the specification's mistake on every era (it fails before the era is asked).
+NOT_A_READ: dict[str, list[str]] = {
+    "read may be cached, but the last call was no read": [
+        "The last call was tools/call 'list_notes' as alice of tenant acme, not a read, so there is no read whose "
+        "caching hints to check: put 'When the client reads the resource \"...\"' just before this step"
+    ],
 }
 
 # A server in another process (here one whose answers lose their hints over HTTP) is the client harness's only.
@@ -704,6 +741,11 @@ WIRE_CACHING_FAILURES: dict[str, list[str]] = {
         "Expected a ttlMs caching hint, but the SDK's client refused the server's tools/list answer (on 2026-07-28; "
         "missing or invalid: cacheScope, resultType, ttlMs), so no client can use it",
         "every tools/list result must say how long a client may keep it and who may share it (SEP-2549)",
+    ],
+    "read may be cached for, but the server sends no hint": [
+        "Expected a ttlMs caching hint, but the SDK's client refused the server's resources/read answer for "
+        "'clean://milk' (on 2026-07-28; missing or invalid: cacheScope, resultType, ttlMs), so no client can use it",
+        "every resources/read result must say how long a client may keep it and who may share it (SEP-2549)",
     ],
 }
 
@@ -788,9 +830,9 @@ FEATURES = (
     Feature(LOGS, ("context", "client"), LOG_FAILURES),
     Feature(LOGS, ("client-legacy",), LEGACY_LOG_FAILURES),
     # 2025-11-25 has no caching hints: its pass skips those scenarios (CACHING_FAILURES are the modern passes').
-    Feature(DISCOVERY, ("context",), CACHING_FAILURES),
-    Feature(DISCOVERY, ("client",), WIRE_CACHING_FAILURES),
-    Feature(DISCOVERY, ("client-legacy",), DISCOVERY_FAILURES),
+    Feature(DISCOVERY, ("context",), {**CACHING_FAILURES, **NOT_A_READ}),
+    Feature(DISCOVERY, ("client",), {**WIRE_CACHING_FAILURES, **NOT_A_READ}),
+    Feature(DISCOVERY, ("client-legacy",), {**DISCOVERY_FAILURES, **NOT_A_READ}),
     # A grace of a second: the stubborn server's work (100 ms after the cancel) is surely stored by its end.
     Feature(CANCELLATION, ("context", "client"), CANCELLATION_FAILURES, options=("-D", "mcpbdd.cancel_grace=1")),
     Feature(CANCELLATION, ("client-legacy",), LEGACY_CANCELLATION_FAILURES, options=("-D", "mcpbdd.cancel_grace=1")),
