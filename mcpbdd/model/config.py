@@ -86,6 +86,9 @@ class Settings(BaseModel):
     client_mode: ClientMode = ClientMode.AUTO
     timeout: float = Field(default=5.0, gt=0, le=600, description="seconds a call may take before it fails")
     tenant_claim: str = Field(default="tenant", min_length=1)
+    cancel_grace: float = Field(
+        default=0.3, ge=0, le=60, description="seconds the client watches after cancelling a call for what still comes"
+    )
     max_rounds: int = Field(default=10, ge=1, le=1000, description="input-required rounds before a call fails")
     capabilities: tuple[str, ...] = CAPABILITIES
     env: dict[str, str] = Field(

@@ -1,34 +1,32 @@
 """The World: everything one scenario knows, created fresh for it and closed after it.
 
-Principals and tenants, the harness and its sessions (owned by the scenario's owner
-task), the trace of every exchange and the outcome of the last call, the scenario's
-doubles (storage, clock, upstream routes) and the values it remembered. All of that is
-the World's and goes with it, so one scenario's state cannot leak into the next, and
-parallel jobs (processes of their own) share nothing but read-only settings. Which harness
-the World opens for its target, over which connector, is `mcpbdd.scenario.servers`.
+Principals and tenants, the harness and its sessions (owned by the scenario's owner task),
+the trace of every exchange and the outcome of the last call, the scenario's doubles
+(storage, clock, upstream routes) and the values it remembered. All of that is the World's
+and goes with it, so one scenario's state cannot leak into the next, and parallel jobs
+(processes of their own) share nothing but read-only settings. Which harness the World
+opens for its target, over which connector, is `mcpbdd.scenario.servers`.
 
 What does outlive a scenario, and why, is what keeps servers cheap to start and never
 what a scenario set up:
 
 - the run's event loop (`runtime.RunLoop`, one per behave process), on which each
   scenario's owner task runs: an `mcp.Client` must be entered and exited in one task;
-- `SharedServers` (`mcpbdd.scenario.shared`), with `reuse_server = "feature"`: server processes (and their sessions)
-  kept for the whole feature by the feature's owner task, because a start can take a
-  second; keeping their state apart between the feature's scenarios is then the server's
-  business (its tools, or the storage adapter);
+- `SharedServers` (`mcpbdd.scenario.shared`), with `reuse_server = "feature"`: server processes (and their
+  sessions) kept for the whole feature by the feature's owner task, because a start can take a second;
+  keeping their state apart between the feature's scenarios is the server's business (its tools, or the
+  storage adapter);
 - module state in `mcpbdd.harness.processes.spawn` (a warm fork server per entry point,
   directory and interpreter settings, kept for the run so each scenario's process is a fork
   of it; the line saying how servers start, printed once per process) and in
   `mcpbdd.harness.processes.spare` (stdio processes started ahead for the next scenarios,
   and the reasons a spare was not used, said once): both stopped when the run ends (`stop_all`,
   from behave's `after_all` and at exit);
-- the doubles files `mcpbdd.harness.handover` reserves for those spares: each is new and
-  empty, and handed to the next scenario that places its doubles in a file, which then owns
-  it (a spare was started with its path).
+- the doubles files `mcpbdd.harness.handover` reserves for those spares: each is new and empty, and handed to
+  the next scenario that places its doubles in a file, which then owns it (a spare was started with its path).
 
-The World's methods are synchronous (a step calls them and they drive the run's loop
-for just that call); for async code use the harnesses (`ContextHarness`,
-`ClientHarness`) directly.
+The World's methods are synchronous (a step calls them and they drive the run's loop for
+just that call); for async code use the harnesses (`ContextHarness`, `ClientHarness`).
 """
 
 from __future__ import annotations
@@ -48,6 +46,7 @@ from mcpbdd.kit.clock import FrozenClock
 from mcpbdd.kit.doubles import Doubles
 from mcpbdd.kit.principals import Directory, Principal, caller_label
 from mcpbdd.model.caching import CacheHints
+from mcpbdd.model.cancellation import CancelPlan
 from mcpbdd.model.completions import Completing, Completions
 from mcpbdd.model.config import Settings
 from mcpbdd.model.errors import NoCallYet, NoServer, ServerCannotStart, TargetError
@@ -101,6 +100,7 @@ class World:
         """Whether the server requires a token, and the JWT each caller sends (`mcpbdd.authorization`)."""
         self.log_level: str | None = None
         """The level from which the client asks for log messages (`ask_for_log_messages`; None: it asks for none)."""
+        self.cancel_plan: CancelPlan | None = None  # the next call's planned cancel (`cancel_next_call`)
         self.journal = Journal()
         """What the server sent on its own, in order, taken step by step by the reports (`hear`)."""
         self.start_failure: ServerCannotStart | None = None
@@ -429,6 +429,10 @@ class World:
             raise ValueError(f"unknown log level {level!r}: use one of {', '.join(LOG_LEVELS)}")
         self.log_level = normal
 
+    def cancel_next_call(self, *, after_reports: int | None = None, after_ms: float | None = None) -> None:
+        """The next call is cancelled part-way (`mcpbdd.model.cancellation`); its Outcome says what followed."""
+        self.cancel_plan = CancelPlan(after_reports, after_ms, self.settings.cancel_grace)
+
     def _resume(
         self, caller: Principal | None, outcome: Outcome, answers: InputResponses, request_state: str | None
     ) -> Outcome:
@@ -451,6 +455,7 @@ class World:
         sent_before = len(self.upstream.requests)
         harness = self.harness
         harness.log_level = self.log_level  # a harness shared by a feature's scenarios asks as this one does
+        harness.cancel_next, self.cancel_plan = self.cancel_plan, None
         outcome = self.run(harness.send(caller, call, input_responses=input_responses or None))
         held = self.upstream.held_after(sent_before, self.settings.timeout) if outcome.failure else None
         if held is not None:  # a call that timed out while a held upstream request kept the server waiting

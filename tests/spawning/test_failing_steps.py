@@ -5,7 +5,8 @@ Each feature in tests/behave_cases/features/ named below is meant to fail, scena
 storage and clock steps against servers that cannot see them (failing_doubles), the upstream steps (failing_upstream),
 every step that could pass vacuously (vacuous_checks), the phrases a new user reached for (failing_vocabulary,
 failing_short_checks), the authorization steps (failing_authorization), the progress and log-message steps
-(failing_progress, failing_logs), and the discovery, caching-hint and completion steps (failing_discovery). behave runs
+(failing_progress, failing_logs), the discovery, caching-hint and completion steps (failing_discovery) and the
+cancellation steps against a server that ignores a cancel (failing_cancellation). behave runs
 each feature once per pass, in a subprocess (its `main()` leaks step definitions within one process), with the JSON
 formatter; every scenario must fail, and only those the table names, and each failing step's message must hold its row's
 fragments: the JSON path of a schema violation, the shrunk input of a crash, the feature file and line of malformed
@@ -749,6 +750,46 @@ WIRE_CACHING_FAILURES: dict[str, list[str]] = {
 }
 
 
+CANCELLATION = "tests/behave_cases/features/failing_cancellation.feature"
+STORED_ANYWAY = ["The storage of tenant 'acme' changed:", '+ notes/milk = {"title": "Milk"}']
+
+CANCELLATION_FAILURES: dict[str, list[str]] = {
+    # In-process the handler runs in the caller's task: cancelled, it swallows the cancel and answers late.
+    "cancelled, but the server answers anyway": [
+        "Expected the server to stop the call the client cancelled after 1 progress report (tools/call "
+        "'stubborn_import' as alice of tenant acme,",
+        "1 progress report(s) by then), but the server ignored the cancellation:",
+        "s after the cancel it answered: tools/call 'stubborn_import' succeeded: Imported 2 notes",
+    ],
+    # Over a wire the SDK drops the answer of a cancelled request; the work it went on with is stored anyway.
+    "cancelled over stdio, but the server stores its work anyway": STORED_ANYWAY,
+    "cancelled after more progress reports than the call makes": [
+        "The client was to cancel the call after 5 progress reports, but the call (tools/call 'import_notebook' as "
+        "alice of tenant acme) made only 2 and finished",
+        "so there was nothing to cancel and this checks nothing: cancel after at most 2",
+    ],
+    "cancelled after the call had finished": [
+        "The client was to cancel the call after 2000 milliseconds, but the call (tools/call 'list_notes' as alice "
+        "of tenant acme) had finished",
+        "a cancel that comes too late means nothing, so the specification is broken, not passed",
+    ],
+    "cancelled, with no cancel arranged": [
+        "The last call (tools/call 'list_notes' as alice of tenant acme) was not cancelled by the client",
+        "put 'Given the client cancels its next call after 1 progress report'",
+    ],
+    "a cancelled call does not succeed": [
+        "Expected the call to succeed, but tools/call 'import_notebook' as alice of tenant acme got no answer: the "
+        "client cancelled the call after 1 progress report ("
+    ],
+    "cancelled after no progress report at all": [
+        f"{CANCELLATION}:44: a call cannot be cancelled after 0 progress reports: count from 1"
+    ],
+}
+
+# The 2025-11-25 in-process client talks JSON-RPC: the SDK drops the stubborn answer, and the storage shows the work.
+LEGACY_CANCELLATION_FAILURES = {**CANCELLATION_FAILURES, "cancelled, but the server answers anyway": STORED_ANYWAY}
+
+
 @dataclass(frozen=True)
 class Feature:
     """A feature meant to fail: the passes it runs on, each scenario's expected fragments, options of its own, and a
@@ -792,6 +833,9 @@ FEATURES = (
     Feature(DISCOVERY, ("context",), {**CACHING_FAILURES, **NOT_A_READ}),
     Feature(DISCOVERY, ("client",), {**WIRE_CACHING_FAILURES, **NOT_A_READ}),
     Feature(DISCOVERY, ("client-legacy",), {**DISCOVERY_FAILURES, **NOT_A_READ}),
+    # A grace of a second: the stubborn server's work (100 ms after the cancel) is surely stored by its end.
+    Feature(CANCELLATION, ("context", "client"), CANCELLATION_FAILURES, options=("-D", "mcpbdd.cancel_grace=1")),
+    Feature(CANCELLATION, ("client-legacy",), LEGACY_CANCELLATION_FAILURES, options=("-D", "mcpbdd.cancel_grace=1")),
 )
 """The features meant to fail, and the passes each runs on."""
 
