@@ -130,8 +130,9 @@ async def notes_lifespan(_server: MCPServer[NotesState]) -> AsyncIterator[NotesS
         storage.close()
 
 
-# How long a client may keep each listing (SEP-2549, 2026-07-28): what a tenant sees is its own (private); the tools,
-# prompts and templates change with a release, the resources list (no static resources yet) at any moment.
+# How long a client may keep each listing and read (SEP-2549, 2026-07-28): what a tenant sees is its own (private); the
+# tools, prompts and templates change with a release, the resources list (no static resources yet) and a note at any
+# moment, so a read is kept a minute at most.
 mcp: MCPServer[NotesState] = MCPServer(
     "notes",
     instructions="Team notes, one notebook per tenant.",
@@ -141,6 +142,7 @@ mcp: MCPServer[NotesState] = MCPServer(
         "prompts/list": CacheHint(ttl_ms=300_000),
         "resources/templates/list": CacheHint(ttl_ms=300_000),
         "resources/list": CacheHint(ttl_ms=0),
+        "resources/read": CacheHint(ttl_ms=60_000),
     },
 )
 
@@ -531,7 +533,7 @@ async def summarize_notes(tag: str, ctx: Context) -> str:
     return f"Summarise these notes tagged {tag!r} in three bullet points:\n{listing}"
 
 
-note_tags.register(globals())  # completions: the `tag` of `summarize_notes`, from the caller's notes' tags
+note_tags.register(globals())  # completions: a `summarize_notes` tag, a note resource's id, from the caller's notes
 
 
 def main(argv: list[str] | None = None) -> None:
