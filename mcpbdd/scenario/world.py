@@ -53,6 +53,7 @@ from mcpbdd.model.kinds import ClientMode, HarnessKind, check_capabilities, clie
 from mcpbdd.model.outcome import LOG_LEVELS, RESOURCES_READ, TOOLS_CALL, Call, Channel, Outcome
 from mcpbdd.model.trace import Events, Exchange, Trace
 from mcpbdd.scenario.conversation import AnswerPlan, Conversation, InputRounds
+from mcpbdd.scenario.listens import Listens
 from mcpbdd.scenario.remembered import Remembered
 from mcpbdd.scenario.runtime import ScenarioOwner
 from mcpbdd.scenario.servers import HarnessChoice, build_harness
@@ -124,6 +125,8 @@ class World:
         """Values taken from results by JSON path; a later call's `${name}` sends them (`remember`)."""
         self.authorization = ScenarioAuthorization(lambda: self.clock, settings.tenant_claim)
         """Whether the server requires a token, and the JWT each caller sends (`mcpbdd.authorization`)."""
+        self.listens = Listens(self)
+        """The listens the scenario opened, what each received, and the checks of what the server announced."""
         self.log_level: str | None = None
         """The level from which the client asks for log messages (`ask_for_log_messages`; None: it asks for none)."""
         self.start_failure: ServerCannotStart | None = None
