@@ -91,7 +91,8 @@ class Topic:
 
 @dataclass(frozen=True)
 class Frame:
-    """One notification a listening connection received: its method, params, and how many calls came before it."""
+    """One notification a listening connection received: its method, params, and how many calls had been answered
+    when it arrived (a frame sent during a call arrives before that call's answer, or just after it)."""
 
     method: str
     params: Mapping[str, Any] = field(default_factory=dict)
@@ -116,7 +117,8 @@ class Frame:
         else:
             what = self.method
         tag = f" tagged {self.tag!r}" if self.tag is not None else ""
-        return f"{what}{tag} (after call {self.after_calls})" if self.after_calls else f"{what}{tag} (before any call)"
+        when = f"after call {self.after_calls} was answered" if self.after_calls else "before any call was answered"
+        return f"{what}{tag} ({when})"
 
 
 def announcement_of(method: str, params: Mapping[str, Any]) -> Topic | None:
