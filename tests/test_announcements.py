@@ -117,7 +117,7 @@ def test_the_checks_pass_on_a_well_behaved_stream() -> None:
 
 
 def test_each_protocol_check_fails_naming_what_arrived() -> None:
-    with pytest.raises(AssertionError, match="acknowledgement as the first frame.*tools list changed tagged"):
+    with pytest.raises(AssertionError, match=r"acknowledgement as the first frame.*tools list changed tagged"):
         announcements.announced([_listen(_frame(LISTS["tools"]), ACK)], TOOLS, waited=0)
     with pytest.raises(AssertionError, match="tagged with an id no listen of this client has"):
         announcements.announced([_listen(ACK, _frame(LISTS["tools"], tag="listen-9"))], TOOLS, waited=0)

@@ -73,7 +73,6 @@ def test_subscription_bus_is_the_servers_bus_and_builds_contexts() -> None:
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
 async def test_spy_on_notifications_sees_every_frame_in_order_and_the_sdk_still_gets_them(mode: str) -> None:
     from mcp import Client
-    from mcp.server.mcpserver import Context
 
     server = _server()
 
