@@ -41,8 +41,10 @@ class Listens:
         def calls() -> int:
             return len(world.trace)
 
-        opening = world.run(harness.listen(world.caller, topic, calls))
-        listening = world.run(world.owner.enter_async(opening))
+        async def opened() -> Listening:  # one drive of the loop: ready the caller's connection, then enter
+            return await world.owner.enter_async(await harness.listen(world.caller, topic, calls))
+
+        listening = world.run(opened())
         self.open.append(listening)
         self._callers[listening.caller] = world.caller
         return listening
