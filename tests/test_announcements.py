@@ -150,3 +150,11 @@ def test_checks_that_would_check_nothing_are_broken() -> None:
         announcements.announced_nothing([_listen(ACK, opened_after=2)], 2)
     with pytest.raises(ValueError, match="there is no 'templates' list"):
         Topic.of_list("templates")
+
+
+def test_a_frame_is_a_journal_entry_of_plain_json() -> None:
+    kind, payload = _frame(RESOURCE_UPDATED, uri="notes://n-1").journal_entry()
+    assert kind == "resource updated"
+    assert payload["params"]["uri"] == "notes://n-1" and payload["after_calls"] == 1
+    assert _frame(LISTS["prompts"]).journal_entry()[0] == "prompts list changed"
+    assert ACK.journal_entry()[0] == "listen acknowledged"

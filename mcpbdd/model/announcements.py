@@ -109,6 +109,19 @@ class Frame:
         """What the frame announces changed (None for an acknowledgement, or a resource update without a URI)."""
         return announcement_of(self.method, self.params)
 
+    def journal_entry(self) -> tuple[str, dict[str, Any]]:
+        """What the scenario's journal of things heard records of it (a short kind, then plain JSON)."""
+        topic = self.topic
+        if self.method == ACKNOWLEDGED:
+            kind = "listen acknowledged"
+        elif topic is not None and topic.list is not None:
+            kind = f"{topic.list} list changed"
+        elif topic is not None:
+            kind = "resource updated"
+        else:
+            kind = self.method
+        return kind, {"method": self.method, "params": dict(self.params), "after_calls": self.after_calls}
+
     def __str__(self) -> str:
         if self.method == ACKNOWLEDGED:
             what = f"the acknowledgement ({self.params.get('notifications')})"
