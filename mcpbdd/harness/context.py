@@ -234,6 +234,7 @@ class ContextHarness(Harness):
         finally:
             auth_context_var.reset(token)
         try:
+            await asyncio.sleep(0)  # the handler's first turn usually sends the acknowledgement: no waiter needed
             await wait_for([ear], lambda: len(ear.frames) > start or stream.done(), self.timeout)
             if stream.done() and len(ear.frames) == start:
                 failure = stream.exception() if not stream.cancelled() else None
