@@ -46,6 +46,7 @@ Feature: The notes server tells a listening client what changed
   Scenario: Announcements reach a client of the server run as its own process, over stdio
     Given the MCP server "stdio: {python} -m mcpbdd.examples.notes"
     And the client calls "create_note" with {"title": "Plan", "body": "Ship", "slug": "plan"}
+    And the client calls "set_archiving" with {"enabled": false}
     When the client listens for changes to the tools list
     And the client listens for changes to the resource "notes://plan"
     And the client calls "set_archiving" with {"enabled": true}
@@ -57,6 +58,7 @@ Feature: The notes server tells a listening client what changed
   Scenario: Announcements reach a client of the server run as a web service, over HTTP
     Given the MCP server "http: {python} -m mcpbdd.examples.notes --http 127.0.0.1:{port}"
     And the client calls "create_note" with {"title": "Plan", "body": "Ship", "slug": "plan"}
+    And the client calls "set_archiving" with {"enabled": false}
     When the client listens for changes to the tools list
     And the client listens for changes to the resource "notes://plan"
     And the client calls "set_archiving" with {"enabled": true}
