@@ -40,6 +40,14 @@ Feature: The notes server says who it is before any call
     Then the tools list may be cached for 300 seconds
     And the prompts list may be cached privately
 
+  @harness.client
+  Scenario: A client of the server run as its own process, over stdio, may keep a note it read for a minute
+    Given the MCP server "stdio: {python} -m mcpbdd.examples.notes"
+    And the client calls "create_note" with {"title": "Milk", "body": "2 l"}
+    When the client reads the resource "note-data://n-1"
+    Then the read may be cached for 60 seconds
+    And the read may be cached privately
+
   Scenario: The tags a user already used are offered as they type one
     Given the client calls "create_note" with {"title": "Milk", "body": "2 l", "tags": ["groceries", "home"]}
     And the client calls "create_note" with {"title": "Rent", "body": "May", "tags": ["garage", "bills"]}
@@ -64,3 +72,30 @@ Feature: The notes server says who it is before any call
     And the client calls "create_note" with {"title": "Milk", "body": "2 l", "tags": ["groceries"]}
     When the client asks to complete the argument "tag" of the prompt "summarize_notes" from "gr"
     Then the completions include "groceries"
+
+  Scenario: The notes a user already has are offered as they type a note's address
+    Given the client calls "create_note" with {"title": "Milk", "body": "2 l"}
+    And the client calls "create_note" with {"title": "Rent", "body": "May"}
+    Then the server offers the resource template "notes://{note_id}"
+    When the client asks to complete the variable "note_id" of the resource template "notes://{note_id}" from "n-"
+    Then the completions are:
+      | n-1 |
+      | n-2 |
+    When the client asks to complete the variable "note_id" of the resource template "note-data://{note_id}" from "n-2"
+    Then the completions include "n-2"
+
+  Scenario: Another tenant's notes are never offered as addresses
+    Given the user "bob" of tenant "globex"
+    And "bob" calls "create_note" with {"title": "Plans", "body": "Q3", "slug": "globex-plans"}
+    And the client calls "create_note" with {"title": "Milk", "body": "2 l"}
+    When the client asks to complete the variable "note_id" of the resource template "notes://{note_id}" from ""
+    Then the completions are:
+      | n-1 |
+
+  @harness.client
+  Scenario: Note addresses are completed for a client of the server run as its own process, over stdio
+    Given the MCP server "stdio: {python} -m mcpbdd.examples.notes"
+    And the client calls "create_note" with {"title": "Milk", "body": "2 l"}
+    Then the server offers the resource template "note-data://{note_id}"
+    When the client asks to complete the variable "note_id" of the resource template "note-data://{note_id}" from "n"
+    Then the completions include "n-1"

@@ -30,6 +30,11 @@ Feature: Colleagues read notes as documents, data and prompts
     Then the call succeeds
     And the result mentions "# Allergies"
 
+  Scenario: A client may keep a note it read for a minute, for the reader alone
+    When "sam" reads the resource "notes://n-7"
+    Then the read may be cached for 60 seconds
+    And the read may be cached privately
+
   Scenario: Another company cannot read the note, whichever way it asks
     When "erin" reads the resource "note-data://n-7"
     Then the call fails with a protocol error

@@ -31,6 +31,7 @@ __all__ = [
     "SdkSeamError",
     "lowlevel_server",
     "registered_tools",
+    "request_ids_in_flight",
     "resolver_asking",
     "set_anyio_root_task",
     "drain_stdio_stdout",
@@ -190,6 +191,24 @@ def registered_tools(server: object) -> list[RegisteredTool]:
         return []
     manager = _private(server, "_tool_manager", "to list the tools and their functions", "mcp")
     return list(manager.list_tools())
+
+
+def request_ids_in_flight(session: Any) -> frozenset[Any] | None:
+    """The ids of the requests a client session is waiting on, or None when its requests have no wire id.
+
+    `ClientSession._dispatcher` and `JSONRPCDispatcher._pending` (mcp 2.3.0): the SDK's client mints a
+    request's id inside `send_raw_request` and never hands it back, and a cancel must name it
+    (`notifications/cancelled`). The client harness reads the ids before and while its call runs: the new
+    one is the call's. On the in-process 2026-07-28 path (`DirectDispatcher`) requests have no id on any
+    wire (the handler runs in the caller's task, cancelled by cancelling that task): None. If the SDK
+    renames either, cancelling a call over a wire fails at once, naming it.
+    """
+    from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
+
+    dispatcher = _private(session, "_dispatcher", "to find the id of a request it cancels", "mcp")
+    if not isinstance(dispatcher, JSONRPCDispatcher):
+        return None
+    return frozenset(_private(dispatcher, "_pending", "to find the id of a request it cancels", "mcp"))
 
 
 async def set_anyio_root_task(task: asyncio.Task[Any]) -> bool:

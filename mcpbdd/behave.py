@@ -51,7 +51,8 @@ from mcpbdd.reporting import attachments as report
 from mcpbdd.reporting import console
 from mcpbdd.reporting.verdicts import NEAREST_PHRASES
 from mcpbdd.scenario.runtime import RunLoop, handle_sigterm, restore_sigterm, signal_name
-from mcpbdd.scenario.world import SharedServers, World
+from mcpbdd.scenario.shared import SharedServers
+from mcpbdd.scenario.world import World
 
 __all__ = [
     "after_all",
@@ -191,7 +192,11 @@ def before_step(context: Any, step: Any) -> None:
 
 
 def after_step(context: Any, step: Any) -> None:
-    """A passing step that names an observed failure's reason asserted it (coverage of declared failures)."""
+    """What the server sent on its own during the step is attached to it (before the formatters close the step); a
+    passing step that names an observed failure's reason asserted it (coverage of declared failures)."""
+    scenario_report: report.ScenarioReport | None = getattr(context, "mcpbdd_report", None)
+    if scenario_report is not None and getattr(context, "mcp", None) is scenario_report.world:
+        scenario_report.end_step()
     scenario_coverage: ScenarioCoverage | None = getattr(context, "mcpbdd_scenario_coverage", None)
     if scenario_coverage is not None and step.status == "passed":
         scenario_coverage.step_passed(step.name)

@@ -10,6 +10,9 @@ tests/behave_cases/features/failing_progress.feature and failing_logs.feature ru
   past the SDK's per-request level check, which a 2026-07-28 server must not do;
 - `leaky` logs the API key it uses.
 
+Its tools list and its one resource (`events://status`) may be cached by any client (public): the
+caching-hint failures of failing_discovery.feature use it.
+
 `levelled` is a second server, a well-behaved 2025-11-25 one: it handles `logging/setLevel`
 (so it declares the logging capability) and drops what is below the level set, the
 application's job on that era; `tests/test_logs.py` shows the client harness asking it.
@@ -33,8 +36,21 @@ from mcpbdd._sdk import lowlevel_server
 
 API_KEY = "sk-event-4242"
 
-# Its tools list may be shared by every client (public), unlike the notes server's: for the caching-hint failures.
-mcp = MCPServer("event-server", cache_hints={"tools/list": CacheHint(ttl_ms=1_500, scope="public")})
+# Its tools list and reads may be shared by every client (public), unlike the notes server's: for the caching-hint
+# failures.
+mcp = MCPServer(
+    "event-server",
+    cache_hints={
+        "tools/list": CacheHint(ttl_ms=1_500, scope="public"),
+        "resources/read": CacheHint(ttl_ms=1_500, scope="public"),
+    },
+)
+
+
+@mcp.resource("events://status", mime_type="text/plain")
+async def status() -> str:
+    """A status line any client may keep (its read is public)."""
+    return "all quiet"
 
 
 @mcp.tool()

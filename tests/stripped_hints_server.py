@@ -1,4 +1,4 @@
-"""An HTTP server whose list results lose their caching hints and resultType on the way out.
+"""An HTTP server whose list and read results lose their caching hints and resultType on the way out.
 
 The Python SDK's server stamps `ttlMs`, `cacheScope` and `resultType` on every 2026-07-28 result,
 whatever a handler returns, so a server that omits them is one built otherwise: here an ASGI
@@ -23,7 +23,7 @@ STRIPPED = ("ttlMs", "cacheScope", "resultType")
 def _stripped(message: Any) -> Any:
     result = message.get("result") if isinstance(message, dict) else None
     if isinstance(result, dict) and any(
-        key in result for key in ("tools", "resources", "resourceTemplates", "prompts")
+        key in result for key in ("tools", "resources", "resourceTemplates", "prompts", "contents")
     ):
         for key in STRIPPED:
             result.pop(key, None)
@@ -44,7 +44,7 @@ def _rewrite(body: bytes, content_type: str) -> bytes:
 
 
 def strip(app: Any) -> Any:
-    """`app` with every response body buffered and its list results' hints removed."""
+    """`app` with every response body buffered and its list and read results' hints removed."""
 
     async def middleware(scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":

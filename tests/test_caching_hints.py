@@ -1,4 +1,4 @@
-"""Caching hints (SEP-2549): what each harness reads of a listing's `ttlMs`/`cacheScope`, and the checks.
+"""Caching hints (SEP-2549): what each harness reads of a listing's or a read's `ttlMs`/`cacheScope`, and the checks.
 
 The harness tests list the bundled notes server's tools on the context harness and the client
 harness in both eras (2025-11-25 has no hints). The SDK's server cannot leave a hint out on
@@ -12,11 +12,13 @@ from typing import Any
 
 import pytest
 
-from mcpbdd.checks.cache_hints import cache_hints
+from mcpbdd.checks.cache_hints import _refused, cache_hints, read_cache_hints
+from mcpbdd.harness.base import CLIENT_REFUSED
 from mcpbdd.kit.principals import Principal
 from mcpbdd.model import caching
 from mcpbdd.model.caching import CacheHints
 from mcpbdd.model.expect import VacuousCheck
+from mcpbdd.model.outcome import Call, Channel, Outcome
 
 ALICE = Principal("alice", "acme")
 MODERN = "2026-07-28"
@@ -58,3 +60,41 @@ def test_another_time_or_scope_fails_saying_what_arrived() -> None:
         caching.may_be_cached_privately(public)
     with pytest.raises(VacuousCheck):
         caching.may_be_cached_for(public, -1)
+
+
+@pytest.mark.anyio
+async def test_each_harness_reads_a_reads_hints_on_the_era_that_has_them(notes_harness: Any) -> None:
+    created = await notes_harness.send(ALICE, Call.tool("create_note", {"title": "Milk", "body": "2 l"}))
+    assert created.ok, created.describe()
+    read = await notes_harness.send(ALICE, Call.resource("notes://n-1"))
+    hints = await read_cache_hints(notes_harness, ALICE, read)
+    if getattr(notes_harness, "mode", None) == "legacy":
+        assert not hints.has_hints and hints.era == "2025-11-25"
+        return
+    assert hints == CacheHints("resources/read", MODERN, 60_000, "private", target="notes://n-1")
+    caching.may_be_cached_for(hints, 60)
+    with pytest.raises(AssertionError, match=r"Expected ttlMs 30000 .* resources/read result for 'notes://n-1'"):
+        caching.may_be_cached_for(hints, 30)
+
+
+@pytest.mark.anyio
+async def test_a_reads_hints_need_a_read_that_was_answered(notes_harness: Any) -> None:
+    listed = await notes_harness.send(ALICE, Call.tool("list_notes"))
+    with pytest.raises(VacuousCheck, match=r"The last call was tools/call 'list_notes', not a read"):
+        await read_cache_hints(notes_harness, ALICE, listed)
+    missing = await notes_harness.send(ALICE, Call.resource("notes://n-404"))
+    if getattr(notes_harness, "mode", None) == "legacy":
+        return  # no hints on 2025-11-25: nothing is asked of the read
+    with pytest.raises(AssertionError, match=r"failed with the protocol error -32602 .*only a read that was answered"):
+        await read_cache_hints(notes_harness, ALICE, missing)
+
+
+def test_a_read_the_client_refused_for_want_of_hints_names_the_fields() -> None:
+    refused = Outcome(
+        Channel.TRANSPORT_FAILURE,
+        Call.resource("clean://milk"),
+        failure=f"{CLIENT_REFUSED}ValidationError: 3 validation errors for union\nReadResourceResult.ttlMs\n  Field "
+        "required [type=missing]\nReadResourceResult.cacheScope\n  Field required\nInputRequiredResult.resultType\n"
+        "  Field required",
+    )
+    assert _refused(refused) == "cacheScope, ttlMs"

@@ -320,3 +320,24 @@ def test_the_stdio_process_helpers_a_plain_start_uses_are_there() -> None:
     assert callable(_sdk._stdio("_stop_server_process"))
     with pytest.raises(SdkSeamError, match="_no_such_helper"):
         _sdk._stdio("_no_such_helper")
+
+
+@pytest.mark.anyio
+async def test_request_ids_in_flight_names_a_wire_sessions_waiting_requests_and_none_in_process() -> None:
+    """The client harness reads a running request's id here to cancel it (`notifications/cancelled`)."""
+    from mcp import Client
+
+    server = _server()
+    async with Client(server, mode="legacy") as wire, Client(server) as direct:
+        assert _sdk.request_ids_in_flight(wire.session) == frozenset()
+        waiting = asyncio.ensure_future(wire.session.send_ping())
+        await asyncio.sleep(0)
+        during = _sdk.request_ids_in_flight(wire.session)
+        await waiting
+        assert during is not None and len(during) == 1  # the ping's id, while it waited
+        assert _sdk.request_ids_in_flight(direct.session) is None  # the in-process 2026-07-28 path has no wire ids
+
+
+def test_request_ids_in_flight_on_something_else_names_the_missing_attribute() -> None:
+    with pytest.raises(SdkSeamError, match="object has no _dispatcher any more"):
+        _sdk.request_ids_in_flight(object())

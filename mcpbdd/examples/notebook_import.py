@@ -18,6 +18,7 @@ import warnings
 from collections.abc import Mapping
 from typing import Any, Final
 
+import anyio
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.shared.exceptions import MCPDeprecationWarning
@@ -51,11 +52,14 @@ async def import_drafts(
     fields: dict[str, Any],
     first_number: int,
     counter_key: str,
+    pace: float = 0.0,
 ) -> list[dict[str, Any]]:
     """Store `drafts` as notes `n-<number>` (from `first_number`, skipping taken ids) with `fields` added to each.
 
     Reports progress and logs as it goes; writes every note and the next free number
-    (`counter_key`) in one batch after the last draft, so a refused draft stores nothing.
+    (`counter_key`) in one batch after the last draft, so a refused or cancelled import stores
+    nothing. `pace` (seconds) is a pause after each note's report, before the next note or the
+    write: an import that takes its time, which a client can cancel part-way (no pause by default).
     """
     await ctx.info(f"Importing {len(drafts)} notes", logger_name=IMPORT_LOGGER)
     number = first_number
@@ -71,6 +75,8 @@ async def import_drafts(
         await ctx.debug(f"Imported {draft.title!r} as n-{number}", logger_name=IMPORT_LOGGER)
         number += 1
         await ctx.report_progress(done, len(drafts), f"Imported {draft.title!r}")
+        if pace > 0:
+            await anyio.sleep(pace)
     await notebook.set_many({**{f"notes/{note['id']}": note for note in imported}, counter_key: number})
     await ctx.info(f"Imported {len(imported)} notes", logger_name=IMPORT_LOGGER)
     return imported
@@ -85,14 +91,15 @@ def register(namespace: Mapping[str, Any]) -> None:
     """
     note_list, note = namespace["NoteList"], namespace["Note"]
 
-    async def import_notebook(notes: list[Draft], ctx: Context) -> Any:
+    async def import_notebook(notes: list[Draft], ctx: Context, pace_ms: int = 0) -> Any:
         """Import several notes at once, reporting progress after each; they are stored together, or none is.
 
         A long import tells the user how far it got (`ctx.report_progress`) and logs what it does
         (`notes.import`: info at the start and the end, debug per note, a warning for a note with no
         body; never a note's body, which is the tenant's data); the notes are written in one
         all-or-nothing batch at the end, so an import cancelled or failing part-way leaves no half
-        of a notebook behind.
+        of a notebook behind. `pace_ms` pauses that many milliseconds after each note (none by default):
+        a slow import, for a client to cancel part-way.
         """
         _, user = namespace["_caller"]()
         notebook = namespace["_notebook"](ctx)
@@ -100,10 +107,13 @@ def register(namespace: Mapping[str, Any]) -> None:
         first = await namespace["_free_number"](notebook)
         fields = {"author": user, "created_at": created}
         counter = namespace["NOTE_COUNTER"]
-        stored = await import_drafts(ctx, notebook, notes, fields=fields, first_number=first, counter_key=counter)
+        pace = max(pace_ms, 0) / 1000
+        stored = await import_drafts(
+            ctx, notebook, notes, fields=fields, first_number=first, counter_key=counter, pace=pace
+        )
         return note_list(notes=[note.model_validate(one) for one in stored], count=len(stored))
 
     # The annotations as objects (this module's are strings, and `NoteList` is not a name here): the SDK reads
     # the argument schema and the output schema from them.
-    import_notebook.__annotations__ = {"notes": list[Draft], "ctx": Context, "return": note_list}
+    import_notebook.__annotations__ = {"notes": list[Draft], "ctx": Context, "pace_ms": int, "return": note_list}
     namespace["mcp"].tool()(import_notebook)

@@ -101,8 +101,7 @@ class NotesState:
     clock: Clock
     docs: httpx.AsyncClient | None = None
     """The document service's client (None: no document service, every import is refused)."""
-    subscriptions: set[str] = field(default_factory=set)
-    """The resource URIs a 2025-11-25 client subscribed to (`resources/subscribe`; `note_changes`)."""
+    subscriptions: set[str] = field(default_factory=set)  # URIs a 2025-11-25 client subscribed to (note_changes)
 
 
 def _docs_client(transport: httpx.AsyncBaseTransport | None = None) -> httpx.AsyncClient:
@@ -132,8 +131,9 @@ async def notes_lifespan(_server: MCPServer[NotesState]) -> AsyncIterator[NotesS
         storage.close()
 
 
-# How long a client may keep each listing (SEP-2549, 2026-07-28): what a tenant sees is its own (private); the tools,
-# prompts and templates change with a release, the resources list (no static resources yet) at any moment.
+# How long a client may keep each listing and read (SEP-2549, 2026-07-28): what a tenant sees is its own (private); the
+# tools, prompts and templates change with a release, the resources list (no static resources yet) and a note at any
+# moment, so a read is kept a minute at most.
 mcp: MCPServer[NotesState] = MCPServer(
     "notes",
     instructions="Team notes, one notebook per tenant.",
@@ -143,6 +143,7 @@ mcp: MCPServer[NotesState] = MCPServer(
         "prompts/list": CacheHint(ttl_ms=300_000),
         "resources/templates/list": CacheHint(ttl_ms=300_000),
         "resources/list": CacheHint(ttl_ms=0),
+        "resources/read": CacheHint(ttl_ms=60_000),
     },
 )
 
@@ -534,7 +535,7 @@ async def summarize_notes(tag: str, ctx: Context) -> str:
 
 
 note_changes.register(globals())  # announcements: archiving turned on per tenant, an edited note
-note_tags.register(globals())  # completions: the `tag` of `summarize_notes`, from the caller's notes' tags
+note_tags.register(globals())  # completions: a `summarize_notes` tag, a note resource's id, from the caller's notes
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -22,6 +22,7 @@ from mcpbdd.harness.limits import SERIALIZATION_DEPTH_ERROR, too_deep
 from mcpbdd.harness.listening import Listening
 from mcpbdd.kit.principals import Principal
 from mcpbdd.model.announcements import Topic
+from mcpbdd.model.cancellation import CancelPlan
 from mcpbdd.model.outcome import Call, Channel, Outcome, ProtocolError, Question, Result, question_kind
 
 __all__ = [
@@ -104,6 +105,10 @@ class Harness(AbstractAsyncContextManager["Harness"], Protocol):
     """The level from which the client asks for log messages on the calls it makes (None: it asks for none).
     The World sets it before each call (a harness shared by a feature's scenarios serves each its own)."""
 
+    cancel_next: CancelPlan | None = None
+    """A cancel planned for the next call (`mcpbdd.model.cancellation`), which takes it: the harness cancels that
+    call part-way and its Outcome says what followed. None: the call runs to its end."""
+
     @abstractmethod
     async def send(self, caller: Principal | None, call: Call, **rounds: Unpack[Rounds]) -> Outcome:
         """Make `call` as `caller` (None: anonymous), optionally with answers and the echoed request state."""
@@ -140,6 +145,11 @@ class Harness(AbstractAsyncContextManager["Harness"], Protocol):
         return await self.send(caller, outcome.call, input_responses=answers or None, request_state=request_state)
 
     # Shortcuts for pytest users. Plain functions returning `send`'s coroutine: no extra frame per call.
+
+    def send_cancelled(self, caller: Principal | None, call: Call, plan: CancelPlan) -> Coroutine[Any, Any, Outcome]:
+        """`await harness.send_cancelled(caller, call, CancelPlan.after_progress(1))`: `send`, cancelled part-way."""
+        self.cancel_next = plan
+        return self.send(caller, call)
 
     def call_tool(
         self, caller: Principal | None, name: str, arguments: dict[str, Any] | None = None, **rounds: Unpack[Rounds]

@@ -51,6 +51,8 @@ from mcp.shared.dispatcher import ProgressFnT
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from mcp_types import (
     LOG_LEVEL_META_KEY,
+    CancelledNotification,
+    CancelledNotificationParams,
     CreateMessageRequest,
     CreateMessageRequestParams,
     ElicitRequest,
@@ -65,8 +67,9 @@ from mcp_types import (
 )
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from mcpbdd._sdk import resolver_asking, share_output_validators, spy_on_notifications
+from mcpbdd._sdk import request_ids_in_flight, resolver_asking, share_output_validators, spy_on_notifications
 from mcpbdd.harness.base import DEFAULT_TIMEOUT, Harness, RequestTimeout, Rounds, bounded, classify, round_options
+from mcpbdd.harness.cancelling import cancel_part_way, stop_abandoned
 from mcpbdd.harness.connectors import Connector, InProcess
 from mcpbdd.harness.limits import too_deep
 from mcpbdd.harness.listening import Ear, Listening
@@ -74,6 +77,7 @@ from mcpbdd.harness.targets import error_summary
 from mcpbdd.kit.doubles import Doubles
 from mcpbdd.kit.principals import Principal, acting_as
 from mcpbdd.model.announcements import Topic
+from mcpbdd.model.cancellation import CancelPlan
 from mcpbdd.model.errors import ServerCannotStart
 from mcpbdd.model.kinds import CAPABILITIES, Capability, ClientMode, check_capabilities, client_mode
 from mcpbdd.model.outcome import (
@@ -155,6 +159,8 @@ class ClientHarness(Harness):
         self._ears: dict[int, Ear] = {}
         """Each session's ear (by `id`), spying on its notifications from its first listen on."""
         self._session_levels: dict[int, str] = {}
+        self._abandoned: list[asyncio.Task[Outcome]] = []
+        """In-process handlers that swallowed their cancellation and ran on: stopped when the harness closes."""
         """Each handshake-era session's last `logging/setLevel` level, by `id` (a Client is unhashable)."""
 
     async def __aenter__(self) -> ClientHarness:
@@ -182,6 +188,7 @@ class ClientHarness(Harness):
         for call in in_flight:
             call.task.cancel()
         await asyncio.gather(*(call.task for call in in_flight), return_exceptions=True)
+        await stop_abandoned(self._abandoned, self.timeout)
         self._clients.clear()
         if self._stack is not None:
             stack, self._stack = self._stack, None
@@ -355,6 +362,7 @@ class ClientHarness(Harness):
 
     async def send(self, caller: Principal | None, call: Call, **rounds: Unpack[Rounds]) -> Outcome:
         """Make `call` as `caller` over the caller's own Client; a legacy call that asks mid-call is parked."""
+        plan, self.cancel_next = self.cancel_next, None  # a planned cancel belongs to this call, however it ends
         if self.connector.kind == "stdio":  # a stdio server drops a line it cannot parse: refuse it here, not hang
             limit = too_deep(call.arguments, stdio=True)
             if limit is not None:
@@ -372,7 +380,10 @@ class ClientHarness(Harness):
             return Outcome(
                 Channel.TRANSPORT_FAILURE, call, failure=f"the server refused the request: {refusal}", http=refusal
             )
-        outcome = await self._request(client, caller, call, rounds)
+        if plan is not None:
+            outcome = await self._request_cancelled(client, caller, call, rounds, plan)
+        else:
+            outcome = await self._request(client, caller, call, rounds)
         refusal = edge.take(caller) if edge is not None else None
         if refusal is not None and outcome.channel is not Channel.OK:
             return replace(
@@ -410,6 +421,45 @@ class ClientHarness(Harness):
         in_flight = InFlightCall(task=task, caller=caller, call=call)
         self._in_flight.append(in_flight)
         return await self.wait_for(in_flight)
+
+    async def _request_cancelled(
+        self, client: Client, caller: Principal | None, call: Call, rounds: Rounds, plan: CancelPlan
+    ) -> Outcome:
+        """`call`, cancelled part-way as `plan` says (`harness.cancelling`); the Outcome says what followed.
+
+        Over a wire the cancel is `notifications/cancelled` naming the request's id, the frame the SDK's client
+        sends when a request's scope is cancelled (over 2026-07-28 HTTP its transport turns that frame into
+        closing the request's stream, the era's cancel). The SDK's in-process 2026-07-28 client runs the handler
+        in the caller's task: the cancel is that task's, as the SDK's is. Mid-call questions are not parked here.
+        """
+        level = self.log_level
+        meta = await self._ask_for_logs(client, level) if level is not None else None
+        reports: list[Progress] = []
+        progressed = asyncio.Event()
+
+        async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+            reports.append(Progress(progress, total, message))
+            progressed.set()
+
+        async def request() -> Any:
+            with acting_as(caller, self.tenant_claim):
+                return await _session_request(client, call, rounds, on_progress, meta)
+
+        waiting = request_ids_in_flight(client.session)
+        send_cancel = None if waiting is None else lambda: self._send_cancel(client, waiting)
+        before = len(self._logs)
+        run = lambda: classify(call, request, self.timeout)  # noqa: E731
+        count = lambda: len(reports)  # noqa: E731
+        outcome = await cancel_part_way(call, run, plan, count, progressed, send_cancel, self._abandoned.append)
+        modern = client.protocol_version in MODERN_PROTOCOL_VERSIONS
+        return self._diagnosed(self._with_events(outcome, reports, before, level, modern))
+
+    async def _send_cancel(self, client: Client, waiting: frozenset[Any]) -> None:
+        """`notifications/cancelled` for the request the client started after `waiting` (its ids then)."""
+        started = (request_ids_in_flight(client.session) or frozenset()) - waiting
+        for request_id in started:  # the call's own request (one: calls of a scenario run one at a time)
+            params = CancelledNotificationParams(request_id=request_id, reason="the scenario cancelled the call")
+            await client.session.send_notification(CancelledNotification(params=params))
 
     def _with_events(
         self, outcome: Outcome, reports: list[Progress], before: int, level: str | None, modern: bool

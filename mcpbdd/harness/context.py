@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 from dataclasses import replace
 from typing import Any, Unpack, cast
@@ -41,6 +41,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from mcpbdd._sdk import lowlevel_server
 from mcpbdd.harness.base import DEFAULT_TIMEOUT, Harness, Rounds, bounded, classify, round_options
+from mcpbdd.harness.cancelling import cancel_part_way, stop_abandoned
 from mcpbdd.harness.exits import exit_error, exit_in
 from mcpbdd.harness.limits import too_deep
 from mcpbdd.harness.listening import Ear, Listening, Tap, wait_for
@@ -48,6 +49,7 @@ from mcpbdd.harness.mock_context import MockContext, Recorder
 from mcpbdd.kit.doubles import Doubles, providing
 from mcpbdd.kit.principals import Principal, authenticated_user
 from mcpbdd.model.announcements import Topic
+from mcpbdd.model.cancellation import CancelPlan
 from mcpbdd.model.kinds import CAPABILITIES
 from mcpbdd.model.outcome import (
     PROMPTS_GET,
@@ -95,6 +97,8 @@ class ContextHarness(Harness):
         self._asked_level: str | None = None
         self._ear = Ear()
         """What the listens of the one mock connection received."""
+        self._abandoned: list[asyncio.Task[Outcome]] = []
+        """Handlers that swallowed their cancellation and ran on: stopped when the harness closes."""
         lowlevel = lowlevel_server(server)
         self._lowlevel = lowlevel
 
@@ -113,6 +117,7 @@ class ContextHarness(Harness):
         return self
 
     async def __aexit__(self, *exc_info: Any) -> None:
+        await stop_abandoned(self._abandoned, self.timeout)
         if self._stack is not None:
             stack, self._stack = self._stack, None
             await bounded("closing the server (its lifespan's shutdown)", self.timeout, stack.__aexit__(*exc_info))
@@ -181,10 +186,24 @@ class ContextHarness(Harness):
         # Calls on this harness run one at a time: what the recorder gains meanwhile is this call's own.
         progress, notifications = self.recorder.progress, self.recorder.notifications
         before, sent = len(progress), len(notifications)
-        outcome = await classify(call, lambda: self._handle(caller, call.method, params, raw), self.timeout)
+        plan, self.cancel_next = self.cancel_next, None
+        run = lambda: classify(call, lambda: self._handle(caller, call.method, params, raw), self.timeout)  # noqa: E731
+        outcome = await (run() if plan is None else self._cancelled(call, run, plan, before))
         if level is None and len(progress) == before and len(notifications) == sent:
             return outcome  # nothing asked, nothing sent: the common call pays no copy
         return self._with_events(outcome, progress[before:], notifications[sent:], level)
+
+    async def _cancelled(
+        self, call: Call, run: Callable[[], Awaitable[Outcome]], plan: CancelPlan, before: int
+    ) -> Outcome:
+        """`run()` cancelled part-way as `plan` says: the handler's task is cancelled, as the SDK's runner does."""
+        progressed = asyncio.Event()
+        self.recorder.progressed = progressed.set
+        try:
+            reports = lambda: len(self.recorder.progress) - before  # noqa: E731
+            return await cancel_part_way(call, run, plan, reports, progressed, None, self._abandoned.append)
+        finally:
+            self.recorder.progressed = None
 
     def _with_events(
         self,

@@ -19,7 +19,7 @@ Use it from pytest like `createMockContext` in the TypeScript framework mcp-ts-c
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Unpack
 
@@ -71,6 +71,8 @@ class Recorder:
 
     notifications: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     progress: list[tuple[float, float | None, str | None]] = field(default_factory=list)
+    progressed: Callable[[], None] | None = None
+    """Told of each progress report as it is recorded (a harness cancelling a call after so many reports)."""
 
     @property
     def log_messages(self) -> list[dict[str, Any]]:
@@ -106,6 +108,8 @@ class RecordingDispatchContext:
 
     async def progress(self, progress: float, total: float | None = None, message: str | None = None) -> None:
         self.recorder.progress.append((progress, total, message))
+        if self.recorder.progressed is not None:
+            self.recorder.progressed()
 
 
 class MockContext:

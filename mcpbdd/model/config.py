@@ -14,6 +14,9 @@ surfacing as a confusing failure in the middle of a scenario.
     capabilities = ["elicitation", "sampling", "roots"]
     attachment_limit = 2097152        # bytes one report attachment may hold (its head and tail are kept)
 
+    [tool.mcpbdd.conformance]         # what `mcpbdd conformance` runs with no arguments
+    only = ["unknown-tool"]           # also skip, expected_failures = "conformance.yml", official = true
+
     behave -D mcpbdd.harness=client -D mcpbdd.timeout=2
 """
 
@@ -45,6 +48,32 @@ class ConfigError(ValueError):
     """Invalid configuration; the message names each bad setting and its source."""
 
 
+def _comma_list(value: Any) -> Any:
+    """A list from TOML as is; from `-D` (or a string in the file), comma-separated."""
+    if isinstance(value, str):
+        return tuple(part.strip() for part in value.split(",") if part.strip())
+    return value
+
+
+class ConformanceSettings(BaseModel):
+    """`[tool.mcpbdd.conformance]`: what `mcpbdd conformance` runs with no arguments (its options win)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    target: str | None = Field(default=None, description="the server to check (default: the server setting)")
+    only: tuple[str, ...] = Field(default=(), description="run only these checks (--only)")
+    skip: tuple[str, ...] = Field(default=(), description="leave these checks out (--skip)")
+    expected_failures: str | None = Field(
+        default=None, description="YAML list of checks known to fail, relative to pyproject.toml (--expected-failures)"
+    )
+    official: bool = Field(default=False, description="also run the official suite's generic scenarios (--official)")
+
+    @field_validator("only", "skip", mode="before")
+    @classmethod
+    def _lists(cls, value: Any) -> Any:
+        return _comma_list(value)
+
+
 class Settings(BaseModel):
     """Every setting mcpbdd reads, with its default."""
 
@@ -57,6 +86,9 @@ class Settings(BaseModel):
     client_mode: ClientMode = ClientMode.AUTO
     timeout: float = Field(default=5.0, gt=0, le=600, description="seconds a call may take before it fails")
     tenant_claim: str = Field(default="tenant", min_length=1)
+    cancel_grace: float = Field(
+        default=0.3, ge=0, le=60, description="seconds the client watches after cancelling a call for what still comes"
+    )
     max_rounds: int = Field(default=10, ge=1, le=1000, description="input-required rounds before a call fails")
     capabilities: tuple[str, ...] = CAPABILITIES
     env: dict[str, str] = Field(
@@ -105,6 +137,9 @@ class Settings(BaseModel):
     parity_stdio: str | None = Field(
         default=None, description="command starting the server over stdio: the stdio column of mcpbdd run --harness all"
     )
+    conformance: ConformanceSettings = Field(
+        default_factory=ConformanceSettings, description="[tool.mcpbdd.conformance]: the settings of mcpbdd conformance"
+    )
 
     @field_validator("env", "tokens", mode="before")
     @classmethod
@@ -120,9 +155,7 @@ class Settings(BaseModel):
     @field_validator("capabilities", "secrets", "upstreams", mode="before")
     @classmethod
     def _split_capabilities(cls, value: Any) -> Any:
-        if isinstance(value, str):
-            return tuple(part.strip() for part in value.split(",") if part.strip())
-        return value
+        return _comma_list(value)
 
     @field_validator("capabilities")
     @classmethod
@@ -151,7 +184,7 @@ def load_settings(userdata: Mapping[str, str] | None = None, *, start: Path | No
             raise ConfigError(f"{pyproject}: not valid TOML: {exc}") from exc
         for key, value in table.items():
             values[key] = value
-            sources[key] = f"[tool.mcpbdd] in {pyproject}"
+            sources[key] = f"[tool.mcpbdd{'.conformance' if key == 'conformance' else ''}] in {pyproject}"
     for key, value in (userdata or {}).items():
         if key.startswith(USERDATA_PREFIX):
             name = key[len(USERDATA_PREFIX) :]
@@ -166,9 +199,20 @@ def load_settings(userdata: Mapping[str, str] | None = None, *, start: Path | No
             source = sources.get(str(error["loc"][0]) if error["loc"] else "", "defaults")
             message = error["msg"]
             if error["type"] == "extra_forbidden":
-                message = f"unknown setting; known settings: {', '.join(Settings.model_fields)}"
+                known = (
+                    ConformanceSettings.model_fields if error["loc"][:1] == ("conformance",) else Settings.model_fields
+                )
+                message = f"unknown setting; known settings: {', '.join(known)}"
             lines.append(f"  {name}: {message} (from {source})")
         raise ConfigError("mcpbdd configuration is invalid:\n" + "\n".join(lines)) from None
 
 
-__all__ = ["DEFAULT_ATTACHMENT_LIMIT", "USERDATA_PREFIX", "ConfigError", "Settings", "find_pyproject", "load_settings"]
+__all__ = [
+    "DEFAULT_ATTACHMENT_LIMIT",
+    "USERDATA_PREFIX",
+    "ConfigError",
+    "ConformanceSettings",
+    "Settings",
+    "find_pyproject",
+    "load_settings",
+]

@@ -284,6 +284,17 @@ def offers_tools(tools: Sequence[Tool], names: Iterable[str], *, exactly: bool =
         )
 
 
+def offers_resource_template(templates: Sequence[str], uri_template: str) -> None:
+    """The server offers a resource template with exactly this URI template (`notes://{note_id}`)."""
+    if not uri_template.strip():
+        raise VacuousCheck("The resource template to look for is empty: write its URI template, e.g. notes://{id}")
+    if uri_template not in templates:
+        offered = ", ".join(templates) or "no resource templates"
+        raise AssertionError(
+            f"Expected the server to offer the resource template {uri_template!r}, but it offers: {offered}"
+        )
+
+
 def question_says(question: Question, text: str) -> None:
     """The question's message (what the user sees) contains `text`, case-insensitively."""
     _needs_words(text, "text the question must say", "write the words the question must say")
@@ -505,6 +516,7 @@ __all__ = [
     "input_required",
     "mentions",
     "nothing_mentions",
+    "offers_resource_template",
     "offers_tools",
     "other_tenants_exist",
     "question_requires",

@@ -25,7 +25,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from mcp_types import (
     INVALID_REQUEST,
@@ -41,6 +41,9 @@ from mcp_types import (
 
 from mcpbdd._text import clip
 from mcpbdd.model.http_answer import HttpAnswer
+
+if TYPE_CHECKING:
+    from mcpbdd.model.cancellation import Cancellation
 
 Method = Literal["tools/call", "resources/read", "prompts/get"]
 """The request methods a scenario makes (the ones that can end in every channel, questions included)."""
@@ -218,6 +221,9 @@ class Outcome:
     """The harness's handle on a call still running while its questions are open (2025-11-25 era)."""
     http: HttpAnswer | None = None
     """The HTTP refusal (401, 403) the call met at a protected server's edge, instead of an MCP answer."""
+    cancellation: Cancellation | None = field(default=None, compare=False)
+    """How the client cancelled this call part-way and what it saw after (`mcpbdd.model.cancellation`); None: it
+    did not. A cancelled call is a `transport-failure` (the client uses no answer), its failure saying so."""
 
     @property
     def method(self) -> str:

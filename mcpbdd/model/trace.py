@@ -19,11 +19,14 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel
 
 from mcpbdd.model.outcome import Outcome
+
+if TYPE_CHECKING:
+    from mcpbdd.model.cancellation import Cancellation
 
 __all__ = ["Events", "Exchange", "ExchangeRecorded", "Trace"]
 
@@ -82,7 +85,20 @@ class Exchange:
             body["progress"] = [{"progress": p.progress, "total": p.total, "message": p.message} for p in o.progress]
         if o.log_messages:
             body["log_messages"] = [{"level": m.level, "logger": m.logger, "data": m.data} for m in o.log_messages]
+        if o.cancellation is not None:  # how the client cancelled the call and what still came
+            body["cancellation"] = _cancellation(o.cancellation)
         return body
+
+
+def _cancellation(c: Cancellation) -> dict[str, Any]:
+    """A cancelled call's record in the trace: when the client cancelled, how, and what came after."""
+    body: dict[str, Any] = {"plan": str(c.plan), "sent": c.sent, "at_ms": round(c.at * 1000, 3), "reports": c.reports}
+    if c.sent:
+        body.update(how=c.how, seen=c.seen.value, grace_s=c.plan.grace)
+    if c.late is not None:
+        late_after = round((c.late_after or 0.0) * 1000, 3)
+        body["late"] = {"channel": c.late.channel.value, "text": c.late.text, "after_ms": late_after}
+    return body
 
 
 def _plain(value: Any) -> Any:

@@ -8,6 +8,8 @@
 - `write_feature(cassette, command=... | url=...)`: the feature text, volatile values found by replaying twice.
 - `verify_cassette(cassette, command=... | url=..., redactor=...)`: a `Report` of drift per exchange and JSON path.
 - `replay(cassette, command=... | url=...)`: the recorded client side sent again.
+- `mcpbdd.record.bridge`: the stdio proxy's pump behind a loopback Streamable HTTP endpoint, so a
+  client that speaks only HTTP (the official conformance suite) reaches a stdio server.
 
 The caller always names the server: the command or URL in a cassette's header is never run.
 

@@ -5,6 +5,10 @@ parsed, so recording adds no parsing time to the path), copies the server's stde
 and hands each line to the `Recorder`. It ends when either side closes: the client closing
 stdin closes the server's stdin and waits for it to exit; the server exiting ends the session.
 The exit code is the server's.
+
+Its core, `pump`, takes the client's side as arguments (where lines come from, where they go), so the
+loopback HTTP bridge `mcpbdd conformance --official` starts for a stdio server (`mcpbdd.record.bridge`)
+is the same pipe with HTTP requests on the client's side.
 """
 
 from __future__ import annotations
@@ -13,9 +17,9 @@ import asyncio
 import contextlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, Protocol
 
 from mcp.client.stdio import StdioServerParameters
 
@@ -39,18 +43,34 @@ async def _stdin_reader() -> asyncio.StreamReader:
     return reader
 
 
-async def proxy(
+class LineSource(Protocol):
+    """The client's side of the pipe: lines in, `b""` once it has closed (an `asyncio.StreamReader` is one)."""
+
+    async def readline(self) -> bytes: ...
+
+
+def _ignore(_line: bytes) -> None:
+    return None
+
+
+async def pump(
     command: Sequence[str],
-    out: Path,
+    client: LineSource,
+    to_client: Callable[[bytes], None],
     *,
-    redactor: Redactor | None = None,
     env: dict[str, str] | None = None,
-    stdout: BinaryIO | None = None,
+    from_client: Callable[[bytes], None] = _ignore,
+    from_server: Callable[[bytes], None] = _ignore,
+    on_exit: Callable[[int | None, str], None] | None = None,
 ) -> int:
-    """Run the session through the proxy and write the cassette; returns the server's exit code."""
-    header = Header("stdio", {"command": list(command)}, now_iso())
-    recorder = Recorder(out, header, redactor=redactor)
-    to_client = stdout or sys.stdout.buffer
+    """Start `command` and copy lines both ways until either side closes; returns the server's exit code.
+
+    The stdio proxy's core, apart from where the client's lines come from and go to: `mcpbdd record`
+    gives it its own stdin and stdout, the loopback HTTP bridge (`mcpbdd.record.bridge`) a queue fed
+    by HTTP requests and a router of the answers. A line is forwarded before `from_client` or
+    `from_server` sees it. The server's stderr is copied to this process's; `on_exit` gets the exit
+    code (None if it never ended) and the end of that stderr, whatever way the session ended.
+    """
     server = await asyncio.create_subprocess_exec(
         *command,
         stdin=asyncio.subprocess.PIPE,
@@ -61,7 +81,6 @@ async def proxy(
     )
     assert server.stdin is not None and server.stdout is not None and server.stderr is not None
     stderr_tail = bytearray()
-    client = await _stdin_reader()
 
     async def upstream() -> None:
         assert server.stdin is not None
@@ -69,7 +88,7 @@ async def proxy(
             while line := await client.readline():
                 server.stdin.write(line)
                 await server.stdin.drain()
-                recorder.from_client(line)
+                from_client(line)
         except (BrokenPipeError, ConnectionResetError):
             return
         finally:
@@ -79,9 +98,8 @@ async def proxy(
     async def downstream() -> None:
         assert server.stdout is not None
         while line := await server.stdout.readline():
-            to_client.write(line)
-            to_client.flush()
-            recorder.from_server(line)
+            to_client(line)
+            from_server(line)
 
     async def errors() -> None:
         assert server.stderr is not None
@@ -114,8 +132,37 @@ async def proxy(
         if server.returncode is None:
             server.kill()
             await server.wait()
-        recorder.close(server.returncode, stderr_tail.decode("utf-8", errors="replace"))
+        if on_exit is not None:
+            on_exit(server.returncode, stderr_tail.decode("utf-8", errors="replace"))
     return code
+
+
+async def proxy(
+    command: Sequence[str],
+    out: Path,
+    *,
+    redactor: Redactor | None = None,
+    env: dict[str, str] | None = None,
+    stdout: BinaryIO | None = None,
+) -> int:
+    """Run the session through the proxy and write the cassette; returns the server's exit code."""
+    header = Header("stdio", {"command": list(command)}, now_iso())
+    recorder = Recorder(out, header, redactor=redactor)
+    to_client = stdout or sys.stdout.buffer
+
+    def deliver(line: bytes) -> None:
+        to_client.write(line)
+        to_client.flush()
+
+    return await pump(
+        command,
+        await _stdin_reader(),
+        deliver,
+        env=env,
+        from_client=recorder.from_client,
+        from_server=recorder.from_server,
+        on_exit=recorder.close,
+    )
 
 
 def through_recorder(
@@ -136,4 +183,4 @@ def record_stdio(command: Sequence[str], out: Path, *, redactor: Redactor | None
     return asyncio.run(proxy(command, out, redactor=redactor))
 
 
-__all__ = ["proxy", "record_stdio", "through_recorder"]
+__all__ = ["LineSource", "proxy", "pump", "record_stdio", "through_recorder"]

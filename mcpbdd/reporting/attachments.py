@@ -20,7 +20,8 @@ JSON, so it is attached as text (`…-attachment.cut.txt`, `.<kind>.cut.txt`).
 Attachments available to any code (steps, hooks, a project's own `environment.py`):
 
 - `attach_exchange(exchange)`: one request and its answer (pretty JSON, duration, caller).
-- `attach_notifications(exchange)`: what the server sent on its own during that call (progress, log messages).
+- `attach_heard(entries)`: what the server sent on its own during one step (progress, log messages, announcements),
+  from the scenario's journal (`mcpbdd.scenario.journal`).
 - `attach_round(...)`, `attach_rounds(...)`: input-required rounds (question, answer, round).
 - `attach_trace(trace)`: every exchange of a scenario, in order.
 - `attach_storage_diff(diff, tenant=...)`: what an assertion found changed in storage
@@ -36,6 +37,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import allure
@@ -48,6 +50,7 @@ from mcpbdd.model.redaction import Redactor, redactor_for
 from mcpbdd.model.trace import Events, Exchange, ExchangeRecorded, Trace
 from mcpbdd.reporting.verdicts import SCENARIO_FACTS
 from mcpbdd.scenario.conversation import Conversation, RoundAnswered
+from mcpbdd.scenario.journal import Heard
 
 if TYPE_CHECKING:
     from mcpbdd.scenario.world import World
@@ -57,7 +60,7 @@ __all__ = [
     "attach_app_view",
     "attach_exchange",
     "attach_json",
-    "attach_notifications",
+    "attach_heard",
     "attach_round",
     "attach_rounds",
     "attach_stderr",
@@ -162,15 +165,35 @@ def attach_exchange(exchange: Exchange, *, secrets: Iterable[str] | None = None)
     attach_json(exchange.to_json(), exchange_title(exchange), secrets=secrets)
 
 
-def attach_notifications(exchange: Exchange, *, secrets: Iterable[str] | None = None) -> None:
-    """What the server sent on its own while the exchange's call ran (progress reports, log messages), if anything:
-    one attachment on the step during which it arrived, named by what it holds (`.events.json`)."""
-    body = exchange.to_json()
-    sent = {key: body[key] for key in ("progress", "log_messages") if key in body}
-    if not sent:
+_PLURALS = {"progress": "progress reports", "log message": "log messages"}
+_SINGULARS = {"progress": "progress report"}
+
+
+def heard_title(entries: Sequence[Heard]) -> str:
+    """`notifications: 1 progress report, 3 log messages` (another kind: `tools list changed (2)`): what the
+    attachment holds, by kind, in order of first arrival."""
+    counts: dict[str, int] = {}
+    for heard in entries:
+        counts[heard.kind] = counts.get(heard.kind, 0) + 1
+    parts = [
+        f"{n} {_PLURALS[kind] if n != 1 else _SINGULARS.get(kind, kind)}" if kind in _PLURALS else f"{kind} ({n})"
+        for kind, n in counts.items()
+    ]
+    return "notifications: " + ", ".join(parts)
+
+
+def attach_heard(entries: Sequence[Heard], *, secrets: Iterable[str] | None = None) -> None:
+    """What the server sent on its own during one step (progress reports, log messages, announcements), if anything:
+    one attachment on that step, each entry with its kind and when it arrived (`.notifications.json`)."""
+    if not entries:
         return
-    counts = ", ".join(f"{len(items)} {key.replace('_', ' ')}" for key, items in sent.items())
-    attach_json(sent, f"{exchange.outcome.call} sent {counts}", kind="events", secrets=secrets)
+    body = [{**heard.to_json(), "at": _moment(heard.at)} for heard in entries]
+    attach_json(body, heard_title(entries), kind="notifications", secrets=secrets)
+
+
+def _moment(at: float) -> str:
+    """An arrival time as a reader reads it (UTC, milliseconds)."""
+    return datetime.fromtimestamp(at, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def attach_trace(trace: Trace, *, secrets: Iterable[str] | None = None) -> None:
@@ -301,11 +324,14 @@ class ScenarioReport:
         attach_round(str(conversation.call), round_, conversation.names, secrets=self.secrets)
 
     def on_exchange(self, event: ExchangeRecorded) -> None:
-        """An exchange was recorded: attach it, what the server sent on its own during it (progress, log messages)
-        and what it sent upstream meanwhile, to the running step."""
+        """An exchange was recorded: attach it and what the server sent upstream meanwhile to the running step."""
         attach_exchange(event.exchange, secrets=self.secrets)
-        attach_notifications(event.exchange, secrets=self.secrets)
         self._attach_new_upstream_requests()
+
+    def end_step(self) -> None:
+        """A step ends (behave's `after_step`): attach what the server sent on its own while it ran (the journal's
+        entries since the last step: the progress and log messages of its calls, what an open listen heard)."""
+        attach_heard(self.world.journal.take(), secrets=self.secrets)
 
     def _attach_new_upstream_requests(self) -> None:
         """What the server sent upstream while making this call, on the same step."""
@@ -326,6 +352,7 @@ class ScenarioReport:
             allure.dynamic.label("tenant", *tenants)
         facts = {"harness": self.harness, "era": self.era, "tools": tools, "tenants": tenants}
         setattr(scenario, SCENARIO_FACTS, facts)  # for the formatters that read them (mcpbdd.reporting.verdicts)
+        attach_heard(world.journal.take(), secrets=self.secrets)  # heard outside any step: on the scenario
         self._attach_conversations()
         status = scenario.status
         if not (status.has_failed() if hasattr(status, "has_failed") else status == "failed"):

@@ -250,6 +250,7 @@ class MessagesFormatter(PerScenarioFormatter):
         self.matches: list[Any] = []
         self.step_started: list[float] = []
         self.attachments: list[tuple[int | None, dict[str, Any]]] = []
+        self.results = 0  # how many steps of the current scenario behave reported the result of (`result`)
         self.plugin = _Attachments(self)
         allure_commons.plugin_manager.register(self.plugin)
         self._write([envelope(test_run_started=cm.TestRunStarted(timestamp=_timestamp(), id=self.scope))])
@@ -266,6 +267,7 @@ class MessagesFormatter(PerScenarioFormatter):
             return False  # left out by tags: no test case
         self.started_at = time.time()
         self.steps, self.matches, self.step_started, self.attachments = list(scenario.all_steps), [], [], []
+        self.results = 0
         return True
 
     def match(self, match: Any) -> None:
@@ -294,11 +296,16 @@ class MessagesFormatter(PerScenarioFormatter):
         message = {"body": text, "content_encoding": encoding, "media_type": media_type, "file_name": name}
         self.attachments.append((step, {**message, "timestamp": _timestamp()}))
 
+    def result(self, step: Any) -> None:
+        """behave reports a step's result (after its `after_step` hook, whose attachments are still the step's)."""
+        if self.current is not None:
+            self.results += 1
+
     def _step_done(self) -> bool:
-        """True once the last matched step has its result (an attachment now belongs to the scenario, e.g. a hook's)."""
-        steps = self.steps
+        """True once behave reported the last matched step's result (an attachment now belongs to the scenario, e.g.
+        a hook's); the status is set before `after_step`, whose attachments (what the step heard) are the step's."""
         index = len(self.matches) - 1
-        return index >= len(steps) or str(getattr(steps[index].status, "name", "")) not in ("untested", "executing")
+        return index >= len(self.steps) or self.results > index
 
     # the envelopes of one scenario --------------------------------------------------------------------
 

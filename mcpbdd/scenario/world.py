@@ -1,34 +1,32 @@
 """The World: everything one scenario knows, created fresh for it and closed after it.
 
-Principals and tenants, the harness and its sessions (owned by the scenario's owner
-task), the trace of every exchange and the outcome of the last call, the scenario's
-doubles (storage, clock, upstream routes) and the values it remembered. All of that is
-the World's and goes with it, so one scenario's state cannot leak into the next, and
-parallel jobs (processes of their own) share nothing but read-only settings. Which harness
-the World opens for its target, over which connector, is `mcpbdd.scenario.servers`.
+Principals and tenants, the harness and its sessions (owned by the scenario's owner task),
+the trace of every exchange and the outcome of the last call, the scenario's doubles
+(storage, clock, upstream routes) and the values it remembered. All of that is the World's
+and goes with it, so one scenario's state cannot leak into the next, and parallel jobs
+(processes of their own) share nothing but read-only settings. Which harness the World
+opens for its target, over which connector, is `mcpbdd.scenario.servers`.
 
 What does outlive a scenario, and why, is what keeps servers cheap to start and never
 what a scenario set up:
 
 - the run's event loop (`runtime.RunLoop`, one per behave process), on which each
   scenario's owner task runs: an `mcp.Client` must be entered and exited in one task;
-- `SharedServers`, with `reuse_server = "feature"`: server processes (and their sessions)
-  kept for the whole feature by the feature's owner task, because a start can take a
-  second; keeping their state apart between the feature's scenarios is then the server's
-  business (its tools, or the storage adapter);
+- `SharedServers` (`mcpbdd.scenario.shared`), with `reuse_server = "feature"`: server processes (and their
+  sessions) kept for the whole feature by the feature's owner task, because a start can take a second;
+  keeping their state apart between the feature's scenarios is the server's business (its tools, or the
+  storage adapter);
 - module state in `mcpbdd.harness.processes.spawn` (a warm fork server per entry point,
   directory and interpreter settings, kept for the run so each scenario's process is a fork
   of it; the line saying how servers start, printed once per process) and in
   `mcpbdd.harness.processes.spare` (stdio processes started ahead for the next scenarios,
   and the reasons a spare was not used, said once): both stopped when the run ends (`stop_all`,
   from behave's `after_all` and at exit);
-- the doubles files `mcpbdd.harness.handover` reserves for those spares: each is new and
-  empty, and handed to the next scenario that places its doubles in a file, which then owns
-  it (a spare was started with its path).
+- the doubles files `mcpbdd.harness.handover` reserves for those spares: each is new and empty, and handed to
+  the next scenario that places its doubles in a file, which then owns it (a spare was started with its path).
 
-The World's methods are synchronous (a step calls them and they drive the run's loop
-for just that call); for async code use the harnesses (`ContextHarness`,
-`ClientHarness`) directly.
+The World's methods are synchronous (a step calls them and they drive the run's loop for
+just that call); for async code use the harnesses (`ContextHarness`, `ClientHarness`).
 """
 
 from __future__ import annotations
@@ -42,55 +40,30 @@ from mcp_types import InputResponse, InputResponses, Tool
 
 from mcpbdd.authorization.scenario import ScenarioAuthorization
 from mcpbdd.harness.base import Harness, RequestTimeout
-from mcpbdd.harness.handover import Placement, remove_doubles_file, temporary_doubles_file
+from mcpbdd.harness.handover import Placement
 from mcpbdd.harness.targets import ServerTarget, error_summary, load_adapter, naming_the_target
 from mcpbdd.kit.clock import FrozenClock
 from mcpbdd.kit.doubles import Doubles
 from mcpbdd.kit.principals import Directory, Principal, caller_label
+from mcpbdd.model.caching import CacheHints
+from mcpbdd.model.cancellation import CancelPlan
+from mcpbdd.model.completions import Completing, Completions
 from mcpbdd.model.config import Settings
 from mcpbdd.model.errors import NoCallYet, NoServer, ServerCannotStart, TargetError
 from mcpbdd.model.kinds import ClientMode, HarnessKind, check_capabilities, client_mode, harness_kind
 from mcpbdd.model.outcome import LOG_LEVELS, RESOURCES_READ, TOOLS_CALL, Call, Channel, Outcome
 from mcpbdd.model.trace import Events, Exchange, Trace
 from mcpbdd.scenario.conversation import AnswerPlan, Conversation, InputRounds
+from mcpbdd.scenario.journal import Journal
 from mcpbdd.scenario.listens import Listens
 from mcpbdd.scenario.remembered import Remembered
 from mcpbdd.scenario.runtime import ScenarioOwner
 from mcpbdd.scenario.servers import HarnessChoice, build_harness
+from mcpbdd.scenario.shared import SharedServers
 from mcpbdd.storage import ServiceAdapter, StorageAdapter, StorageDiff, StorageService, diff
-from mcpbdd.storage.doubles_file import DoublesFile
 from mcpbdd.upstream import Upstream
 
 T = TypeVar("T")
-
-
-class SharedServers:
-    """Servers in other processes kept for a whole feature (`reuse_server = "feature"`), owned by one task.
-
-    Start-up dominates some suites (a Python server takes ~1 s to start). With reuse, the first
-    scenario of a feature starts the server and the rest of the feature talks to the same process
-    and session; isolating their state is then the server's business (its own tools, or the
-    storage adapter), not mcpbdd's. The feature's owner task stops them when the feature ends.
-    """
-
-    def __init__(self, owner: ScenarioOwner) -> None:
-        self.owner = owner
-        self.harnesses: dict[tuple[Any, ...], Harness] = {}
-        self._doubles_file: DoublesFile | None = None
-
-    def doubles_file(self) -> DoublesFile:
-        """The doubles file the feature's server processes were (or will be) started with."""
-        if self._doubles_file is None:
-            self._doubles_file = temporary_doubles_file()
-        return self._doubles_file
-
-    def close(self) -> list[BaseException]:
-        self.harnesses.clear()
-        errors = self.owner.close()
-        if self._doubles_file is not None:
-            remove_doubles_file(self._doubles_file)
-            self._doubles_file = None
-        return errors
 
 
 class World:
@@ -111,7 +84,8 @@ class World:
         self.capabilities: frozenset[str] = frozenset(check_capabilities(settings.capabilities))
         self._harness: Harness | None = None
         self._tool_names: list[str] | None = None
-        self.completions: Any = None  # the last `completion/complete` answer (`mcpbdd.model.completions.Completions`)
+        self.completions: Completions | None = None
+        """The last `completion/complete` answer (`complete`)."""
         self.upstream = Upstream()
         """The route table answering the server's outbound HTTP (`Given the upstream ... answers ...`)."""
         self._placement: Placement | None = None
@@ -125,10 +99,12 @@ class World:
         """Values taken from results by JSON path; a later call's `${name}` sends them (`remember`)."""
         self.authorization = ScenarioAuthorization(lambda: self.clock, settings.tenant_claim)
         """Whether the server requires a token, and the JWT each caller sends (`mcpbdd.authorization`)."""
-        self.listens = Listens(self)
-        """The listens the scenario opened, what each received, and the checks of what the server announced."""
+        self.listens = Listens(self)  # the scenario's listens, what each received, the announcement checks
         self.log_level: str | None = None
         """The level from which the client asks for log messages (`ask_for_log_messages`; None: it asks for none)."""
+        self.cancel_plan: CancelPlan | None = None  # the next call's planned cancel (`cancel_next_call`)
+        self.journal = Journal()
+        """What the server sent on its own, in order, taken step by step by the reports (`hear`)."""
         self.start_failure: ServerCannotStart | None = None
         """Why the server could not be loaded or started in this scenario (the behave hooks stop a run on it)."""
 
@@ -311,11 +287,29 @@ class World:
         `mcpbdd.checks.cache_hints.cache_hints`, ...), asked as the current caller."""
         return self.run(question(self.harness, self.caller))
 
-    def complete_prompt_argument(self, prompt: str, argument: str, prefix: str) -> None:
-        """Ask to complete `argument` of `prompt` from `prefix`; `completions` keeps the answer for the checks."""
-        from mcpbdd.checks.completions import complete_prompt_argument as ask
+    def read_cache_hints(self) -> CacheHints:
+        """The caching hints of the last call's result, a read, asked as its caller (a call of another kind is a
+        broken specification)."""
+        from mcpbdd.checks.cache_hints import read_cache_hints
 
-        self.completions = self.run(ask(self.harness, self.caller, prompt, argument, prefix))
+        last = self.last
+        caller = self._caller_for(self.trace.exchanges[-1].caller if len(self.trace) else None)
+        return self.run(read_cache_hints(self.harness, caller, last))
+
+    def complete(self, what: Completing, prefix: str) -> None:
+        """Ask to complete `what` (a prompt's argument, a resource template's variable) from `prefix`;
+        `completions` keeps the answer for the checks."""
+        from mcpbdd.checks.completions import complete
+
+        self.completions = self.run(complete(self.harness, self.caller, what, prefix))
+
+    def complete_prompt_argument(self, prompt: str, argument: str, prefix: str) -> None:
+        """Ask to complete `argument` of `prompt` from `prefix` (`complete`)."""
+        self.complete(Completing.prompt_argument(prompt, argument), prefix)
+
+    def complete_template_variable(self, uri_template: str, variable: str, prefix: str) -> None:
+        """Ask to complete `variable` of the resource template `uri_template` from `prefix` (`complete`)."""
+        self.complete(Completing.template_variable(uri_template, variable), prefix)
 
     def generated_calls(self, tool: str, n: int) -> Any:
         """`n` generated and adversarial calls of `tool`: no crash, leak, hang, or storage change from a refusal."""
@@ -418,10 +412,15 @@ class World:
         outcome = replace(outcome, caller=caller_label(caller))
         self.trace.record(Exchange(self.harness_name, caller.user if caller else None, outcome))
         self.outcomes.append(outcome)
+        self.journal.hear_outcome(outcome)  # its progress and log messages, on the step that made the call
         if outcome.channel is not Channel.TRANSPORT_FAILURE:
             self.placement.answered()  # a step that relied on the doubles can now tell whether the server took them
         self.upstream.check()  # an outbound request no route matched fails the step that made the call
         return outcome
+
+    def hear(self, kind: str, payload: dict[str, Any]) -> None:
+        """Something the server sent on its own arrived now (`kind`: a short phrase; `payload`: plain JSON)."""
+        self.journal.hear(kind, payload)
 
     def ask_for_log_messages(self, level: str) -> None:
         """From now on every call asks for the server's log messages from `level` up (the era decides the wire:
@@ -430,6 +429,10 @@ class World:
         if normal not in LOG_LEVELS:
             raise ValueError(f"unknown log level {level!r}: use one of {', '.join(LOG_LEVELS)}")
         self.log_level = normal
+
+    def cancel_next_call(self, *, after_reports: int | None = None, after_ms: float | None = None) -> None:
+        """The next call is cancelled part-way (`mcpbdd.model.cancellation`); its Outcome says what followed."""
+        self.cancel_plan = CancelPlan(after_reports, after_ms, self.settings.cancel_grace)
 
     def _resume(
         self, caller: Principal | None, outcome: Outcome, answers: InputResponses, request_state: str | None
@@ -453,6 +456,7 @@ class World:
         sent_before = len(self.upstream.requests)
         harness = self.harness
         harness.log_level = self.log_level  # a harness shared by a feature's scenarios asks as this one does
+        harness.cancel_next, self.cancel_plan = self.cancel_plan, None
         outcome = self.run(harness.send(caller, call, input_responses=input_responses or None))
         held = self.upstream.held_after(sent_before, self.settings.timeout) if outcome.failure else None
         if held is not None:  # a call that timed out while a held upstream request kept the server waiting
@@ -560,10 +564,8 @@ class World:
         return tools
 
     def tool_names(self) -> list[str]:
-        if self._tool_names is None:
-            self.offered_tools()
-        assert self._tool_names is not None
-        return self._tool_names
+        names = self._tool_names
+        return names if names is not None else [tool.name for tool in self.offered_tools()]
 
     def outcomes_of(self, user: str) -> list[Outcome]:
         """The outcomes of every call `user` made in this scenario."""
@@ -594,4 +596,4 @@ class World:
         return errors
 
 
-__all__ = ["SharedServers", "World"]
+__all__ = ["World"]

@@ -14,6 +14,7 @@ from mcpbdd.steps import (  # noqa: F401  (registering the steps is the point)
     authorization,
     callers,
     calls,
+    cancellation,
     conformance,
     consent,
     contracts,

@@ -2,8 +2,8 @@
 
 How it describes itself (name, version, capabilities, instructions) comes from the `initialize` answer on
 2025-11-25 and `server/discover` on 2026-07-28; completions (`completion/complete`) suggest a prompt argument's
-values as a user types; caching hints (`ttlMs`, `cacheScope`, SEP-2549) only exist on 2026-07-28, so those steps
-skip on 2025-11-25, saying so.
+or a resource template variable's values as a user types; caching hints (`ttlMs`, `cacheScope`, SEP-2549) on a
+listing or a read only exist on 2026-07-28, so those steps skip on 2025-11-25, saying so.
 """
 
 from __future__ import annotations
@@ -34,16 +34,20 @@ def one_column(context: Any) -> list[str]:
     return [table.headings[0], *(row[0] for row in table.rows)]
 
 
-def _hints(context: Any, listing: str) -> Any:
-    """The listing's caching hints; on an era without them (2025-11-25) the scenario skips, saying so."""
-    method = caching.LISTINGS[listing]
-    hints = world(context).ask(lambda harness, caller: cache_hints.cache_hints(harness, caller, method))
+def _skip_without(context: Any, hints: caching.CacheHints) -> caching.CacheHints:
+    """`hints`; on an era without caching hints (2025-11-25) the scenario skips, saying so."""
     if not hints.has_hints:
         context.scenario.skip(
             f"{hints.era} has no caching hints (ttlMs, cacheScope arrived with 2026-07-28): nothing to check on this "
             "pass"
         )
     return hints
+
+
+def _hints(context: Any, listing: str) -> caching.CacheHints:
+    """The listing's caching hints (skipping the scenario on an era without them)."""
+    method = caching.LISTINGS[listing]
+    return _skip_without(context, world(context).ask(lambda h, caller: cache_hints.cache_hints(h, caller, method)))
 
 
 @then("the {listing:Listing} may be cached for {seconds:d} seconds")
@@ -62,10 +66,40 @@ def listing_may_be_cached_privately(context: Any, listing: str) -> None:
         caching.may_be_cached_privately(hints)
 
 
+def _read_hints(context: Any) -> caching.CacheHints:
+    """The last read's caching hints (skipping the scenario on an era without them)."""
+    return _skip_without(context, world(context).read_cache_hints())
+
+
+@then("the read may be cached for {seconds:d} seconds")
+def read_may_be_cached_for(context: Any, seconds: int) -> None:
+    """Then the read may be cached for 60 seconds  (the last call's result, a resource read)"""
+    hints = _read_hints(context)
+    if hints.has_hints:
+        caching.may_be_cached_for(hints, seconds)
+
+
+@then("the read may be cached privately")
+def read_may_be_cached_privately(context: Any) -> None:
+    """Then the read may be cached privately  (only by the caller who read it)"""
+    hints = _read_hints(context)
+    if hints.has_hints:
+        caching.may_be_cached_privately(hints)
+
+
 @when('the client asks to complete the argument "{argument:Text}" of the prompt "{prompt:Text}" from "{prefix:Text}"')
 def client_asks_to_complete(context: Any, argument: str, prompt: str, prefix: str) -> None:
     """When the client asks to complete the argument "tag" of the prompt "summarize_notes" from "gro\""""
     world(context).complete_prompt_argument(prompt, argument, prefix)
+
+
+@when(
+    'the client asks to complete the variable "{variable:Text}" of the resource template "{uri_template:Text}" '
+    'from "{prefix:Text}"'
+)
+def client_asks_to_complete_a_template(context: Any, variable: str, uri_template: str, prefix: str) -> None:
+    """When the client asks to complete the variable "note_id" of the resource template "notes://{note_id}" from "n\""""
+    world(context).complete_template_variable(uri_template, variable, prefix)
 
 
 @then('the completions include "{value:Text}"')

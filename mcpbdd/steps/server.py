@@ -1,4 +1,4 @@
-"""Server and harness: which server, which client capabilities, which tools it offers."""
+"""Server and harness: which server, which client capabilities, which tools and resource templates it offers."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from typing import Any
 
 from behave import given, then
 
+from mcpbdd.checks.offered import list_templates
 from mcpbdd.harness.targets import ServerTarget
 from mcpbdd.model import expect
 from mcpbdd.model.kinds import HARNESS_TAG, HarnessKind
@@ -59,6 +60,12 @@ def offers_the_tools(context: Any) -> None:
 def offers_exactly_the_tools(context: Any) -> None:
     """Then the server offers exactly the tools: (a table with a name column; all of them)"""
     expect.offers_tools(world(context).offered_tools(), table_column(context, "name"), exactly=True)
+
+
+@then('the server offers the resource template "{uri_template:Text}"')
+def offers_the_resource_template(context: Any, uri_template: str) -> None:
+    """Then the server offers the resource template "notes://{note_id}\""""
+    expect.offers_resource_template(world(context).ask(list_templates), uri_template)
 
 
 __all__: list[str] = []  # steps register themselves with behave on import; nothing here is imported by name

@@ -257,20 +257,30 @@ def test_upstream_requests_are_attached_to_the_call_that_made_them(reviewer: Res
     assert json.loads(reviewer.attachment(test, "upstream requests (1)")) == [request]  # again on the failure
 
 
-def test_what_the_server_sent_during_a_call_is_attached_to_that_step(reviewer: Results) -> None:
+def test_what_the_server_sent_during_a_step_is_attached_to_that_step(reviewer: Results) -> None:
+    """The journal's entries of the step (`World.hear`), in order of arrival, each naming its kind and call."""
     for harness in ("context", "client"):
         test = reviewer.test(f"an import that logged something else [{harness} harness]")
         step = _step(test, "When the client calls")
         names = [a["name"] for a in step["attachments"]]
         assert names[0].startswith("tools/call import_notebook → ok")
-        assert names[1] == "tools/call import_notebook sent 1 progress, 3 log messages", names
-        sent = json.loads(reviewer.attachment(step, "tools/call import_notebook sent"))
-        assert sent["progress"] == [{"progress": 1, "total": 1, "message": "Imported '«redacted»'"}]
-        assert [(m["level"], m["data"]) for m in sent["log_messages"]] == [
+        assert names[1] == "notifications: 1 progress report, 3 log messages", names
+        assert [a["source"].rsplit("-attachment.", 1)[1] for a in step["attachments"][1:]] == ["notifications.json"]
+        heard = json.loads(reviewer.attachment(step, "notifications:"))
+        assert {entry["call"] for entry in heard} == {"tools/call import_notebook"}
+        assert {entry["caller"] for entry in heard} == {"alice of tenant acme"}
+        assert all(entry["at"].endswith("Z") for entry in heard)
+        assert [(e["kind"], e.get("progress"), e.get("message")) for e in heard if e["kind"] == "progress"] == [
+            ("progress", 1, "Imported '«redacted»'")
+        ]
+        assert [(e["level"], e["data"]) for e in heard if e["kind"] == "log message"] == [
             ("info", "Importing 1 notes"),
             ("warning", "Note '«redacted»' has no body"),  # redaction applies to log data like every response
             ("info", "Imported 1 notes"),
         ]
+        for other in test["steps"]:  # nothing was heard during the other steps: they attach no notifications
+            if other is not step:
+                assert not [a for a in other.get("attachments", []) if a["name"].startswith("notifications")]
 
 
 def test_the_secret_is_redacted_from_every_exchange_and_result(reviewer: Results) -> None:

@@ -147,3 +147,28 @@ def test_the_pack_ships_with_the_package() -> None:
     assert features
     ignored = subprocess.run(["git", "check-ignore", *features], cwd=root, capture_output=True, text=True)
     assert ignored.stdout == "", f"git ignores {ignored.stdout}: the wheel would leave them out"
+
+
+def test_with_no_arguments_the_pyproject_section_says_what_to_run(tmp_path: Path) -> None:
+    """CI runs `mcpbdd conformance` alone: the target, the checks and the expected failures come from the file."""
+    (tmp_path / "pyproject.toml").write_text(
+        "[tool.mcpbdd.conformance]\n"
+        'target = "conformance_servers:wrong_not_found"\n'
+        'only = ["unknown-resource", "tool-names"]\n'
+        'expected_failures = "known.yml"\n',
+        encoding="utf-8",
+    )
+    (tmp_path / "known.yml").write_text("- unknown-resource\n", encoding="utf-8")
+    done = _conformance(tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "2 expected failure(s), as the expected-failures file says" in done.stdout
+    summary = _summary(tmp_path)
+    assert "## mcpbdd conformance: `conformance_servers:wrong_not_found`" in summary
+    assert "| unknown-resource |" in summary and "| tool-names |" in summary and "| unknown-tool |" not in summary
+
+    done = _conformance(tmp_path, "--only", "unknown-resource", "--expected-failures", str(tmp_path / "none.yml"))
+    assert done.returncode == 2, done.stdout + done.stderr  # the command line's file wins (and is missing)
+    assert "cannot read the expected-failures" in done.stderr
+    done = _conformance(tmp_path, "--only", "tool-names")
+    assert done.returncode == 0, done.stdout + done.stderr  # the command line's checks win
+    assert "| unknown-resource |" not in _summary(tmp_path)

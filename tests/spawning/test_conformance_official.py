@@ -1,11 +1,14 @@
 """`mcpbdd conformance --official`: the official suite beside the pack, its checks as JUnit, skipped (never passed)
-where it cannot run, and agreeing with the pack where both check one rule (SEP-2164 on the example server).
+where it cannot run, and agreeing with the pack where both check one rule (SEP-2164 on the example server);
+at a URL, at an `http:` command, and over stdio through the loopback bridge (what the bridge cannot carry
+not applicable, never passed; a broken server still failing through it).
 
-The run at a URL needs npm (the suite and a Node >= 22 install into mcpbdd's cache on first use).
+The runs need npm (the suite and a Node >= 22 install into mcpbdd's cache on first use).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -19,26 +22,32 @@ from pathlib import Path
 import pytest
 
 PYTHON = sys.executable
+TESTS = Path(__file__).parents[1]
+NEEDS_NPM = pytest.mark.skipif(
+    shutil.which("npm") is None, reason="needs npm (the official suite installs from the npm registry)"
+)
+NOT_OVER_STDIO = "not applicable over stdio"
 
 
-def _conformance(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def _conformance(folder: Path, *args: str, path: str | None = None) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k != "GITHUB_STEP_SUMMARY"}
+    env["PYTHONPATH"] = os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")])
+    if path is not None:
+        env["PATH"] = path
     command = [PYTHON, "-m", "mcpbdd.cli.main", "conformance", *args]
     return subprocess.run(command, cwd=folder, env=env, capture_output=True, text=True, timeout=600)
 
 
-def test_without_a_url_the_official_suite_is_skipped_saying_why(tmp_path: Path) -> None:
-    done = _conformance(tmp_path, "mcpbdd.examples.notes:mcp", "--official", "--only", "tool-names")
+def test_without_npm_the_official_suite_is_skipped_saying_what_to_install(tmp_path: Path) -> None:
+    env_path = os.path.dirname(PYTHON)  # this interpreter's folder: no npm there
+    done = _conformance(tmp_path, "mcpbdd.examples.notes:mcp", "--official", "--only", "tool-names", path=env_path)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "the official suite was skipped, not passed: the official suite runs only at a URL" in done.stdout
-    assert (
-        "Skipped, not passed: the official suite runs only at a URL"
-        in (tmp_path / "reports" / "conformance.md").read_text()
-    )
+    assert "the official suite was skipped, not passed: no npm on the PATH: install Node.js >= 22" in done.stdout
+    assert "Skipped, not passed: no npm on the PATH" in (tmp_path / "reports" / "conformance.md").read_text()
 
 
-@pytest.fixture
-def notes_url() -> Iterator[str]:
+@contextlib.contextmanager
+def _notes_at_a_url() -> Iterator[str]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -61,7 +70,13 @@ def notes_url() -> Iterator[str]:
         server.wait(timeout=10)
 
 
-@pytest.mark.skipif(shutil.which("npm") is None, reason="needs npm (the official suite installs from the npm registry)")
+@pytest.fixture
+def notes_url() -> Iterator[str]:
+    with _notes_at_a_url() as url:
+        yield url
+
+
+@NEEDS_NPM
 def test_at_a_url_the_official_checks_are_junit_tests_agreeing_with_the_pack(tmp_path: Path, notes_url: str) -> None:
     done = _conformance(tmp_path, notes_url, "--official", "--only", "unknown-resource")
     assert done.returncode == 0, done.stdout + done.stderr
@@ -71,3 +86,92 @@ def test_at_a_url_the_official_checks_are_junit_tests_agreeing_with_the_pack(tmp
     summary = (tmp_path / "reports" / "conformance.md").read_text()
     assert "| unknown-resource | [resources](" in summary and "❌" not in summary  # the pack: the same rule, passed
     assert "| sep-2164-resource-not-found | sep-2164-error-code | SUCCESS |" in summary
+
+
+Verdicts = list[tuple[str, str, str, str]]
+"""Each official check as (scenario, check, passed | failed | skipped, the skip's or failure's message)."""
+
+
+def _official_verdicts(folder: Path) -> Verdicts:
+    root = ET.parse(folder / "reports" / "junit" / "official" / "TESTS-official.xml").getroot()
+    verdicts = []
+    for case in root.iter("testcase"):
+        scenario = str(case.get("classname")).removeprefix("official.")
+        failure, skipped = case.find("failure"), case.find("skipped")
+        if failure is not None:
+            verdicts.append((scenario, str(case.get("name")), "failed", str(failure.get("message"))))
+        elif skipped is not None:
+            verdicts.append((scenario, str(case.get("name")), "skipped", str(skipped.get("message"))))
+        else:
+            verdicts.append((scenario, str(case.get("name")), "passed", ""))
+    return verdicts
+
+
+@pytest.fixture(scope="module")
+def at_a_url(tmp_path_factory: pytest.TempPathFactory) -> Verdicts:
+    """The example server's official verdicts at a URL: what the other transports are compared with."""
+    folder = tmp_path_factory.mktemp("at-a-url")
+    with _notes_at_a_url() as url:
+        done = _conformance(folder, url, "--official", "--only", "tool-names")
+    assert done.returncode == 0, done.stdout + done.stderr
+    return _official_verdicts(folder)
+
+
+def _passed(verdicts: Verdicts) -> set[tuple[str, str]]:
+    return {(scenario, check) for scenario, check, status, _ in verdicts if status == "passed"}
+
+
+@NEEDS_NPM
+def test_an_http_command_gets_the_verdicts_a_url_gets(tmp_path: Path, at_a_url: Verdicts) -> None:
+    target = f"http: {PYTHON} -m mcpbdd.examples.notes --http 127.0.0.1:{{port}}"
+    done = _conformance(tmp_path, target, "--official", "--only", "tool-names")
+    assert done.returncode == 0, done.stdout + done.stderr
+    verdicts = _official_verdicts(tmp_path)
+    assert sorted(verdicts) == sorted(at_a_url)
+    assert {"http-header-validation", "dns-rebinding-protection", "server-stateless"} <= {v[0] for v in verdicts}
+    assert not any(NOT_OVER_STDIO in message for *_, message in verdicts)
+
+
+@NEEDS_NPM
+@pytest.mark.parametrize(
+    "target", [f"stdio: {PYTHON} -m mcpbdd.examples.notes", "mcpbdd.examples.notes:mcp"], ids=["stdio", "module"]
+)
+def test_over_stdio_the_bridge_passes_what_a_url_passes_and_the_http_layer_is_not_applicable(
+    tmp_path: Path, at_a_url: Verdicts, target: str
+) -> None:
+    done = _conformance(tmp_path, target, "--official", "--only", "tool-names")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "official check(s) not applicable over stdio, not passed" in done.stdout
+    verdicts = _official_verdicts(tmp_path)
+    assert not [v for v in verdicts if v[2] == "failed"]
+    not_applicable = {(scenario, check) for scenario, check, status, message in verdicts if NOT_OVER_STDIO in message}
+    assert ("http-header-validation", "http-header-validation") in not_applicable
+    assert ("dns-rebinding-protection", "dns-rebinding-protection") in not_applicable
+    assert ("server-stateless", "sep-2575-http-server-meta-invalid-400") in not_applicable
+    assert all(status == "skipped" for _, _, status, message in verdicts if NOT_OVER_STDIO in message)
+    # Every check passed at the URL passes over stdio too, unless it checks the HTTP layer (then said so).
+    whole = {scenario for scenario, check in not_applicable if scenario == check}  # a scenario not run at all
+    assert {(s, c) for s, c in _passed(at_a_url) - _passed(verdicts) if s not in whole} <= not_applicable
+    assert {("tools-list", "tools-list"), ("sep-2164-resource-not-found", "sep-2164-data-uri")} <= _passed(verdicts)
+    assert ("server-stateless", "sep-2575-server-sends-subscription-ack") in _passed(verdicts)  # a listen stream
+    assert _passed(verdicts) <= _passed(at_a_url)
+    summary = (tmp_path / "reports" / "conformance.md").read_text()
+    assert (
+        "| http-header-validation | http-header-validation | SKIPPED (not applicable over stdio: it checks" in summary
+    )
+
+
+@NEEDS_NPM
+def test_a_broken_stdio_server_still_fails_through_the_bridge(tmp_path: Path) -> None:
+    """The bridge relays: an empty `contents` for an unknown resource (a MUST NOT) reaches the suite as written."""
+    done = _conformance(
+        tmp_path, f"stdio: {PYTHON} {TESTS / 'bridge_servers.py'}", "--official", "--only", "tool-names"
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "the official check sep-2164-no-empty-contents failed: Server returned a result with an empty" in done.stdout
+    failed = [(scenario, check) for scenario, check, status, _ in _official_verdicts(tmp_path) if status == "failed"]
+    # The suite fails the empty answer, and the data.uri of the error that should have come instead.
+    assert failed == [
+        ("sep-2164-resource-not-found", "sep-2164-no-empty-contents"),
+        ("sep-2164-resource-not-found", "sep-2164-data-uri"),
+    ]

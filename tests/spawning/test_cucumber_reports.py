@@ -276,3 +276,51 @@ def test_a_failed_before_scenario_hook_is_a_failed_hook_step_before_skipped_step
         element["before"][0]["result"]["status"] == "failed"
         and "exploded" in element["before"][0]["result"]["error_message"]
     )
+
+
+def test_what_the_server_sent_during_a_step_is_an_attachment_of_that_step_redacted(tmp_path: Path) -> None:
+    """The step's notifications (the World's journal: progress reports and log messages of its calls) are one JSON
+    attachment of the step that heard them, in the Messages and in the Cucumber JSON, with a secret redacted from
+    the log data; in-process on both harnesses and over stdio."""
+    features = ["features/logs.feature:10", "features/logs.feature:29"]
+    command = [sys.executable, "-m", "mcpbdd.cli.main", "run", "--harness", "both", "-f", "progress"]
+    command += ["--results", str(tmp_path / "allure"), "--junit", str(tmp_path / "junit")]
+    command += ["--messages", str(tmp_path / "messages.ndjson"), "--cucumber-json", str(tmp_path / "cucumber.json")]
+    command += ["-D", "mcpbdd.secrets=Eggs", *features]
+    run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+    heard_on: list[tuple[str, str, list[dict[str, Any]]]] = []
+    for harness in PASSES:
+        envelopes = _stream(tmp_path, harness)
+        pickle_steps = {s["id"]: s["text"] for e in envelopes if "pickle" in e for s in e["pickle"]["steps"]}
+        test_steps = {s["id"]: s for e in envelopes if "testCase" in e for s in e["testCase"]["testSteps"]}
+        for attachment in (e["attachment"] for e in envelopes if "attachment" in e):
+            if attachment["fileName"].startswith("notifications"):
+                step = pickle_steps.get(test_steps[attachment["testStepId"]].get("pickleStepId", ""), "(hook)")
+                heard_on.append((step, attachment["fileName"], json.loads(attachment["body"])))
+                assert attachment["mediaType"] == "application/json"
+    assert len(heard_on) == 3, heard_on  # the calling step of the in-process scenario on both passes, of the stdio one
+    assert {step for step, _, _ in heard_on} == {
+        'the client calls "import_notebook" with:',
+        'the client calls "import_notebook" with {"notes": [{"title": "«redacted»"}]}',
+    }
+    for step, name, heard in heard_on:
+        if step.endswith("with:"):  # in-process, from level info: two notes imported, one without a body
+            assert name == "notifications: 2 progress reports, 3 log messages", name
+            assert [e["kind"] for e in heard] == ["progress"] * 2 + ["log message"] * 3
+        else:  # over stdio, from level warning: one note, without a body
+            assert name == "notifications: 1 progress report, 1 log message", name
+        assert {e["call"] for e in heard} == {"tools/call import_notebook"}
+        assert "Note '«redacted»' has no body" in [e.get("data") for e in heard]  # redaction applies to log data
+    report = (tmp_path / "cucumber.json").read_text() if (tmp_path / "cucumber.json").exists() else ""
+    reports = [report] if report else [(tmp_path / f"cucumber.{h}.json").read_text() for h in PASSES]
+    for text in reports:
+        assert "Eggs" not in text
+        embedded = [
+            embedding["name"]
+            for feature in json.loads(text)
+            for element in feature["elements"]
+            for step in element["steps"]
+            for embedding in step.get("embeddings", [])
+        ]
+        assert embedded.count("notifications: 2 progress reports, 3 log messages") >= 1, embedded

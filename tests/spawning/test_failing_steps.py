@@ -5,8 +5,9 @@ Each feature in tests/behave_cases/features/ named below is meant to fail, scena
 storage and clock steps against servers that cannot see them (failing_doubles), the upstream steps (failing_upstream),
 every step that could pass vacuously (vacuous_checks), the phrases a new user reached for (failing_vocabulary,
 failing_short_checks), the authorization steps (failing_authorization), the progress and log-message steps
-(failing_progress, failing_logs), the discovery, caching-hint and completion steps (failing_discovery) and the
-announcement steps (failing_announcements, against tests/announcing_server.py's broken listen streams). behave runs
+(failing_progress, failing_logs), the discovery, caching-hint and completion steps (failing_discovery), the
+cancellation steps against a server that ignores a cancel (failing_cancellation) and the announcement steps
+(failing_announcements, against tests/announcing_server.py's broken listen streams). behave runs
 each feature once per pass, in a subprocess (its `main()` leaks step definitions within one process), with the JSON
 formatter; every scenario must fail, and only those the table names, and each failing step's message must hold its row's
 fragments: the JSON path of a schema violation, the shrunk input of a crash, the feature file and line of malformed
@@ -679,6 +680,22 @@ DISCOVERY_FAILURES: dict[str, list[str]] = {
     "completions are, with a table of two columns": [
         f"{DISCOVERY}:81: this step needs a table of one column below it, a value per row"
     ],
+    "offers the resource template, but the server offers another": [
+        "Expected the server to offer the resource template 'notes://{id}', but it offers: notes://{note_id}, "
+        "note-data://{note_id}"
+    ],
+    "completes a template variable, but the value is not offered": [
+        "Expected the completions to include 'n-2', but completing the variable 'note_id' of the resource template "
+        "'notes://{note_id}' from 'n' suggested 'n-1'"
+    ],
+    "completes a variable the template does not have": [
+        "The resource template 'notes://{note_id}' has no variable 'id' (its variables are note_id): name one of its "
+        "variables"
+    ],
+    "completes a template variable against a server that declares no completions": [
+        "The server declares no completions capability, so no client asks it to complete the variable 'id' of the "
+        "resource template 'events://{id}': this specifies nothing the server offers"
+    ],
 }
 
 # Caching hints exist on 2026-07-28 only: a 2025-11-25 pass skips these scenarios, so only the modern passes fail them.
@@ -695,6 +712,27 @@ CACHING_FAILURES: dict[str, list[str]] = {
     "may be cached for a negative time": [
         "No result can be cached for -5 seconds: write a number of seconds from 0 up"
     ],
+    "read may be cached for, but for another time": [
+        "Expected ttlMs 300000 (300 seconds), but the resources/read result for 'notes://n-1' (on 2026-07-28) carried "
+        "ttlMs 60000 and cacheScope 'private'"
+    ],
+    "read may be cached privately, but any client may share it": [
+        "Expected cacheScope 'private', but the resources/read result for 'events://status' (on 2026-07-28) carried "
+        "ttlMs 1500 and cacheScope 'public'"
+    ],
+    "read may be cached, but the read failed": [
+        "Expected the read to say how long it may be cached, but resources/read 'notes://n-404' as alice of tenant "
+        "acme failed with the protocol error -32602 'Note n-404 not found'",
+        "only a read that was answered carries caching hints",
+    ],
+}
+
+# A call that is no read is the specification's mistake on every era (it fails before the era is asked).
+NOT_A_READ: dict[str, list[str]] = {
+    "read may be cached, but the last call was no read": [
+        "The last call was tools/call 'list_notes' as alice of tenant acme, not a read, so there is no read whose "
+        "caching hints to check: put 'When the client reads the resource \"...\"' just before this step"
+    ],
 }
 
 # A server in another process (here one whose answers lose their hints over HTTP) is the client harness's only.
@@ -704,6 +742,11 @@ WIRE_CACHING_FAILURES: dict[str, list[str]] = {
         "Expected a ttlMs caching hint, but the SDK's client refused the server's tools/list answer (on 2026-07-28; "
         "missing or invalid: cacheScope, resultType, ttlMs), so no client can use it",
         "every tools/list result must say how long a client may keep it and who may share it (SEP-2549)",
+    ],
+    "read may be cached for, but the server sends no hint": [
+        "Expected a ttlMs caching hint, but the SDK's client refused the server's resources/read answer for "
+        "'clean://milk' (on 2026-07-28; missing or invalid: cacheScope, resultType, ttlMs), so no client can use it",
+        "every resources/read result must say how long a client may keep it and who may share it (SEP-2549)",
     ],
 }
 
@@ -758,6 +801,46 @@ STREAM_FAILURES: dict[str, list[str]] = {
 }
 
 
+CANCELLATION = "tests/behave_cases/features/failing_cancellation.feature"
+STORED_ANYWAY = ["The storage of tenant 'acme' changed:", '+ notes/milk = {"title": "Milk"}']
+
+CANCELLATION_FAILURES: dict[str, list[str]] = {
+    # In-process the handler runs in the caller's task: cancelled, it swallows the cancel and answers late.
+    "cancelled, but the server answers anyway": [
+        "Expected the server to stop the call the client cancelled after 1 progress report (tools/call "
+        "'stubborn_import' as alice of tenant acme,",
+        "1 progress report(s) by then), but the server ignored the cancellation:",
+        "s after the cancel it answered: tools/call 'stubborn_import' succeeded: Imported 2 notes",
+    ],
+    # Over a wire the SDK drops the answer of a cancelled request; the work it went on with is stored anyway.
+    "cancelled over stdio, but the server stores its work anyway": STORED_ANYWAY,
+    "cancelled after more progress reports than the call makes": [
+        "The client was to cancel the call after 5 progress reports, but the call (tools/call 'import_notebook' as "
+        "alice of tenant acme) made only 2 and finished",
+        "so there was nothing to cancel and this checks nothing: cancel after at most 2",
+    ],
+    "cancelled after the call had finished": [
+        "The client was to cancel the call after 2000 milliseconds, but the call (tools/call 'list_notes' as alice "
+        "of tenant acme) had finished",
+        "a cancel that comes too late means nothing, so the specification is broken, not passed",
+    ],
+    "cancelled, with no cancel arranged": [
+        "The last call (tools/call 'list_notes' as alice of tenant acme) was not cancelled by the client",
+        "put 'Given the client cancels its next call after 1 progress report'",
+    ],
+    "a cancelled call does not succeed": [
+        "Expected the call to succeed, but tools/call 'import_notebook' as alice of tenant acme got no answer: the "
+        "client cancelled the call after 1 progress report ("
+    ],
+    "cancelled after no progress report at all": [
+        f"{CANCELLATION}:44: a call cannot be cancelled after 0 progress reports: count from 1"
+    ],
+}
+
+# The 2025-11-25 in-process client talks JSON-RPC: the SDK drops the stubborn answer, and the storage shows the work.
+LEGACY_CANCELLATION_FAILURES = {**CANCELLATION_FAILURES, "cancelled, but the server answers anyway": STORED_ANYWAY}
+
+
 @dataclass(frozen=True)
 class Feature:
     """A feature meant to fail: the passes it runs on, each scenario's expected fragments, options of its own, and a
@@ -798,9 +881,12 @@ FEATURES = (
     Feature(LOGS, ("context", "client"), LOG_FAILURES),
     Feature(LOGS, ("client-legacy",), LEGACY_LOG_FAILURES),
     # 2025-11-25 has no caching hints: its pass skips those scenarios (CACHING_FAILURES are the modern passes').
-    Feature(DISCOVERY, ("context",), CACHING_FAILURES),
-    Feature(DISCOVERY, ("client",), WIRE_CACHING_FAILURES),
-    Feature(DISCOVERY, ("client-legacy",), DISCOVERY_FAILURES),
+    Feature(DISCOVERY, ("context",), {**CACHING_FAILURES, **NOT_A_READ}),
+    Feature(DISCOVERY, ("client",), {**WIRE_CACHING_FAILURES, **NOT_A_READ}),
+    Feature(DISCOVERY, ("client-legacy",), {**DISCOVERY_FAILURES, **NOT_A_READ}),
+    # A grace of a second: the stubborn server's work (100 ms after the cancel) is surely stored by its end.
+    Feature(CANCELLATION, ("context", "client"), CANCELLATION_FAILURES, options=("-D", "mcpbdd.cancel_grace=1")),
+    Feature(CANCELLATION, ("client-legacy",), LEGACY_CANCELLATION_FAILURES, options=("-D", "mcpbdd.cancel_grace=1")),
     # A short call timeout: the announcement that never comes is waited for that long.
     Feature(ANNOUNCEMENTS, ("context", "client"), STREAM_FAILURES, options=("-D", "mcpbdd.timeout=1")),
     Feature(ANNOUNCEMENTS, ("client-legacy",), ANNOUNCEMENT_FAILURES, options=("-D", "mcpbdd.timeout=1")),

@@ -81,3 +81,42 @@ Feature: Discovery checks fail saying how the server described itself
     Then the completions are:
       | value | label |
       | home  | Home  |
+
+  Scenario: offers the resource template, but the server offers another
+    Then the server offers the resource template "notes://{id}"
+
+  Scenario: completes a template variable, but the value is not offered
+    Given the client calls "create_note" with {"title": "Milk", "body": "2 l"}
+    When the client asks to complete the variable "note_id" of the resource template "notes://{note_id}" from "n"
+    Then the completions include "n-2"
+
+  Scenario: completes a variable the template does not have
+    When the client asks to complete the variable "id" of the resource template "notes://{note_id}" from "n"
+
+  Scenario: completes a template variable against a server that declares no completions
+    Given the MCP server "event_server:mcp"
+    When the client asks to complete the variable "id" of the resource template "events://{id}" from "x"
+
+  # Caching hints exist on 2026-07-28 only: a 2025-11-25 pass skips these, saying so.
+  Scenario: read may be cached for, but for another time
+    Given the client calls "create_note" with {"title": "Milk", "body": "2 l"}
+    When the client reads the resource "notes://n-1"
+    Then the read may be cached for 300 seconds
+
+  Scenario: read may be cached privately, but any client may share it
+    Given the MCP server "event_server:mcp"
+    When the client reads the resource "events://status"
+    Then the read may be cached privately
+
+  Scenario: read may be cached, but the read failed
+    When the client reads the resource "notes://n-404"
+    Then the read may be cached for 60 seconds
+
+  Scenario: read may be cached, but the last call was no read
+    When the client calls "list_notes"
+    Then the read may be cached privately
+
+  Scenario: read may be cached for, but the server sends no hint
+    Given the MCP server "http: {python} tests/stripped_hints_server.py {port}"
+    When the client reads the resource "clean://milk"
+    Then the read may be cached for 60 seconds
