@@ -58,6 +58,9 @@ def test_a_listen_hears_the_tools_list_change_and_a_note_edit(
         assert {frame.tag for frame in own} == {tools.subscription_id}
     assert [frame.method for frame in own if frame.topic is not None] == [LISTS["tools"]]
     assert [frame.topic for frame in received[1].own if frame.topic is not None] == [NOTE]
+    heard = [entry.kind for entry in world.journal.entries if entry.kind not in ("progress", "log message")]
+    assert heard.count("tools list changed") == 1 and heard.count("resource updated") == 1  # in the reports too
+    assert heard.count("listen acknowledged") == (2 if modern else 0)
     assert world.close() == []
 
 

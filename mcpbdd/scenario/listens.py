@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from mcpbdd.harness.listening import Listening, wait_for
 from mcpbdd.model import announcements
-from mcpbdd.model.announcements import Listen, Topic
+from mcpbdd.model.announcements import Frame, Listen, Topic
 
 if TYPE_CHECKING:
     from mcpbdd.kit.principals import Principal
@@ -45,9 +45,16 @@ class Listens:
             return await world.owner.enter_async(await harness.listen(world.caller, topic, calls))
 
         listening = world.run(opened())
+        if listening.ear.heard != self._hear:  # the connection's first listen here: its acknowledgement came unheard
+            for frame in listening.ear.frames[listening.start :]:
+                self._hear(frame)
+        listening.ear.heard = self._hear  # from now on each frame as it arrives: the reports attach it to its step
         self.open.append(listening)
         self._callers[listening.caller] = world.caller
         return listening
+
+    def _hear(self, frame: Frame) -> None:
+        self._world.hear(*frame.journal_entry())
 
     def received(self) -> list[Listen]:
         """What each listen received so far (its connection's frames since it opened), as the checks take it."""
