@@ -755,6 +755,11 @@ NO_LISTEN = "is about what a listen received, but no listen for {what} is open i
 
 # What every pass shows: an announcement that never came, one that came when none should, and the broken specifications.
 ANNOUNCEMENT_FAILURES: dict[str, list[str]] = {
+    # 2025-11-25: a resources/updated for a URI nobody subscribed to (the 2026-07-28 passes say it their way below).
+    "an update of a resource the client did not listen to": [
+        'The server announced that the resource "notes://elsewhere" changed, which no listen subscribed to: '
+        'alice\'s listen for the resource "notes://n-1" received: resource "notes://elsewhere" changed'
+    ],
     "an announcement that never comes": [
         "Expected the server to announce that the tools list changed (waited 1",
         "alice's listen for the tools list",
@@ -774,7 +779,7 @@ ANNOUNCEMENT_FAILURES: dict[str, list[str]] = {
     ],
     "announces nothing, with no listen open": ["'the server announces nothing' " + NO_LISTEN.format(what="anything")],
     "listens for a list there is none of": [
-        f"{ANNOUNCEMENTS}:55: there is no 'templates' list to listen to: use one of tools, prompts, resources"
+        f"{ANNOUNCEMENTS}:61: there is no 'templates' list to listen to: use one of tools, prompts, resources"
     ],
 }
 
@@ -784,6 +789,10 @@ STREAM_FAILURES: dict[str, list[str]] = {
     "an announcement that never comes": [
         *ANNOUNCEMENT_FAILURES["an announcement that never comes"],
         "received: the acknowledgement ({'toolsListChanged': True}) tagged",
+    ],
+    "an update of a resource the client did not listen to": [
+        'The server sent alice\'s listen for the resource "notes://n-1"',
+        'a kind it did not ask for (the resource "notes://elsewhere" changed)',
     ],
     "a kind the client did not ask for": [
         "The server sent alice's listen for the prompts list",

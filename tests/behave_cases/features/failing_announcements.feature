@@ -28,6 +28,12 @@ Feature: Announcement checks fail saying what arrived
     And the client calls "change"
     Then the server announces that the tools list changed
 
+  Scenario: an update of a resource the client did not listen to
+    Given the MCP server "announcing_server:unrequested"
+    When the client listens for changes to the resource "notes://n-1"
+    And the client calls "touch"
+    Then the server announces nothing
+
   Scenario: an announcement that never comes
     When the client listens for changes to the tools list
     And the client calls "set_archiving" with {"enabled": false}
