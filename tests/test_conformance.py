@@ -17,6 +17,7 @@ import pytest
 from gherkin import Parser
 
 from mcpbdd.conformance import PACK, ConformanceFailure, NotApplicable, Probe, all_checks, run_check
+from mcpbdd.conformance.agreement import COUNTERPARTS, disagreements
 from mcpbdd.conformance.baseline import load_baseline
 from mcpbdd.conformance.summary import EXPECTED, FAILED, PASSED, Summary, Verdict
 from mcpbdd.harness.client import ClientHarness
@@ -144,3 +145,44 @@ def test_the_site_lists_a_page_per_check() -> None:
     nav = (Path(__file__).parents[1] / "mkdocs.yml").read_text(encoding="utf-8")
     listed = re.findall(r"- ([\w-]+): reference/conformance/([\w-]+)\.md", nav)
     assert [name for name, _ in listed] == [page for _, page in listed] == [check.id for check in all_checks()]
+
+
+SUITE = [
+    {"scenario": "tools-list", "id": "tools-list", "status": "SUCCESS"},
+    {"scenario": "tools-list", "id": "tools-name-format", "status": "SUCCESS"},
+    {"scenario": "sep-2164-resource-not-found", "id": "sep-2164-no-empty-contents", "status": "SUCCESS"},
+    {"scenario": "sep-2164-resource-not-found", "id": "sep-2164-data-uri", "status": "WARNING"},
+    {"scenario": "caching", "id": "sep-2549-tools-list-caching-hints", "status": "FAILURE"},
+    {"scenario": "caching", "id": "sep-2549-resources-read-caching-hints", "status": "SKIPPED"},
+]
+"""The suite's verdicts on server-everything (a 2025-11-25 server that answers -32602 without data.uri)."""
+
+
+def test_the_pack_and_the_official_suite_agree_where_they_check_one_rule() -> None:
+    """The pack's verdicts on server-everything agree with the suite's; a pack check that did not apply (caching
+    hints on 2025-11-25) is not compared, and an expected failure is still a failure of the rule."""
+    assert set(COUNTERPARTS) <= {check.id for check in all_checks()}
+    pack = {
+        "tool-names": ["passed", "passed"],
+        "unknown-resource": ["expected failure", "expected failure"],
+        "caching-hints": ["not applicable", "not applicable"],
+    }
+    assert disagreements(pack, SUITE) == []
+    assert disagreements({**pack, "tool-names": ["passed", "failed"]}, SUITE) == [
+        "tool-names failed in the pack, the suite said: tools-name-format SUCCESS"
+    ]
+    assert disagreements({**pack, "unknown-resource": ["passed", "passed"]}, SUITE) == [
+        "unknown-resource passed in the pack, the suite said: sep-2164-no-empty-contents SUCCESS, sep-2164-data-uri "
+        "WARNING"
+    ]
+    assert disagreements({**pack, "caching-hints": ["passed", "not applicable"]}, SUITE) == [
+        "caching-hints passed in the pack, the suite said: sep-2549-tools-list-caching-hints FAILURE"
+    ]
+
+
+def test_the_docs_show_the_table_of_counterparts() -> None:
+    """docs/reference/conformance.md shows `COUNTERPARTS` as a table: a row per pack check, its checks in order."""
+    page = (Path(__file__).parents[1] / "docs" / "reference" / "conformance.md").read_text(encoding="utf-8")
+    rows = {row[0]: row for row in re.findall(r"^\| ([\w-]+) \| ([\w-]+) \| ([\w, -]+) \| .+ \|$", page, re.M)}
+    for name, counterpart in COUNTERPARTS.items():
+        assert rows.get(name) == (name, counterpart.scenario, ", ".join(counterpart.checks)), name

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sys
 import tempfile
 import zlib
 from collections.abc import AsyncIterator, Callable
@@ -51,6 +52,10 @@ from mcpbdd.checks.generated import (
     server_paths,
 )
 from mcpbdd.checks.generated.inputs import _hypothesis_jsonschema_problem
+from mcpbdd.checks.generated.paths import option_paths
+from mcpbdd.harness.client import ClientHarness
+from mcpbdd.harness.connectors import Stdio
+from mcpbdd.harness.processes.process_options import ProcessOptions
 from mcpbdd.kit.principals import Principal
 from mcpbdd.model.outcome import Call, Channel, Outcome, ProtocolError
 from mcpbdd.scenario.world import World
@@ -490,6 +495,25 @@ async def test_a_path_the_input_supplied_is_not_a_leak(zones: Any) -> None:
         outcome = await zones.call_tool(None, "open_document", {"path": path})
         assert outcome.channel is Channel.TOOL_ERROR
         assert judge(outcome, {"path": path}, Rules("open_document", (), server_paths(zones))) == {}
+
+
+def test_a_path_the_servers_command_line_configures_is_not_a_leak(tmp_path: Path) -> None:
+    """The reference git server refuses a repository path outside the one `--repository` confines it to, naming that
+    one: the operator wrote it on the command line and the model needs it, so it is an echo, not a leak."""
+    repository = tmp_path / "repo"
+    command = f"{sys.executable} -m mcp_server_git --repository {repository} --log=/var/log/git.log {tmp_path}/x.py"
+    harness = ClientHarness(Stdio(command, ProcessOptions(cwd=str(tmp_path))))  # not entered: no process starts
+    rules = Rules("git_log", (), server_paths(harness))
+    refusal = f"Error executing tool git_log: Repository path 'a' is outside the allowed repository '{repository}'"
+    assert judge(_tool_error(refusal), {"repo_path": "a"}, rules) == {}
+    assert LEAK in judge(_tool_error(f"cannot open '{tmp_path}/secret.txt'"), {}, rules)  # the working folder still
+    assert LEAK in judge(_tool_error(f"failed in {tmp_path}/x.py"), {}, rules)  # a positional script is no option
+    assert option_paths(
+        ["node", "--no-warnings", "/srv/x.js", "--repository", "/srv/repo", "--log=/var/log/x", "r/p"]
+    ) == (
+        "/var/log/x",
+        "/srv/repo",
+    )
 
 
 def test_paths_under_common_roots_are_leaks_in_errors_but_may_be_a_successful_answer() -> None:

@@ -116,7 +116,7 @@ async def bad_cursor(probe: Probe) -> None:
     section="caching",
     url=f"{SPEC}/server/utilities/pagination",
     rule="On 2026-07-28 every list result says how long a client may cache it and for whom: `ttlMs` and "
-    "`cacheScope` (`private` or `shared`), so a client need not list again before each call.",
+    "`cacheScope` (`public` or `private`), so a client need not list again before each call.",
     fix="Use an SDK version that speaks 2026-07-28 (it fills them in), or set them on a hand-built result.",
     modern_only=True,
 )

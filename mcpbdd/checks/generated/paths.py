@@ -13,6 +13,13 @@ So the leak verdict looks for three sets of paths, after echoes of the input are
     error. This is the catch-all for a server whose layout mcpbdd cannot know (`uvx`, `npx`, a
     URL). A path the input supplied is an echo and not a leak.
 
+A path given as an option's value on the server's command line (`--repository /srv/repo`,
+`--root=/data`) is input too: whoever configured the server wrote it, and a server that names it
+(the reference git server's "Repository path 'x' is outside the allowed repository '/srv/repo'",
+which tells the model the one path its tools take) repeats its configuration, it leaks nothing.
+So those paths are echoes (`ServerPaths.supplied`), as the call's own arguments are. The program
+and a script given positionally (`node /x/dist/index.js`) are the installation, never echoes.
+
 For an in-process server these are this interpreter's and this process's. For a server over
 stdio they are the process's where the connector knows them: its command (a `{python}` command
 is this interpreter; another Python or a console script in a virtual environment names its
@@ -29,7 +36,7 @@ import site
 import sys
 import sysconfig
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,7 +44,7 @@ from typing import Any
 from mcpbdd._sdk import registered_tools
 from mcpbdd.harness.base import Harness
 
-__all__ = ["COMMON_ROOTS", "ServerPaths", "leak_paths", "server_paths"]
+__all__ = ["CODE_SUFFIXES", "COMMON_ROOTS", "ServerPaths", "leak_paths", "option_paths", "server_paths"]
 
 COMMON_ROOTS = ("/usr/", "/home/", "/root/", "/tmp/", "/var/", "/opt/", "/Users/")
 """Where an absolute path in an error is a leak even when mcpbdd knows nothing of the server (plus `X:\\`)."""
@@ -54,6 +61,8 @@ class ServerPaths:
     installation: tuple[str, ...] = ()
     machine: tuple[tuple[str, str], ...] = ()
     roots: bool = True
+    supplied: tuple[str, ...] = ()
+    """Absolute paths the server's command line gives as option values: configuration, echoed, not leaked."""
 
 
 def leak_paths(harness: Harness, paths: Iterable[str] | None) -> ServerPaths:
@@ -73,11 +82,13 @@ def server_paths(harness: Harness) -> ServerPaths:
     kind = getattr(connector, "kind", None)
     installation: set[str] = set()
     machine: dict[str, str] = {}
+    supplied: tuple[str, ...] = ()
     if kind == "stdio":
         assert connector is not None
         env = {**os.environ, **connector.environment(None)}
         _add_interpreter(Path(connector.argv[0]), env.get("PATH"), installation, machine)
         _add_machine(machine, connector.options.cwd or os.getcwd(), env.get("HOME"), env.get("TMPDIR"))
+        supplied = option_paths(connector.argv)
     elif kind != "http":  # in this process: the context harness or the in-process client
         server = getattr(harness, "server", None) or getattr(connector, "server", None)
         installation.update(_code_folders(server))
@@ -87,7 +98,30 @@ def server_paths(harness: Harness) -> ServerPaths:
     return ServerPaths(
         installation=_longest_first(installation),
         machine=tuple((path, machine[path]) for path in _longest_first(machine)),
+        supplied=supplied,
     )
+
+
+CODE_SUFFIXES = frozenset({".py", ".pyc", ".pyz", ".js", ".mjs", ".cjs", ".ts", ".mts", ".jar", ".rb", ".php", ".sh"})
+"""What a script's path ends with: code of the server's, never a configured path (see `option_paths`)."""
+
+
+def option_paths(argv: Sequence[str]) -> tuple[str, ...]:
+    """The absolute paths `argv` gives as option values (`--opt /p`, `--opt=/p`, `-o /p`), longest first.
+
+    Only values of an option: the program (`argv[0]`) and positional arguments (a script) are the
+    server's installation, which an answer must not reveal. A flag that takes no value makes the
+    next argument look like its value (`node --enable-source-maps /x/index.js`), so a path to code
+    (`CODE_SUFFIXES`) is never taken for configuration.
+    """
+    found: set[str] = set()
+    for before, part in zip(["", *argv[1:-1]], argv[1:], strict=True):
+        value = part.split("=", 1)[1] if part.startswith("-") and "=" in part else None
+        if value is None and before.startswith("-") and "=" not in before and not part.startswith("-"):
+            value = part
+        if value and os.path.isabs(value) and len(Path(value).parts) >= 2 and Path(value).suffix not in CODE_SUFFIXES:
+            found.add(os.path.normpath(value))
+    return _longest_first(found)
 
 
 def _longest_first(paths: Iterable[str]) -> tuple[str, ...]:

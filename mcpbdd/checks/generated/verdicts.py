@@ -139,7 +139,7 @@ def _leak(outcome: Outcome, arguments: Mapping[str, Any], rules: Rules) -> str |
         text = f"{text}\n{json.dumps(structured, ensure_ascii=False, default=str)}"
     if not text:
         return None
-    echoes = _Echoes(text, arguments)
+    echoes = _Echoes(text, arguments, rules.server_paths.supplied)
     if match := echoes.search(_TRACEBACK):
         return f"a traceback ({_excerpt(text, match)})"
     if match := echoes.search(_FRAME):
@@ -167,16 +167,18 @@ class _Echoes:
     "time" out of the middle of "/venv/timezone/..." and hide the path it is part of.)
     """
 
-    def __init__(self, text: str, arguments: Mapping[str, Any]) -> None:
+    def __init__(self, text: str, arguments: Mapping[str, Any], supplied: Sequence[str] = ()) -> None:
         self.text = text
         self.arguments = arguments
+        self.supplied = supplied
+        """Paths the server's command line gives as option values: the operator's input, echoed like the call's."""
         self._starts: list[int] | None = None  # found on the first match: most answers match nothing
         self._ends: list[int] = []
 
     def _spans(self) -> list[int]:
         if self._starts is None:
             spans: list[tuple[int, int]] = []
-            for value in _echo_values(self.arguments):
+            for value in _echo_values(self.arguments) | set(self.supplied):
                 forms = [value]
                 if len(value) > 2 * TRUNCATED_ECHO:  # also as a validation error shows it: its head ... its tail
                     forms += [value[:TRUNCATED_ECHO], value[-TRUNCATED_ECHO:]]

@@ -1,0 +1,194 @@
+"""`mcpbdd conformance` over stdio against the reference servers: it finishes on each, and with each server's
+expected-failures file (tests/reference/expected-failures/) it exits 0, its summary listing those failures.
+
+Where the pack and the official suite check one rule (`mcpbdd.conformance.agreement.COUNTERPARTS`) their verdicts
+agree: on each reference server over stdio (the suite through mcpbdd's loopback bridge), on server-everything over
+its own streamable HTTP transport, and on the example server over HTTP.
+
+The servers are pinned and installed into a cache on first use (tests/reference_servers.py): npm's two with npm,
+PyPI's two in virtual environments of their own. A failure found here is either the server's (then it is listed in
+its expected-failures file, with why) or the pack's (then it is fixed, with a test in the fast tier).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+import yaml
+from reference_servers import SERVERS, command, stdio_command
+
+from mcpbdd.conformance.agreement import COUNTERPARTS, disagreements
+from mcpbdd.conformance.baseline import load_baseline
+from mcpbdd.conformance.summary import Summary, read_verdicts
+
+ROOT = Path(__file__).resolve().parents[2]
+BASELINES = ROOT / "tests" / "reference" / "expected-failures"
+ERAS = ("2026-07-28", "2025-11-25")
+
+
+def _conformance(folder: Path, target: str, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != "GITHUB_STEP_SUMMARY"}
+    argv = [sys.executable, "-m", "mcpbdd.cli.main", "conformance", target, *args]
+    return subprocess.run(argv, cwd=folder, env=env, capture_output=True, text=True, timeout=300)
+
+
+def _git_repository(folder: Path) -> Path:
+    """A repository of one commit for mcp-server-git to serve (its tools are confined to it)."""
+    repository = folder / "repo"
+    subprocess.run(["git", "init", "-q", str(repository)], check=True, timeout=60)
+    (repository / "README.md").write_text("served by mcp-server-git for mcpbdd's conformance test\n")
+    subprocess.run(["git", "-C", str(repository), "add", "README.md"], check=True, timeout=60)
+    identity = ["-c", "user.name=mcpbdd", "-c", "user.email=mcpbdd@example.invalid"]
+    subprocess.run(["git", "-C", str(repository), *identity, "commit", "-qm", "init"], check=True, timeout=60)
+    return repository
+
+
+TARGETS: dict[str, Callable[[Path], str]] = {
+    "server-everything": lambda folder: stdio_command(SERVERS["server-everything"], "stdio"),
+    # its knowledge graph goes to a file of the test's, not beside the package in the cache
+    "server-memory": lambda folder: stdio_command(
+        SERVERS["server-memory"], env={"MEMORY_FILE_PATH": str(folder / "memory.jsonl")}
+    ),
+    "mcp-server-time": lambda folder: stdio_command(SERVERS["mcp-server-time"], "--local-timezone", "UTC"),
+    "mcp-server-git": lambda folder: stdio_command(
+        SERVERS["mcp-server-git"], "--repository", str(_git_repository(folder))
+    ),
+}
+
+
+def _expected(name: str) -> list[str]:
+    path = BASELINES / f"{name}.yaml"
+    return list(yaml.safe_load(path.read_text(encoding="utf-8"))["server"]) if path.is_file() else []
+
+
+@pytest.mark.parametrize("name", sorted(TARGETS))
+def test_the_pack_finishes_on_each_reference_server_with_its_expected_failures(name: str, tmp_path: Path) -> None:
+    baseline = BASELINES / f"{name}.yaml"
+    options = ["--expected-failures", str(baseline)] if baseline.is_file() else []
+    started = time.monotonic()
+    done = _conformance(tmp_path, TARGETS[name](tmp_path), *options)
+    took = time.monotonic() - started
+    assert done.returncode == 0, done.stdout + done.stderr
+    summary = (tmp_path / "reports" / "conformance.md").read_text(encoding="utf-8")
+    assert "❌" not in summary, summary
+    expected = _expected(name)
+    for entry in expected:
+        for era in ERAS:
+            assert f"### {entry} ({era}): expected failure" in summary, summary
+    if expected:
+        assert f"{2 * len(expected)} expected failure" in summary
+        assert f"mcpbdd conformance: {2 * len(expected)} expected failure(s)" in done.stdout
+    assert took < 120, f"the pack took {took:.0f} s on {name}"
+
+
+def test_without_its_expected_failures_the_pack_fails_on_server_everything(tmp_path: Path) -> None:
+    """The baseline is what turns the failure into an expected one: without it the run exits 1, naming it."""
+    done = _conformance(tmp_path, TARGETS["server-everything"](tmp_path), "--only", "unknown-resource")
+    assert done.returncode == 1, done.stdout + done.stderr
+    summary = (tmp_path / "reports" / "conformance.md").read_text(encoding="utf-8")
+    assert "### unknown-resource (2025-11-25): failed" in summary
+    assert "the error's data is None, not {'uri':" in summary
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _serve(argv: list[str], port: int, env: dict[str, str]) -> Iterator[str]:
+    server = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert server.poll() is None, f"{argv} exited with {server.returncode}"
+                time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+AGREEMENT = [*sorted(TARGETS), "server-everything at its URL", "example at its URL"]
+"""Where the pack and the suite are compared: each reference server over stdio (the suite through mcpbdd's loopback
+bridge), server-everything over its own streamable HTTP transport (`PORT`), and the example server over HTTP."""
+
+
+@pytest.fixture(params=AGREEMENT)
+def served(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str, str]]:
+    """A case of `AGREEMENT`: its name and the target `mcpbdd conformance` is given (started here when a URL)."""
+    case = str(request.param)
+    if case in TARGETS:
+        yield case, TARGETS[case](tmp_path)
+        return
+    port = _free_port()
+    if case.startswith("server-everything"):
+        argv = command(SERVERS["server-everything"], "streamableHttp")
+        env = {**os.environ, "PORT": str(port)}
+    else:
+        argv = [sys.executable, "-m", "mcpbdd.examples.notes", "--http", f"127.0.0.1:{port}"]
+        env = dict(os.environ)
+    for url in _serve(argv, port, env):
+        yield case, url
+
+
+def _official(junit: Path) -> list[dict[str, object]]:
+    """The suite's checks as `mcpbdd conformance --official` wrote them (JUnit), with the suite's statuses."""
+    found: list[dict[str, object]] = []
+    for case in ET.parse(junit / "official" / "TESTS-official.xml").getroot().iter("testcase"):
+        status = "SUCCESS"
+        if case.find("failure") is not None:
+            status = "FAILURE"
+        elif case.find("skipped") is not None:
+            status = "SKIPPED"
+        elif (case.findtext("system-out") or "").startswith("warning:"):
+            status = "WARNING"
+        scenario = (case.get("classname") or "").removeprefix("official.")
+        found.append({"scenario": scenario, "id": case.get("name"), "status": status})
+    return found
+
+
+def test_the_pack_and_the_official_suite_agree_where_they_check_one_rule(
+    served: tuple[str, str], tmp_path: Path
+) -> None:
+    case, target = served
+    name = case.split(" at ")[0]
+    baseline = BASELINES / f"{name}.yaml"
+    options = ["--expected-failures", str(baseline)] if baseline.is_file() else []
+    done = _conformance(tmp_path, target, "--official", "--only", ",".join(COUNTERPARTS), *options)
+    npm = name.startswith("server-")  # 2025-11-25 servers: the suite's 2026-07-28 caching scenario fails them
+    assert done.returncode == (1 if npm else 0), done.stdout + done.stderr
+    summary = Summary.of(read_verdicts(tmp_path / "reports" / "junit"), load_baseline(baseline if options else None))
+    assert not summary.unexpected, summary.unexpected
+    pack: dict[str, list[str]] = {}
+    for verdict in summary.verdicts:
+        pack.setdefault(verdict.check, []).append(verdict.status)
+    official = _official(tmp_path / "reports" / "junit")
+    assert disagreements(pack, official) == []
+    statuses = {(check["scenario"], check["id"]): check["status"] for check in official}
+    assert statuses[("tools-list", "tools-name-format")] == "SUCCESS" and set(pack["tool-names"]) == {"passed"}
+    data_uri = statuses[("sep-2164-resource-not-found", "sep-2164-data-uri")]
+    caching = statuses[("caching", "sep-2549-tools-list-caching-hints")]
+    if npm:
+        # -32602 without data.uri: the suite warns (a SHOULD), the pack fails (expected, as the baseline says)
+        assert data_uri == "WARNING" and set(pack["unknown-resource"]) == {"expected failure"}
+        # a 2025-11-25 server: the suite's 2026-07-28 caching scenario fails it, the pack's check does not apply
+        assert caching == "FAILURE" and set(pack["caching-hints"]) == {"not applicable"}
+        # at its URL the suite's 2026-07-28 read meets "Server not initialized" (-32000); through the bridge, -32602
+        code = statuses[("sep-2164-resource-not-found", "sep-2164-error-code")]
+        assert code == ("WARNING" if " at " in case else "SUCCESS"), code
+    else:
+        assert data_uri == "SUCCESS" and set(pack["unknown-resource"]) == {"passed"}
+        assert caching == "SUCCESS" and pack["caching-hints"] == ["passed", "not applicable"]
