@@ -138,6 +138,15 @@ def test_an_announcement_that_never_came_names_what_did() -> None:
         announcements.announced([_listen(ACK)], TOOLS, waited=2)
 
 
+def test_an_announcement_missing_on_2025_11_25_says_how_that_era_announces() -> None:
+    """The SDK's ctx.notify_tools_changed() reaches only 2026-07-28 listens: a server using it is silent on 2025."""
+    with pytest.raises(AssertionError, match=r"received nothing \(on 2025-11-25 .*send_tool_list_changed\(\)"):
+        announcements.announced([_listen(modern=False)], TOOLS, waited=1)
+    with pytest.raises(AssertionError) as modern:
+        announcements.announced([_listen(ACK)], TOOLS, waited=1)
+    assert "2025-11-25" not in str(modern.value)  # the hint is for the era that needs it only
+
+
 def test_a_sub_resource_is_its_resources_own() -> None:
     assert Topic.resource("notes://n-1").covers(Topic.resource("notes://n-1/attachments/a"))
     assert not Topic.resource("notes://n-1").covers(Topic.resource("notes://n-10"))

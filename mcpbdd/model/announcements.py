@@ -24,6 +24,7 @@ from mcpbdd.model.expect import VacuousCheck
 
 __all__ = [
     "ACKNOWLEDGED",
+    "LEGACY_HINT",
     "LISTS",
     "RESOURCE_UPDATED",
     "STREAM_METHODS",
@@ -250,7 +251,19 @@ def announced(listens: Sequence[Listen], topic: Topic, *, waited: float) -> None
         if any(frame.topic is not None and topic.covers(frame.topic) for frame in listen.own):
             return
     heard = "; ".join(listen.heard() for listen in chosen)
-    raise AssertionError(f"Expected the server to announce that {topic} changed (waited {waited:g} s), but {heard}")
+    hint = LEGACY_HINT if not any(listen.modern for listen in chosen) else ""
+    raise AssertionError(
+        f"Expected the server to announce that {topic} changed (waited {waited:g} s), but {heard}{hint}"
+    )
+
+
+LEGACY_HINT = (
+    " (on 2025-11-25 a server announces on the caller's connection, e.g. "
+    "`ctx.request_context.session.send_tool_list_changed()` or `send_resource_updated(uri)`: the SDK's "
+    "`ctx.notify_tools_changed()` and `ctx.notify_resource_updated()` reach only 2026-07-28 listens)"
+)
+"""Why a Python server that announces on 2026-07-28 may say nothing on 2025-11-25: the SDK's ctx.notify_* publish
+only on the subscription bus (mcp 2.3), which a handshake-era connection never reads."""
 
 
 def announced_nothing(listens: Sequence[Listen], calls: int) -> None:
