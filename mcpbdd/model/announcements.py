@@ -259,7 +259,7 @@ def announced(listens: Sequence[Listen], topic: Topic, *, waited: float) -> None
 
 LEGACY_HINT = (
     " (on 2025-11-25 a server announces on the caller's connection, e.g. "
-    "`ctx.request_context.session.send_tool_list_changed()` or `send_resource_updated(uri)`: the SDK's "
+    "`ctx.session.send_tool_list_changed()` or `send_resource_updated(uri)`: the SDK's "
     "`ctx.notify_tools_changed()` and `ctx.notify_resource_updated()` reach only 2026-07-28 listens)"
 )
 """Why a Python server that announces on 2026-07-28 may say nothing on 2025-11-25: the SDK's ctx.notify_* publish
