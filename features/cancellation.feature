@@ -30,7 +30,7 @@ Feature: A user can stop a long import, and finds no half of a notebook
   Scenario: A cancelled import is no success
     Given the client cancels its next call after 2 progress reports
     When the client calls "import_notebook" with {"notes": [{"title": "Milk"}, {"title": "Eggs"}, {"title": "Bread"}], "pace_ms": 100}
-    Then the outcome is "transport-failure"
+    Then the call does not succeed
     And the call was cancelled
 
   Scenario: The next import runs to its end

@@ -20,6 +20,9 @@ Feature: Team notes
       | share_note              |
       | page_notes              |
       | import_notebook         |
+      | set_archiving           |
+      | archive_note            |
+      | edit_note               |
       | show_note_card          |
       | show_note_card_embedded |
       | pin_note                |

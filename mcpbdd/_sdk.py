@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 import types
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -35,6 +36,7 @@ __all__ = [
     "set_anyio_root_task",
     "drain_stdio_stdout",
     "share_output_validators",
+    "spy_on_notifications",
     "start_stdio_process",
     "stop_stdio_process",
     "subscription_bus",
@@ -150,6 +152,28 @@ def subscription_bus(server: MCPServer[Any]) -> SubscriptionBus:
     changes, every Context the context harness builds fails to be made.
     """
     return _private(server, "_subscriptions", "to build Contexts as the server does", "mcp")
+
+
+def spy_on_notifications(session: Any, hear: Callable[[str, Mapping[str, Any] | None], None]) -> None:
+    """Tell `hear` of every notification a client session receives, in receive order, before the SDK sorts it.
+
+    `ClientSession._dispatcher._on_notify_intercept` (mcp 2.3.0): the synchronous intercept each dispatcher
+    (`JSONRPCDispatcher` over streams, `DirectDispatcher` in-process) calls for every inbound notification,
+    which the session set to its listen demux when it was entered. The SDK's `listen()` keeps only the frames
+    tagged with its id and within its acknowledged filter, and consumes the acknowledgement, so what a
+    specification must judge (did the acknowledgement come first, was every frame tagged with the listen's
+    id, did a kind arrive that was not asked for) is only visible here. This wraps the intercept on this one
+    session: `hear` first (it must not raise), then the SDK's own. If the SDK renames either attribute,
+    `SdkSeamError` says so and nothing is wrapped.
+    """
+    dispatcher = _private(session, "_dispatcher", "to see every notification a listen receives", "mcp")
+    inner = _private(dispatcher, "_on_notify_intercept", "to see every notification a listen receives", "mcp")
+
+    def spy(method: str, params: Mapping[str, Any] | None) -> bool:
+        hear(method, params)
+        return bool(inner(method, params)) if inner is not None else False
+
+    dispatcher._on_notify_intercept = spy
 
 
 def registered_tools(server: object) -> list[RegisteredTool]:

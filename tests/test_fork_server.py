@@ -41,3 +41,15 @@ def test_the_fork_server_imports_only_the_standard_library(script: str) -> None:
     source = Path(spawn.__file__).with_name(script)
     imported = {name.split(".")[0] for name in absolute_imports(ast.parse(source.read_text()))}
     assert imported and imported <= set(sys.stdlib_module_names), imported - set(sys.stdlib_module_names)
+
+
+def test_a_plain_start_of_mcpbdd_s_own_is_not_announced(
+    monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """The official suite's bridge starts plainly: `mcpbdd conformance` printed a spawn line nobody had chosen."""
+    monkeypatch.setattr(spawn, "_announced", False)
+    argv = [sys.executable, "-m", "mcpbdd.record.bridge", "--port", "1"]
+    assert spawn.prepare("plain", argv, cwd=None, env={}) == argv
+    assert capfd.readouterr().err == ""
+    spawn.announce("plain")  # what the project's own choice still prints, once: the capture sees it
+    assert capfd.readouterr().err == "mcpbdd: server processes start with spawn = plain\n"

@@ -69,6 +69,48 @@ def test_subscription_bus_is_the_servers_bus_and_builds_contexts() -> None:
     assert isinstance(context, Context)
 
 
+@pytest.mark.anyio
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+async def test_spy_on_notifications_sees_every_frame_in_order_and_the_sdk_still_gets_them(mode: str) -> None:
+    from mcp import Client
+
+    server = _server()
+
+    @server.tool()
+    async def change(ctx: Context) -> str:
+        """Announces that the tools list changed, the era's way."""
+        if mode == "auto":
+            await ctx.notify_tools_changed()
+        else:
+            await ctx.request_context.session.send_tool_list_changed()
+        return "changed"
+
+    heard: list[tuple[str, Any]] = []
+    async with Client(server, mode=mode) as client:
+        _sdk.spy_on_notifications(client.session, lambda method, params: heard.append((method, params)))
+        if mode == "auto":
+            async with client.listen(tools_list_changed=True) as subscription:
+                await client.call_tool("change", {})
+                event = await subscription.__anext__()  # the SDK's own demux still delivers it
+                assert type(event).__name__ == "ToolsListChanged"
+        else:
+            await client.call_tool("change", {})
+            await asyncio.sleep(0.05)
+    methods = [method for method, _ in heard]
+    expected = ["notifications/tools/list_changed"]
+    if mode == "auto":  # the acknowledgement, which the SDK consumes, is seen first
+        expected = ["notifications/subscriptions/acknowledged", *expected]
+    assert [m for m in methods if m in expected] == expected
+
+
+def test_spy_on_notifications_names_a_missing_attribute() -> None:
+    class Bare:
+        pass
+
+    with pytest.raises(SdkSeamError, match="Bare has no _dispatcher any more"):
+        _sdk.spy_on_notifications(Bare(), lambda method, params: None)
+
+
 def test_registered_tools_gives_names_and_functions() -> None:
     tools = registered_tools(_server())
     assert [tool.name for tool in tools] == ["echo"]

@@ -57,6 +57,14 @@ __all__ = ["STARTUP_ERRORS", "Run", "RunConsole", "RunSettings", "plan_processes
 STARTUP_ERRORS = ("ConfigError:", "ParserError:", "HOOK-ERROR in before_all", "InvalidFilenameError:")
 """Lines behave prints (and then exits 1) when a run could not start: that is a usage error, not a failure."""
 
+NO_STEPS = "ConfigError: No steps directory in"
+NO_STEPS_HINT = (
+    "behave found no steps/ folder beside the features: add steps/mcpbdd_steps.py holding "
+    "`from mcpbdd.steps import *` and environment.py holding `from mcpbdd.behave import *` (both in features/, "
+    "or both at the project root), or let `mcpbdd init` write them"
+)
+"""What a newcomer who skipped the README's second step reads, instead of behave's bare ConfigError alone."""
+
 
 def run(args: argparse.Namespace, passthrough: Sequence[str], out: TextIO | None = None) -> int:
     """`mcpbdd run`: plan, check the server can load, run in a scratch folder, redact what the run wrote."""
@@ -293,6 +301,8 @@ class Run:
         for chain in chains:
             for worker in chain:
                 path, harness = self.verdicts_of[id(worker)]
+                if _exit_code(worker) == EXIT_USAGE and not read_verdicts(path):
+                    continue  # it could not start (its reason is on the console): nothing ran, so nothing was lost
                 self.lost += lost_scenarios(
                     worker.args,
                     read_verdicts(path),
@@ -354,6 +364,8 @@ class Run:
             print_summary(self.args, events, EXIT_INTERRUPTED, elapsed, self.out, name, per_harness=self.per_harness)
             return 128 + stopped_by
         worst = max(_exit_code(w) for chain in chains for w in chain)
+        if worst == EXIT_USAGE and any(NO_STEPS in "".join(w.output) for chain in chains for w in chain):
+            print(f"mcpbdd run: {NO_STEPS_HINT}", file=sys.stderr)
         if self.lost:
             worst = max(worst, EXIT_FAILED)  # a process that ended before its scenarios never passes the run
         print_summary(self.args, events, worst, elapsed, self.out, per_harness=self.per_harness, lost=self.lost)

@@ -24,7 +24,7 @@ import os
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any, cast
 
 import httpx
@@ -44,7 +44,7 @@ from mcp_types import (
 )
 from pydantic import BaseModel, Field, ValidationError
 
-from mcpbdd.examples import note_tags, notebook_import
+from mcpbdd.examples import note_changes, note_tags, notebook_import
 from mcpbdd.kit.clock import Clock, SystemClock
 from mcpbdd.kit.consent import DECLINED, ConsentGate, Shown
 from mcpbdd.kit.doubles import scenario_doubles
@@ -101,6 +101,7 @@ class NotesState:
     clock: Clock
     docs: httpx.AsyncClient | None = None
     """The document service's client (None: no document service, every import is refused)."""
+    subscriptions: set[str] = field(default_factory=set)  # URIs a 2025-11-25 client subscribed to (note_changes)
 
 
 def _docs_client(transport: httpx.AsyncBaseTransport | None = None) -> httpx.AsyncClient:
@@ -533,6 +534,7 @@ async def summarize_notes(tag: str, ctx: Context) -> str:
     return f"Summarise these notes tagged {tag!r} in three bullet points:\n{listing}"
 
 
+note_changes.register(globals())  # announcements: archiving turned on per tenant, an edited note
 note_tags.register(globals())  # completions: a `summarize_notes` tag, a note resource's id, from the caller's notes
 
 

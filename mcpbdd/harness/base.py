@@ -19,7 +19,9 @@ from mcp_types import CONNECTION_CLOSED, CallToolResult, InputRequiredResult, In
 from pydantic import ValidationError
 
 from mcpbdd.harness.limits import SERIALIZATION_DEPTH_ERROR, too_deep
+from mcpbdd.harness.listening import Listening
 from mcpbdd.kit.principals import Principal
+from mcpbdd.model.announcements import Topic
 from mcpbdd.model.cancellation import CancelPlan
 from mcpbdd.model.outcome import Call, Channel, Outcome, ProtocolError, Question, Result, question_kind
 
@@ -119,6 +121,18 @@ class Harness(AbstractAsyncContextManager["Harness"], Protocol):
     def server_stderr(self) -> str:
         """What the server process wrote to stderr ('' when there is no process)."""
         ...
+
+    async def listen(
+        self, caller: Principal | None, topic: Topic, now: Callable[[], int]
+    ) -> AbstractAsyncContextManager[Listening]:
+        """Get ready to listen for changes to `topic` as `caller`: the context manager the scenario's owner task
+        enters (it opens the listen, the era's way) and exits at the scenario's end. `now` counts the calls made."""
+        raise NotImplementedError(f"{type(self).__name__} cannot listen for changes")
+
+    async def settle(self, caller: Principal | None) -> None:
+        """Give what the server sent a chance to arrive before a check that nothing did (a round trip, or a turn)."""
+        for _ in range(3):
+            await asyncio.sleep(0)
 
     async def resume(
         self, caller: Principal | None, outcome: Outcome, answers: InputResponses, request_state: str | None

@@ -36,9 +36,11 @@ for (`log_level`) goes in each request's `_meta` on 2026-07-28, and as a session
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
-from collections.abc import Awaitable, Callable, Iterable
-from contextlib import AsyncExitStack
+import warnings
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar, Unpack
 
@@ -46,6 +48,7 @@ from mcp import Client
 from mcp.client.session import ClientRequestContext
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.dispatcher import ProgressFnT
+from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from mcp_types import (
     LOG_LEVEL_META_KEY,
     CancelledNotification,
@@ -64,14 +67,16 @@ from mcp_types import (
 )
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from mcpbdd._sdk import request_ids_in_flight, resolver_asking, share_output_validators
+from mcpbdd._sdk import request_ids_in_flight, resolver_asking, share_output_validators, spy_on_notifications
 from mcpbdd.harness.base import DEFAULT_TIMEOUT, Harness, RequestTimeout, Rounds, bounded, classify, round_options
 from mcpbdd.harness.cancelling import cancel_part_way, stop_abandoned
 from mcpbdd.harness.connectors import Connector, InProcess
 from mcpbdd.harness.limits import too_deep
+from mcpbdd.harness.listening import Ear, Listening
 from mcpbdd.harness.targets import error_summary
 from mcpbdd.kit.doubles import Doubles
 from mcpbdd.kit.principals import Principal, acting_as
+from mcpbdd.model.announcements import Topic
 from mcpbdd.model.cancellation import CancelPlan
 from mcpbdd.model.errors import ServerCannotStart
 from mcpbdd.model.kinds import CAPABILITIES, Capability, ClientMode, check_capabilities, client_mode
@@ -151,6 +156,8 @@ class ClientHarness(Harness):
         self._in_flight: list[InFlightCall] = []
         self._logs: list[LogMessage] = []
         """Every log message any session received, in order: a call's own are those that arrive while it runs."""
+        self._ears: dict[int, Ear] = {}
+        """Each session's ear (by `id`), spying on its notifications from its first listen on."""
         self._session_levels: dict[int, str] = {}
         self._abandoned: list[asyncio.Task[Outcome]] = []
         """In-process handlers that swallowed their cancellation and ran on: stopped when the harness closes."""
@@ -245,6 +252,77 @@ class ClientHarness(Harness):
             await bounded("logging/setLevel", self.timeout, client.session.set_logging_level(level))  # type: ignore[arg-type]
             self._session_levels[id(client)] = level
         return None
+
+    # listens ------------------------------------------------------------------------------------
+
+    async def listen(
+        self, caller: Principal | None, topic: Topic, now: Callable[[], int]
+    ) -> AbstractAsyncContextManager[Listening]:
+        """The caller's session (opened now, outside the owner task) with its ear, and the listen to enter."""
+        client = await self.session(caller)
+        ear = self._ears.get(id(client))
+        if ear is None:
+            ear = self._ears[id(client)] = Ear()
+            spy_on_notifications(client.session, ear.hear)
+        ear.now = now
+        return self._listening(client, caller, topic, ear)
+
+    @asynccontextmanager
+    async def _listening(
+        self, client: Client, caller: Principal | None, topic: Topic, ear: Ear
+    ) -> AsyncIterator[Listening]:
+        """2026-07-28: a `subscriptions/listen` stream (its acknowledgement awaited, bounded); 2025-11-25: the
+        session's notifications, with `resources/subscribe` for a resource. Closed when the owner exits it."""
+        start, label, opened = len(ear.frames), caller.user if caller else "the anonymous caller", ear.now()
+        if client.protocol_version not in MODERN_PROTOCOL_VERSIONS:
+            if topic.uri is not None:
+                await self._legacy_subscribe(client, caller, topic.uri, ear, start)
+            try:
+                yield Listening(topic, False, None, ear, start, label, opened)
+            finally:
+                if topic.uri is not None:
+                    with contextlib.suppress(Exception), warnings.catch_warnings():
+                        warnings.simplefilter("ignore", MCPDeprecationWarning)
+                        await bounded("resources/unsubscribe", self.timeout, client.unsubscribe_resource(topic.uri))
+            return
+        wanted: dict[str, Any] = topic.wire_filter()
+        async with AsyncExitStack() as stack:
+            try:
+                with acting_as(caller, self.tenant_claim):
+                    async with asyncio.timeout(self.timeout):
+                        subscription = await stack.enter_async_context(client.listen(**wanted))
+            except TimeoutError:
+                heard = "; ".join(str(frame) for frame in ear.frames[start:]) or "nothing"
+                raise AssertionError(
+                    f"The server did not acknowledge subscriptions/listen for {topic} within the call timeout of "
+                    f"{self.timeout:g} s; the connection received: {heard}"
+                ) from None
+            except MCPError as exc:
+                raise AssertionError(f"The server refused subscriptions/listen for {topic}: {exc}") from None
+            ear.ids.add(subscription.subscription_id)
+            yield Listening(topic, True, subscription.subscription_id, ear, start, label, opened)
+
+    async def _legacy_subscribe(self, client: Client, caller: Principal | None, uri: str, ear: Ear, start: int) -> None:
+        """`resources/subscribe` (2025-11-25): a refusal fails the step that listened, saying what the server said."""
+        try:
+            with acting_as(caller, self.tenant_claim), warnings.catch_warnings():
+                warnings.simplefilter("ignore", MCPDeprecationWarning)
+                await bounded("resources/subscribe", self.timeout, client.subscribe_resource(uri))
+        except MCPError as exc:
+            raise AssertionError(f'The server refused resources/subscribe for the resource "{uri}": {exc}') from None
+
+    async def settle(self, caller: Principal | None) -> None:
+        """A round trip (a ping on 2025-11-25, which 2026-07-28 removed: a `tools/list` there), so what the server
+        sent before answering it has arrived."""
+        client = await self.session(caller)
+        with acting_as(caller, self.tenant_claim):
+            if client.protocol_version in MODERN_PROTOCOL_VERSIONS:
+                await bounded("tools/list", self.timeout, client.session.list_tools())
+            else:
+                with warnings.catch_warnings():  # the SDK warns that 2026-07-28 removed ping; this is 2025-11-25
+                    warnings.simplefilter("ignore", MCPDeprecationWarning)
+                    await bounded("ping", self.timeout, client.send_ping())
+        await super().settle(caller)
 
     # mid-call questions (legacy era) ----------------------------------------------------------
 

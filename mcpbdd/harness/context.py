@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable, Iterable
-from contextlib import AsyncExitStack
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 from dataclasses import replace
 from typing import Any, Unpack, cast
 
@@ -33,6 +33,8 @@ from mcp_types import (
     GetPromptRequestParams,
     ReadResourceRequestParams,
     RequestParamsMeta,
+    SubscriptionFilter,
+    SubscriptionsListenRequestParams,
     Tool,
 )
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
@@ -42,9 +44,11 @@ from mcpbdd.harness.base import DEFAULT_TIMEOUT, Harness, Rounds, bounded, class
 from mcpbdd.harness.cancelling import cancel_part_way, stop_abandoned
 from mcpbdd.harness.exits import exit_error, exit_in
 from mcpbdd.harness.limits import too_deep
+from mcpbdd.harness.listening import Ear, Listening, Tap, wait_for
 from mcpbdd.harness.mock_context import MockContext, Recorder
 from mcpbdd.kit.doubles import Doubles, providing
 from mcpbdd.kit.principals import Principal, authenticated_user
+from mcpbdd.model.announcements import Topic
 from mcpbdd.model.cancellation import CancelPlan
 from mcpbdd.model.kinds import CAPABILITIES
 from mcpbdd.model.outcome import (
@@ -91,6 +95,8 @@ class ContextHarness(Harness):
         self._stack: AsyncExitStack | None = None
         self._mock: MockContext | None = None
         self._asked_level: str | None = None
+        self._ear = Ear()
+        """What the listens of the one mock connection received."""
         self._abandoned: list[asyncio.Task[Outcome]] = []
         """Handlers that swallowed their cancellation and ran on: stopped when the harness closes."""
         lowlevel = lowlevel_server(server)
@@ -219,6 +225,52 @@ class ContextHarness(Harness):
             log_level=level,
             logs_opt_in=self.mock.protocol_version in MODERN_PROTOCOL_VERSIONS,
         )
+
+    async def listen(
+        self, caller: Principal | None, topic: Topic, now: Callable[[], int]
+    ) -> AbstractAsyncContextManager[Listening]:
+        """A listen through the server's own `subscriptions/listen` handler, its frames recorded (no transport)."""
+        self._ear.now = now
+        return self._listening(caller, topic, self._ear)
+
+    @asynccontextmanager
+    async def _listening(self, caller: Principal | None, topic: Topic, ear: Ear) -> AsyncIterator[Listening]:
+        """Run the server's listen handler as a task of its own (the stream), until the owner exits the listen."""
+        entry = self._lowlevel.get_request_handler("subscriptions/listen")
+        if entry is None:
+            raise AssertionError(
+                f"The server serves no subscriptions/listen, so no client can listen for changes to {topic} "
+                "(an MCPServer made with subscriptions=False?)"
+            )
+        wanted = SubscriptionFilter.model_validate(topic.wire_filter())
+        params = SubscriptionsListenRequestParams(notifications=wanted)
+        raw = params.model_dump(mode="json", by_alias=True, exclude_none=True)
+        request_context = self.mock.request_context("subscriptions/listen", raw, Recorder(notifications=Tap(ear)))
+        start, label, opened = len(ear.frames), caller.user if caller else "the anonymous caller", ear.now()
+        token = auth_context_var.set(authenticated_user(caller, self.tenant_claim) if caller is not None else None)
+        try:
+            stream = asyncio.ensure_future(entry.handler(request_context, params))  # the task copies the context
+        finally:
+            auth_context_var.reset(token)
+        try:
+            await asyncio.sleep(0)  # the handler's first turn usually sends the acknowledgement: no waiter needed
+            await wait_for([ear], lambda: len(ear.frames) > start or stream.done(), self.timeout)
+            if stream.done() and len(ear.frames) == start:
+                failure = stream.exception() if not stream.cancelled() else None
+                raise AssertionError(
+                    f"The server's subscriptions/listen for {topic} ended before acknowledging"
+                    + (f": {type(failure).__name__}: {failure}" if failure is not None else "")
+                )
+            if len(ear.frames) == start:
+                raise AssertionError(
+                    f"The server did not acknowledge subscriptions/listen for {topic} within the call timeout of "
+                    f"{self.timeout:g} s; it sent nothing"
+                )
+            ear.ids.add(request_context.request_id)
+            yield Listening(topic, True, request_context.request_id, ear, start, label, opened)
+        finally:
+            stream.cancel()
+            await asyncio.gather(stream, return_exceptions=True)
 
     async def list_tools(self, caller: Principal | None = None) -> list[Tool]:
         """The server's tools (`tools/list`), bounded by the call timeout like every request."""

@@ -150,9 +150,13 @@ class MockContext:
     def notifications(self) -> list[tuple[str, dict[str, Any]]]:
         return self.recorder.notifications
 
-    def request_context(self, method: str, params: Mapping[str, Any] | None) -> ServerRequestContext[Any, Any]:
-        """A fresh `ServerRequestContext` for one request, as `ServerRunner` would build it."""
-        dctx = RecordingDispatchContext(self.recorder, request_id=next(_request_ids))
+    def request_context(
+        self, method: str, params: Mapping[str, Any] | None, recorder: Recorder | None = None
+    ) -> ServerRequestContext[Any, Any]:
+        """A fresh `ServerRequestContext` for one request, as `ServerRunner` would build it.
+
+        `recorder`: where what the handler sends on this request goes (a listen's stream has its own)."""
+        dctx = RecordingDispatchContext(recorder or self.recorder, request_id=next(_request_ids))
         session = ServerSession(dctx, self.connection, request_meta=self.meta)
         return ServerRequestContext(
             session=session,

@@ -55,6 +55,7 @@ from mcpbdd.model.outcome import LOG_LEVELS, RESOURCES_READ, TOOLS_CALL, Call, C
 from mcpbdd.model.trace import Events, Exchange, Trace
 from mcpbdd.scenario.conversation import AnswerPlan, Conversation, InputRounds
 from mcpbdd.scenario.journal import Journal
+from mcpbdd.scenario.listens import Listens
 from mcpbdd.scenario.remembered import Remembered
 from mcpbdd.scenario.runtime import ScenarioOwner
 from mcpbdd.scenario.servers import HarnessChoice, build_harness
@@ -98,6 +99,7 @@ class World:
         """Values taken from results by JSON path; a later call's `${name}` sends them (`remember`)."""
         self.authorization = ScenarioAuthorization(lambda: self.clock, settings.tenant_claim)
         """Whether the server requires a token, and the JWT each caller sends (`mcpbdd.authorization`)."""
+        self.listens = Listens(self)  # the scenario's listens, what each received, the announcement checks
         self.log_level: str | None = None
         """The level from which the client asks for log messages (`ask_for_log_messages`; None: it asks for none)."""
         self.cancel_plan: CancelPlan | None = None  # the next call's planned cancel (`cancel_next_call`)
@@ -417,8 +419,7 @@ class World:
         return outcome
 
     def hear(self, kind: str, payload: dict[str, Any]) -> None:
-        """Something the server sent on its own arrived now (`kind`: a short phrase such as "tools list changed";
-        `payload`: plain JSON): the reports attach it to the running step (`mcpbdd.scenario.journal`)."""
+        """Something the server sent on its own arrived now (`kind`: a short phrase; `payload`: plain JSON)."""
         self.journal.hear(kind, payload)
 
     def ask_for_log_messages(self, level: str) -> None:
@@ -563,10 +564,8 @@ class World:
         return tools
 
     def tool_names(self) -> list[str]:
-        if self._tool_names is None:
-            self.offered_tools()
-        assert self._tool_names is not None
-        return self._tool_names
+        names = self._tool_names
+        return names if names is not None else [tool.name for tool in self.offered_tools()]
 
     def outcomes_of(self, user: str) -> list[Outcome]:
         """The outcomes of every call `user` made in this scenario."""

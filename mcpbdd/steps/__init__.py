@@ -8,6 +8,7 @@ everything a step does is available to Python code too.
 
 # `arguments` first: it registers the parameter types (Text, Names, CodeWord, Kind, Unit) the other modules use.
 from mcpbdd.steps import (  # noqa: F401  (registering the steps is the point)
+    announcements,
     apps,
     arguments,
     authorization,

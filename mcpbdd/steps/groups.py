@@ -20,6 +20,7 @@ GROUPS = {
     "mcpbdd.steps.conformance": "Conformance",
     "mcpbdd.steps.progress": "Progress of a long call",
     "mcpbdd.steps.logs": "Log messages",
+    "mcpbdd.steps.announcements": "Announcements (listens and list changes)",
     "mcpbdd.steps.cancellation": "Cancellation",
     "mcpbdd.steps.discovery": "Discovery, completions and caching hints",
     "mcpbdd.steps.apps": "Apps (ui:// views)",

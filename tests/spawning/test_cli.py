@@ -87,6 +87,21 @@ def test_a_feature_that_does_not_parse_is_a_usage_error(tmp_path: Path) -> None:
     assert "ParserError" in run.stderr and "broken.feature" in run.stderr
 
 
+def test_a_project_without_steps_is_told_what_to_add_and_loses_nothing(tmp_path: Path) -> None:
+    """A newcomer who skipped the README's second step: exit 2, behave's reason, what to add, no "lost" scenario."""
+    (tmp_path / "features").mkdir()
+    (tmp_path / "features" / "first.feature").write_text(
+        "Feature: first\n  Scenario: tools\n    When the client lists the tools\n"
+    )
+    (tmp_path / "pyproject.toml").write_text('[tool.mcpbdd]\nserver = "mcpbdd.examples.notes:mcp"\n')
+    run = mcpbdd("run", cwd=tmp_path, env={"PYTHONPATH": str(ROOT)})
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert "ConfigError: No steps directory" in run.stdout + run.stderr
+    assert "add steps/mcpbdd_steps.py holding `from mcpbdd.steps import *`" in run.stderr, run.stderr
+    assert "mcpbdd init" in run.stderr
+    assert "LOST" not in (run.stdout + run.stderr).upper().replace("LOSES", ""), run.stdout + run.stderr
+
+
 def _under_a_terminal(args: list[str], env: dict[str, str]) -> str:
     """Run `mcpbdd` with a pseudo-terminal as stdout and stderr, as a developer's shell would."""
     controller, terminal = pty.openpty()

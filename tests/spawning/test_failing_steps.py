@@ -5,8 +5,9 @@ Each feature in tests/behave_cases/features/ named below is meant to fail, scena
 storage and clock steps against servers that cannot see them (failing_doubles), the upstream steps (failing_upstream),
 every step that could pass vacuously (vacuous_checks), the phrases a new user reached for (failing_vocabulary,
 failing_short_checks), the authorization steps (failing_authorization), the progress and log-message steps
-(failing_progress, failing_logs), the discovery, caching-hint and completion steps (failing_discovery) and the
-cancellation steps against a server that ignores a cancel (failing_cancellation). behave runs
+(failing_progress, failing_logs), the discovery, caching-hint and completion steps (failing_discovery), the
+cancellation steps against a server that ignores a cancel (failing_cancellation) and the announcement steps
+(failing_announcements, against tests/announcing_server.py's broken listen streams). behave runs
 each feature once per pass, in a subprocess (its `main()` leaks step definitions within one process), with the JSON
 formatter; every scenario must fail, and only those the table names, and each failing step's message must hold its row's
 fragments: the JSON path of a schema violation, the shrunk input of a crash, the feature file and line of malformed
@@ -749,6 +750,65 @@ WIRE_CACHING_FAILURES: dict[str, list[str]] = {
     ],
 }
 
+ANNOUNCEMENTS = "tests/behave_cases/features/failing_announcements.feature"
+NO_LISTEN = "is about what a listen received, but no listen for {what} is open in this scenario"
+
+# What every pass shows: an announcement that never came, one that came when none should, and the broken specifications.
+ANNOUNCEMENT_FAILURES: dict[str, list[str]] = {
+    # 2025-11-25: a resources/updated for a URI nobody subscribed to (the 2026-07-28 passes say it their way below).
+    "an update of a resource the client did not listen to": [
+        'The server announced that the resource "notes://elsewhere" changed, which no listen subscribed to: '
+        'alice\'s listen for the resource "notes://n-1" received: resource "notes://elsewhere" changed'
+    ],
+    "an announcement that never comes": [
+        "Expected the server to announce that the tools list changed (waited 1",
+        "alice's listen for the tools list",
+    ],
+    "announces nothing, but something came": [
+        "Expected the server to announce nothing, but it announced that the tools list changed: alice's listen for "
+        "the tools list",
+        "tools list changed",
+    ],
+    "announces, with no listen open": [
+        "'the server announces that the tools list changed' " + NO_LISTEN.format(what="the tools list"),
+        "add 'When the client listens for changes to the tools list' before the step that makes the change",
+    ],
+    "announces nothing, with no call after the listen": [
+        "no call was made since the listen opened",
+        "put a When step that calls the server between the listen and this check",
+    ],
+    "announces nothing, with no listen open": ["'the server announces nothing' " + NO_LISTEN.format(what="anything")],
+    "listens for a list there is none of": [
+        f"{ANNOUNCEMENTS}:61: there is no 'templates' list to listen to: use one of tools, prompts, resources"
+    ],
+}
+
+# A 2026-07-28 listen stream broken three ways (tests/announcing_server.py); a 2025-11-25 pass skips these.
+STREAM_FAILURES: dict[str, list[str]] = {
+    **ANNOUNCEMENT_FAILURES,
+    "an announcement that never comes": [
+        *ANNOUNCEMENT_FAILURES["an announcement that never comes"],
+        "received: the acknowledgement ({'toolsListChanged': True}) tagged",
+    ],
+    "an update of a resource the client did not listen to": [
+        'The server sent alice\'s listen for the resource "notes://n-1"',
+        'a kind it did not ask for (the resource "notes://elsewhere" changed)',
+    ],
+    "a kind the client did not ask for": [
+        "The server sent alice's listen for the prompts list",
+        "a kind it did not ask for (the tools list changed)",
+        "received: the acknowledgement ({'promptsListChanged': True}) tagged",
+    ],
+    "a frame tagged with another id than the listen's": [
+        "but tools list changed tagged 'listen-of-someone-else' (",
+        "is tagged with an id no listen of this client has",
+    ],
+    "an announcement before the acknowledgement": [
+        "Expected the server's acknowledgement as the first frame of alice's listen for the tools list",
+        "but the first was tools list changed tagged",
+    ],
+}
+
 
 CANCELLATION = "tests/behave_cases/features/failing_cancellation.feature"
 STORED_ANYWAY = ["The storage of tenant 'acme' changed:", '+ notes/milk = {"title": "Milk"}']
@@ -836,6 +896,9 @@ FEATURES = (
     # A grace of a second: the stubborn server's work (100 ms after the cancel) is surely stored by its end.
     Feature(CANCELLATION, ("context", "client"), CANCELLATION_FAILURES, options=("-D", "mcpbdd.cancel_grace=1")),
     Feature(CANCELLATION, ("client-legacy",), LEGACY_CANCELLATION_FAILURES, options=("-D", "mcpbdd.cancel_grace=1")),
+    # A short call timeout: the announcement that never comes is waited for that long.
+    Feature(ANNOUNCEMENTS, ("context", "client"), STREAM_FAILURES, options=("-D", "mcpbdd.timeout=1")),
+    Feature(ANNOUNCEMENTS, ("client-legacy",), ANNOUNCEMENT_FAILURES, options=("-D", "mcpbdd.timeout=1")),
 )
 """The features meant to fail, and the passes each runs on."""
 

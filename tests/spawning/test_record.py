@@ -167,12 +167,11 @@ def test_configured_secrets_never_reach_the_cassette(tmp_path: Path) -> None:
 
 
 def _everything() -> list[str]:
-    from spawning.test_reference_server import installed_everything
+    from reference_servers import SERVERS, command
 
-    node = shutil.which("node")
-    if node is None:
+    if shutil.which("node") is None:
         pytest.skip("node is needed to run the reference server")
-    return [node, str(installed_everything()), "stdio"]
+    return command(SERVERS["server-everything"], "stdio")
 
 
 def test_the_reference_server_session_round_trips(tmp_path: Path) -> None:

@@ -176,6 +176,40 @@ def test_the_error_matrix_holds_over_http(notes_over_http: str) -> None:
     assert "0 failed" in run.stdout
 
 
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+def test_announcements_reach_a_client_over_stdio(mode: str) -> None:
+    """features/announcements.feature with every scenario's server a process over stdio (a listen of each era)."""
+    run = run_behave(
+        "features/announcements.feature",
+        "-D",
+        "mcpbdd.harness=client",
+        "-D",
+        f"mcpbdd.client_mode={mode}",
+        "-D",
+        f"mcpbdd.server=stdio: {python_command('mcpbdd.examples.notes')}",
+        "-D",
+        f"mcpbdd.env={json.dumps(NOTES_ENV)}",
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "0 failed" in run.stdout and "0 skipped" in run.stdout
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+def test_announcements_reach_a_client_over_http(notes_over_http: str, mode: str) -> None:
+    """The same feature against one started HTTP server, which keeps its state between scenarios (and runs)."""
+    run = run_behave(
+        "features/announcements.feature",
+        "-D",
+        "mcpbdd.harness=client",
+        "-D",
+        f"mcpbdd.client_mode={mode}",
+        "-D",
+        f"mcpbdd.server={notes_over_http}",
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "0 failed" in run.stdout and "0 skipped" in run.stdout
+
+
 @pytest.mark.parametrize("moment", ["starting", "mid-call"])
 def test_an_interrupted_run_leaves_no_server_behind(tmp_path: Path, moment: str) -> None:
     """SIGINT while the stdio server starts or is mid-call: behave stops and stops the server (process group and all).

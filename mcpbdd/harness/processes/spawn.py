@@ -234,6 +234,8 @@ def prepare(mode: SpawnMode, argv: Sequence[str], *, cwd: str | None, env: Mappi
     For a process the SDK must start itself (a started HTTP server); the stdio connector talks to the
     fork server directly instead (`fork_server`, `fork_client.py`).
     """
+    if mode == "plain":  # nothing to prepare, and nothing to announce: mcpbdd's own plain starts (the official
+        return list(argv)  # suite's bridge) are not the project's choice; the run's header echoes the project's
     found = fork_server(mode, argv, cwd=cwd, env=env)
     return list(argv) if found is None else found.handle.launcher_argv(found.entry)
 
