@@ -13,7 +13,9 @@ CI job summary, and appended to `$GITHUB_STEP_SUMMARY` when that is set.
 
 `--official` also runs the official suite's generic scenarios (`mcpbdd.cli.official`): at a URL, at
 an `http:` command it starts, and at a stdio target through a loopback HTTP bridge; where it cannot
-run it is reported as skipped, saying what to install, never as passed.
+run it is reported as skipped, saying what to install, never as passed. On a server the pack found
+speaking only 2025-11-25 the suite's 2026-07-28-only scenarios are not applicable, saying why; where
+the pack and the suite disagree on one rule the console and the summary name it (failing nothing).
 
 With no TARGET (and for each option not given) `[tool.mcpbdd.conformance]` in pyproject.toml says
 (`target`, `only`, `skip`, `expected_failures`, `official`), the target falling back to the `server`
@@ -40,7 +42,9 @@ from mcpbdd.cli.options import DEFAULT_JUNIT, DEFAULT_RESULTS, REPORTS
 from mcpbdd.cli.passes import LEGACY, MODERN
 from mcpbdd.cli.run import run
 from mcpbdd.conformance import PACK, all_checks, check_named
+from mcpbdd.conformance.agreement import disagreements, pack_verdicts
 from mcpbdd.conformance.baseline import load_baseline
+from mcpbdd.conformance.eras import speaks_only_legacy
 from mcpbdd.conformance.summary import Summary, read_verdicts
 from mcpbdd.harness.processes.process_options import ProcessOptions
 from mcpbdd.harness.targets import ServerTarget
@@ -192,17 +196,18 @@ def main(args: argparse.Namespace) -> int:
         from mcpbdd.cli.official import run_official
 
         options = ProcessOptions(env=settings.env, cwd=settings.cwd, spawn="plain")
-        official = run_official(args.target, args.junit, options=options)
-        if official.skipped:
-            print(f"mcpbdd conformance: the official suite was skipped, not passed: {official.skipped}")
-        not_applicable = [check for check in official.checks if check.get("reason")]
-        if not_applicable:
+        legacy = speaks_only_legacy(summary.verdicts, [check.id for check in all_checks() if check.modern_only])
+        pack = pack_verdicts(summary.verdicts)
+        official = run_official(
+            args.target, args.junit, options=options, legacy=legacy, disagree=lambda checks: disagreements(pack, checks)
+        )
+        if legacy is None and not official.skipped:
             print(
-                f"mcpbdd conformance: {len(not_applicable)} official check(s) not applicable over stdio, not passed: "
-                "they test the HTTP layer, which over stdio is mcpbdd's loopback bridge (the summary says why)"
+                "mcpbdd conformance: no 2026-07-28 check of the pack ran, so the server's era is unknown: the "
+                "official suite's 2026-07-28 scenarios keep their verdicts"
             )
-        for check in official.failed:
-            print(f"mcpbdd conformance: the official check {check.get('id')} failed: {check.get('errorMessage')}")
+        for line in official.console():
+            print(f"mcpbdd conformance: {line}")
     text = summary.markdown(args.target, all_checks()) + (official.markdown() if official else "")
     _write_summary(text, args.summary)
     for entry in summary.stale:

@@ -10,6 +10,9 @@ process) is reached through the loopback HTTP bridge (`mcpbdd.record.bridge`), s
 Over the bridge the HTTP layer is the bridge's, not the server's, so the scenarios that check it
 (`NOT_OVER_STDIO`, and the checks of the others that read an HTTP status) are reported as not applicable
 over stdio, saying why, never as passed.
+On a server that speaks only 2025-11-25 (the pack's 2026-07-28 pass found it so: `mcpbdd.conformance.eras`)
+the checks of the scenarios the suite's own list gives for 2026-07-28 alone are not applicable, saying why,
+never passed and never failing the run; a 2026-07-28 server keeps every verdict.
 Its scenarios here are the generic ones, which need no fixture tool of the suite's own. Each check of
 its `checks.json` becomes a JUnit test case (`junit/official/`) with its spec references, and a row of
 the Markdown summary. Where it cannot run (no npm, a server that does not start) it says so: never
@@ -26,11 +29,12 @@ import shutil
 import subprocess
 import tempfile
 import xml.etree.ElementTree as ET
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mcpbdd.conformance.eras import NOT_THIS_ERA, modern_only_scenarios, not_applicable_on_legacy, scenario_eras
 from mcpbdd.harness.processes.http_process import HttpProcess
 from mcpbdd.harness.processes.process_options import ProcessOptions
 from mcpbdd.harness.targets import ServerTarget
@@ -46,6 +50,7 @@ __all__ = [
     "OfficialRun",
     "bridge_command",
     "run_official",
+    "suite_scenarios",
 ]
 
 SUITE = "@modelcontextprotocol/conformance@0.2.0-alpha.12"
@@ -79,6 +84,8 @@ class OfficialRun:
 
     checks: list[dict[str, object]] = field(default_factory=list)
     skipped: str | None = None
+    disagreements: list[str] = field(default_factory=list)
+    """Where the pack and the suite check one rule and say different things (`agreement.disagreements`)."""
 
     @property
     def failed(self) -> list[dict[str, object]]:
@@ -92,8 +99,46 @@ class OfficialRun:
         for check in self.checks:
             refs = " ".join(f"[{r.get('id')}]({r.get('url')})" for r in _refs(check))
             status = f"{check.get('status')}" + (f" ({check['reason']})" if check.get("reason") else "")
-            lines.append(f"| {check.get('scenario')} | {check.get('id')} | {status} | {refs} |")
+            said = f" (the suite said {check['suite_status']})" if check.get("suite_status") else ""
+            lines.append(f"| {check.get('scenario')} | {check.get('id')} | {status}{said} | {refs} |")
+        counts: dict[str, int] = {}
+        for check in self.checks:
+            counts[_counted(check)] = counts.get(_counted(check), 0) + 1
+        lines += ["", ", ".join(f"{n} {status}" for status, n in counts.items()) or "no check ran"]
+        if self.disagreements:
+            lines += ["", "### Where the pack and the official suite disagree", ""]
+            lines += [f"- {found}" for found in self.disagreements]
         return "\n".join([*lines, ""])
+
+    def console(self) -> list[str]:
+        """What `mcpbdd conformance` prints about the suite's run: what was skipped and why, what failed."""
+        if self.skipped is not None:
+            return [f"the official suite was skipped, not passed: {self.skipped}"]
+        lines: list[str] = []
+        over_stdio = [c for c in self.checks if str(c.get("reason") or "").startswith("not applicable over stdio")]
+        if over_stdio:
+            lines.append(
+                f"{len(over_stdio)} official check(s) not applicable over stdio, not passed: they test the HTTP "
+                "layer, which over stdio is mcpbdd's loopback bridge (the summary says why)"
+            )
+        era = [c for c in self.checks if c.get("reason") == NOT_THIS_ERA]
+        if era:
+            scenarios = ", ".join(dict.fromkeys(str(c.get("scenario")) for c in era))
+            lines.append(
+                f"{len(era)} official check(s) not applicable, not passed: the server speaks only 2025-11-25 and "
+                f"these scenarios check the 2026-07-28 protocol ({scenarios})"
+            )
+        for check in self.failed:
+            lines.append(f"the official check {check.get('id')} failed: {check.get('errorMessage')}")
+        for found in self.disagreements:
+            lines.append(f"the pack and the official suite disagree: {found}")
+        return lines
+
+
+def _counted(check: dict[str, object]) -> str:
+    """A check's status as the summary counts it: a skipped one with a reason is not applicable."""
+    status = str(check.get("status"))
+    return "not applicable" if status == "SKIPPED" and check.get("reason") else status
 
 
 def _refs(check: dict[str, object]) -> list[dict[str, str]]:
@@ -129,6 +174,18 @@ def _entry() -> tuple[list[str] | None, str | None]:
     return [node, str(entry)], None
 
 
+def suite_scenarios(command: list[str]) -> dict[str, frozenset[str]]:
+    """The suite's server scenarios and the spec versions each checks, from its own list (`list --server`).
+
+    A list that cannot be read is empty: no scenario is then taken for 2026-07-28-only, every verdict is kept.
+    """
+    try:
+        done = subprocess.run([*command, "list", "--server"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return {}
+    return scenario_eras(done.stdout)
+
+
 def bridge_command(target: ServerTarget) -> str:
     """The `http:` command serving a stdio target (or a `module:attr`, as a stdio process) through the bridge."""
     stdio = target.spec
@@ -147,12 +204,20 @@ async def _served(command: str, options: ProcessOptions) -> AsyncIterator[str]:
 
 
 def run_official(
-    target: str, junit: Path, timeout: float = 120.0, *, options: ProcessOptions | None = None
+    target: str,
+    junit: Path,
+    timeout: float = 120.0,
+    *,
+    options: ProcessOptions | None = None,
+    legacy: bool | None = None,
+    disagree: Callable[[list[dict[str, object]]], list[str]] | None = None,
 ) -> OfficialRun:
     """Run the suite's generic scenarios against `target` and write their checks as JUnit.
 
     A URL is used as is; an `http:` command, and a stdio target behind the bridge, are started for the
-    run with `options` (the configured environment and folder) and stopped after it.
+    run with `options` (the configured environment and folder) and stopped after it. `legacy` is whether
+    the server speaks only 2025-11-25 (the pack's finding; None: unknown, every verdict kept); `disagree`
+    compares the suite's checks with the pack's verdicts (`agreement.disagreements`).
     """
     parsed = ServerTarget.parse(target)
     command, why = _entry()
@@ -172,6 +237,10 @@ def run_official(
                 {"scenario": name, "id": name, "status": "SKIPPED", "reason": f"not applicable over stdio: {why}"}
                 for name, why in NOT_OVER_STDIO.items()
             ]
+    if legacy:
+        result.checks = not_applicable_on_legacy(result.checks, modern_only_scenarios(suite_scenarios(command)))
+    if disagree is not None:
+        result.disagreements = disagree(result.checks)
     _write_junit(result, junit / "official")
     return result
 

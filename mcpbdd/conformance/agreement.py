@@ -17,7 +17,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-__all__ = ["COUNTERPARTS", "Counterpart", "disagreements"]
+from mcpbdd.conformance.summary import Verdict
+
+__all__ = ["COUNTERPARTS", "Counterpart", "disagreements", "pack_verdicts"]
 
 
 @dataclass(frozen=True)
@@ -49,8 +51,8 @@ COUNTERPARTS: dict[str, Counterpart] = {
             "sep-2549-resources-list-caching-hints",
             "sep-2549-resources-templates-list-caching-hints",
         ),
-        "the suite speaks 2026-07-28 only and fails a 2025-11-25 server, where the pack's check does not apply; "
-        "it also lists prompts and resources a server did not declare",
+        "both are 2026-07-28 rules, not applicable to a 2025-11-25 server; the suite also lists prompts and "
+        "resources a server did not declare",
     ),
 }
 """Pack check -> the official suite's checks of the same rule. The suite's other generic checks (HTTP headers,
@@ -88,4 +90,12 @@ def disagreements(
         if pack_passed != suite_passed:
             said = ", ".join(f"{check} {status}" for check, status in theirs)
             found.append(f"{name} {'passed' if pack_passed else 'failed'} in the pack, the suite said: {said}")
+    return found
+
+
+def pack_verdicts(verdicts: Iterable[Verdict]) -> dict[str, list[str]]:
+    """The pack's verdicts as `disagreements` takes them: check id -> its status on each era it ran."""
+    found: dict[str, list[str]] = {}
+    for verdict in verdicts:
+        found.setdefault(verdict.check, []).append(verdict.status)
     return found

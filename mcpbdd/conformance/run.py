@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from mcpbdd.conformance.eras import LEGACY_SESSION
 from mcpbdd.conformance.probe import Probe
 from mcpbdd.conformance.registry import ConformanceFailure, NotApplicable, check_named
 from mcpbdd.harness.client import ClientHarness
@@ -19,7 +20,7 @@ async def run_check(probe: Probe, name: str) -> None:
     """Run the check `name`: returns when the server keeps the rule; raises ConformanceFailure or NotApplicable."""
     found = check_named(name)
     if found.modern_only and not await probe.modern():
-        raise NotApplicable(f"{found.id} is a 2026-07-28 rule and this session speaks 2025-11-25")
+        raise NotApplicable(f"{found.id} is a 2026-07-28 rule and {LEGACY_SESSION}")
     await found.run(probe)
 
 

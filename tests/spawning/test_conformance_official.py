@@ -163,11 +163,16 @@ def test_over_stdio_the_bridge_passes_what_a_url_passes_and_the_http_layer_is_no
 
 @NEEDS_NPM
 def test_a_broken_stdio_server_still_fails_through_the_bridge(tmp_path: Path) -> None:
-    """The bridge relays: an empty `contents` for an unknown resource (a MUST NOT) reaches the suite as written."""
+    """The bridge relays: an empty `contents` for an unknown resource (a MUST NOT) reaches the suite as written.
+
+    The server speaks 2026-07-28 (the pack's caching-hints ran on it), so the failure of a 2026-07-28-only scenario
+    (sep-2164-resource-not-found) is the server's and fails the run: only a 2025-11-25 server is spared them.
+    """
     done = _conformance(
-        tmp_path, f"stdio: {PYTHON} {TESTS / 'bridge_servers.py'}", "--official", "--only", "tool-names"
+        tmp_path, f"stdio: {PYTHON} {TESTS / 'bridge_servers.py'}", "--official", "--only", "tool-names,caching-hints"
     )
     assert done.returncode == 1, done.stdout + done.stderr
+    assert "the server's era is unknown" not in done.stdout and "speaks only 2025-11-25" not in done.stdout
     assert "the official check sep-2164-no-empty-contents failed: Server returned a result with an empty" in done.stdout
     failed = [(scenario, check) for scenario, check, status, _ in _official_verdicts(tmp_path) if status == "failed"]
     # The suite fails the empty answer, and the data.uri of the error that should have come instead.
