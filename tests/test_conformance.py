@@ -18,7 +18,7 @@ from gherkin import Parser
 
 from mcpbdd.conformance import PACK, ConformanceFailure, NotApplicable, Probe, all_checks, run_check
 from mcpbdd.conformance.agreement import COUNTERPARTS, disagreements
-from mcpbdd.conformance.baseline import load_baseline
+from mcpbdd.conformance.baseline import EXPECTED_FAILURE, expect_official, load_baseline
 from mcpbdd.conformance.summary import EXPECTED, FAILED, PASSED, Summary, Verdict
 from mcpbdd.harness.client import ClientHarness
 
@@ -123,6 +123,29 @@ def test_the_expected_failures_file(tmp_path: Path) -> None:
     assert [v.check for v in summary.unexpected] == ["tool-names"]
     assert summary.stale == ["caching-hints@2026-07-28"]
     assert "remove them from the file" in summary.markdown("x:mcp", all_checks())
+
+
+def test_the_expected_failures_file_names_official_checks_too(tmp_path: Path) -> None:
+    """`official:id` turns a failure of the suite's into an expected one; one that ran and passed is stale; one
+    that did not run says nothing; a failure the file does not name still fails."""
+    path = tmp_path / "baseline.yml"
+    path.write_text("server:\n  - official:host-rebinding\n  - official:now-fixed\n  - official:not-run\n")
+    baseline = load_baseline(path)
+    assert baseline.official == {"host-rebinding", "now-fixed", "not-run"} and baseline.entries == ()
+    checks: list[dict[str, object]] = [
+        {"scenario": "dns", "id": "host-rebinding", "status": "FAILURE", "errorMessage": "answered 200"},
+        {"scenario": "tools", "id": "now-fixed", "status": "SUCCESS"},
+        {"scenario": "tools", "id": "other", "status": "FAILURE", "errorMessage": "bad"},
+    ]
+    marked, stale = expect_official(checks, baseline.official)
+    assert [check["status"] for check in marked] == [EXPECTED_FAILURE, "SUCCESS", "FAILURE"]
+    assert marked[0]["reason"] == "expected: the file lists official:host-rebinding"
+    assert marked[0]["errorMessage"] == "answered 200"  # what failed is kept for the report
+    assert stale == ["official:now-fixed"]
+    empty = tmp_path / "empty.yml"
+    empty.write_text("- 'official: '\n")
+    with pytest.raises(ValueError, match="an empty official: entry"):
+        load_baseline(empty)
 
 
 @pytest.mark.parametrize(

@@ -34,6 +34,7 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mcpbdd.conformance.baseline import EXPECTED_FAILURE, expect_official
 from mcpbdd.conformance.eras import NOT_THIS_ERA, modern_only_scenarios, not_applicable_on_legacy, scenario_eras
 from mcpbdd.harness.processes.http_process import HttpProcess
 from mcpbdd.harness.processes.process_options import ProcessOptions
@@ -86,6 +87,8 @@ class OfficialRun:
     skipped: str | None = None
     disagreements: list[str] = field(default_factory=list)
     """Where the pack and the suite check one rule and say different things (`agreement.disagreements`)."""
+    stale: list[str] = field(default_factory=list)
+    """The expected-failures file's `official:` entries whose check now passes (`baseline.expect_official`)."""
 
     @property
     def failed(self) -> list[dict[str, object]]:
@@ -130,6 +133,11 @@ class OfficialRun:
             )
         for check in self.failed:
             lines.append(f"the official check {check.get('id')} failed: {check.get('errorMessage')}")
+        expected = [check for check in self.checks if check.get("status") == EXPECTED_FAILURE]
+        if expected:
+            lines.append(f"{len(expected)} official check(s) failed as the expected-failures file says")
+        for entry in self.stale:
+            lines.append(f"the expected failure {entry} now passes: remove it from the file")
         for found in self.disagreements:
             lines.append(f"the pack and the official suite disagree: {found}")
         return lines
@@ -211,13 +219,15 @@ def run_official(
     options: ProcessOptions | None = None,
     legacy: bool | None = None,
     disagree: Callable[[list[dict[str, object]]], list[str]] | None = None,
+    expected: frozenset[str] = frozenset(),
 ) -> OfficialRun:
     """Run the suite's generic scenarios against `target` and write their checks as JUnit.
 
     A URL is used as is; an `http:` command, and a stdio target behind the bridge, are started for the
     run with `options` (the configured environment and folder) and stopped after it. `legacy` is whether
     the server speaks only 2025-11-25 (the pack's finding; None: unknown, every verdict kept); `disagree`
-    compares the suite's checks with the pack's verdicts (`agreement.disagreements`).
+    compares the suite's checks with the pack's verdicts (`agreement.disagreements`); `expected` are the check ids
+    the expected-failures file lists (`official:id`): their failures are reported as expected, not failing the run.
     """
     parsed = ServerTarget.parse(target)
     command, why = _entry()
@@ -241,6 +251,7 @@ def run_official(
         result.checks = not_applicable_on_legacy(result.checks, modern_only_scenarios(suite_scenarios(command)))
     if disagree is not None:
         result.disagreements = disagree(result.checks)
+    result.checks, result.stale = expect_official(result.checks, expected)
     _write_junit(result, junit / "official")
     return result
 
@@ -327,6 +338,9 @@ def _write_junit(result: OfficialRun, folder: Path) -> None:
         if status == "FAILURE":
             message = str(check.get("errorMessage") or check.get("description") or "failed")
             ET.SubElement(case, "failure", message=message).text = json.dumps(check, indent=2, default=str)
+        elif status == EXPECTED_FAILURE:
+            message = f"{check.get('reason')}: {check.get('errorMessage') or check.get('description') or 'failed'}"
+            ET.SubElement(case, "skipped", message=message)
         elif status in ("SKIPPED", "INFO"):
             ET.SubElement(case, "skipped", message=str(check.get("reason") or check.get("description") or status))
         elif status == "WARNING":

@@ -88,6 +88,18 @@ def test_at_a_url_the_official_checks_are_junit_tests_agreeing_with_the_pack(tmp
     assert "| sep-2164-resource-not-found | sep-2164-error-code | SUCCESS |" in summary
 
 
+@NEEDS_NPM
+def test_an_expected_official_failure_that_now_passes_fails_the_run(tmp_path: Path, notes_url: str) -> None:
+    """An `official:` entry whose check ran and passed is stale, like a pack entry: exit 1, saying to remove it."""
+    baseline = tmp_path / "expected.yaml"
+    baseline.write_text("server:\n  - official:sep-2164-error-code\n", encoding="utf-8")
+    done = _conformance(
+        tmp_path, notes_url, "--official", "--only", "unknown-resource", "--expected-failures", str(baseline)
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "the expected failure official:sep-2164-error-code now passes: remove it from the file" in done.stdout
+
+
 Verdicts = list[tuple[str, str, str, str]]
 """Each official check as (scenario, check, passed | failed | skipped, the skip's or failure's message)."""
 
