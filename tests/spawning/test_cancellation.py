@@ -7,17 +7,14 @@ turns that into closing the request's stream, over 2025-11-25 HTTP it posts the 
 
 from __future__ import annotations
 
-import json
-
 import pytest
-from processes import run_module
 
 from mcpbdd.harness import ClientHarness
-from mcpbdd.harness.connectors import Http, python_command
+from mcpbdd.harness.connectors import Http
 from mcpbdd.kit.principals import Principal
 from mcpbdd.model.cancellation import NOTIFIED, CancelPlan, Seen, was_cancelled
 from mcpbdd.model.outcome import Call
-from spawning.test_remote import NOTES_ENV, notes_over_http
+from spawning.test_remote import behave_over_stdio, notes_over_http
 
 __all__ = ["notes_over_http"]  # the fixture, shared with test_remote
 
@@ -26,21 +23,7 @@ SLOW_IMPORT = Call.tool("import_notebook", {"notes": [{"title": "Milk"}, {"title
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
 def test_the_cancellation_feature_holds_over_stdio(mode: str) -> None:
-    run = run_module(
-        "behave",
-        "--format",
-        "progress",
-        "features/cancellation.feature",
-        "-D",
-        "mcpbdd.harness=client",
-        "-D",
-        f"mcpbdd.client_mode={mode}",
-        "-D",
-        f"mcpbdd.server=stdio: {python_command('mcpbdd.examples.notes')}",
-        "-D",
-        f"mcpbdd.env={json.dumps(NOTES_ENV)}",
-        timeout=600,
-    )
+    run = behave_over_stdio("features/cancellation.feature", mode=mode)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "6 scenarios passed, 0 failed" in run.stdout, run.stdout
 

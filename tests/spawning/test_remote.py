@@ -128,19 +128,26 @@ def run_behave(*args: str) -> subprocess.CompletedProcess[str]:
     return run_module("behave", "--format", "progress", *args, timeout=600)
 
 
+def behave_over_stdio(*features: str, mode: str) -> subprocess.CompletedProcess[str]:
+    """`features` on the client harness in `mode`, each scenario's notes server a process over stdio."""
+    return run_behave(
+        *features,
+        *("-D", "mcpbdd.harness=client", "-D", f"mcpbdd.client_mode={mode}"),
+        *("-D", f"mcpbdd.server=stdio: {python_command('mcpbdd.examples.notes')}"),
+        *("-D", f"mcpbdd.env={json.dumps(NOTES_ENV)}"),
+    )
+
+
+def behave_over_http(url: str, *features: str, mode: str = "auto") -> subprocess.CompletedProcess[str]:
+    """`features` on the client harness in `mode` against the server at `url`."""
+    return run_behave(
+        *features, *("-D", "mcpbdd.harness=client", "-D", f"mcpbdd.client_mode={mode}", "-D", f"mcpbdd.server={url}")
+    )
+
+
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
 def test_the_error_matrix_holds_over_stdio(mode: str) -> None:
-    run = run_behave(
-        "features/error_channels.feature",
-        "-D",
-        "mcpbdd.harness=client",
-        "-D",
-        f"mcpbdd.client_mode={mode}",
-        "-D",
-        f"mcpbdd.server=stdio: {python_command('mcpbdd.examples.notes')}",
-        "-D",
-        f"mcpbdd.env={json.dumps(NOTES_ENV)}",
-    )
+    run = behave_over_stdio("features/error_channels.feature", mode=mode)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "0 failed" in run.stdout
 
@@ -149,18 +156,7 @@ def test_the_error_matrix_holds_over_stdio(mode: str) -> None:
 def test_discovery_completions_and_read_hints_hold_over_stdio(mode: str) -> None:
     """Every scenario of the discovery and reading features (template completions, the offered templates, a read's
     caching hints: skipped on 2025-11-25, saying so) with the notes server over stdio, a process per caller."""
-    run = run_behave(
-        "features/discovery.feature",
-        "features/reading.feature",
-        "-D",
-        "mcpbdd.harness=client",
-        "-D",
-        f"mcpbdd.client_mode={mode}",
-        "-D",
-        f"mcpbdd.server=stdio: {python_command('mcpbdd.examples.notes')}",
-        "-D",
-        f"mcpbdd.env={json.dumps(NOTES_ENV)}",
-    )
+    run = behave_over_stdio("features/discovery.feature", "features/reading.feature", mode=mode)
     assert run.returncode == 0, run.stdout + run.stderr
     counts = re.search(r"(\d+) scenarios passed, 0 failed, (\d+) skipped", run.stdout)
     assert counts is not None, run.stdout
@@ -169,9 +165,7 @@ def test_discovery_completions_and_read_hints_hold_over_stdio(mode: str) -> None
 
 
 def test_the_error_matrix_holds_over_http(notes_over_http: str) -> None:
-    run = run_behave(
-        "features/error_channels.feature", "-D", "mcpbdd.harness=client", "-D", f"mcpbdd.server={notes_over_http}"
-    )
+    run = behave_over_http(notes_over_http, "features/error_channels.feature")
     assert run.returncode == 0, run.stdout + run.stderr
     assert "0 failed" in run.stdout
 
@@ -179,17 +173,7 @@ def test_the_error_matrix_holds_over_http(notes_over_http: str) -> None:
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
 def test_announcements_reach_a_client_over_stdio(mode: str) -> None:
     """features/announcements.feature with every scenario's server a process over stdio (a listen of each era)."""
-    run = run_behave(
-        "features/announcements.feature",
-        "-D",
-        "mcpbdd.harness=client",
-        "-D",
-        f"mcpbdd.client_mode={mode}",
-        "-D",
-        f"mcpbdd.server=stdio: {python_command('mcpbdd.examples.notes')}",
-        "-D",
-        f"mcpbdd.env={json.dumps(NOTES_ENV)}",
-    )
+    run = behave_over_stdio("features/announcements.feature", mode=mode)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "0 failed" in run.stdout and "0 skipped" in run.stdout
 
@@ -197,15 +181,7 @@ def test_announcements_reach_a_client_over_stdio(mode: str) -> None:
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
 def test_announcements_reach_a_client_over_http(notes_over_http: str, mode: str) -> None:
     """The same feature against one started HTTP server, which keeps its state between scenarios (and runs)."""
-    run = run_behave(
-        "features/announcements.feature",
-        "-D",
-        "mcpbdd.harness=client",
-        "-D",
-        f"mcpbdd.client_mode={mode}",
-        "-D",
-        f"mcpbdd.server={notes_over_http}",
-    )
+    run = behave_over_http(notes_over_http, "features/announcements.feature", mode=mode)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "0 failed" in run.stdout and "0 skipped" in run.stdout
 
