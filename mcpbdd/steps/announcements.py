@@ -17,36 +17,35 @@ from mcpbdd.steps._world import world
 from mcpbdd.steps.arguments import spec_errors
 
 
+def _topic(context: Any, *, name: str | None = None, uri: str | None = None) -> Topic:
+    """The list or resource a phrase names; one there is none of is a broken specification, naming what there is."""
+    with spec_errors(context):
+        topic = Topic.of_list(name) if name is not None else Topic.resource(str(uri))
+    return topic
+
+
 @when("the client listens for changes to the {name:Text} list")
 def client_listens_for_list(context: Any, name: str) -> None:
     """When the client listens for changes to the tools list  (or the prompts list, the resources list)"""
-    with spec_errors(context):
-        topic = Topic.of_list(name)
-    world(context).listens.listen_for(topic)
+    world(context).listens.listen_for(_topic(context, name=name))
 
 
 @when('the client listens for changes to the resource "{uri:Text}"')
 def client_listens_for_resource(context: Any, uri: str) -> None:
     """When the client listens for changes to the resource "notes://n-1\""""
-    with spec_errors(context):
-        topic = Topic.resource(uri)
-    world(context).listens.listen_for(topic)
+    world(context).listens.listen_for(_topic(context, uri=uri))
 
 
 @then("the server announces that the {name:Text} list changed")
 def server_announces_list_changed(context: Any, name: str) -> None:
     """Then the server announces that the tools list changed  (waits up to the call timeout)"""
-    with spec_errors(context):
-        topic = Topic.of_list(name)
-    world(context).listens.check_announced(topic)
+    world(context).listens.check_announced(_topic(context, name=name))
 
 
 @then('the server announces that the resource "{uri:Text}" changed')
 def server_announces_resource_changed(context: Any, uri: str) -> None:
     """Then the server announces that the resource "notes://n-1" changed"""
-    with spec_errors(context):
-        topic = Topic.resource(uri)
-    world(context).listens.check_announced(topic)
+    world(context).listens.check_announced(_topic(context, uri=uri))
 
 
 @then("the server announces nothing")
