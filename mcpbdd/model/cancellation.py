@@ -44,8 +44,9 @@ DEFAULT_GRACE: Final = 0.3
 
 NOTIFIED: Final = "notifications/cancelled"
 """How a cancel goes over the wire: the notification with the request's id."""
-TASK_CANCELLED: Final = "the handler's task cancelled"
-"""How a cancel reaches a handler running in the caller's task (the context harness, the in-process modern client)."""
+TASK_CANCELLED: Final = "its handler's request scope cancelled, as notifications/cancelled does"
+"""How a cancel reaches a handler running in the caller's task (the context harness, the in-process modern client):
+the scope the handler runs in is cancelled, as the SDK's dispatcher cancels it on the wire's notification."""
 
 REQUEST_CANCELLED: Final = -32800
 """The error a 2025-11-25 Streamable HTTP server (the SDK's) answers a cancelled request with, to end its stream."""
@@ -130,8 +131,6 @@ class Cancellation:
         """What followed the cancel, in words for a failure or a report."""
         grace = f"{self.plan.grace:g} s"
         if self.seen is Seen.NOTHING:
-            if self.how == TASK_CANCELLED:
-                return "the handler stopped"
             return f"no answer came in the {grace} the client watched after it"
         late = self.late.describe() if self.late is not None else "an answer"
         when = f"{self.late_after:.2f} s after the cancel" if self.late_after is not None else "after the cancel"
