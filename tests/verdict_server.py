@@ -12,11 +12,13 @@ in-process as `verdict_server:mcp`, over stdio as `{python} tests/verdict_server
 - it is made with `subscriptions=False`, so it declares no `listChanged` and no `resources.subscribe`
   on either era: a listen must fail at once saying so;
 - its completion handler raises: `completion/complete` is answered with an error, which must fail the
-  scenario naming the request, never end it with a traceback.
+  scenario naming the request, never end it with a traceback; so do a prompt, a resource and a
+  resource template.
 """
 
 from __future__ import annotations
 
+import logging
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -44,6 +46,9 @@ async def _storage(_server: MCPServer[StorageService]) -> AsyncIterator[StorageS
 
 
 mcp: MCPServer[StorageService] = MCPServer("verdict", lifespan=_storage, subscriptions=False)
+# The SDK logs each handler's exception with a rich traceback, which can take seconds on a loaded machine (in-process,
+# on the event loop the call's timeout runs on): the failures below are meant, so they are not logged.
+logging.getLogger("mcp").setLevel(logging.CRITICAL)
 
 
 def grown() -> str:
@@ -93,6 +98,24 @@ async def shielded_save(ctx: Context[Any, StorageService]) -> str:
 def greet(name: str) -> str:
     """A prompt whose argument the broken completion handler is asked about."""
     return f"Hello {name}"
+
+
+@mcp.prompt()
+def broken_prompt() -> str:
+    """A prompt that cannot be rendered."""
+    raise RuntimeError("the prompt's template is gone")
+
+
+@mcp.resource("verdict://broken")
+def broken_resource() -> str:
+    """A resource that cannot be read."""
+    raise RuntimeError("the disk is gone")
+
+
+@mcp.resource("verdict://broken/{name}")
+def broken_template(name: str) -> str:
+    """A resource template none of whose resources can be read."""
+    raise RuntimeError(f"the disk holding {name} is gone")
 
 
 @mcp.completion()

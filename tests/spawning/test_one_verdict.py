@@ -9,8 +9,8 @@ verdict everywhere:
   next one in-process, as it is in a fresh process;
 - a cancel lets a handler's shielded work finish, in-process as over a wire;
 - a listen for what the server declared it would not announce fails at once, saying what it declared;
-- a server's error on `completion/complete` fails the scenario (a *failed* step naming the request and
-  what the server said), never a Python error.
+- a server's error on `completion/complete`, `prompts/get` or `resources/read` (a resource or a template's)
+  fails the scenario (a *failed* step naming the request and what the server said), never a Python error.
 """
 
 from __future__ import annotations
@@ -56,6 +56,14 @@ LISTENS: dict[str, str] = {
 }
 COMPLETION = "asks for completions the server fails to give"
 SERVER_ERROR = "The server answered completion/complete with the protocol error -32603: Error completing argument name"
+CALLS: dict[str, str] = {  # the code and message are the SDK's, which differ by era and dispatcher
+    "gets a prompt the server fails to render": "prompts/get 'broken_prompt' as alice of tenant acme failed with the "
+    "protocol error",
+    "reads a resource the server fails to read": "resources/read 'verdict://broken' as alice of tenant acme failed "
+    "with the protocol error",
+    "reads a resource of a template the server fails to read": "resources/read 'verdict://broken/milk' as alice of "
+    "tenant acme failed with the protocol error",
+}
 
 Verdict = tuple[str, str, str, float]
 """A scenario's status, the status of its first step that did not pass, that step's message, its steps' seconds."""
@@ -103,13 +111,14 @@ def _passed(verdict: Verdict, target: str, scenario: str) -> None:
     assert (status, step) == ("passed", "passed"), f"{target}: {scenario!r} {step}: {message}"
 
 
-def _failed(verdict: Verdict, target: str, scenario: str, fragment: str) -> None:
-    """Failed (the server missed what the specification expects), never an error (mcpbdd's traceback), at once."""
+def _failed(verdict: Verdict, target: str, scenario: str, fragment: str) -> float:
+    """Failed (the server missed what the specification expects), never an error (mcpbdd's traceback); how long its
+    steps took."""
     status, step, message, seconds = verdict
     assert (status, step) == ("failed", "failed"), f"{target}: {scenario!r} {step}: {message}"
     assert "Traceback" not in message, message
     assert fragment in message, f"{target}: {scenario!r}: {fragment!r} not in:\n{message}"
-    assert seconds < 3, f"{target}: {scenario!r} took {seconds:.1f} s: a declared refusal fails at once"
+    return seconds
 
 
 EVERY_TARGET = pytest.mark.parametrize("target", list(TARGETS))
@@ -117,7 +126,7 @@ EVERY_TARGET = pytest.mark.parametrize("target", list(TARGETS))
 
 @EVERY_TARGET
 def test_the_feature_runs_every_scenario_on_every_target(verdicts: Verdicts, target: str) -> None:
-    assert sorted(verdicts(target)) == sorted([*REGISTRATIONS, SHIELD, *LISTENS, COMPLETION])
+    assert sorted(verdicts(target)) == sorted([*REGISTRATIONS, SHIELD, *LISTENS, COMPLETION, *CALLS])
 
 
 @EVERY_TARGET
@@ -136,9 +145,18 @@ def test_a_listen_the_server_declared_it_would_not_answer_fails_at_once_naming_t
     verdicts: Verdicts, target: str
 ) -> None:
     for scenario, fragment in LISTENS.items():
-        _failed(verdicts(target)[scenario], target, scenario, fragment)
+        seconds = _failed(verdicts(target)[scenario], target, scenario, fragment)
+        assert seconds < 3, f"{target}: {scenario!r} took {seconds:.1f} s: a declared refusal fails at once"
 
 
 @EVERY_TARGET
 def test_a_server_error_on_completion_fails_the_scenario_naming_the_request(verdicts: Verdicts, target: str) -> None:
     _failed(verdicts(target)[COMPLETION], target, COMPLETION, SERVER_ERROR)
+
+
+@EVERY_TARGET
+def test_a_server_error_on_a_prompt_a_resource_or_a_template_fails_the_scenario_naming_the_request(
+    verdicts: Verdicts, target: str
+) -> None:
+    for scenario, fragment in CALLS.items():
+        _failed(verdicts(target)[scenario], target, scenario, fragment)

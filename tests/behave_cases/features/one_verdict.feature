@@ -2,7 +2,7 @@ Feature: One scenario, one verdict, on every target
   tests/spawning/test_one_verdict.py runs this feature against tests/verdict_server.py on the context
   harness, the client harness in-process on 2026-07-28 and 2025-11-25, over stdio and over HTTP, and
   checks that each scenario gets the same verdict everywhere (the server is named by -D mcpbdd.server).
-  The first five pass; the last three fail, each naming what the server declared or answered.
+  The first five pass; the others fail, each naming what the server declared or the request it failed.
 
   Background:
     Given the user "alice" of tenant "acme"
@@ -45,3 +45,15 @@ Feature: One scenario, one verdict, on every target
   Scenario: asks for completions the server fails to give
     When the client asks to complete the argument "name" of the prompt "greet" from "a"
     Then the completions include "alice"
+
+  Scenario: gets a prompt the server fails to render
+    When the client gets the prompt "broken_prompt"
+    Then the call succeeds
+
+  Scenario: reads a resource the server fails to read
+    When the client reads the resource "verdict://broken"
+    Then the call succeeds
+
+  Scenario: reads a resource of a template the server fails to read
+    When the client reads the resource "verdict://broken/milk"
+    Then the call succeeds
