@@ -7,7 +7,8 @@ stops the work and sends no answer; the client, for its part, ignores whatever s
 So the harness watches for a short grace after the cancel and records in the call's
 Outcome (`Outcome.cancellation`, a `Cancellation`) what arrived: nothing (the spec's
 expectation), the SDK's "Request cancelled" error (how a 2025-11-25 HTTP server ends the
-request's stream), a late answer, or, in-process, a handler still running.
+request's stream) or a late answer; in-process the harnesses cancel a handler as the wire does, so they see
+what a client on the wire sees.
 
 A cancelled call got no answer the client uses: its Outcome is a `transport-failure` whose
 failure says it was cancelled, so every existing check keeps its meaning ("the call
@@ -93,13 +94,11 @@ class Seen(StrEnum):
     """What the client saw in the grace after its cancel."""
 
     NOTHING = "nothing"
-    """No answer (the protocol's expectation); in-process: the handler stopped."""
+    """No answer (the protocol's expectation), in-process as over a wire."""
     CONFIRMED = "confirmed"
     """The SDK's `Request cancelled` error (-32800): a 2025-11-25 HTTP server ending the cancelled request's stream."""
     LATE_ANSWER = "late answer"
     """An answer (a result, a tool error, another error) the server sent although the call was cancelled."""
-    STILL_RUNNING = "still running"
-    """In-process: the handler went on working through the whole grace (it swallowed its cancellation)."""
 
 
 @dataclass(frozen=True)
@@ -136,8 +135,6 @@ class Cancellation:
         when = f"{self.late_after:.2f} s after the cancel" if self.late_after is not None else "after the cancel"
         if self.seen is Seen.CONFIRMED:
             return f"the server ended the request {when} with 'Request cancelled' ({REQUEST_CANCELLED})"
-        if self.seen is Seen.STILL_RUNNING:
-            return f"the handler was still running {grace} after the cancel: it ignored the cancellation"
         return f"the server ignored the cancellation: {when} it answered: {late}"
 
 
