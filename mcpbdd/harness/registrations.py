@@ -11,8 +11,8 @@ prompt) gets back the attributes it had, and each dict, list or set among them i
 attribute set meanwhile is left: the SDK caches derived values there, such as a tool's output
 schema). What changed is returned, in words, for whoever wants to say so.
 
-Cheap by design (a shallow copy of a few dicts, microseconds for a server of dozens of tools): no
-deep copy, so state a server keeps elsewhere (module globals, closures, a database) is the server's
+Cheap by design (shallow copies of a few dicts; `bench/bench_registrations.py` measures it, BENCHMARKS.md):
+no deep copy, so state a server keeps elsewhere (module globals, closures, a database) is the server's
 business, as it is between two requests in production.
 """
 
