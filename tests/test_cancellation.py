@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 import stubborn_server
+import verdict_server
 from conftest import HARNESS_KINDS, make_harness
 from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
 
@@ -84,6 +85,19 @@ async def test_a_handler_that_swallows_its_cancel_is_seen_as_a_wire_client_sees_
     assert cancellation is not None and cancellation.seen is Seen.NOTHING and cancellation.late is None
     was_cancelled(outcome)  # the client saw what it would see of this server over stdio
     assert sorted(doubles.storage.snapshot("acme")) == ["notes/eggs", "notes/milk"]  # what the storage steps show
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("kind", HARNESS_KINDS)
+async def test_a_cancel_lets_a_shielded_stretch_of_the_handler_finish_and_stops_it_after(kind: str) -> None:
+    """As the SDK's dispatcher cancels a handler on notifications/cancelled: the shield holds, the next await stops."""
+    clock = FrozenClock()
+    doubles = Doubles(StorageService(clock=clock), clock)
+    async with make_harness(kind, verdict_server.mcp, doubles=doubles) as harness:
+        outcome = await harness.send_cancelled(ALICE, Call.tool("shielded_save"), CancelPlan.after_progress(1))
+    was_cancelled(outcome)
+    assert doubles.storage.snapshot("acme") == {"saved": {"done": True}}
+    assert outcome.duration < 2, "the handler's wait after its shield was cut short by the cancel"
 
 
 @pytest.mark.anyio
