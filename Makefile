@@ -63,3 +63,11 @@ bench: $(INSTALLED)
 
 clean:
 	rm -rf $(VENV) reports/allure-results reports/html reports/junit site
+
+# Chromium for the app features, which this project requires (require = ["apps"] in pyproject.toml): found,
+# installed as root where apt-get is (a fresh Debian CI image), or a clear failure naming the install.
+.PHONY: chromium
+chromium:
+	@.ci/chromium
+
+features: chromium

@@ -224,6 +224,9 @@ def main(args: argparse.Namespace) -> int:
     if expected:
         print(f"mcpbdd conformance: {expected} expected failure(s), as the expected-failures file says")
     print(f"mcpbdd conformance: summary in {args.summary}")
+    if official is not None and official.skipped is not None:  # asked for and not run: never a green
+        print(f"mcpbdd conformance: the official suite could not run: {official.skipped}", file=sys.stderr)
+        return EXIT_USAGE
     if summary.unexpected or summary.stale or (official is not None and (official.failed or official.stale)):
         return EXIT_FAILED
     return EXIT_OK
