@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from mcpbdd.apps.browser import INSTALL_CHROMIUM, AppsUnavailable
+from mcpbdd.cli.conformance import with_settings
+from mcpbdd.cli.main import build_parser
 from mcpbdd.model.config import ConfigError, load_settings
 from mcpbdd.model.errors import Broken
 from mcpbdd.model.requirements import in_ci, is_required, skip_reason
@@ -44,3 +48,14 @@ def test_the_settings_refuse_an_unknown_capability_and_one_both_required_and_opt
         load_settings({"mcpbdd.require": "chrome"})
     with pytest.raises(ConfigError, match="apps cannot be both required and optional"):
         load_settings({"mcpbdd.require": "apps", "mcpbdd.optional": "apps"})
+
+
+def test_a_project_that_requires_the_official_suite_gets_it_from_mcpbdd_conformance(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "pyproject.toml").write_text('[tool.mcpbdd]\nserver = "m:mcp"\nrequire = ["official"]\n')
+    monkeypatch.chdir(tmp_path)
+    chosen, _ = with_settings(build_parser().parse_args(["conformance"]))
+    assert chosen.official is True
+    chosen, _ = with_settings(build_parser().parse_args(["conformance", "--no-official"]))
+    assert chosen.official is False, "the command line still wins"

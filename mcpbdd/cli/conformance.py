@@ -168,7 +168,8 @@ def with_settings(args: argparse.Namespace) -> tuple[argparse.Namespace, Setting
     chosen.only = args.only if args.only is not None else list(section.only) or None
     chosen.skip = args.skip if args.skip is not None else list(section.skip) or None
     chosen.expected_failures = expected
-    chosen.official = section.official if args.official is None else args.official
+    required = section.official or "official" in settings.require  # a project that requires the suite runs it
+    chosen.official = required if args.official is None else args.official
     return chosen, settings
 
 
