@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from behave_passes import PASSES, BehavePass
-from expected_failures import ROOT, assert_each_scenario_fails_with, behave
+from expected_failures import ROOT, assert_each_scenario_fails_with, behave, run_failing
 from processes import mcpbdd_run
 
 from mcpbdd.apps.browser import INSTALL_CHROMIUM, INSTALL_PLAYWRIGHT
@@ -42,6 +42,13 @@ EXPECTED_FAILURES: dict[str, list[str]] = {
     "matches a screenshot that was never recorded": [
         "no screenshot tests/behave_cases/no-such-screenshot.png to compare the app with: record it with "
         "`mcpbdd run --update-screenshots`"
+    ],
+    "matches a screenshot above the project": [
+        "the screenshot '../../outside-the-project.png' climbs out with '..': a screenshot is a .png named "
+        "relative to the project, inside it (e.g. features/screenshots/card.png)"
+    ],
+    "matches a screenshot at an absolute path": [
+        "the screenshot '/tmp/mcpbdd-absolute-screenshot.png' is an absolute path: a screenshot is a .png named"
     ],
     "called the tool, but nothing was clicked": ["the app of the tool 'show_note_card' did not call 'pin_note'"],
     "asked to open a link it did not ask for": [
@@ -72,6 +79,23 @@ VIEW_FAILURES: dict[str, list[str]] = {
 @needs_a_browser
 def test_every_app_step_fails_with_a_readable_message(tmp_path: Path) -> None:
     assert_each_scenario_fails_with(FEATURE, EXPECTED_FAILURES, PASSES["context"].options, tmp_path / "report.json")
+
+
+@needs_a_browser
+def test_a_screenshot_name_leading_out_of_the_project_is_never_written(tmp_path: Path) -> None:
+    outside = [ROOT.parent.parent / "outside-the-project.png", Path("/tmp/mcpbdd-absolute-screenshot.png")]
+    for path in outside:
+        path.unlink(missing_ok=True)
+    run = run_failing(
+        FEATURE,
+        [*PASSES["context"].options, "-D", "mcpbdd.update_screenshots=true", "-n", "above the project|absolute"],
+        tmp_path / "report.json",
+    )
+    assert run.returncode == 1, run.output
+    assert set(run.messages) == {"matches a screenshot above the project", "matches a screenshot at an absolute path"}
+    for name, message in run.messages.items():
+        assert EXPECTED_FAILURES[name][0] in message
+    assert not any(path.exists() for path in outside), "written outside the project"
 
 
 @needs_a_browser
