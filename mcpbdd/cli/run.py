@@ -8,7 +8,8 @@ the timing file (`mcpbdd.cli.timings`), the parity matrix (`--harness all`), Cuc
 Cucumber JSON, JUnit properties (`mcpbdd.cli.finish`), and a progress line on a terminal. The
 configured secrets are redacted from the console output and, once every behave process has ended,
 from every file the run wrote: the Allure results, the JUnit XML, any `--outfile` and anything else
-under `reports/` (see `mcpbdd.model.redaction`). Each behave run is its own process, because
+under `reports/` (see `mcpbdd.model.redaction`); so are the tokens the behave processes minted (they
+name each in a file of the run's scratch folder, `mcpbdd.model.minted`). Each behave run is its own process, because
 behave's `main()` leaks step definitions when called twice in one process.
 
 A `Run` is one run once planned, in the order it happens: its workers (`chains`: one chain of
@@ -46,6 +47,8 @@ from mcpbdd.cli.run_summary import Breakdown, print_summary, skip_reasons
 from mcpbdd.cli.timings import load_timings, merge_units, split_for_shards, unit_weights, written_to
 from mcpbdd.cli.workers import Worker, run_workers
 from mcpbdd.model.config import JOB_ENV
+from mcpbdd.model.minted import MINTED_ENV
+from mcpbdd.model.minted import refresh as refresh_minted
 from mcpbdd.model.redaction import Redactor, redact_tree
 from mcpbdd.reporting.console import without_banner
 from mcpbdd.reporting.lost import LostScenario, write_lost_allure, write_lost_junit
@@ -56,6 +59,9 @@ __all__ = ["STARTUP_ERRORS", "Run", "RunConsole", "RunSettings", "plan_processes
 
 STARTUP_ERRORS = ("ConfigError:", "ParserError:", "HOOK-ERROR in before_all", "InvalidFilenameError:")
 """Lines behave prints (and then exits 1) when a run could not start: that is a usage error, not a failure."""
+
+MINTED_FILE = "minted-secrets"
+"""In the scratch folder: the secrets the behave processes minted, a line each (`mcpbdd.model.minted`)."""
 
 NO_STEPS = "ConfigError: No steps directory in"
 NO_STEPS_HINT = (
@@ -88,6 +94,7 @@ def run(args: argparse.Namespace, passthrough: Sequence[str], out: TextIO | None
             try:  # the scratch folder goes whatever happens, a Ctrl-C before the workers start included
                 return Run(args, plan, settings, scratch=scratch, out=out, started=started).execute()
             finally:
+                refresh_minted(scratch / MINTED_FILE)  # every token the processes minted, masked below too
                 shutil.rmtree(scratch, ignore_errors=True)
                 redact_tree(run_outputs(args, plan), settings.redactor, since=wall_started)  # also when interrupted
     except FolderBusy as busy:
@@ -277,7 +284,8 @@ class Run:
         behave += ["-D", f"mcpbdd.coverage_file={part}", *self.required]
         where = f"job {job}/{jobs} · " if job is not None else ""
         label = f"{where}{harness + ' harness' if harness else 'configured harness'} · {len(locations)} feature file(s)"
-        worker = Worker(behave, {JOB_ENV: str(job)} if job is not None else {}, label, events)
+        env = {MINTED_ENV: str(self.scratch / MINTED_FILE), **({JOB_ENV: str(job)} if job is not None else {})}
+        worker = Worker(behave, env, label, events)
         self.verdicts_of[id(worker)] = self.verdict_files[-1]
         return worker
 
@@ -401,6 +409,7 @@ class RunConsole:
 
     def __init__(self, run: Run, progress: ProgressLine, events: EventFiles, *, live: bool) -> None:
         self.out, self.redactor, self.progress, self.events = run.out, run.redactor, progress, events
+        self.minted = run.scratch / MINTED_FILE
         self.live = live
         """One job: each process's output as it comes; several: each process's whole output once it ends."""
         self.headed = len(run.harnesses) > 1
@@ -408,6 +417,7 @@ class RunConsole:
         self._announced: set[int] = set()
 
     def on_output(self, worker: Worker, text: str) -> None:
+        refresh_minted(self.minted)  # a token a process minted is registered there before anything can echo it
         if self.live:
             if self.headed and id(worker) not in self._announced:
                 self._announced.add(id(worker))
@@ -415,6 +425,7 @@ class RunConsole:
             self.progress.write(self.redactor.redact(without_banner(text)), self.out)
 
     def on_done(self, worker: Worker) -> None:
+        refresh_minted(self.minted)
         if not self.live:
             output = self.redactor.redact(without_banner("".join(worker.output)))
             self.progress.write(f"\n── mcpbdd: {worker.label} ──\n{output}", self.out)
