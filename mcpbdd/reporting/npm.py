@@ -25,11 +25,14 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-__all__ = ["LOCKS", "LOCK_FILES", "InstallError", "cache_root", "install"]
+__all__ = ["INSTALL_TIMEOUT", "LOCKS", "LOCK_FILES", "InstallError", "cache_root", "install"]
 
 LOCKS = Path(__file__).parent / "npm_locks"
 """One folder per installed set of packages: `allure`, `cucumber-html`, `conformance`, `conformance-with-node`."""
 LOCK_FILES = ("package.json", "package-lock.json")
+INSTALL_TIMEOUT = 900.0
+"""Seconds `npm ci` may take (Node 22 alone is a 30 MB download): a registry that stops answering fails the
+install, saying so, instead of hanging the run."""
 
 
 class InstallError(RuntimeError):
@@ -70,9 +73,11 @@ def install(npm: str, home: Path, lock: Path, entry: Path, *, quiet: bool = Fals
         shutil.copyfile(lock / name, staging / name)
     command = [npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"]
     try:
-        done = subprocess.run(command, cwd=staging, capture_output=True, text=True)
+        done = subprocess.run(command, cwd=staging, capture_output=True, text=True, timeout=INSTALL_TIMEOUT)
     except OSError as exc:
         done = subprocess.CompletedProcess(command, 127, "", str(exc))
+    except subprocess.TimeoutExpired:
+        done = subprocess.CompletedProcess(command, -1, "", f"npm ci did not finish within {INSTALL_TIMEOUT:.0f} s")
     if done.returncode != 0:
         shutil.rmtree(staging, ignore_errors=True)
         raise InstallError(f"npm could not install {what} (npm ci):\n{done.stdout}{done.stderr}")

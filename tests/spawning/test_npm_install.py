@@ -83,3 +83,18 @@ def test_a_suite_that_ends_without_its_checks_did_not_run() -> None:
         "the suite's scenario tools-list ended with exit code 3 and wrote no checks: boom: cannot start"
     )
     assert result.checks == [] and result.failed == []
+
+
+def test_an_npm_that_never_finishes_fails_the_install_instead_of_hanging(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mcpbdd.reporting import npm
+
+    stuck = tmp_path / "npm"
+    stuck.write_text("#!/bin/sh\nexec sleep 60\n")  # a registry that stops answering, as npm shows it
+    stuck.chmod(0o755)
+    monkeypatch.setattr(npm, "INSTALL_TIMEOUT", 1.0)
+    home = tmp_path / "cache" / "allure"
+    with pytest.raises(InstallError, match="npm ci did not finish within 1 s"):
+        install(str(stuck), home, npm.LOCKS / "allure", home / "node_modules" / "allure" / "cli.js", quiet=True)
+    assert [p.name for p in home.parent.iterdir()] == [], "nothing half-installed"
