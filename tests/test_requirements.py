@@ -25,7 +25,7 @@ def test_a_required_capability_breaks_naming_the_install() -> None:
         skip_reason(NO_CHROMIUM, ("apps",), (), environ={})
 
 
-@pytest.mark.parametrize("value", ["true", "TRUE", "1", "yes"])
+@pytest.mark.parametrize("value", ["true", "TRUE", "1", "yes", "woodpecker"])
 def test_in_ci_every_capability_is_required_unless_optional(value: str) -> None:
     environ = {"CI": value}
     assert in_ci(environ)
@@ -36,7 +36,7 @@ def test_in_ci_every_capability_is_required_unless_optional(value: str) -> None:
     assert skip_reason(NO_CHROMIUM, (), ("apps",), environ=environ).startswith("no Chromium")
 
 
-@pytest.mark.parametrize("value", ["", "false", "0"])
+@pytest.mark.parametrize("value", ["", "false", "0", "No", " "])
 def test_outside_ci_nothing_is_required_by_default(value: str) -> None:
     assert not in_ci({"CI": value})
     assert not is_required("apps", (), (), {"CI": value})

@@ -57,9 +57,9 @@ def check_capability_names(names: Collection[str]) -> tuple[str, ...]:
 
 
 def in_ci(environ: Mapping[str, str] | None = None) -> bool:
-    """Whether this run is a CI job: `CI` set to true (any case), 1 or yes, as CI services set it."""
+    """Whether this run is a CI job: `CI` set (CI services set it to true), as the snapshot steps read it too."""
     value = (os.environ if environ is None else environ).get("CI", "")
-    return value.strip().lower() in ("true", "1", "yes")
+    return value.strip().lower() not in ("", "0", "false", "no")
 
 
 def is_required(
