@@ -136,19 +136,21 @@ def app(world: World) -> AppView:
 
 
 def match_screenshot(world: World, path: str, tolerance: float = screenshots.DEFAULT_TOLERANCE) -> bytes:
-    """The open view against the PNG at `path` (written instead with `update_screenshots`); returns the shot."""
+    """The open view against the PNG at `path` (written instead with `update_screenshots`); returns the shot.
+
+    `path` is relative to the project (the working folder) and stays inside it: anything else is `Broken`."""
+    stored_at = screenshots.stored_path(path, Path.cwd())  # a name from a feature file: inside the project only
     view = app(world)
     view.settle()
     shot = view.screenshot()
-    stored_at = Path(path)
     if world.settings.update_screenshots:
         stored_at.parent.mkdir(parents=True, exist_ok=True)
         stored_at.write_bytes(shot)
         return shot
     if not stored_at.exists():
-        raise screenshots.missing(stored_at)
+        raise screenshots.missing(Path(path))  # named as the feature file names it
     comparison = world.run(screenshots.compare(view.page, shot, stored_at.read_bytes()))
-    screenshots.verdict(stored_at, comparison, tolerance)
+    screenshots.verdict(Path(path), comparison, tolerance)
     return shot
 
 
