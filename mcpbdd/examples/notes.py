@@ -266,12 +266,13 @@ GET_NOTE = ErrorContract("get_note", NOTE_NOT_FOUND)
 
 
 @mcp.tool()
+@GET_NOTE.raises
 async def get_note(note_id: str, ctx: Context) -> Note:
     """Return one note of the caller's tenant."""
     try:
         return await _find(ctx, note_id)
     except NoteNotFound:
-        return GET_NOTE.fail("note_not_found", f"Note {note_id} not found.")  # type: ignore[return-value]
+        raise GET_NOTE.error("note_not_found", f"Note {note_id} not found.") from None
 
 
 async def _all_notes(notebook: TenantStorage) -> list[Note]:
