@@ -77,14 +77,18 @@ async def test_a_raised_failure_is_the_declared_result_exactly_as_the_returned_f
     raised = await client.call_tool("get_expense", {"expense_id": "e-7"})
     returned = await client.call_tool("get_expense_returned", {"expense_id": "e-7"})
     assert raised.is_error and returned.is_error
-    assert raised.structured_content == returned.structured_content == {
-        "error": {
-            "reason": "expense_not_found",
-            "message": "Expense e-7 not found.",
-            "retryable": False,
-            "recovery": {"hint": "List the expenses to see which ids exist."},
+    assert (
+        raised.structured_content
+        == returned.structured_content
+        == {
+            "error": {
+                "reason": "expense_not_found",
+                "message": "Expense e-7 not found.",
+                "retryable": False,
+                "recovery": {"hint": "List the expenses to see which ids exist."},
+            }
         }
-    }
+    )
     assert raised.content[0].text == "Expense e-7 not found.\nRecovery: List the expenses to see which ids exist."
 
 

@@ -49,7 +49,7 @@ from mcpbdd.kit.clock import Clock, SystemClock
 from mcpbdd.kit.consent import DECLINED, ConsentGate, Shown
 from mcpbdd.kit.doubles import scenario_doubles
 from mcpbdd.kit.errors import ErrorContract, Failure
-from mcpbdd.kit.upstream import LoopbackRoutes, upstream_base
+from mcpbdd.kit.upstream import upstream_base
 from mcpbdd.storage import (
     InMemoryProvider,
     InvalidKeyError,
@@ -118,8 +118,7 @@ async def notes_lifespan(_server: MCPServer[NotesState]) -> AsyncIterator[NotesS
     """Production storage (SQLite at $NOTES_DB, else memory) and real time, unless a scenario provides its own."""
     doubles = scenario_doubles()
     if doubles is not None:
-        upstream = doubles.upstream or LoopbackRoutes({})  # no routes: every import is refused, never the network
-        async with _docs_client(upstream.transport()) as docs:
+        async with _docs_client(doubles.upstream.transport()) as docs:
             yield NotesState(doubles.storage, doubles.clock, docs)
         return
     path = os.environ.get("NOTES_DB")
