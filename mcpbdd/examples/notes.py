@@ -140,7 +140,7 @@ mcp: MCPServer[NotesState] = MCPServer(
     cache_hints={
         "tools/list": CacheHint(ttl_ms=300_000),
         "prompts/list": CacheHint(ttl_ms=300_000),
-        "resources/templates/list": CacheHint(ttl_ms=300_000),
+        "resources/templates/list": CacheHint(ttl_ms=300_000, scope="public"),  # the same for every caller
         "resources/list": CacheHint(ttl_ms=0),
         "resources/read": CacheHint(ttl_ms=60_000),
     },

@@ -723,6 +723,14 @@ CACHING_FAILURES: dict[str, list[str]] = {
         "Expected ttlMs 300000 (300 seconds), but the resources/read result for 'notes://n-1' (on 2026-07-28) carried "
         "ttlMs 60000 and cacheScope 'private'"
     ],
+    "may be cached publicly, but only the caller may keep it": [
+        "Expected cacheScope 'public', but the tools/list result (on 2026-07-28) carried ttlMs 300000 and "
+        "cacheScope 'private': a client may keep it only for the caller who got it"
+    ],
+    "read may be cached publicly, but only the caller may keep it": [
+        "Expected cacheScope 'public', but the resources/read result for 'notes://n-1' (on 2026-07-28) carried "
+        "ttlMs 60000 and cacheScope 'private'"
+    ],
     "read may be cached privately, but any client may share it": [
         "Expected cacheScope 'private', but the resources/read result for 'events://status' (on 2026-07-28) carried "
         "ttlMs 1500 and cacheScope 'public'"
