@@ -24,7 +24,7 @@ import os
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Annotated, Any, cast
 
 import httpx
@@ -101,7 +101,6 @@ class NotesState:
     clock: Clock
     docs: httpx.AsyncClient | None = None
     """The document service's client (None: no document service, every import is refused)."""
-    subscriptions: set[str] = field(default_factory=set)  # URIs a 2025-11-25 client subscribed to (note_changes)
 
 
 def _docs_client(transport: httpx.AsyncBaseTransport | None = None) -> httpx.AsyncClient:
