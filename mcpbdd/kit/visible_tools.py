@@ -62,7 +62,8 @@ def show_tools_when(server: MCPServer[Any], rule: ToolRule) -> None:
     async def visible_call(ctx: ServerRequestContext[Any, Any], params: CallToolRequestParams) -> HandlerResult:
         if not await _allowed(rule, ctx, params.name):
             # What the SDK answers for a name it does not know: a hidden tool is no tool to this caller.
-            return CallToolResult(content=[TextContent(type="text", text=f"Unknown tool: {params.name}")], is_error=True)
+            unknown = TextContent(type="text", text=f"Unknown tool: {params.name}")
+            return CallToolResult(content=[unknown], is_error=True)
         called: HandlerResult = await call_tool(ctx, params)
         return called
 
