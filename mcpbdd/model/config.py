@@ -5,7 +5,7 @@ message naming the setting, where it came from, and what is accepted, instead of
 surfacing as a confusing failure in the middle of a scenario.
 
     [tool.mcpbdd]
-    server = "mypackage.server:mcp"   # or "stdio: python -m mypackage", "http: python -m mypackage --port {port}"
+    server = "mypackage.server:mcp"   # or "stdio: {python} -m mypackage", "http: {python} -m mypackage --port {port}"
                                       # or "http://127.0.0.1:8000/mcp"
     harness = "context"               # or "client"
     client_mode = "auto"              # or "legacy" (initialize handshake, 2025-11-25)

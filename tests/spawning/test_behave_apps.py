@@ -73,6 +73,10 @@ VIEW_FAILURES: dict[str, list[str]] = {
         "broke 1 content security rule(s) of its resource ui://broken/tracking.html:\n"
         "  - script-src-elem refused https://tracker.example.org/t.js"
     ],
+    "opens the app of a tool added to the app after the server was built": [
+        "the server offers no tool 'late'; it offers: throwing, silent, tracking (broken_apps.apps declares the app "
+        "tool 'late', but it was added after the MCPServer was built"
+    ],
 }
 
 
