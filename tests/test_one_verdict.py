@@ -144,3 +144,24 @@ async def test_bounded_keeps_the_servers_code_message_and_data() -> None:
         str(error)
         == "The server answered tools/list with the protocol error -32602: no such cursor (data: {'cursor': 'x'})"
     )
+
+
+@pytest.mark.parametrize("harness", ["context", "client"])
+def test_the_next_scenario_in_process_does_not_see_what_the_last_registered(make_world: Any, harness: str) -> None:
+    first = make_world(server="verdict_server:mcp", harness=harness)
+    first.add_user("alice", "acme")
+    assert first.call_tool("grow").ok and "grown" in first.tool_names()
+    assert first.close() == []
+    second = make_world(server="verdict_server:mcp", harness=harness)
+    second.add_user("alice", "acme")
+    assert "grown" not in second.tool_names()
+    assert not second.call_tool("grown").ok
+
+
+def test_a_factory_target_gives_each_scenario_a_server_of_its_own(make_world: Any) -> None:
+    servers = []
+    for _ in range(2):
+        world = make_world(server="verdict_server:fresh_server", harness="context")
+        servers.append(world.harness.server)
+        assert world.close() == []
+    assert servers[0] is not servers[1]

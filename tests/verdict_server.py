@@ -124,6 +124,11 @@ async def complete(ref: Any, argument: Any, context: Any) -> Any:
     raise RuntimeError("the completion index is gone")
 
 
+def fresh_server() -> MCPServer[Any]:
+    """A factory target (`verdict_server:fresh_server`): mcpbdd builds a server of its own for each scenario."""
+    return MCPServer("fresh verdict")
+
+
 if __name__ == "__main__":
     from mcpbdd.examples.serving import serve
 
