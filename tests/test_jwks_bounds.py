@@ -238,3 +238,45 @@ def verified(key_a: SigningKey) -> Iterator[JwksVerifier]:
         verifier = _verifier(server)
         assert anyio.run(verifier.verify_token, _token(key_a)) is not None
         yield verifier
+
+
+@pytest.mark.parametrize("kid", ["key-a", "attacker"])
+async def test_a_key_the_token_carries_or_points_at_is_never_used(
+    jwks: JwksServer, key_a: SigningKey, kid: str
+) -> None:
+    attacker = _key(kid)
+    with JwksServer(attacker) as theirs:
+        headers = {"kid": kid, "jwk": attacker.jwk, "jku": theirs.url, "x5u": theirs.url}
+        start = NOW.timestamp()
+        spec = TokenSpec("mallory", "acme", ("notes:delete",), "client-1", start, start + 3600)
+        claims = spec.claims(resource=RESOURCE, issuer=ISSUER, tenant_claim="tenant")
+        forged = jwt.encode(claims, attacker.private, algorithm="RS256", headers=headers)
+        reason = await _refusal(_verifier(jwks), forged)
+        assert theirs.requests == 0, "the verifier fetched the key the token pointed at"
+    assert reason in (
+        "the token's signature does not verify with the published key",
+        f"the key id {kid!r} is not in the JWKS at {jwks.url}",
+    )
+
+
+async def test_a_fetch_whose_caller_went_away_is_led_again_by_one_that_waits(
+    jwks: JwksServer, key_a: SigningKey
+) -> None:
+    jwks.delay = 0.5
+    verifier = _verifier(jwks)
+    accepted: list[object] = []
+
+    async def goes_away() -> None:
+        with anyio.move_on_after(0.1):  # the client disconnects while the first fetch is on its way
+            await verifier.verify_token(_token(key_a))
+
+    async def waits() -> None:
+        await anyio.sleep(0.05)
+        accepted.append(await verifier.verify_token(_token(key_a, user="bob")))
+
+    with anyio.fail_after(GUARD):
+        async with anyio.create_task_group() as group:
+            group.start_soon(goes_away)
+            group.start_soon(waits)
+    assert accepted and accepted[0] is not None
+    assert verifier.keys.fetches == 1, "the fetch cut short does not count as an attempt (it would hold off a retry)"
