@@ -194,10 +194,12 @@ class JwksKeys:
         headers = {"Accept": "application/json", "Accept-Encoding": "identity"}
         # A password in the URL travels as Basic auth, not in the URL httpx logs (INFO) for every request.
         url = httpx.URL(self.url)
-        auth: httpx.BasicAuth | httpx._client.UseClientDefault = httpx.USE_CLIENT_DEFAULT
         if url.username or url.password:
-            auth, url = httpx.BasicAuth(url.username, url.password), url.copy_with(username=None, password=None)
-        async with client.stream("GET", url, headers=headers, auth=auth) as response:
+            auth = httpx.BasicAuth(url.username, url.password)
+            answer = client.stream("GET", url.copy_with(username=None, password=None), headers=headers, auth=auth)
+        else:
+            answer = client.stream("GET", url, headers=headers)
+        async with answer as response:
             if response.status_code != 200:
                 raise _Unreadable(f"HTTP {response.status_code}")
             encoding = response.headers.get("content-encoding", "identity").strip().lower()
