@@ -8,12 +8,14 @@ verifier made and how many bytes it let a server push at it. Its `mode` decides 
 - `drip`: a declared 4 KiB body, one byte every `drip_every` seconds, until the client gives up;
 - `huge`: `huge_bytes` of JSON-ish whitespace, close-delimited (or with its length declared);
 - `raw`: `raw` as it is (garbage of any kind);
+- `gzip`: the current keys, gzip-encoded whatever the client asked for (a decompression bomb's shape);
 - `fail`: HTTP 500.
 """
 
 from __future__ import annotations
 
 import contextlib
+import gzip
 import json
 import threading
 import time
@@ -45,6 +47,15 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _raw(self, owner: JwksServer) -> None:
         self._answer(200, owner.raw)
+
+    def _gzip(self, owner: JwksServer) -> None:
+        body = gzip.compress(owner.document())
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
 
     def _fail(self, owner: JwksServer) -> None:
         self._answer(500, b'{"error": "down"}')

@@ -122,6 +122,12 @@ async def test_a_huge_jwks_is_not_read_past_its_cap(jwks: JwksServer, key_a: Sig
     assert jwks.sent < jwks.huge_bytes // 4, f"{jwks.sent} of {jwks.huge_bytes} bytes were pushed: read past the cap"
 
 
+async def test_an_encoded_jwks_is_refused_unread(jwks: JwksServer, key_a: SigningKey) -> None:
+    jwks.mode = "gzip"  # a few KiB of gzip can inflate to gigabytes: its decoded size is unknown until read
+    reason = await _refusal(_verifier(jwks), _token(key_a))
+    assert reason.endswith("(it came gzip-encoded, not as asked: its decoded size is unbounded)")
+
+
 GARBAGE = {
     "not JSON": b"<html>login</html>",
     "deeply nested": b"[" * 200_000,

@@ -204,7 +204,7 @@ class JwksKeys:
                 raise _Unreadable(f"HTTP {response.status_code}")
             encoding = response.headers.get("content-encoding", "identity").strip().lower()
             if encoding != "identity":
-                raise _Unreadable(f"it came {encoding}-encoded where identity was asked for (an encoded body's size)")
+                raise _Unreadable(f"it came {encoding}-encoded, not as asked: its decoded size is unbounded")
             declared = response.headers.get("content-length", "")
             if declared.isdigit() and int(declared) > limit:
                 raise _Unreadable(f"it is {declared} bytes long, over the limit of {limit}")
