@@ -20,7 +20,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -60,6 +60,16 @@ class Deployment:
 
 def _nginx() -> str | None:
     return shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if Path(p).is_file()), None)
+
+
+def _nginx_or_skip(nginx: str | None, environ: Mapping[str, str]) -> str:
+    """nginx's path; where it is missing, a skip with the install line, or a failure where CI requires it."""
+    if nginx is None:
+        missing = f"nginx is not installed ({NGINX_INSTALL}): the reverse-proxy deployment was not tried"
+        if environ.get("CI") == "true":
+            pytest.fail(f"{missing}; CI=true requires it")
+        pytest.skip(missing)
+    return nginx
 
 
 def _wait_for(port: int, process: subprocess.Popen[bytes], what: str) -> None:
@@ -148,12 +158,7 @@ def deployment(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPath
         finally:
             _stop(process)
         return
-    nginx = _nginx()
-    if nginx is None:
-        missing = f"nginx is not installed ({NGINX_INSTALL}): the reverse-proxy deployment was not tried"
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{missing}; CI=true requires it")
-        pytest.skip(missing)
+    nginx = _nginx_or_skip(_nginx(), os.environ)
     upstream = free_port()
     server = _server("root-path", upstream, f"{origin}/notes/mcp")
     tmp = tmp_path_factory.mktemp("nginx")
@@ -254,3 +259,11 @@ def test_the_protected_resource_metadata_is_public(deployment: Deployment) -> No
     assert answer.status_code == 200, (deployment.metadata_url, answer.status_code)
     assert answer.json()["resource"] == deployment.resource
     assert answer.json()["authorization_servers"] == [fake_authorization_server().issuer]
+
+
+def test_a_missing_nginx_is_a_skip_saying_how_to_install_it_and_a_failure_in_ci() -> None:
+    with pytest.raises(pytest.skip.Exception, match=r"nginx is not installed \(apt-get install nginx\)"):
+        _nginx_or_skip(None, {})
+    with pytest.raises(pytest.fail.Exception, match="CI=true requires it"):
+        _nginx_or_skip(None, {"CI": "true"})
+    assert _nginx_or_skip("/usr/sbin/nginx", {"CI": "true"}) == "/usr/sbin/nginx"
