@@ -21,3 +21,14 @@ Feature: A value one call returns is carried into later calls
       | title    | body           |
       | Plan     | Ship on Friday |
       | Minutes  | Approved       |
+
+  Scenario: A note is found in storage under the id the server gave it
+    When the client calls "create_note" with {"title": "Budget", "body": "Draft"}
+    And the result's "$.id" is remembered as "note"
+    Then the storage of tenant "acme" holds "notes/${note}" containing:
+      """
+      {"id": "${note}", "title": "Budget", "author": "alice"}
+      """
+    When the client calls "delete_note" with {"note_id": "${note}"}
+    And the user gives consent
+    Then the storage of tenant "acme" has no key "notes/${note}"

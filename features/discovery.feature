@@ -27,11 +27,11 @@ Feature: The notes server says who it is before any call
       {"name": "notes", "capabilities": {"tools": "#object"}}
       """
 
-  Scenario: A client may keep the listings a while, for the caller alone
+  Scenario: A client may keep the listings a while: the tools for the caller alone, the templates for anyone
     Then the tools list may be cached for 300 seconds
     And the tools list may be cached privately
     And the prompts list may be cached for 300 seconds
-    And the resource templates list may be cached privately
+    And the resource templates list may be cached publicly
     And the resources list may be cached for 0 seconds
 
   @harness.client

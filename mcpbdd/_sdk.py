@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from mcp.server import Server
+    from mcp.server.connection import Connection
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.tools import Tool as RegisteredTool
     from mcp.server.subscriptions import SubscriptionBus
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 __all__ = [
     "SDK_CHECKED",
     "SdkSeamError",
+    "connection_of",
     "lowlevel_server",
     "registered_tools",
     "request_ids_in_flight",
@@ -174,6 +176,17 @@ def spy_on_notifications(session: Any, hear: Callable[[str, Mapping[str, Any] | 
         return bool(inner(method, params)) if inner is not None else False
 
     dispatcher._on_notify_intercept = spy
+
+
+def connection_of(session: Any) -> Connection:
+    """The per-client `Connection` behind a request's `ServerSession` (what stays the same across its requests).
+
+    `ServerSession._connection` (mcp 2.3.0). The SDK makes a new `ServerSession` for every request
+    and hands a low-level handler (`resources/subscribe`) no `Connection` of its own. Used by
+    `mcpbdd.kit.announce` to remember who subscribed; if it changes, subscribing fails with
+    `SdkSeamError`.
+    """
+    return _private(session, "_connection", "to tell which client connection a request came over", "mcp")
 
 
 def registered_tools(server: object) -> list[RegisteredTool]:

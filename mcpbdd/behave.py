@@ -312,9 +312,9 @@ def _redact_junit(context: Any) -> None:
     folder is `reports/`, which holds other runs' and other formats' files too.
     """
     config = context.config
-    secrets = getattr(getattr(context, "mcpbdd_settings", None), "secrets", ())
-    if not getattr(config, "junit", False) or not secrets:
+    redactor = redactor_for(getattr(getattr(context, "mcpbdd_settings", None), "secrets", ()))
+    if not getattr(config, "junit", False) or not redactor:  # no secret configured, and none minted
         return
     folder = Path(config.junit_directory)
     started = getattr(context, "mcpbdd_started", None)
-    redact_tree(folder.glob("TESTS-*.xml"), redactor_for(secrets), since=started)
+    redact_tree(folder.glob("TESTS-*.xml"), redactor, since=started)

@@ -4,7 +4,8 @@ Test-only. Each tool is bound to a `ui://` view with one fault:
 
 - `throwing`: initializes, then throws an uncaught exception and logs a console error;
 - `silent`: never sends `ui/initialize`;
-- `tracking`: loads a script from a domain its policy does not list.
+- `tracking`: loads a script from a domain its policy does not list;
+- `late`: registered after `MCPServer(...)` was built, so never offered.
 """
 
 from __future__ import annotations
@@ -53,5 +54,12 @@ def tracking() -> str:
 
 
 mcp = MCPServer("broken-apps", extensions=[apps])
+
+
+@apps.tool(resource_uri="ui://broken/silent.html")
+def late() -> str:
+    """Added to the Apps after the server was built: the SDK never serves it (a newcomer's mistake, named)."""
+    return "too late"
+
 
 __all__ = ["mcp"]

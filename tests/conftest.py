@@ -43,6 +43,15 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
     return (yield from no_processes.guarded_phase(item))
 
 
+@pytest.fixture(autouse=True)
+def _no_minted_secrets_between_tests(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test starts with no minted secret registered (a token one test minted is not another's secret)."""
+    from mcpbdd.model import minted
+
+    for name, fresh in (("_values", []), ("_known", set()), ("_read", {})):
+        monkeypatch.setattr(minted, name, fresh)
+
+
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"

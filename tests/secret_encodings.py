@@ -7,14 +7,16 @@ for one is checked by both.
 from __future__ import annotations
 
 import base64
+import binascii
 import html
 import json
+import re
 from urllib.parse import quote, quote_plus
 from xml.sax.saxutils import escape
 
 import httpx
 
-__all__ = ["encodings"]
+__all__ = ["JWT", "encodings", "jwts_in"]
 
 
 def encodings(secret: str) -> dict[str, str]:
@@ -50,3 +52,22 @@ def encodings(secret: str) -> dict[str, str]:
         "bearer token": f"Bearer {secret}",
         "mcpbdd test token": f"mcpbdd:acme:{secret}",
     }
+
+
+JWT = re.compile(r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*")
+"""A whole JWT (header, claims, signature; an `alg: none` one has an empty signature): a token mcpbdd minted."""
+_BASE64_RUN = re.compile(r"[A-Za-z0-9+/_-]{24,}={0,2}")
+
+
+def jwts_in(text: str) -> set[str]:
+    """Every whole JWT in `text`: as it is (no encoding above changes its characters) and inside any base64 run
+    decoded (an attachment's body in Cucumber JSON and Messages, a Basic credential), both alphabets."""
+    found = set(JWT.findall(text))
+    for run in _BASE64_RUN.findall(text):
+        padded = run + "=" * (-len(run) % 4)
+        for decode in (base64.b64decode, base64.urlsafe_b64decode):
+            try:
+                found |= set(JWT.findall(decode(padded).decode("utf-8", errors="replace")))
+            except (binascii.Error, ValueError):
+                continue
+    return found

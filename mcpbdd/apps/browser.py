@@ -8,7 +8,8 @@ to the loop it started on, and a run has one loop (`mcpbdd.scenario.runtime`).
 Only a system browser is used (`executable_path`): Playwright's own download needs the network,
 and a run must work where only the distribution's `chromium` package is installed. Without it,
 or without the `playwright` package, `AppsUnavailable` carries the line that installs what is
-missing; the behave hooks skip the scenario with it (never pass it).
+missing; the steps skip the scenario with it (never pass it), or break it where the project requires
+apps (`mcpbdd.model.requirements`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ import asyncio
 import os
 import shutil
 from typing import TYPE_CHECKING
+
+from mcpbdd.model.requirements import CapabilityMissing
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser, Playwright
@@ -38,8 +41,12 @@ INSTALL_CHROMIUM = "apt-get install chromium"
 INSTALL_PLAYWRIGHT = "pip install playwright"  # or: pip install 'mcpbdd[apps]'
 
 
-class AppsUnavailable(RuntimeError):
-    """The machine cannot render a view: no Chromium, or no Playwright. The message says how to install it."""
+class AppsUnavailable(CapabilityMissing):
+    """The machine cannot render a view: no Chromium, or no Playwright. The message says how to install it:
+    `no Chromium (apt-get install chromium)`, the reason a skipped scenario gives."""
+
+    def __init__(self, reason: str, install: str) -> None:
+        super().__init__("apps", reason, install)
 
 
 def chromium_path() -> str:
@@ -48,12 +55,15 @@ def chromium_path() -> str:
     if configured:
         if os.access(configured, os.X_OK):
             return configured
-        raise AppsUnavailable(f"$MCPBDD_CHROMIUM names {configured!r}, which is not an executable")
+        raise AppsUnavailable(
+            f"no Chromium at $MCPBDD_CHROMIUM={configured!r} (not an executable)",
+            f"point $MCPBDD_CHROMIUM at a browser, or unset it and {INSTALL_CHROMIUM}",
+        )
     for name in CHROMIUM_NAMES:
         found = shutil.which(name)
         if found:
             return found
-    raise AppsUnavailable(f"no Chromium on this machine to render the app in: {INSTALL_CHROMIUM}")
+    raise AppsUnavailable("no Chromium", INSTALL_CHROMIUM)
 
 
 def require_playwright() -> None:
@@ -61,7 +71,7 @@ def require_playwright() -> None:
     try:
         import playwright.async_api  # noqa: F401
     except ImportError:
-        raise AppsUnavailable(f"the app host needs Playwright for Python: {INSTALL_PLAYWRIGHT}") from None
+        raise AppsUnavailable("no Playwright for Python", INSTALL_PLAYWRIGHT) from None
 
 
 def check_available() -> None:

@@ -8,6 +8,10 @@ at most `tolerance` of its pixels differ (1% by default) and both have the same 
 Writing the file is always a decision: `mcpbdd run --update-screenshots` (or
 `-D mcpbdd.update_screenshots=true`) writes or rewrites it; a missing file is written on a
 developer's machine when asked to, and fails otherwise, saying how to record it.
+
+A screenshot's name comes from a feature file, so it is data, never a path anywhere: `stored_path`
+keeps it a `.png` inside the project (the folder the run works in), refusing an absolute path, a
+`..` part and a link that leads out, as a broken step, before anything is read or written.
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ import base64
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from mcpbdd.model.errors import Broken
 
 if TYPE_CHECKING:
     from playwright.async_api import Page
@@ -60,6 +66,24 @@ class Comparison:
         return self.differing / pixels if pixels else 0.0
 
 
+def stored_path(name: str, project: Path) -> Path:
+    """Where the screenshot `name` (relative to `project`, e.g. `features/screenshots/card.png`) is kept; `Broken`
+    naming the rule when it would lead outside `project` (absolute, `..`, a link pointing out) or is not a PNG."""
+    given = Path(name)
+    rule = "a screenshot is a .png named relative to the project, inside it (e.g. features/screenshots/card.png)"
+    if given.is_absolute() or given.anchor:
+        raise Broken(f"the screenshot {name!r} is an absolute path: {rule}")
+    if ".." in given.parts:
+        raise Broken(f"the screenshot {name!r} climbs out with '..': {rule}")
+    if given.suffix.lower() != ".png" or not given.name:
+        raise Broken(f"the screenshot {name!r} is not a .png file name: {rule}")
+    root = project.resolve()
+    resolved = (root / given).resolve()
+    if not resolved.is_relative_to(root):
+        raise Broken(f"the screenshot {name!r} leads out of the project through a link, to {resolved}: {rule}")
+    return root / given
+
+
 def _data_url(png: bytes) -> str:
     return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
 
@@ -101,5 +125,6 @@ __all__ = [
     "ScreenshotMismatch",
     "compare",
     "missing",
+    "stored_path",
     "verdict",
 ]

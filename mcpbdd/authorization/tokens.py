@@ -10,7 +10,7 @@ another audience or issuer, an expiry in the past, a key the server never saw, n
 signature at all (`alg: none`), an HMAC "signature" keyed with the published public key
 (the algorithm-confusion attack), a size no real token has. The two forgeries that no
 JOSE library will make on purpose are assembled here from their parts; the HMAC is
-`cryptography`'s.
+`cryptography`'s. Every token minted is registered as a secret at once (`mcpbdd.model.minted`).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from cryptography.hazmat.primitives import hashes, hmac
 from jwt.utils import base64url_encode
 
 from mcpbdd.authorization.keys import ALGORITHM, run_key, stranger_key
+from mcpbdd.model.minted import register as register_minted
 
 __all__ = ["DEFAULT_LIFETIME", "RESOURCE", "Signing", "TokenSpec", "mint"]
 
@@ -76,8 +77,16 @@ class TokenSpec:
 
 
 def mint(spec: TokenSpec, *, resource: str, issuer: str, tenant_claim: str = "tenant") -> str:
-    """The JWT `spec` describes, for the server at `resource`, issued by `issuer` (the fake's, unless spoilt)."""
-    claims = spec.claims(resource=resource, issuer=issuer, tenant_claim=tenant_claim)
+    """The JWT `spec` describes, for the server at `resource`, issued by `issuer` (the fake's, unless spoilt).
+
+    Registered as a secret before it is returned (`mcpbdd.model.minted`): whoever echoes it, a result, a log
+    message or a server's stderr, every report shows it masked."""
+    token = _signed(spec, spec.claims(resource=resource, issuer=issuer, tenant_claim=tenant_claim))
+    register_minted(token)
+    return token
+
+
+def _signed(spec: TokenSpec, claims: dict[str, Any]) -> str:
     key = run_key()
     if spec.signing == "run":
         return jwt.encode(claims, key.private, algorithm=ALGORITHM, headers={"kid": key.kid})

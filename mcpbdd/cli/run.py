@@ -8,7 +8,8 @@ the timing file (`mcpbdd.cli.timings`), the parity matrix (`--harness all`), Cuc
 Cucumber JSON, JUnit properties (`mcpbdd.cli.finish`), and a progress line on a terminal. The
 configured secrets are redacted from the console output and, once every behave process has ended,
 from every file the run wrote: the Allure results, the JUnit XML, any `--outfile` and anything else
-under `reports/` (see `mcpbdd.model.redaction`). Each behave run is its own process, because
+under `reports/` (see `mcpbdd.model.redaction`); so are the tokens the behave processes minted (they
+name each in a file of the run's scratch folder, `mcpbdd.model.minted`). Each behave run is its own process, because
 behave's `main()` leaks step definitions when called twice in one process.
 
 A `Run` is one run once planned, in the order it happens: its workers (`chains`: one chain of
@@ -42,10 +43,12 @@ from mcpbdd.cli.passes import ALL, passes_for_all
 from mcpbdd.cli.plan import Plan, PlanError, Unit, balance, plan_run, shard_of
 from mcpbdd.cli.progress import EventFiles, ProgressLine, ended_normally, wants_progress
 from mcpbdd.cli.run_lock import FolderBusy, holding_reports
-from mcpbdd.cli.run_summary import print_summary
+from mcpbdd.cli.run_summary import Breakdown, print_summary, skip_reasons
 from mcpbdd.cli.timings import load_timings, merge_units, split_for_shards, unit_weights, written_to
 from mcpbdd.cli.workers import Worker, run_workers
 from mcpbdd.model.config import JOB_ENV
+from mcpbdd.model.minted import MINTED_ENV
+from mcpbdd.model.minted import refresh as refresh_minted
 from mcpbdd.model.redaction import Redactor, redact_tree
 from mcpbdd.reporting.console import without_banner
 from mcpbdd.reporting.lost import LostScenario, write_lost_allure, write_lost_junit
@@ -56,6 +59,9 @@ __all__ = ["STARTUP_ERRORS", "Run", "RunConsole", "RunSettings", "plan_processes
 
 STARTUP_ERRORS = ("ConfigError:", "ParserError:", "HOOK-ERROR in before_all", "InvalidFilenameError:")
 """Lines behave prints (and then exits 1) when a run could not start: that is a usage error, not a failure."""
+
+MINTED_FILE = "minted-secrets"
+"""In the scratch folder: the secrets the behave processes minted, a line each (`mcpbdd.model.minted`)."""
 
 NO_STEPS = "ConfigError: No steps directory in"
 NO_STEPS_HINT = (
@@ -88,6 +94,7 @@ def run(args: argparse.Namespace, passthrough: Sequence[str], out: TextIO | None
             try:  # the scratch folder goes whatever happens, a Ctrl-C before the workers start included
                 return Run(args, plan, settings, scratch=scratch, out=out, started=started).execute()
             finally:
+                refresh_minted(scratch / MINTED_FILE)  # every token the processes minted, masked below too
                 shutil.rmtree(scratch, ignore_errors=True)
                 redact_tree(run_outputs(args, plan), settings.redactor, since=wall_started)  # also when interrupted
     except FolderBusy as busy:
@@ -109,6 +116,9 @@ class RunSettings:
     """Where the merged coverage goes (the `coverage_file` setting; '' for none)."""
     parity_stdio: str | None = None
     """The stdio command of the parity matrix's stdio column, if the settings name one."""
+    require: tuple[str, ...] = ()
+    optional: tuple[str, ...] = ()
+    """What the project requires of the machine and what it may lack (`mcpbdd.model.requirements`)."""
 
     @classmethod
     def read(cls, userdata: dict[str, str]) -> RunSettings:
@@ -119,7 +129,7 @@ class RunSettings:
         except ConfigError:
             return cls()
         coverage = Path(settings.coverage_file) if settings.coverage_file else None
-        return cls(Redactor(settings.secrets), coverage, settings.parity_stdio)
+        return cls(Redactor(settings.secrets), coverage, settings.parity_stdio, settings.require, settings.optional)
 
 
 def plan_processes(
@@ -169,6 +179,17 @@ def _exit_code(worker: Worker) -> int:
     return EXIT_FAILED  # 1: a scenario failed; anything else (a crash, a signal): the run did not pass either
 
 
+def _required(args: argparse.Namespace, settings: RunSettings) -> list[str]:
+    """The `-D` options that add `--require`'s capabilities to the configured ones (none without it): set last,
+    so they win over a `-D` given to the run; what is required is no longer optional."""
+    given = list(getattr(args, "require", None) or ())
+    if not given:
+        return []
+    require = list(dict.fromkeys([*settings.require, *given]))
+    optional = [name for name in settings.optional if name not in require]
+    return ["-D", f"mcpbdd.require={','.join(require)}", "-D", f"mcpbdd.optional={','.join(optional)}"]
+
+
 def _lines(worker: Worker) -> list[str]:
     return "".join(worker.output).splitlines()
 
@@ -185,6 +206,7 @@ class Run:
         self.coverage: Path | None = None if args.no_coverage else (args.coverage or settings.coverage_file)
         self.color = bool(getattr(out, "isatty", lambda: False)())
         self.stdio_command = settings.parity_stdio
+        self.required = _required(args, settings)
         harnesses: list[str | None] = list(args.harness) if args.harness else [None]
         self.matrix = harnesses == [ALL]  # --harness all: the parity matrix's columns, stdio when configured
         if self.matrix:
@@ -259,10 +281,11 @@ class Run:
         )
         # Each process writes its own coverage file (set last: it wins over a -D given to the run); merged in finish.
         part = self.scratch / f"coverage-{name}.json" if self.coverage else ""
-        behave += ["-D", f"mcpbdd.coverage_file={part}"]
+        behave += ["-D", f"mcpbdd.coverage_file={part}", *self.required]
         where = f"job {job}/{jobs} · " if job is not None else ""
         label = f"{where}{harness + ' harness' if harness else 'configured harness'} · {len(locations)} feature file(s)"
-        worker = Worker(behave, {JOB_ENV: str(job)} if job is not None else {}, label, events)
+        env = {MINTED_ENV: str(self.scratch / MINTED_FILE), **({JOB_ENV: str(job)} if job is not None else {})}
+        worker = Worker(behave, env, label, events)
         self.verdicts_of[id(worker)] = self.verdict_files[-1]
         return worker
 
@@ -356,19 +379,26 @@ class Run:
             )
         )
 
+    def skip_reasons(self) -> list[tuple[str, int]]:
+        """Why the scenarios of every process were skipped, a count per reason (for the summary)."""
+        verdicts = [verdict for path, _harness in self.verdict_files for verdict in read_verdicts(path)]
+        return [(self.redactor.redact(reason), count) for reason, count in skip_reasons(verdicts)]
+
     def conclude(self, chains: list[list[Worker]], events: EventFiles, stopped_by: int | None) -> int:
         """Print the summary; the exit status: 128 + the signal that stopped the run, else the worst process's."""
         elapsed = time.monotonic() - self.started
         if stopped_by is not None:
             name = signal.Signals(stopped_by).name
-            print_summary(self.args, events, EXIT_INTERRUPTED, elapsed, self.out, name, per_harness=self.per_harness)
+            breakdown = Breakdown(self.per_harness, skipped=self.skip_reasons())
+            print_summary(self.args, events, EXIT_INTERRUPTED, elapsed, self.out, name, breakdown)
             return 128 + stopped_by
         worst = max(_exit_code(w) for chain in chains for w in chain)
         if worst == EXIT_USAGE and any(NO_STEPS in "".join(w.output) for chain in chains for w in chain):
             print(f"mcpbdd run: {NO_STEPS_HINT}", file=sys.stderr)
         if self.lost:
             worst = max(worst, EXIT_FAILED)  # a process that ended before its scenarios never passes the run
-        print_summary(self.args, events, worst, elapsed, self.out, per_harness=self.per_harness, lost=self.lost)
+        breakdown = Breakdown(self.per_harness, self.lost, self.skip_reasons())
+        print_summary(self.args, events, worst, elapsed, self.out, breakdown=breakdown)
         if self.coverage and self.coverage.is_file():
             print(f"mcpbdd: coverage in {self.coverage.resolve()} (summarise it: mcpbdd coverage)", file=self.out)
         return worst
@@ -379,6 +409,7 @@ class RunConsole:
 
     def __init__(self, run: Run, progress: ProgressLine, events: EventFiles, *, live: bool) -> None:
         self.out, self.redactor, self.progress, self.events = run.out, run.redactor, progress, events
+        self.minted = run.scratch / MINTED_FILE
         self.live = live
         """One job: each process's output as it comes; several: each process's whole output once it ends."""
         self.headed = len(run.harnesses) > 1
@@ -386,6 +417,7 @@ class RunConsole:
         self._announced: set[int] = set()
 
     def on_output(self, worker: Worker, text: str) -> None:
+        refresh_minted(self.minted)  # a token a process minted is registered there before anything can echo it
         if self.live:
             if self.headed and id(worker) not in self._announced:
                 self._announced.add(id(worker))
@@ -393,6 +425,7 @@ class RunConsole:
             self.progress.write(self.redactor.redact(without_banner(text)), self.out)
 
     def on_done(self, worker: Worker) -> None:
+        refresh_minted(self.minted)
         if not self.live:
             output = self.redactor.redact(without_banner("".join(worker.output)))
             self.progress.write(f"\n── mcpbdd: {worker.label} ──\n{output}", self.out)

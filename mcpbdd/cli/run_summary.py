@@ -2,25 +2,49 @@
 
     mcpbdd: passed: 184 passed, 0 failed in 14.0 s (2 jobs)
     mcpbdd:   context harness: 85 passed, 0 failed, 0 skipped
-    mcpbdd:   client harness: 99 passed, 0 failed, 0 skipped
+    mcpbdd:   client harness: 93 passed, 0 failed, 6 skipped
+    mcpbdd:   6 skipped: no Chromium (apt-get install chromium)
     mcpbdd: Allure results in /project/reports/allure-results (render them: mcpbdd report)
     mcpbdd: JUnit XML in /project/reports/junit
 
-Printed after an interrupted run too, with the totals so far.
+Every skipped scenario is counted under its reason, one line per reason (a skip always says why,
+`mcpbdd.model.requirements`). Printed after an interrupted run too, with the totals so far.
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import TextIO
 
 from mcpbdd.cli.exits import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from mcpbdd.cli.progress import EventFiles
 from mcpbdd.reporting.lost import LostScenario
 from mcpbdd.reporting.totals import Totals
+from mcpbdd.reporting.verdicts import Verdict
 
-__all__ = ["print_summary"]
+__all__ = ["Breakdown", "print_summary", "skip_reasons"]
+
+NO_REASON = "no reason given"
+
+
+def skip_reasons(verdicts: Iterable[Verdict]) -> list[tuple[str, int]]:
+    """How many scenarios were skipped for each reason, most first (then in the order they came)."""
+    counts = Counter((verdict.message.strip() or NO_REASON) for verdict in verdicts if verdict.kind == "skipped")
+    return counts.most_common()
+
+
+@dataclass(frozen=True)
+class Breakdown:
+    """What the totals are made of: each harness's, the scenarios lost, why the skipped ones skipped."""
+
+    per_harness: dict[str, EventFiles] = field(default_factory=dict)
+    lost: Sequence[LostScenario] = ()
+    """Each lost scenario (its process ended before it reported, `mcpbdd.cli.lost`): named first, as broken."""
+    skipped: Sequence[tuple[str, int]] = ()
+    """`skip_reasons`: a line per reason after the totals."""
 
 
 def print_summary(
@@ -30,13 +54,11 @@ def print_summary(
     elapsed: float,
     out: TextIO,
     signal_name: str = "",
-    per_harness: dict[str, EventFiles] | None = None,
-    lost: Sequence[LostScenario] = (),
+    breakdown: Breakdown | None = None,
 ) -> None:
-    """The summary of a run that ended with `worst` (an exit status) after `elapsed` seconds.
-
-    Each lost scenario (its process ended before it reported, `mcpbdd.cli.lost`) is named first, as broken.
-    """
+    """The summary of a run that ended with `worst` (an exit status) after `elapsed` seconds."""
+    breakdown = breakdown or Breakdown()
+    lost, per_harness = breakdown.lost, breakdown.per_harness
     if lost:
         print(file=out)  # the process that died may have left its last console line unfinished
     for scenario in lost:
@@ -65,6 +87,8 @@ def print_summary(
             print(
                 f"mcpbdd:   {name} harness: {Totals(files.passed, files.failed, files.skipped, files.broken)}", file=out
             )
+    for reason, count in breakdown.skipped:
+        print(f"mcpbdd:   {count} skipped: {reason}", file=out)
     print(f"mcpbdd: Allure results in {args.results.resolve()} (render them: mcpbdd report)", file=out)
     if not args.no_junit:
         print(f"mcpbdd: JUnit XML in {args.junit.resolve()}", file=out)

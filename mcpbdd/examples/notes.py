@@ -24,7 +24,7 @@ import os
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Annotated, Any, cast
 
 import httpx
@@ -49,7 +49,7 @@ from mcpbdd.kit.clock import Clock, SystemClock
 from mcpbdd.kit.consent import DECLINED, ConsentGate, Shown
 from mcpbdd.kit.doubles import scenario_doubles
 from mcpbdd.kit.errors import ErrorContract, Failure
-from mcpbdd.kit.upstream import LoopbackRoutes, upstream_base
+from mcpbdd.kit.upstream import upstream_base
 from mcpbdd.storage import (
     InMemoryProvider,
     InvalidKeyError,
@@ -101,7 +101,6 @@ class NotesState:
     clock: Clock
     docs: httpx.AsyncClient | None = None
     """The document service's client (None: no document service, every import is refused)."""
-    subscriptions: set[str] = field(default_factory=set)  # URIs a 2025-11-25 client subscribed to (note_changes)
 
 
 def _docs_client(transport: httpx.AsyncBaseTransport | None = None) -> httpx.AsyncClient:
@@ -118,8 +117,7 @@ async def notes_lifespan(_server: MCPServer[NotesState]) -> AsyncIterator[NotesS
     """Production storage (SQLite at $NOTES_DB, else memory) and real time, unless a scenario provides its own."""
     doubles = scenario_doubles()
     if doubles is not None:
-        upstream = doubles.upstream or LoopbackRoutes({})  # no routes: every import is refused, never the network
-        async with _docs_client(upstream.transport()) as docs:
+        async with _docs_client(doubles.upstream.transport()) as docs:
             yield NotesState(doubles.storage, doubles.clock, docs)
         return
     path = os.environ.get("NOTES_DB")
@@ -141,7 +139,7 @@ mcp: MCPServer[NotesState] = MCPServer(
     cache_hints={
         "tools/list": CacheHint(ttl_ms=300_000),
         "prompts/list": CacheHint(ttl_ms=300_000),
-        "resources/templates/list": CacheHint(ttl_ms=300_000),
+        "resources/templates/list": CacheHint(ttl_ms=300_000, scope="public"),  # the same for every caller
         "resources/list": CacheHint(ttl_ms=0),
         "resources/read": CacheHint(ttl_ms=60_000),
     },
@@ -266,12 +264,13 @@ GET_NOTE = ErrorContract("get_note", NOTE_NOT_FOUND)
 
 
 @mcp.tool()
+@GET_NOTE.raises
 async def get_note(note_id: str, ctx: Context) -> Note:
     """Return one note of the caller's tenant."""
     try:
         return await _find(ctx, note_id)
     except NoteNotFound:
-        return GET_NOTE.fail("note_not_found", f"Note {note_id} not found.")  # type: ignore[return-value]
+        raise GET_NOTE.error("note_not_found", f"Note {note_id} not found.") from None
 
 
 async def _all_notes(notebook: TenantStorage) -> list[Note]:

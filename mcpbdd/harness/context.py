@@ -31,6 +31,8 @@ from mcp_types import (
     CallToolRequestParams,
     ErrorData,
     GetPromptRequestParams,
+    ListToolsResult,
+    PaginatedRequestParams,
     ReadResourceRequestParams,
     RequestParamsMeta,
     SubscriptionFilter,
@@ -273,8 +275,17 @@ class ContextHarness(Harness):
             await asyncio.gather(stream, return_exceptions=True)
 
     async def list_tools(self, caller: Principal | None = None) -> list[Tool]:
-        """The server's tools (`tools/list`), bounded by the call timeout like every request."""
-        return await bounded("tools/list", self.timeout, self.server.list_tools())
+        """The server's tools as `caller` is offered them: its `tools/list` handler, bounded by the call timeout.
+
+        Through the registered handler, as a client's request runs, so that a server that lists tools per
+        caller (`mcpbdd.kit.visible_tools`, or a handler of its own) lists the same on every harness.
+        """
+        return await bounded("tools/list", self.timeout, self._listed_tools(caller))
+
+    async def _listed_tools(self, caller: Principal | None) -> list[Tool]:
+        answer = await self._handle(caller, "tools/list", PaginatedRequestParams(), {})
+        listed = answer if isinstance(answer, ListToolsResult) else ListToolsResult.model_validate(answer)
+        return list(listed.tools)
 
     def server_stderr(self) -> str:
         """No process, no stderr: the server runs in this one."""

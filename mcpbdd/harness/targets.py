@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import os
+import re
 import shlex
 import shutil
 import sys
@@ -85,7 +86,7 @@ class ServerTarget:
             if "{port}" not in command:
                 raise TargetError(
                     f"server target {text!r} starts a server over HTTP but its command has no {{port}}: "
-                    'mcpbdd picks a free port and fills it in, e.g. "http: python -m myserver --port {port}"'
+                    'mcpbdd picks a free port and fills it in, e.g. "http: {python} -m myserver --port {port}"'
                 )
             return cls("http-command", command)
         module, sep, attr = spec.partition(":")
@@ -194,4 +195,28 @@ def naming_the_target(error: ServerCannotStart, target: str) -> ServerCannotStar
     if parsed.kind in _PROCESS_KINDS:
         with contextlib.suppress(ValueError):
             command = " ".join(_shown(part) for part in command_argv(parsed))
-    return ServerCannotStart(error.why, target=target, command=command, cannot_load=error.cannot_load)
+    why = error.why + (_another_python(parsed) if parsed.kind in _PROCESS_KINDS else "")
+    return ServerCannotStart(why, target=target, command=command, cannot_load=error.cannot_load)
+
+
+_BARE_PYTHON = re.compile(r"python(\d(\.\d+)?)?")
+
+
+def _another_python(target: ServerTarget) -> str:
+    """A hint when the command starts a `python` from the PATH that is not mcpbdd's interpreter (`{python}` is).
+
+    The usual cause of a Python server that cannot start under mcpbdd but starts in its developer's
+    shell: `stdio: python -m mypackage` runs the system Python, where the package is not installed.
+    """
+    with contextlib.suppress(ValueError):
+        words = shlex.split(target.spec)
+        if words and _BARE_PYTHON.fullmatch(words[0]):
+            found = shutil.which(words[0])
+            if found is None or os.path.realpath(found) != os.path.realpath(sys.executable):
+                where = found or "not on the PATH"
+                return (
+                    f" (the command's {words[0]!r} is {where}, not the Python mcpbdd runs in, {sys.executable}: "
+                    f"write {{python}} instead of {words[0]!r} to start the server with it, as in "
+                    f'"{target.kind.replace("-command", "")}: {target.spec.replace(words[0], "{python}", 1)}")'
+                )
+    return ""

@@ -49,6 +49,7 @@ __all__ = [
     "ENV_DOUBLES",
     "Doubles",
     "Handover",
+    "NoUpstream",
     "Receipt",
     "UpstreamDoubles",
     "from_environment",
@@ -97,15 +98,35 @@ class UpstreamDoubles(Protocol):
     def transport(self) -> httpx.AsyncBaseTransport: ...
 
 
+class NoUpstream:
+    """Outbound doubles with no route: every request fails naming what to add (never a real network call)."""
+
+    def transport(self) -> httpx.AsyncBaseTransport:
+        import httpx
+
+        def refuse(request: httpx.Request) -> httpx.Response:
+            raise httpx.ConnectError(
+                f"no upstream double for {request.method} {request.url}: these doubles were built without one "
+                "(pass upstream= to Doubles, or declare the route in the scenario)",
+                request=request,
+            )
+
+        return httpx.MockTransport(refuse)
+
+    def __repr__(self) -> str:
+        return "NoUpstream()"
+
+
 @dataclass(frozen=True)
 class Doubles:
     """What a scenario hands the server under test in place of its production dependencies."""
 
     storage: StorageService
     clock: Clock
-    upstream: UpstreamDoubles | None = None
+    upstream: UpstreamDoubles = field(default_factory=lambda: NoUpstream())
     """The outbound HTTP doubles: build clients with `upstream.transport()` (a route table in-process,
-    `mcpbdd.kit.upstream.LoopbackRoutes` in a process mcpbdd started)."""
+    `mcpbdd.kit.upstream.LoopbackRoutes` in a process mcpbdd started). Always set when mcpbdd hands the
+    doubles over; `Doubles` built by hand without one get `NoUpstream`, which refuses every request."""
     receipt: Receipt = field(default_factory=Handover, compare=False, repr=False)
     """Marked by `scenario_doubles()`, read by the scenario (did the server take its doubles?)."""
 

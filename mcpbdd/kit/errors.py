@@ -12,9 +12,14 @@ failure, so what a client sees never depends on how a developer phrased an excep
     )
 
     @mcp.tool()
+    @contract.raises
     async def delete_note(note_id: str) -> Deleted:
         ...
-        return contract.fail("note_not_found", f"Note {note_id} does not exist.")
+        raise contract.error("note_not_found", f"Note {note_id} does not exist.")
+
+`raise contract.error(...)` keeps the tool's return annotation honest (`-> Deleted`: the SDK refuses
+`Deleted | CallToolResult`), and `@contract.raises` (under `@mcp.tool()`) turns the raised failure
+into the declared result. `return contract.fail(...)` builds the same result for code that returns.
 
 A tool-channel failure is a `CallToolResult` with `is_error=True` whose text leads with
 the sentence, then `Recovery: <hint>`, and whose structured content is
@@ -29,11 +34,15 @@ Specifications may write JSON-RPC codes as numbers (-32602) or names (`InvalidPa
 
 from __future__ import annotations
 
+import functools
+import inspect
 import re
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
-from typing import Any, Literal, NoReturn
+from typing import Any, Literal, NoReturn, ParamSpec, TypeVar, cast, overload
 
 import mcp_types
+from mcp.server.mcpserver.exceptions import ToolError
 from mcp.shared.exceptions import MCPError
 from mcp_types import INTERNAL_ERROR, INVALID_PARAMS, CallToolResult, TextContent
 
@@ -120,6 +129,32 @@ class Failure:
         }
 
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+class DeclaredFailure(ToolError):
+    """A declared tool-channel failure raised by a tool; `@contract.raises` turns it into the declared result.
+
+    A `ToolError` so that, raised from a tool that forgot the decorator, the SDK still answers with a
+    tool error (not a crash) whose text names the fix; but without the decorator the structured
+    `reason` is lost, and a specification reading it fails, as it should.
+    """
+
+    def __init__(self, contract: ErrorContract, failure: Failure, message: str | None) -> None:
+        super().__init__(
+            f"{message or failure.message} (declared failure {failure.reason!r} of {contract.tool} raised outside "
+            f"@{contract.tool}'s contract.raises: its reason is lost)"
+        )
+        self.contract = contract
+        self.failure = failure
+        self.sentence = message
+
+    def result(self) -> CallToolResult:
+        """The declared tool-channel result."""
+        return tool_failure(self.failure, self.sentence)
+
+
 def tool_failure(failure: Failure, message: str | None = None) -> CallToolResult:
     """The tool-channel result for `failure`: sentence, then the recovery hint, plus structured content."""
     sentence = message or failure.message
@@ -149,6 +184,64 @@ class ErrorContract:
         An undeclared reason is a bug in the server: it raises an internal error naming the
         declared reasons, rather than inventing a contract the tool never made.
         """
+        failure = self._declared(reason)
+        if failure.channel == "tool":
+            return tool_failure(failure, message)
+        self._raise(failure, message, data)
+
+    def error(
+        self, reason: str, message: str | None = None, *, data: dict[str, Any] | None = None
+    ) -> DeclaredFailure | MCPError:
+        """The declared failure as an exception to raise (`raise contract.error("note_not_found")`).
+
+        A protocol-channel failure is the `MCPError` itself, so it reaches the client as a JSON-RPC
+        error with or without `@contract.raises`; a tool-channel failure needs the decorator to become
+        the declared `CallToolResult`. An undeclared reason is the internal error `fail` raises.
+        """
+        failure = self._declared(reason)
+        if failure.channel == "tool":
+            return DeclaredFailure(self, failure, message)
+        sentence = message or failure.message
+        return MCPError(code=failure.code, message=sentence, data={**(data or {}), **failure.payload(sentence)})
+
+    @overload
+    def raises(self, fn: Callable[P, Coroutine[Any, Any, R]]) -> Callable[P, Coroutine[Any, Any, R]]: ...
+    @overload
+    def raises(self, fn: Callable[P, R]) -> Callable[P, R]: ...
+    def raises(self, fn: Callable[P, Any]) -> Callable[P, Any]:
+        """Decorate a tool (under `@mcp.tool()`) so that `raise contract.error(...)` answers with the declared result.
+
+        The wrapper keeps the tool's signature (the SDK reads parameters and the output schema through
+        `__wrapped__`) and returns the declared `CallToolResult`, which the SDK passes through as it
+        does a returned `contract.fail(...)`. Only this contract's failures are caught: another
+        contract's failure raised here is a wiring bug and stays one.
+        """
+        if inspect.iscoroutinefunction(fn):
+            run = cast(Callable[P, Coroutine[Any, Any, Any]], fn)
+
+            @functools.wraps(run)
+            async def guarded(*args: P.args, **kwargs: P.kwargs) -> Any:
+                try:
+                    return await run(*args, **kwargs)
+                except DeclaredFailure as failure:
+                    if failure.contract is not self:
+                        raise
+                    return failure.result()
+
+            return guarded
+
+        @functools.wraps(fn)
+        def guarded_sync(*args: P.args, **kwargs: P.kwargs) -> Any:
+            try:
+                return fn(*args, **kwargs)
+            except DeclaredFailure as failure:
+                if failure.contract is not self:
+                    raise
+                return failure.result()
+
+        return guarded_sync
+
+    def _declared(self, reason: str) -> Failure:
         failure = self.failures.get(reason)
         if failure is None:
             declared = ", ".join(sorted(self.failures)) or "none"
@@ -156,9 +249,7 @@ class ErrorContract:
                 code=INTERNAL_ERROR,
                 message=f"{self.tool} reported the undeclared failure {reason!r} (declared: {declared})",
             )
-        if failure.channel == "tool":
-            return tool_failure(failure, message)
-        self._raise(failure, message, data)
+        return failure
 
     def _raise(self, failure: Failure, message: str | None, data: dict[str, Any] | None) -> NoReturn:
         sentence = message or failure.message
@@ -197,6 +288,7 @@ def declared_retryable(structured: Any, error_data: Any) -> bool | None:
 __all__ = [
     "CODES",
     "CONTRACTS",
+    "DeclaredFailure",
     "ErrorContract",
     "Failure",
     "code_name",

@@ -15,7 +15,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from mcpbdd.model.expect import VacuousCheck
 
-__all__ = ["LISTINGS", "READ", "CacheHints", "may_be_cached_for", "may_be_cached_privately"]
+__all__ = ["LISTINGS", "READ", "CacheHints", "may_be_cached_for", "may_be_cached_privately", "may_be_cached_publicly"]
 
 LISTINGS: Final = {
     "tools list": "tools/list",
@@ -83,3 +83,12 @@ def may_be_cached_privately(hints: CacheHints) -> None:
     _present(hints, "cacheScope", hints.scope)
     if hints.scope != "private":
         raise AssertionError(f"Expected cacheScope 'private', but {hints}")
+
+
+def may_be_cached_publicly(hints: CacheHints) -> None:
+    """Any client may share the result (`cacheScope: public`): only for what is the same for every caller."""
+    _present(hints, "cacheScope", hints.scope)
+    if hints.scope != "public":
+        raise AssertionError(
+            f"Expected cacheScope 'public', but {hints}: a client may keep it only for the caller who got it"
+        )

@@ -5,7 +5,7 @@ message naming the setting, where it came from, and what is accepted, instead of
 surfacing as a confusing failure in the middle of a scenario.
 
     [tool.mcpbdd]
-    server = "mypackage.server:mcp"   # or "stdio: python -m mypackage", "http: python -m mypackage --port {port}"
+    server = "mypackage.server:mcp"   # or "stdio: {python} -m mypackage", "http: {python} -m mypackage --port {port}"
                                       # or "http://127.0.0.1:8000/mcp"
     harness = "context"               # or "client"
     client_mode = "auto"              # or "legacy" (initialize handshake, 2025-11-25)
@@ -13,6 +13,8 @@ surfacing as a confusing failure in the middle of a scenario.
     tenant_claim = "tenant"           # the access-token claim naming the caller's tenant
     capabilities = ["elicitation", "sampling", "roots"]
     attachment_limit = 2097152        # bytes one report attachment may hold (its head and tail are kept)
+    require = ["apps"]                # what the machine must have: a missing one breaks, never skips
+    optional = ["official"]           # what may be skipped even in CI (CI=true), saying why
 
     [tool.mcpbdd.conformance]         # what `mcpbdd conformance` runs with no arguments
     only = ["unknown-tool"]           # also skip, expected_failures = "conformance.yml", official = true
@@ -28,9 +30,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from mcpbdd.model.kinds import CAPABILITIES, Capability, ClientMode, HarnessKind, check_capabilities
+from mcpbdd.model.requirements import check_capability_names
 
 USERDATA_PREFIX = "mcpbdd."
 
@@ -120,6 +123,15 @@ class Settings(BaseModel):
     )
     seed: int | None = Field(default=None, description="seed of generated calls (default: derived from the tool name)")
     secrets: tuple[str, ...] = Field(default=(), description="values never shown in reports (redacted)")
+    require: tuple[str, ...] = Field(
+        default=(),
+        description="what the specifications need from the machine (apps, official): a scenario that would be "
+        "skipped for a missing one is broken instead, naming what to install",
+    )
+    optional: tuple[str, ...] = Field(
+        default=(),
+        description="what may be missing even in CI (CI=true, where every other missing capability breaks)",
+    )
     attachment_limit: int = Field(
         default=DEFAULT_ATTACHMENT_LIMIT,
         ge=1024,
@@ -152,10 +164,22 @@ class Settings(BaseModel):
                 raise ValueError(f'expected a JSON object, e.g. {{"NAME": "value"}} ({exc.msg})') from None
         return value
 
-    @field_validator("capabilities", "secrets", "upstreams", mode="before")
+    @field_validator("capabilities", "secrets", "upstreams", "require", "optional", mode="before")
     @classmethod
     def _split_capabilities(cls, value: Any) -> Any:
         return _comma_list(value)
+
+    @field_validator("require", "optional")
+    @classmethod
+    def _known_machine_capabilities(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        return check_capability_names(value)
+
+    @model_validator(mode="after")
+    def _required_or_optional(self) -> Settings:
+        both = sorted(set(self.require) & set(self.optional))
+        if both:
+            raise ValueError(f"{', '.join(both)} cannot be both required and optional: keep it in one list")
+        return self
 
     @field_validator("capabilities")
     @classmethod

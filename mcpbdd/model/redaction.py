@@ -1,5 +1,8 @@
 """Redaction of configured secrets (`secrets` under `[tool.mcpbdd]`) from every file a run writes.
 
+The secrets the run mints itself (the fake authorization server's tokens) are masked the same way,
+by every Redactor, without being configured: `mcpbdd.model.minted` keeps them.
+
 One `Redactor`, built once from the configured secrets, is the only place that knows what
 a secret looks like once something has encoded it; every writer goes through it:
 
@@ -55,6 +58,8 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
+
+from mcpbdd.model.minted import minted
 
 __all__ = ["MASK", "MIN_BASE64", "Redactor", "redact_tree", "redactor_for"]
 
@@ -202,25 +207,60 @@ def _choose_mask(secrets: list[_Secret]) -> str:
     return MASK  # every secret is one of * # ~ = ^ | ! and more: nothing sensible is left
 
 
+_minted_search = functools.lru_cache(maxsize=None)(_Secret)
+"""One search per minted secret, shared by every Redactor of the process."""
+
+
+def _run_pattern(searches: list[_Secret]) -> re.Pattern[str] | None:
+    """A run of plain and base64 characters as long as the shortest form of any of `searches` (a token minted
+    for a caller, hundreds of characters): text without one holds none of them, whatever its size, and a single
+    scan says so. None when a secret has other characters (no such shortcut)."""
+    if any(search.literal is None for search in searches):
+        return None
+    shortest = min(min([len(search.secret), *(len(key) for key, _forms in search.base64)]) for search in searches)
+    return re.compile(f"[A-Za-z0-9+/=._-]{{{shortest},}}")
+
+
 class Redactor:
-    """Replaces each configured secret, in any of the encodings above, by a mask; with no secrets it costs nothing."""
+    """Replaces each configured secret, and each one the run minted (`mcpbdd.model.minted`), in any of the
+    encodings above, by a mask; with no secrets it costs nothing."""
 
     def __init__(self, secrets: Iterable[str] = ()) -> None:
         unique = sorted({s for s in secrets if s}, key=len, reverse=True)
         self.secrets = tuple(unique)
-        self._searches = [_Secret(s) for s in unique]
-        self.mask = _choose_mask(self._searches)
+        self._own = [_Secret(s) for s in unique]
+        self._minted: list[_Secret] = []
+        self._minted_run: re.Pattern[str] | None = None
+        self._minted_seen = 0
+        self.mask = _choose_mask(self._own)
 
     def __bool__(self) -> bool:
-        return bool(self.secrets)
+        return bool(self.secrets) or bool(minted())
+
+    def _current(self, text: str) -> list[_Secret]:
+        """The searches `text` needs: the configured secrets', then the minted ones' (rebuilt when one is minted),
+        unless `text` has no run of characters long enough to hold any minted one in any form."""
+        values = minted()
+        if len(values) != self._minted_seen:
+            own = set(self.secrets)
+            self._minted = sorted(
+                (_minted_search(value) for value in values if value not in own),
+                key=lambda search: len(search.secret),
+                reverse=True,
+            )
+            self._minted_run = _run_pattern(self._minted)
+            self._minted_seen = len(values)
+        if not self._minted or (self._minted_run is not None and self._minted_run.search(text) is None):
+            return self._own
+        return [*self._own, *self._minted]
 
     def found_in(self, text: str) -> bool:
         """Whether any secret, in any encoding, is in `text`."""
-        return any(search.found_in(text) for search in self._searches)
+        return any(search.found_in(text) for search in self._current(text))
 
     def redact(self, text: str) -> str:
         """Any text (prose, JSON, XML, a log): every secret in every encoding becomes the mask."""
-        for search in self._searches:
+        for search in self._current(text):
             text = search.replace(text, self.mask)
         return text
 
@@ -279,8 +319,8 @@ class Redactor:
     def redact_bytes(self, body: str | bytes) -> bytes:
         """An attachment body. Bytes that are not UTF-8 (an image) are searched too: a secret in them is replaced."""
         if isinstance(body, str):
-            return (self.redact(body) if self.secrets else body).encode("utf-8")
-        if not self.secrets:
+            return (self.redact(body) if self else body).encode("utf-8")
+        if not self:
             return body
         text = body.decode("utf-8", errors="surrogateescape")  # every byte survives the round trip
         redacted = self.redact(text)
@@ -288,7 +328,7 @@ class Redactor:
 
     def redact_file(self, path: Path) -> bool:
         """Redact one file in place (written whole under a temporary name, then renamed); True if it changed."""
-        if not self.secrets:
+        if not self:
             return False
         data = path.read_bytes()
         text = data.decode("utf-8", errors="surrogateescape")

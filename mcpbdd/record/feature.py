@@ -18,10 +18,11 @@ saying why; a check that cannot be written (an error reason with a quote) is lef
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Unpack
 
@@ -101,7 +102,7 @@ def plan_carries(calls: Sequence[Exchange], left_out: Sequence[int] = ()) -> _Pl
         for key, value in _argument_leaves(exchange.arguments):
             if not isinstance(value, str) or len(value) < 2 or value in plan.carries or value in sent:
                 continue
-            for source in range(index - 1, -1, -1):
+            for source in range(index):  # where the value first appeared (a listing after it merely repeats it)
                 if source in left_out:
                     continue
                 structured = _structured(calls[source])
@@ -320,10 +321,18 @@ def server_target(command: Sequence[str]) -> str:
     return "stdio: " + shlex.join(argv)
 
 
-def render(cassette: Cassette, replays: Sequence[Sequence[Replayed]], *, target: str) -> str:
+def render(
+    cassette: Cassette,
+    replays: Sequence[Sequence[Replayed]],
+    *,
+    target: str,
+    environment_caller: tuple[str, str] | None = None,
+) -> str:
     """The feature text for `cassette`, with markers where `replays` (fresh runs) disagree with it.
 
     `target` is the server the user named (never the cassette's); an `Unwritable` if a step cannot quote it.
+    `environment_caller` is the (user, tenant) a stdio server took from its environment, when the project's
+    `env` setting says which variables carry them: declared, so the feature does not depend on the shell.
     """
     calls = cassette.calls()
     header = cassette.header
@@ -340,7 +349,7 @@ def render(cassette: Cassette, replays: Sequence[Sequence[Replayed]], *, target:
         "  Background:",
         f"    Given the MCP server {quoted(target, 'the server target')}",
         *_capabilities(client.get("capabilities")),
-        *_callers(calls),
+        *(_callers(calls) or _environment_caller(environment_caller, header.transport)),
         "",
         "  Scenario: The recorded session",
         *_indent_steps(_scenario_steps(cassette, calls, replays)),
@@ -417,6 +426,28 @@ def _callers(calls: Sequence[Exchange]) -> list[str]:
     return steps
 
 
+def _environment_caller(caller: tuple[str, str] | None, transport: str) -> list[str]:
+    """Over stdio the caller came from the server's environment: declare it, or say that nothing was declared."""
+    if caller is not None and can_quote(caller[0]) and can_quote(caller[1]):
+        return [f'    And the user "{caller[0]}" of tenant "{caller[1]}"']
+    if transport != "stdio":
+        return []
+    return [
+        "    # No caller is declared: the server took its caller from the environment this session ran in.",
+        '    # Add one (Given the user "..." of tenant "...") and map it in [tool.mcpbdd] env, or the',
+        "    # feature passes only while the shell supplies the same identity.",
+    ]
+
+
+def caller_from_environment(env_setting: Mapping[str, str], environ: Mapping[str, str]) -> tuple[str, str] | None:
+    """(user, tenant) from the variables the `env` setting maps to `{user}` and `{tenant}`, if both are set."""
+    user_var = next((name for name, value in env_setting.items() if value == "{user}"), None)
+    tenant_var = next((name for name, value in env_setting.items() if value == "{tenant}"), None)
+    user = environ.get(user_var) if user_var else None
+    tenant = environ.get(tenant_var) if tenant_var else None
+    return (user, tenant) if user and tenant else None
+
+
 def _indent_steps(steps: list[str]) -> list[str]:
     return [f"{INDENT}{s}" for s in steps]
 
@@ -430,7 +461,18 @@ def write_feature(cassette: Cassette, *, replays: int = 2, **target: Unpack[Repl
     if not url and not command:
         raise ReplayError("no server to replay against: pass a command or a URL (the cassette's is never run)")
     runs = replay_runs(cassette, replays, target)
-    return render(cassette, runs, target=url or server_target(command or []))
+    caller = None if url else caller_from_environment(_env_setting(), os.environ)
+    return render(cassette, runs, target=url or server_target(command or []), environment_caller=caller)
 
 
-__all__ = ["plan_carries", "render", "server_target", "write_feature"]
+def _env_setting() -> Mapping[str, str]:
+    """The project's `env` setting (`[tool.mcpbdd]`), or nothing when there is no project or it does not load."""
+    from mcpbdd.model.config import load_settings
+
+    try:
+        return load_settings().env
+    except (ValueError, OSError):
+        return {}
+
+
+__all__ = ["caller_from_environment", "plan_carries", "render", "server_target", "write_feature"]

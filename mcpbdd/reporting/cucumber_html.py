@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 
 from mcpbdd.reporting.html import RenderError, _node
-from mcpbdd.reporting.npm import InstallError, cache_root, install
+from mcpbdd.reporting.npm import LOCKS, InstallError, cache_root, install
 
 __all__ = [
     "HTML_FORMATTER_VERSION",
@@ -56,9 +56,9 @@ def formatter_home(*, quiet: bool = False) -> Path:
     _node_path, npm = _node()
     home = cache_root() / "cucumber-html" / f"{HTML_FORMATTER_VERSION}-{MESSAGES_VERSION}"
     modules = home / "node_modules"
-    packages = [f"@cucumber/html-formatter@{HTML_FORMATTER_VERSION}", f"@cucumber/messages@{MESSAGES_VERSION}"]
+    lock = LOCKS / "cucumber-html"  # pins both versions (tests/test_npm_locks.py)
     try:
-        install(npm, home, packages, modules / "@cucumber" / "messages" / "messages.schema.json", quiet=quiet)
+        install(npm, home, lock, modules / "@cucumber" / "messages" / "messages.schema.json", quiet=quiet)
     except InstallError as exc:
         raise RenderError(str(exc)) from exc
     return modules

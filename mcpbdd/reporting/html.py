@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from mcpbdd.reporting.npm import InstallError, cache_root, install
+from mcpbdd.reporting.npm import LOCKS, InstallError, cache_root, install
 
 __all__ = ["ALLURE_VERSION", "NodeMissing", "RenderError", "allure_cli", "cache_root", "render"]
 
@@ -67,7 +67,8 @@ def allure_cli(*, version: str = ALLURE_VERSION, quiet: bool = False) -> list[st
     node, npm = _node()
     home = cache_root() / "allure" / version
     try:
-        entry = install(npm, home, [f"allure@{version}"], home / "node_modules" / "allure" / "cli.js", quiet=quiet)
+        lock = LOCKS / "allure"  # pins ALLURE_VERSION (tests/test_npm_locks.py)
+        entry = install(npm, home, lock, home / "node_modules" / "allure" / "cli.js", quiet=quiet)
     except InstallError as exc:
         raise RenderError(str(exc)) from exc
     return [node, str(entry)]

@@ -13,12 +13,13 @@ the World knows nothing of browsers.
 
 from __future__ import annotations
 
+import sys
 import weakref
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from mcp.server.apps import APP_MIME_TYPE
+from mcp.server.apps import APP_MIME_TYPE, Apps
 
 from mcpbdd.apps import AppView, HostContext, ScenarioSide, ViewSource, check_available, open_view, screenshots
 from mcpbdd.model.outcome import Channel, Outcome
@@ -64,7 +65,37 @@ def _resource_uri(world: World, tool: str) -> tuple[dict[str, Any], str]:
                 raise AssertionError(f"the tool {tool!r} has no app: its _meta.ui.resourceUri is not set")
             return _json(offered), uri
     offered_names = ", ".join(world.tool_names()) or "no tools"
-    raise AssertionError(f"the server offers no tool {tool!r}; it offers: {offered_names}")
+    raise AssertionError(f"the server offers no tool {tool!r}; it offers: {offered_names}{_late_app_tool(world, tool)}")
+
+
+def _late_app_tool(world: World, tool: str) -> str:
+    """Why an app tool the server's module declares is not offered: it was added to `Apps` after the server was built.
+
+    The SDK reads an extension's tools once, in `MCPServer(..., extensions=[apps])`; a later `@apps.tool` is
+    silently never served. Only the in-process server's module is looked at, as already imported (nothing
+    is imported or built here).
+    """
+    module_name = (world.server_target or "").partition(":")[0]
+    module = sys.modules.get(module_name) if world.server_target and ":" in world.server_target else None
+    if module is None:
+        return ""
+    for name, value in vars(module).items():
+        if isinstance(value, Apps) and tool in _app_tool_names(value):
+            return (
+                f" ({module_name}.{name} declares the app tool {tool!r}, but it was added after the MCPServer was "
+                "built: the SDK reads an extension's tools once, in MCPServer(..., extensions=[...]); register app "
+                "tools before building the server)"
+            )
+    return ""
+
+
+def _app_tool_names(apps: Apps) -> set[str]:
+    """The names of the tools `apps` binds (its public `tools()`; a misconfigured one names none)."""
+    try:
+        bindings = apps.tools()
+    except ValueError:
+        return set()
+    return {str(binding.kwargs.get("name") or binding.fn.__name__) for binding in bindings}
 
 
 def _source(outcome: Outcome, uri: str) -> ViewSource:
@@ -136,19 +167,21 @@ def app(world: World) -> AppView:
 
 
 def match_screenshot(world: World, path: str, tolerance: float = screenshots.DEFAULT_TOLERANCE) -> bytes:
-    """The open view against the PNG at `path` (written instead with `update_screenshots`); returns the shot."""
+    """The open view against the PNG at `path` (written instead with `update_screenshots`); returns the shot.
+
+    `path` is relative to the project (the working folder) and stays inside it: anything else is `Broken`."""
+    stored_at = screenshots.stored_path(path, Path.cwd())  # a name from a feature file: inside the project only
     view = app(world)
     view.settle()
     shot = view.screenshot()
-    stored_at = Path(path)
     if world.settings.update_screenshots:
         stored_at.parent.mkdir(parents=True, exist_ok=True)
         stored_at.write_bytes(shot)
         return shot
     if not stored_at.exists():
-        raise screenshots.missing(stored_at)
+        raise screenshots.missing(Path(path))  # named as the feature file names it
     comparison = world.run(screenshots.compare(view.page, shot, stored_at.read_bytes()))
-    screenshots.verdict(stored_at, comparison, tolerance)
+    screenshots.verdict(Path(path), comparison, tolerance)
     return shot
 
 

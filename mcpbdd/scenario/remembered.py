@@ -2,8 +2,9 @@
 
 `And the result's "$.id" is remembered as "note"` stores the value at that JSON path of the
 last result under a name; later arguments write `"${note}"`. A string that is exactly
-`${name}` becomes the remembered value with its JSON type; inside a longer string (or a
-resource URI) it is replaced by the value's text. `${...}` does not clash with a Scenario
+`${name}` becomes the remembered value with its JSON type; inside a longer string (a
+resource URI, a storage key such as `notes/${note}`) it is replaced by the value's text. The
+storage steps fill keys, prefixes, seeded and expected values the same way. `${...}` does not clash with a Scenario
 Outline's `<column>`, which behave fills in before the step runs, so both work together.
 
 Paths are the ones mcpbdd prints in mismatches: `$`, `$.id`, `$.notes[0].id`, `$["a key"]`.

@@ -3,7 +3,9 @@
 Opening an app calls the tool as the current caller, reads its `ui://` resource and renders it
 in Chromium (`mcpbdd.scenario.apps`, `mcpbdd.apps`). What the view then calls through the host
 is an ordinary call of the scenario: `Then the call succeeds` and the storage phrases read it.
-Without Chromium or Playwright the scenario is skipped, with the line that installs them.
+Without Chromium or Playwright the scenario is skipped, with the line that installs them; where the
+project requires apps (`require = ["apps"]`, or any CI run that does not list them as optional) it is
+broken instead (`mcpbdd.model.requirements`).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 from behave import given, step, then, when
 
 from mcpbdd.apps import AppsUnavailable, AppView
+from mcpbdd.model.requirements import skip_reason
 from mcpbdd.reporting import attachments as report
 from mcpbdd.scenario import apps
 from mcpbdd.steps._world import world
@@ -43,8 +46,9 @@ def _open(context: Any, tool: str, arguments: dict[str, Any]) -> None:
     try:
         with _shown(context):
             apps.open_app(world(context), tool, arguments)
-    except AppsUnavailable as exc:
-        context.scenario.skip(f"mcpbdd cannot render apps here: {exc}")
+    except AppsUnavailable as missing:
+        settings = world(context).settings
+        context.scenario.skip(skip_reason(missing, settings.require, settings.optional))
 
 
 def _app(context: Any) -> AppView:

@@ -66,6 +66,14 @@ def listing_may_be_cached_privately(context: Any, listing: str) -> None:
         caching.may_be_cached_privately(hints)
 
 
+@then("the {listing:Listing} may be cached publicly")
+def listing_may_be_cached_publicly(context: Any, listing: str) -> None:
+    """Then the resource templates list may be cached publicly  (by any client: the same for every caller)"""
+    hints = _hints(context, listing)
+    if hints.has_hints:
+        caching.may_be_cached_publicly(hints)
+
+
 def _read_hints(context: Any) -> caching.CacheHints:
     """The last read's caching hints (skipping the scenario on an era without them)."""
     return _skip_without(context, world(context).read_cache_hints())
@@ -85,6 +93,14 @@ def read_may_be_cached_privately(context: Any) -> None:
     hints = _read_hints(context)
     if hints.has_hints:
         caching.may_be_cached_privately(hints)
+
+
+@then("the read may be cached publicly")
+def read_may_be_cached_publicly(context: Any) -> None:
+    """Then the read may be cached publicly  (by any client: the same for every caller)"""
+    hints = _read_hints(context)
+    if hints.has_hints:
+        caching.may_be_cached_publicly(hints)
 
 
 @when('the client asks to complete the argument "{argument:Text}" of the prompt "{prompt:Text}" from "{prefix:Text}"')

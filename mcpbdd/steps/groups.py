@@ -33,7 +33,8 @@ NOTES = """
     2026-07-28 has (a request state to replay): a legacy pass skips it, saying why.
     Arguments: a JSON object doc string, inline JSON, or a table with the columns
     argument | value (a cell that reads as JSON is JSON, anything else is text).
-    Carried values: "${name}" in arguments or a URI sends what `the result's "$.id" is remembered as "name"` kept.
+    Carried values: "${name}" in arguments, a URI or a storage key sends what
+    `the result's "$.id" is remembered as "name"` kept.
     Error codes: a number (-32602) or a name (InvalidParams, MethodNotFound, InternalError, ...).
     Outcomes: ok, tool-error, protocol-error, input-required, transport-failure.
 """

@@ -54,6 +54,16 @@ def _seed_rows(context: Any) -> dict[float | None, dict[str, Any]]:
     return groups
 
 
+def _filled(context: Any, value: Any) -> Any:
+    """`value` (a key, a prefix, a seeded or expected JSON value) with every remembered `${name}` put in.
+
+    A key the server built from a result (`notes/${note}`) is written the way an argument is; an
+    unknown name is a broken step naming what is remembered.
+    """
+    with spec_errors(context):
+        return world(context).remembered.fill(value)
+
+
 def _seconds(text: str) -> float:
     """A ttl cell: plain seconds (`900`) or a duration (`15 minutes`, `2h`)."""
     try:
@@ -70,7 +80,7 @@ def _attach_diff(error: AssertionError) -> None:
 @given('the storage of tenant "{tenant:Text}" holds:')
 def storage_holds_table(context: Any, tenant: str) -> None:
     """Given the storage of tenant "acme" holds: (a table key | value [| ttl]; values are JSON)"""
-    groups = _seed_rows(context)
+    groups = {ttl: _filled(context, mapping) for ttl, mapping in _seed_rows(context).items()}
     with spec_errors(context):
         world(context).seed_storage(tenant, groups)
 
@@ -78,7 +88,7 @@ def storage_holds_table(context: Any, tenant: str) -> None:
 @given('the storage of tenant "{tenant:Text}" holds "{key:Text}" equal to:')
 def storage_seeded_with_key(context: Any, tenant: str, key: str) -> None:
     """Given the storage of tenant "acme" holds "notes/n-1" equal to: (a JSON doc string: one key, its value)"""
-    value = json_doc_string(context)
+    key, value = _filled(context, key), _filled(context, json_doc_string(context))
     with spec_errors(context):
         world(context).seed_storage(tenant, {None: {key: value}})
 
@@ -86,7 +96,7 @@ def storage_seeded_with_key(context: Any, tenant: str, key: str) -> None:
 @then('the storage of tenant "{tenant:Text}" holds "{key:Text}" equal to:')
 def storage_holds_key(context: Any, tenant: str, key: str) -> None:
     """Then the storage of tenant "acme" holds "notes/n-1" equal to: (JSON; markers like #iso-datetime allowed)"""
-    expected = json_doc_string(context)
+    key, expected = _filled(context, key), _filled(context, json_doc_string(context))
     w = world(context)
     with spec_errors(context):
         value = w.read_storage(tenant, key)
@@ -96,7 +106,7 @@ def storage_holds_key(context: Any, tenant: str, key: str) -> None:
 @then('the storage of tenant "{tenant:Text}" holds "{key:Text}" containing:')
 def storage_holds_key_containing(context: Any, tenant: str, key: str) -> None:
     """Then the storage of tenant "acme" holds "notes/n-1" containing: (JSON; only the keys given, markers allowed)"""
-    expected = json_doc_string(context)
+    key, expected = _filled(context, key), _filled(context, json_doc_string(context))
     w = world(context)
     with spec_errors(context):
         value = w.read_storage(tenant, key)
@@ -119,6 +129,7 @@ def storage_has_no_key(context: Any, tenant: str, key: str) -> None:
     """Then the storage of tenant "acme" has no key "notes/n-1"  (a tenant the scenario knows)"""
     w = world(context)
     w.relies_on_doubles(f'reading the storage of tenant "{tenant}"')
+    key = _filled(context, key)
     expect.storage_known(tenant, w.tenants_in_play(), f"it has no key {key!r}")
     with spec_errors(context):
         value = w.read_storage(tenant, key)
@@ -148,6 +159,7 @@ def storage_unchanged_except_under(context: Any, tenant: str, prefix: str) -> No
     w.relies_on_doubles(f'comparing the storage of tenant "{tenant}" with before')
     expect.storage_baseline_taken(w.baseline)
     expect.storage_known(tenant, w.tenants_in_play(), "it is unchanged")
+    prefix = _filled(context, prefix)
     with spec_errors(context):
         changes = {tenant: w.storage_changes(tenant, except_under=prefix)}
     try:

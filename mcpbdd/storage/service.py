@@ -111,6 +111,8 @@ class StorageService:
         return TenantStorage(self, validate_tenant(tenant_id), cancelled)
 
     # -- sync helpers for scenarios and tests ----------------------------------------
+    # Synchronous on purpose: a Given/Then step or a pytest test reads state between calls, with no
+    # event loop at hand. A server awaits its tenant's handle instead (`await service.tenant(t).snapshot()`).
 
     def seed(self, tenant: str, mapping: Mapping[str, Any], ttl: Ttl = None) -> None:
         """Write `mapping` into `tenant` at once (all or nothing), as a scenario's Given does."""
@@ -300,6 +302,16 @@ class TenantStorage:
         items = [(key, decode(text)) for key, text in rows]
         next_cursor = self._service._issue_cursor(self._tenant, prefix, rows[-1][0]) if more else None
         return Page(items=items, next_cursor=next_cursor)
+
+    async def snapshot(self) -> dict[str, Any]:
+        """Every live entry of this tenant, decoded, in key order (the service's `snapshot(tenant)`, awaited).
+
+        A server works through its tenant's handle, whose methods are all awaited; the service's own
+        `seed`/`read`/`snapshot`/`tenants` are synchronous helpers for scenarios and tests.
+        """
+        if self._cancelled is not None and self._cancelled():
+            raise self._refuse()
+        return self._service.snapshot(self._tenant)
 
     def __repr__(self) -> str:
         return f"TenantStorage({self._tenant!r})"

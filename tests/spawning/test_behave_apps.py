@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from behave_passes import PASSES, BehavePass
-from expected_failures import ROOT, assert_each_scenario_fails_with, behave
+from expected_failures import ROOT, assert_each_scenario_fails_with, behave, run_failing
 from processes import mcpbdd_run
 
 from mcpbdd.apps.browser import INSTALL_CHROMIUM, INSTALL_PLAYWRIGHT
@@ -43,6 +43,13 @@ EXPECTED_FAILURES: dict[str, list[str]] = {
         "no screenshot tests/behave_cases/no-such-screenshot.png to compare the app with: record it with "
         "`mcpbdd run --update-screenshots`"
     ],
+    "matches a screenshot above the project": [
+        "the screenshot '../../outside-the-project.png' climbs out with '..': a screenshot is a .png named "
+        "relative to the project, inside it (e.g. features/screenshots/card.png)"
+    ],
+    "matches a screenshot at an absolute path": [
+        "the screenshot '/tmp/mcpbdd-absolute-screenshot.png' is an absolute path: a screenshot is a .png named"
+    ],
     "called the tool, but nothing was clicked": ["the app of the tool 'show_note_card' did not call 'pin_note'"],
     "asked to open a link it did not ask for": [
         "the app did not ask to open https://notes.example.com/n/n-1; it asked to open nothing"
@@ -66,6 +73,10 @@ VIEW_FAILURES: dict[str, list[str]] = {
         "broke 1 content security rule(s) of its resource ui://broken/tracking.html:\n"
         "  - script-src-elem refused https://tracker.example.org/t.js"
     ],
+    "opens the app of a tool added to the app after the server was built": [
+        "the server offers no tool 'late'; it offers: throwing, silent, tracking (broken_apps.apps declares the app "
+        "tool 'late', but it was added after the MCPServer was built"
+    ],
 }
 
 
@@ -75,13 +86,30 @@ def test_every_app_step_fails_with_a_readable_message(tmp_path: Path) -> None:
 
 
 @needs_a_browser
+def test_a_screenshot_name_leading_out_of_the_project_is_never_written(tmp_path: Path) -> None:
+    outside = [ROOT.parent.parent / "outside-the-project.png", Path("/tmp/mcpbdd-absolute-screenshot.png")]
+    for path in outside:
+        path.unlink(missing_ok=True)
+    run = run_failing(
+        FEATURE,
+        [*PASSES["context"].options, "-D", "mcpbdd.update_screenshots=true", "-n", "above the project|absolute"],
+        tmp_path / "report.json",
+    )
+    assert run.returncode == 1, run.output
+    assert set(run.messages) == {"matches a screenshot above the project", "matches a screenshot at an absolute path"}
+    for name, message in run.messages.items():
+        assert EXPECTED_FAILURES[name][0] in message
+    assert not any(path.exists() for path in outside), "written outside the project"
+
+
+@needs_a_browser
 @pytest.mark.parametrize("behave_pass", ["context", "client"], indirect=True)
 def test_a_broken_view_is_named_by_what_broke(tmp_path: Path, behave_pass: BehavePass) -> None:
     assert_each_scenario_fails_with(VIEWS, VIEW_FAILURES, behave_pass.options, tmp_path / "report.json")
 
 
 @pytest.mark.skipif(importlib.util.find_spec("playwright") is None, reason=INSTALL_PLAYWRIGHT)
-def test_without_chromium_the_app_scenarios_are_skipped_with_the_install_line(tmp_path: Path) -> None:
+def test_without_chromium_optional_app_scenarios_are_skipped_with_the_install_line(tmp_path: Path) -> None:
     empty = tmp_path / "bin"
     empty.mkdir()
     report = tmp_path / "report.json"
@@ -89,7 +117,10 @@ def test_without_chromium_the_app_scenarios_are_skipped_with_the_install_line(tm
     try:
         os.environ["PATH"] = str(empty)  # behave's subprocess inherits it: no chromium on its PATH
         run = behave(
-            "features/apps.feature", *PASSES["context"].options, "--no-capture", "-f", "json", "-o", str(report)
+            "features/apps.feature",
+            *PASSES["context"].options,
+            *("-D", "mcpbdd.require=", "-D", "mcpbdd.optional=apps"),  # this project requires apps; here they may skip
+            *("--no-capture", "-f", "json", "-o", str(report)),
         )
     finally:
         os.environ["PATH"] = env_path
@@ -97,7 +128,7 @@ def test_without_chromium_the_app_scenarios_are_skipped_with_the_install_line(tm
     scenarios = [element for feature in json.loads(report.read_text()) for element in feature["elements"]]
     scenarios = [s for s in scenarios if s["type"] == "scenario"]
     assert scenarios and {s["status"] for s in scenarios} == {"skipped"}, "skipped, never passed"
-    assert f"no Chromium on this machine to render the app in: {INSTALL_CHROMIUM}" in run.stdout + run.stderr
+    assert f"no Chromium ({INSTALL_CHROMIUM})" in run.stdout + run.stderr
     assert (ROOT / "features" / "apps.feature").exists()
 
 

@@ -38,10 +38,11 @@ def _conformance(folder: Path, *args: str, path: str | None = None) -> subproces
     return subprocess.run(command, cwd=folder, env=env, capture_output=True, text=True, timeout=600)
 
 
-def test_without_npm_the_official_suite_is_skipped_saying_what_to_install(tmp_path: Path) -> None:
+def test_without_npm_the_official_suite_cannot_run_and_the_command_says_so(tmp_path: Path) -> None:
     env_path = os.path.dirname(PYTHON)  # this interpreter's folder: no npm there
     done = _conformance(tmp_path, "mcpbdd.examples.notes:mcp", "--official", "--only", "tool-names", path=env_path)
-    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.returncode == 2, done.stdout + done.stderr  # asked for and not run: never exit 0
+    assert "mcpbdd conformance: the official suite could not run: no npm on the PATH" in done.stderr
     assert "the official suite was skipped, not passed: no npm on the PATH: install Node.js >= 22" in done.stdout
     assert "Skipped, not passed: no npm on the PATH" in (tmp_path / "reports" / "conformance.md").read_text()
 

@@ -122,6 +122,13 @@ ASSERTION_FAILURES: dict[str, list[str]] = {
         "the storage table needs the columns key | value (and optionally | ttl), got name | value"
     ],
     "a storage key that breaks the rules": ["'cache:v1:abc' is refused as a key", "use cache/v1/abc"],
+    "a storage key names a value nobody remembered": [
+        f"{ASSERTIONS}:247: nothing is remembered as 'nope' (remembered: none yet)"
+    ],
+    "a storage key with a remembered id, but another value is stored there": [
+        "The value of 'notes/n-1' in tenant 'acme' does not contain what was expected:",
+        '$.title: expected "Grocery", got "Groceries"',
+    ],
     "a duration nobody understands": ["2 fortnights"],
     "asks for consent, but the call just succeeded": [
         "Expected the server to ask for consent, but tools/call 'list_notes' as alice of tenant acme succeeded"
@@ -714,6 +721,14 @@ CACHING_FAILURES: dict[str, list[str]] = {
     ],
     "read may be cached for, but for another time": [
         "Expected ttlMs 300000 (300 seconds), but the resources/read result for 'notes://n-1' (on 2026-07-28) carried "
+        "ttlMs 60000 and cacheScope 'private'"
+    ],
+    "may be cached publicly, but only the caller may keep it": [
+        "Expected cacheScope 'public', but the tools/list result (on 2026-07-28) carried ttlMs 300000 and "
+        "cacheScope 'private': a client may keep it only for the caller who got it"
+    ],
+    "read may be cached publicly, but only the caller may keep it": [
+        "Expected cacheScope 'public', but the resources/read result for 'notes://n-1' (on 2026-07-28) carried "
         "ttlMs 60000 and cacheScope 'private'"
     ],
     "read may be cached privately, but any client may share it": [

@@ -270,8 +270,12 @@ def test_the_cucumber_junit_xml_formatter_writes_each_pass_with_distinct_names(r
 
     home = cache_root() / "cucumber-junit-xml" / f"{JUNIT_XML_FORMATTER}-{MESSAGES_VERSION}"
     package = home / "node_modules" / "@cucumber" / "junit-xml-formatter"
-    packages = [f"@cucumber/junit-xml-formatter@{JUNIT_XML_FORMATTER}", f"@cucumber/messages@{MESSAGES_VERSION}"]
-    install("npm", home, packages, package / "dist" / "index.js", quiet=True)
+    lock = Path(__file__).parents[1] / "npm_locks" / "cucumber-junit-xml"  # pins both versions, as mcpbdd's do
+    assert json.loads((lock / "package.json").read_text())["dependencies"] == {
+        "@cucumber/junit-xml-formatter": JUNIT_XML_FORMATTER,
+        "@cucumber/messages": MESSAGES_VERSION,
+    }
+    install("npm", home, lock, package / "dist" / "index.js", quiet=True)
     script = tmp_path / "junit.mjs"
     script.write_text(_JUNIT_SCRIPT)
     for name in PASSES:

@@ -17,3 +17,6 @@ Feature: An app that goes wrong fails the app steps, each failure named
   Scenario: no content security rule broken, but the view loads a tracker
     When the client opens the app of the tool "tracking"
     Then the app breaks no content security rule
+
+  Scenario: opens the app of a tool added to the app after the server was built
+    When the client opens the app of the tool "late"

@@ -40,3 +40,11 @@ Feature: Every app step fails when it should, with a message that says why
 
   Scenario: opens the app of a tool that has none
     When the client opens the app of the tool "get_note" with {"note_id": "n-1"}
+
+  Scenario: matches a screenshot above the project
+    When the client opens the app of the tool "show_note_card" with {"note_id": "n-1"}
+    Then the app matches the screenshot "../../outside-the-project.png"
+
+  Scenario: matches a screenshot at an absolute path
+    When the client opens the app of the tool "show_note_card" with {"note_id": "n-1"}
+    Then the app matches the screenshot "/tmp/mcpbdd-absolute-screenshot.png"

@@ -241,3 +241,15 @@ Feature: Every assertion step fails when it should, with a message that says why
     Given the MCP server "servers:awkward"
     When the client calls "ask_mid_call"
     Then the call succeeds
+
+  Scenario: a storage key names a value nobody remembered
+    When the client calls "create_note" with {"title": "Groceries", "body": "Milk"}
+    Then the storage of tenant "acme" has no key "notes/${nope}"
+
+  Scenario: a storage key with a remembered id, but another value is stored there
+    When the client calls "create_note" with {"title": "Groceries", "body": "Milk"}
+    And the result's "$.id" is remembered as "note"
+    Then the storage of tenant "acme" holds "notes/${note}" containing:
+      """
+      {"title": "Grocery"}
+      """

@@ -120,3 +120,11 @@ Feature: Discovery checks fail saying how the server described itself
     Given the MCP server "http: {python} tests/stripped_hints_server.py {port}"
     When the client reads the resource "clean://milk"
     Then the read may be cached for 60 seconds
+
+  Scenario: may be cached publicly, but only the caller may keep it
+    Then the tools list may be cached publicly
+
+  Scenario: read may be cached publicly, but only the caller may keep it
+    Given the client calls "create_note" with {"title": "Milk", "body": "2 l"}
+    When the client reads the resource "notes://n-1"
+    Then the read may be cached publicly
