@@ -7,6 +7,10 @@ protected-resource metadata URL without an accepted token, 403 `insufficient_sco
 tool whose scope the token lacks. Reading needs only a token; writing and deleting need
 the scopes in `TOOL_SCOPES`.
 
+Deployed under a prefix (a `Mount`, a proxy and uvicorn's `root_path`), give the URL clients
+reach it at, `resource=https://host/notes/mcp`: tokens are issued for that audience, and the door
+refuses every request without one whatever the prefix (tests/spawning/test_protected_deployments.py).
+
 Under mcpbdd the issuer and JWKS URL come from the environment (the run's fake
 authorization server) and the verifier reads the scenario's clock, so a scenario's
 "When 6 minutes pass" expires a token exactly as time would in production.
