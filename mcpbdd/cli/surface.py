@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-__all__ = ["add_parser", "main"]
+__all__ = ["add_parser", "current_surface", "main", "offered_tools"]
 
 EXIT_OK, EXIT_BREAKING, EXIT_USAGE = 0, 1, 2
 
@@ -37,6 +37,13 @@ def add_parser(commands: Any) -> None:
 def current_surface(server: str | None) -> dict[str, Any]:
     """The configured (or given) server's surface, listed through a World as a scenario lists it."""
     from mcpbdd.checks.surface import surface_of
+
+    return surface_of(offered_tools(server))
+
+
+def offered_tools(server: str | None) -> list[Any]:
+    """The configured (or given) server's tools in its own order (duplicates kept), listed through a World as a
+    scenario lists them: any target kind (module:attr on the context harness, else the client harness)."""
     from mcpbdd.harness.targets import ServerTarget
     from mcpbdd.model.config import load_settings
     from mcpbdd.model.kinds import HarnessKind
@@ -54,7 +61,7 @@ def current_surface(server: str | None) -> dict[str, Any]:
             world.use_server(target)
             inprocess = ServerTarget.parse(target).kind == "inprocess"
             world.use_harness(HarnessKind.CONTEXT if inprocess else HarnessKind.CLIENT)
-            return surface_of(world.offered_tools())
+            return world.offered_tools()
         finally:
             world.close()
     finally:

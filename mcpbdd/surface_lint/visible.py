@@ -1,0 +1,77 @@
+"""Text from a server made visible and inert before anyone reads it: the console, Markdown, JSON and SARIF.
+
+What a server wrote is hostile data. `reveal` turns every character a reader would not see (zero-width,
+bidirectional controls, C0/C1 controls such as ESC, fillers) into a visible `<U+200B ZERO WIDTH SPACE>`,
+and a run of Unicode tag characters into what it spells (`<tags: "read ~/.ssh/id_rsa">`), so a finding
+quotes what was hidden and no terminal control sequence, bidi reordering or invisible payload reaches
+the reader. Each writer escapes the revealed text once more for its own format (Markdown through
+`mcpbdd._text.markdown_text`, JSON and SARIF through the JSON encoder).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from mcpbdd._text import clip
+
+__all__ = ["INVISIBLE_EXTRA", "TAG_BASE", "is_invisible", "reveal", "tag_text"]
+
+TAG_BASE = 0xE0000
+"""Unicode tag characters (U+E0000..U+E007F) mirror ASCII: U+E0041 is an invisible "A"."""
+
+INVISIBLE_EXTRA = frozenset(
+    [
+        *(0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180E, 0x2800, 0x3164, 0xFFA0),
+        *range(0xFE00, 0xFE10),  # variation selectors: invisible, and a known carrier of smuggled bytes
+        *range(0xE0100, 0xE01F0),
+    ]
+)
+"""Characters Python calls printable that render as nothing (fillers, blank braille, variation selectors)."""
+
+
+def is_tag(char: str) -> bool:
+    return TAG_BASE <= ord(char) <= TAG_BASE + 0x7F
+
+
+def is_invisible(char: str) -> bool:
+    """Whether a reader would not see `char` (or see it move text around): format, control, filler characters."""
+    if char in "\n\t":
+        return False
+    return not char.isprintable() or ord(char) in INVISIBLE_EXTRA or is_tag(char)
+
+
+def tag_text(run: str) -> str:
+    """What a run of tag characters spells (the ASCII each one mirrors; the cancel tag U+E007F ends it)."""
+    return "".join(chr(ord(c) - TAG_BASE) for c in run if TAG_BASE + 0x20 <= ord(c) <= TAG_BASE + 0x7E)
+
+
+def _name(char: str) -> str:
+    name = "CONTROL" if unicodedata.category(char) == "Cc" else unicodedata.name(char, "UNNAMED")
+    return f"<U+{ord(char):04X} {name}>"
+
+
+def reveal(text: str, limit: int = 400) -> str:
+    """`text` with every invisible character shown by its code point and name, tag runs decoded, line breaks as
+    `\\n`, cut to `limit` characters: safe to print, and telling what was hidden."""
+    out: list[str] = []
+    index = 0
+    while index < len(text):
+        char = text[index]
+        if is_tag(char):
+            end = index
+            while end < len(text) and is_tag(text[end]):
+                end += 1
+            spelled = reveal(tag_text(text[index:end]), limit)  # what tags spell is hostile too
+            out.append(f'<tags: "{spelled}">')
+            index = end
+            continue
+        if char == "\n":
+            out.append("\\n")
+        elif char == "\t":
+            out.append("\\t")
+        elif is_invisible(char):
+            out.append(_name(char))
+        else:
+            out.append(char)
+        index += 1
+    return clip("".join(out), limit, flat=False)
