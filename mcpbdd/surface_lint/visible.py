@@ -42,7 +42,7 @@ def is_invisible(char: str) -> bool:
 
 def tag_text(run: str) -> str:
     """What a run of tag characters spells (the ASCII each one mirrors; the cancel tag U+E007F ends it)."""
-    return "".join(chr(ord(c) - TAG_BASE) for c in run if TAG_BASE + 0x20 <= ord(c) <= TAG_BASE + 0x7E)
+    return "".join(chr(ord(c) - TAG_BASE) for c in run if TAG_BASE <= ord(c) < TAG_BASE + 0x7F)
 
 
 def _name(char: str) -> str:
