@@ -21,6 +21,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from mcpbdd.surface_lint.visible import reveal
+
 __all__ = ["Difference", "diff_surfaces", "diff_tools", "render_differences"]
 
 Role = Literal["input", "output"]
@@ -51,7 +53,8 @@ class Difference:
 
 
 def _show(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+    """A value as JSON, with every invisible character a server may have hidden in it shown by its code point."""
+    return reveal(json.dumps(value, ensure_ascii=False, sort_keys=True), 20_000)
 
 
 def diff_surfaces(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Difference]:
