@@ -219,8 +219,9 @@ def test_a_mismatch_fails_naming_each_difference_and_update_records_an_added_too
     )
     assert "not breaking: archive $: the tool was added" in message
     archive = Tool(name="archive", input_schema={})
-    verdict = match_snapshot([*TOOLS, archive], path, update=True, ci=True)  # a change a model reads needs an approval
-    assert verdict.action == "updated" and len(verdict.differences) == 1  # (tests/test_surface_pins.py); an addition not
+    # update records an added tool; a changed one needs an approval (tests/test_surface_pins.py)
+    verdict = match_snapshot([*TOOLS, archive], path, update=True, ci=True)
+    assert verdict.action == "updated" and len(verdict.differences) == 1
     assert match_snapshot([*TOOLS, archive], path, ci=True).action == "matched"
 
 

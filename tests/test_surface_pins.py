@@ -64,11 +64,12 @@ def test_a_changed_description_fails_the_gate_until_approved(tmp_path: Path) -> 
 def test_an_approval_needs_who_and_why_and_a_change(tmp_path: Path) -> None:
     path = tmp_path / "tools.json"
     match_snapshot([HONEST], path, ci=False)
-    with pytest.raises(ValueError, match="no tool in .* waits for an approval"):
+    with pytest.raises(ValueError, match=r"no tool in .* waits for an approval"):
         approve_changes([HONEST], path, by="ana", why="nothing changed")
     with pytest.raises(ValueError, match=r"names who approves \(--by\) and why \(--why\)"):
         approve_changes([PULLED], path, by=" ", why="x")
-    with pytest.raises(ValueError, match=r"the tool 'shout' has no unapproved change \(tools waiting for approval: add\)"):
+    waiting = r"the tool 'shout' has no unapproved change \(tools waiting for approval: add\)"
+    with pytest.raises(ValueError, match=waiting):
         approve_changes([PULLED], path, by="ana", why="x", names=["shout"])
 
 
