@@ -268,6 +268,8 @@ def _properties(
 def _keyword(name: str, path: str, key: str, before: Any, after: Any, role: Role) -> Difference:
     """A change of one constraint keyword: tighter breaks an input, looser breaks an output."""
     change = f"{key} changed from {_show(before)} to {_show(after)}"
+    if key in ("description", "title"):  # what a model reads: shown, so a review sees what it approves
+        return Difference(name, path, False, f"the {key} changed from {_show(before)} to {_show(after)}")
     if key in _NOTES:
         return Difference(name, path, False, f"the {key} changed")
     tighter: bool | None = None

@@ -103,7 +103,8 @@ def main(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     differences = diff_surfaces(old, new)
     print(f"{args.old} -> {args.new}: {render_differences(differences)}")
-    print(token_deltas(old, new, sorted({d.tool for d in differences})))
+    if differences:
+        print(token_deltas(old, new, sorted({d.tool for d in differences})))
     return EXIT_BREAKING if any(d.breaking for d in differences) else EXIT_OK
 
 

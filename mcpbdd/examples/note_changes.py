@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Annotated, Any, Final
 
 from mcp.server.context import ServerRequestContext
 from mcp.server.mcpserver import Context
@@ -28,8 +28,10 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.shared.exceptions import MCPDeprecationWarning
 from mcp_types import EmptyResult, SubscribeRequestParams, UnsubscribeRequestParams
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+from pydantic import Field
 
 from mcpbdd._sdk import lowlevel_server
+from mcpbdd.examples.arguments import NoteId
 
 __all__ = ["ARCHIVING", "announce_note_changed", "announce_tools_changed", "register"]
 
@@ -91,9 +93,11 @@ def register(namespace: Mapping[str, Any]) -> None:
         return edited
 
     # The annotations as objects (this module's are strings, and `Note` is not a name here): the SDK reads them.
-    edit_note.__annotations__ = {"note_id": str, "body": str, "ctx": Context, "return": namespace["Note"]}
-    set_archiving.__annotations__ = {"enabled": bool, "ctx": Context, "return": str}
-    archive_note.__annotations__ = {"note_id": str, "ctx": Context, "return": str}
+    body = Annotated[str, Field(description="The note's new text, replacing the old.")]
+    enabled = Annotated[bool, Field(description="true turns the archive on, false turns it off.")]
+    edit_note.__annotations__ = {"note_id": NoteId, "body": body, "ctx": Context, "return": namespace["Note"]}
+    set_archiving.__annotations__ = {"enabled": enabled, "ctx": Context, "return": str}
+    archive_note.__annotations__ = {"note_id": NoteId, "ctx": Context, "return": str}
     for tool in (set_archiving, archive_note, edit_note):
         server.tool()(tool)
 
