@@ -1,6 +1,6 @@
 """The tool surface: what a model reads (names, descriptions, schemas) judged by the lint rules and a token budget.
 
-The lint rules, each with a page under Reference › Lint rules, are `mcpbdd.surface_lint`'s; `mcpbdd lint`
+The lint rules, each with a page under Reference, Lint rules, are `mcpbdd.surface_lint`'s; `mcpbdd lint`
 runs the same rules from the command line. Tokens are counted with tiktoken's cl100k_base, offline.
 """
 
