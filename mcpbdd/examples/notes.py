@@ -44,8 +44,8 @@ from mcp_types import (
 )
 from pydantic import BaseModel, Field, ValidationError
 
+from mcpbdd.examples import arguments as arg
 from mcpbdd.examples import note_changes, note_tags, notebook_import
-from mcpbdd.examples.arguments import NoteId
 from mcpbdd.kit.clock import Clock, SystemClock
 from mcpbdd.kit.consent import DECLINED, ConsentGate, Shown
 from mcpbdd.kit.doubles import scenario_doubles
@@ -243,14 +243,12 @@ async def _save_new_note(
 
 @mcp.tool()
 async def create_note(
-    title: Annotated[str, Field(description="The note's title, one line (e.g. Groceries).")],
-    body: Annotated[str, Field(description="The note's text; Markdown is kept as written.")],
+    title: arg.Title,
+    body: arg.Body,
     ctx: Context,
-    tags: Annotated[list[str] | None, Field(description="Words to find the note by later (e.g. home).")] = None,
-    slug: Annotated[str | None, Field(description="An id to give the note instead of n-<number>.")] = None,
-    expires_in_minutes: Annotated[
-        int | None, Field(description="Delete the note after this many minutes (at most a year).")
-    ] = None,
+    tags: arg.Tags = None,
+    slug: arg.Slug = None,
+    expires_in_minutes: arg.ExpiresIn = None,
 ) -> Note:
     """Create a note in the caller's tenant; `slug` picks an unused id, `expires_in_minutes` makes it temporary."""
     _, user = _caller()
@@ -269,7 +267,7 @@ GET_NOTE = ErrorContract("get_note", NOTE_NOT_FOUND)
 
 
 @mcp.tool()
-async def get_note(note_id: NoteId, ctx: Context) -> Note:
+async def get_note(note_id: arg.NoteId, ctx: Context) -> Note:
     """Return one note of the caller's tenant."""
     try:
         return await _find(ctx, note_id)
@@ -289,9 +287,7 @@ async def _all_notes(notebook: TenantStorage) -> list[Note]:
 
 
 @mcp.tool()
-async def list_notes(
-    ctx: Context, tag: Annotated[str | None, Field(description="Only the notes with this tag (e.g. home).")] = None
-) -> NoteList:
+async def list_notes(ctx: Context, tag: arg.TagFilter = None) -> NoteList:
     """List the caller's notes, oldest first, optionally only those with a tag."""
     notes = [n for n in await _all_notes(_notebook(ctx)) if tag is None or tag in n.tags]
     return NoteList(notes=notes, count=len(notes))
@@ -302,7 +298,7 @@ DELETE_CONSENT = ConsentGate("delete the note")
 
 
 @mcp.tool()
-async def delete_note(note_id: NoteId, ctx: Context) -> Deleted | InputRequiredResult:
+async def delete_note(note_id: arg.NoteId, ctx: Context) -> Deleted | InputRequiredResult:
     """Delete a note of the caller's tenant, after the user consents (each consent deletes once)."""
     notebook, clock = _notebook(ctx), _state(ctx).clock
 
@@ -338,9 +334,7 @@ EXPORT_NOTES = ErrorContract(
 
 
 @mcp.tool()
-async def export_notes(
-    format: Annotated[str, Field(description="The document's format: markdown or json.")], ctx: Context
-) -> str:
+async def export_notes(format: arg.ExportFormat, ctx: Context) -> str:
     """Export every note of the caller's tenant as one document (markdown or json)."""
     if format not in EXPORT_FORMATS:
         EXPORT_NOTES.fail(
@@ -370,7 +364,7 @@ async def ask_model_for_title(note_id: str, ctx: Context) -> Sample:
 
 @mcp.tool()
 async def suggest_title(
-    note_id: NoteId, ctx: Context, proposal: Annotated[CreateMessageResult, Resolve(ask_model_for_title)]
+    note_id: arg.NoteId, ctx: Context, proposal: Annotated[CreateMessageResult, Resolve(ask_model_for_title)]
 ) -> TitleSuggestion:
     """Ask the client's model for a better title for a note (the note is not changed)."""
     await _find(ctx, note_id)
@@ -451,10 +445,7 @@ async def _fetch_document(docs: httpx.AsyncClient | None, document_id: str) -> D
 
 
 @mcp.tool()
-async def import_note(
-    document_id: Annotated[str, Field(description="The document's id in the document service (e.g. doc-7).")],
-    ctx: Context,
-) -> Note:
+async def import_note(document_id: arg.DocumentId, ctx: Context) -> Note:
     """Import a document from the team's document service as a new note (the caller becomes its author)."""
     _, user = _caller()
     if not DOCUMENT_ID.fullmatch(document_id):
@@ -481,7 +472,7 @@ notebook_import.register(globals())  # `import_notebook`: a long import (progres
 
 
 @mcp.tool()
-async def share_note(note_id: NoteId, ctx: Context) -> Shared:
+async def share_note(note_id: arg.NoteId, ctx: Context) -> Shared:
     """Publish a note to the team's document service (`POST /documents`) for readers outside the notebook."""
     try:
         note = await _find(ctx, note_id)
@@ -506,13 +497,7 @@ class NotePage(BaseModel):
 
 
 @mcp.tool()
-async def page_notes(
-    ctx: Context,
-    cursor: Annotated[
-        str | None, Field(description="Where to go on: a page's next_cursor; none for the first.")
-    ] = None,
-    limit: Annotated[int, Field(description="How many notes a page holds, 1 to 100.")] = 10,
-) -> NotePage:
+async def page_notes(ctx: Context, cursor: arg.Cursor = None, limit: arg.PageSize = 10) -> NotePage:
     """Page through the caller's notes in id order; a colleague in the same tenant may continue from a cursor."""
     try:
         page = await _notebook(ctx).list("notes/", cursor=cursor, limit=max(1, min(limit, 100)))
