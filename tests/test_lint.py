@@ -178,3 +178,13 @@ def test_rule_named_names_the_rules() -> None:
     assert rule_named("deceptive-markup").severity == "error"
     with pytest.raises(ValueError, match="the rules: "):
         rule_named("nope")
+
+
+def test_a_huge_adversarial_description_is_linted_in_linear_time() -> None:
+    """ATTACKS class 3: inputs that make a careless pattern backtrack quadratically (many unclosed tags, brackets,
+    comments, URLs) complete within the suite's timeout, and each finding's quote stays short."""
+    hostile = "<a " * 10_000 + "[" * 10_000 + "<!--" * 5_000 + "http://x.example/?q=" * 2_000 + "\u200b" * 5_000
+    listing = {"name": "big", "description": hostile, "inputSchema": {"type": "object"}}
+    report = lint_surface([listing], tokens=False)
+    assert {f.rule.id for f in report.findings} >= {"invisible-characters", "deceptive-markup", "exfiltrating-url"}
+    assert all(len(f.quoted or "") <= 400 for f in report.findings)

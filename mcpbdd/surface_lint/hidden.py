@@ -15,7 +15,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from mcpbdd.surface_lint.findings import Finding, finding
-from mcpbdd.surface_lint.visible import is_invisible, is_tag, reveal, tag_text
+from mcpbdd.surface_lint.visible import has_invisible, is_invisible, is_tag, reveal, tag_text
 
 __all__ = ["hidden_findings", "texts_of"]
 
@@ -75,20 +75,20 @@ _URL = re.compile(r"\b(?:https?|ftp|wss?)://[^\s)>\]\"'`]+", re.IGNORECASE)
 _SEND = re.compile(r"\b(send|post|upload|forward|transmit|report|append|submit|exfiltrate|leak)\b", re.IGNORECASE)
 _PLACEHOLDER = re.compile(r"[{}<>$]|%7[bBdD]|%3[cCeE]")
 _MARKUP = [
-    (re.compile(r"<!--.*?(-->|$)", re.DOTALL), "an HTML comment, which renders as nothing"),
+    (re.compile(r"<!--.{0,200}", re.DOTALL), "an HTML comment, which renders as nothing"),
     (
         re.compile(
-            r"<[a-z][^>]*\bstyle\s*=\s*[\"'][^\"']*(display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:"
-            r"\s*0|opacity\s*:\s*0)[^>]*>",
+            r"<[a-z][^>]{0,200}\bstyle\s*=\s*[\"'][^\"']{0,200}(display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:"
+            r"\s*0|opacity\s*:\s*0)[^>]{0,200}>",
             re.IGNORECASE,
         ),
         "an element styled to be invisible",
     ),
-    (re.compile(r"<[a-z][^>]*\bhidden\b[^>]*>", re.IGNORECASE), "an element marked hidden"),
-    (re.compile(r"!\[[^\]]*\]\([^)]*\)"), "an image, which a renderer fetches and shows instead of text"),
-    (re.compile(r" {24,}|\n{6,}"), "a run of blank space pushing text out of view"),
+    (re.compile(r"<[a-z][^>]{0,200}\bhidden\b[^>]{0,200}>", re.IGNORECASE), "an element marked hidden"),
+    (re.compile(r"!\[[^\]]{0,300}\]\([^)]{0,500}\)"), "an image, which a renderer fetches and shows instead of text"),
+    (re.compile(r" {24}|\n{6}"), "a run of blank space pushing text out of view"),
 ]
-_LINK = re.compile(r"\[(?P<text>[^\]]+)\]\((?P<href>[^)\s]+)[^)]*\)")
+_LINK = re.compile(r"\[(?P<text>[^\]]{1,300})\]\((?P<href>[^)\s]{1,500})[^)]{0,300}\)")
 
 
 def texts_of(listing: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
@@ -133,6 +133,8 @@ def hidden_findings(listings: Sequence[Mapping[str, Any]]) -> Iterator[Finding]:
 def _visible_only(text: str) -> str:
     """The text as the model reads it with invisible characters dropped and tag characters spelled out (a
     zero-width space inside `ign\u200bore` must not hide the word from the patterns)."""
+    if not has_invisible(text):
+        return text
     out: list[str] = []
     for char in text:
         if is_tag(char):
@@ -143,9 +145,9 @@ def _visible_only(text: str) -> str:
 
 
 def _invisible(tool: str, path: str, text: str) -> Iterator[Finding]:
-    hidden = [c for c in text if is_invisible(c)]
-    if not hidden:
+    if not has_invisible(text):
         return
+    hidden = [c for c in text if is_invisible(c)]
     tags = "".join(c for c in text if is_tag(c))
     kinds = sorted({f"U+{ord(c):04X}" for c in hidden if not is_tag(c)})
     parts = []
@@ -180,12 +182,14 @@ def _urls(tool: str, path: str, text: str) -> Iterator[Finding]:
             why = "the text tells the model to send something to the URL"
         if why:
             yield finding("exfiltrating-url", tool, path, why, reveal(sentence, 300))
+            return  # one finding per text: the quote shows the first such URL
 
 
 def _sentence(text: str, start: int, end: int) -> str:
-    left = max(text.rfind(".", 0, start), text.rfind("\n", 0, start)) + 1
-    stops = [i for i in (text.find(". ", end), text.find("\n", end)) if i != -1]
-    return text[left : min(stops) if stops else len(text)].strip()
+    low, high = max(start - 200, 0), min(end + 200, len(text))  # a sentence, or 200 characters either side
+    left = max(text.rfind(".", low, start), text.rfind("\n", low, start), low - 1) + 1
+    stops = [i for i in (text.find(". ", end, high), text.find("\n", end, high)) if i != -1]
+    return text[left : min(stops) if stops else high].strip()
 
 
 def _markup(tool: str, path: str, text: str) -> Iterator[Finding]:

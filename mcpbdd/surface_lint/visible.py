@@ -14,7 +14,7 @@ import unicodedata
 
 from mcpbdd._text import clip
 
-__all__ = ["INVISIBLE_EXTRA", "TAG_BASE", "is_invisible", "reveal", "tag_text"]
+__all__ = ["INVISIBLE_EXTRA", "TAG_BASE", "has_invisible", "is_invisible", "is_tag", "reveal", "tag_text"]
 
 TAG_BASE = 0xE0000
 """Unicode tag characters (U+E0000..U+E007F) mirror ASCII: U+E0041 is an invisible "A"."""
@@ -40,6 +40,13 @@ def is_invisible(char: str) -> bool:
     return not char.isprintable() or ord(char) in INVISIBLE_EXTRA or is_tag(char)
 
 
+def has_invisible(text: str) -> bool:
+    """Whether `text` holds a character `is_invisible` names (at C speed for the usual, printable text)."""
+    if text.replace("\n", "").replace("\t", "").isprintable():
+        return not INVISIBLE_EXTRA.isdisjoint(map(ord, text))
+    return True
+
+
 def tag_text(run: str) -> str:
     """What a run of tag characters spells (the ASCII each one mirrors; the cancel tag U+E007F ends it)."""
     return "".join(chr(ord(c) - TAG_BASE) for c in run if TAG_BASE <= ord(c) < TAG_BASE + 0x7F)
@@ -52,26 +59,25 @@ def _name(char: str) -> str:
 
 def reveal(text: str, limit: int = 400) -> str:
     """`text` with every invisible character shown by its code point and name, tag runs decoded, line breaks as
-    `\\n`, cut to `limit` characters: safe to print, and telling what was hidden."""
+    `\\n`, cut to `limit` characters: safe to print, and telling what was hidden. Work stops at the limit, so a
+    megabyte of hostile text costs no more than its first few hundred characters."""
+    if text.isprintable() and INVISIBLE_EXTRA.isdisjoint(map(ord, text[: limit + 1])):
+        return clip(text, limit, flat=False)  # the usual case, at C speed
     out: list[str] = []
-    index = 0
-    while index < len(text):
+    size, index = 0, 0
+    while index < len(text) and size <= limit:
         char = text[index]
         if is_tag(char):
             end = index
-            while end < len(text) and is_tag(text[end]):
+            while end < len(text) and is_tag(text[end]) and end - index <= limit:
                 end += 1
-            spelled = reveal(tag_text(text[index:end]), limit)  # what tags spell is hostile too
-            out.append(f'<tags: "{spelled}">')
+            shown = f'<tags: "{reveal(tag_text(text[index:end]), limit)}">'  # what tags spell is hostile too
             index = end
-            continue
-        if char == "\n":
-            out.append("\\n")
-        elif char == "\t":
-            out.append("\\t")
-        elif is_invisible(char):
-            out.append(_name(char))
         else:
-            out.append(char)
-        index += 1
+            shown = "\\n" if char == "\n" else "\\t" if char == "\t" else _name(char) if is_invisible(char) else char
+            index += 1
+        out.append(shown)
+        size += len(shown)
+    if index < len(text):
+        out.append(" ")  # more followed: clip adds its ellipsis
     return clip("".join(out), limit, flat=False)
