@@ -6,17 +6,27 @@ runs the same rules from the command line. Tokens are counted with tiktoken's cl
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from behave import then
 
-from mcpbdd.checks import tool_surface
 from mcpbdd.steps._world import world
 from mcpbdd.steps.arguments import SpecError, location, spec_errors
-from mcpbdd.surface_lint import listings_of
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+
+def _checks() -> ModuleType:
+    """`mcpbdd.checks.tool_surface`, imported when a phrase runs: loading the steps compiles no lint pattern."""
+    from mcpbdd.checks import tool_surface
+
+    return tool_surface
 
 
 def _listings(context: Any) -> list[dict[str, Any]]:
+    from mcpbdd.surface_lint import listings_of
+
     return listings_of(world(context).offered_tools())
 
 
@@ -29,33 +39,33 @@ def _budget(context: Any, budget: int) -> int:
 @then("the tool surface passes the lint rules")
 def passes_the_lint_rules(context: Any) -> None:
     """Then the tool surface passes the lint rules  (errors and warnings fail; each finding named with its fix)"""
-    tool_surface.assert_passes_lint(_listings(context))
+    _checks().assert_passes_lint(_listings(context))
 
 
 @then('the tool surface passes the lint rule "{rule:Text}"')
 def passes_the_lint_rule(context: Any, rule: str) -> None:
     """Then the tool surface passes the lint rule "parameter-undocumented\""""
     with spec_errors(context):  # an unknown rule id is the specification's mistake
-        tool_surface.rule_named(rule)
-    tool_surface.assert_passes_lint(_listings(context), rule)
+        _checks().rule_named(rule)
+    _checks().assert_passes_lint(_listings(context), rule)
 
 
 @then("no tool description hides instructions")
 def no_description_hides_instructions(context: Any) -> None:
     """Then no tool description hides instructions  (nor invisible characters, steering, exfiltrating URLs, markup)"""
-    tool_surface.assert_hides_nothing(_listings(context))
+    _checks().assert_hides_nothing(_listings(context))
 
 
 @then("the tool surface costs at most {budget:d} tokens")
 def surface_costs_at_most(context: Any, budget: int) -> None:
     """Then the tool surface costs at most 4000 tokens  (tiktoken's cl100k_base, counted offline)"""
-    tool_surface.assert_surface_costs_at_most(_listings(context), _budget(context, budget))
+    _checks().assert_surface_costs_at_most(_listings(context), _budget(context, budget))
 
 
 @then('the description of "{tool:Text}" costs at most {budget:d} tokens')
 def description_costs_at_most(context: Any, tool: str, budget: int) -> None:
     """Then the description of "create_note" costs at most 200 tokens"""
-    tool_surface.assert_description_costs_at_most(_listings(context), tool, _budget(context, budget))
+    _checks().assert_description_costs_at_most(_listings(context), tool, _budget(context, budget))
 
 
 __all__: list[str] = []  # steps register themselves with behave on import; nothing here is imported by name

@@ -13,10 +13,14 @@ of `RULES` (each with an id, a severity, why and fix), counts what each tool cos
 
 from __future__ import annotations
 
-from mcpbdd.surface_lint.accepted import Accepted, load_accepted
-from mcpbdd.surface_lint.findings import Finding
-from mcpbdd.surface_lint.report import LintReport, lint_surface, listings_of
-from mcpbdd.surface_lint.rules import RULES, Rule, Severity, rule_named
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mcpbdd.surface_lint.accepted import Accepted, load_accepted
+    from mcpbdd.surface_lint.findings import Finding
+    from mcpbdd.surface_lint.report import LintReport, lint_surface, listings_of
+    from mcpbdd.surface_lint.rules import RULES, Rule, Severity, rule_named
 
 __all__ = [
     "RULES",
@@ -30,3 +34,24 @@ __all__ = [
     "load_accepted",
     "rule_named",
 ]
+
+_HOME = {
+    "Accepted": "accepted",
+    "load_accepted": "accepted",
+    "Finding": "findings",
+    "LintReport": "report",
+    "lint_surface": "report",
+    "listings_of": "report",
+    "RULES": "rules",
+    "Rule": "rules",
+    "Severity": "rules",
+    "rule_named": "rules",
+}
+"""Where each name lives: imported on first use, so importing a submodule (`visible`, as the surface diff does) or
+loading the steps compiles no pattern and reads no rule until a lint runs."""
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOME:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{_HOME[name]}"), name)
