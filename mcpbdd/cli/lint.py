@@ -1,7 +1,7 @@
 """`mcpbdd lint TARGET`: the tool surface judged by documented rules, poisoning caught, the token budget kept.
 
     mcpbdd lint [TARGET] [--rules IDS] [--baseline FILE] [--max-tokens N] [--max-tool-tokens N]
-                [--sarif FILE] [--json FILE|-] [--markdown FILE]
+                [--sarif FILE [--sarif-location PATH]] [--json FILE|-] [--markdown FILE]
 
 TARGET is any target `mcpbdd conformance` takes (`package.module:attr`, `stdio: <command>`,
 `http: <command with {port}>`, a URL; default: `server` under [tool.mcpbdd]); the tools are listed
@@ -53,25 +53,37 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--max-tool-tokens", type=int, default=None, metavar="N", help="each tool's token budget")
     parser.add_argument("--sarif", type=Path, default=None, metavar="FILE", help="write SARIF 2.1.0 here")
     parser.add_argument(
+        "--sarif-location",
+        default=None,
+        metavar="PATH",
+        help="the repository file code scanning shows the findings on (default: the server's module for "
+        "package.module:attr, else pyproject.toml when there is one)",
+    )
+    parser.add_argument(
         "--json", type=Path, default=None, metavar="FILE", help="write the report as JSON ('-': stdout)"
     )
     parser.add_argument("--markdown", type=Path, default=None, metavar="FILE", help="write a Markdown summary here")
 
 
-def _artifact(target: str) -> str | None:
-    """The server's source file relative to the working folder (SARIF's physical location), when it is one."""
+def _artifact(target: str, given: str | None) -> str | None:
+    """The file SARIF names as the findings' physical location (code scanning shows a result only on a file of the
+    repository): the one given, else the server's source file relative to the working folder, else pyproject.toml
+    (which names the server), else none."""
     from mcpbdd.harness.targets import ServerTarget
 
+    if given:
+        return Path(given).as_posix()
+    fallback = "pyproject.toml" if Path("pyproject.toml").is_file() else None
     if ServerTarget.parse(target).kind != "inprocess":
-        return None
+        return fallback
     module = sys.modules.get(target.partition(":")[0])
     source = getattr(module, "__file__", None)
     if not source:
-        return None
+        return fallback
     try:
         return Path(source).resolve().relative_to(Path.cwd().resolve()).as_posix()
-    except ValueError:  # outside the repository: code scanning could not show it anyway
-        return None
+    except ValueError:  # outside the repository (an installed package): code scanning could not show it
+        return fallback
 
 
 def main(args: argparse.Namespace) -> int:
@@ -108,7 +120,7 @@ def main(args: argparse.Namespace) -> int:
     for line in console_lines(target, report):
         print(f"mcpbdd lint: {line}" if not line.startswith("    ") else line)
     if args.sarif is not None:
-        _write(args.sarif, sarif_text(report, artifact=_artifact(target)))
+        _write(args.sarif, sarif_text(report, artifact=_artifact(target, args.sarif_location)))
         print(f"mcpbdd lint: SARIF in {args.sarif}")
     if args.json is not None:
         text = json_report(target, report)

@@ -31,9 +31,12 @@ def _mcpbdd(*args: str, cwd: Path = ROOT, **env: str) -> subprocess.CompletedPro
     )
 
 
-def test_over_stdio_the_verdict_is_the_same() -> None:
-    run = _mcpbdd("lint", f"stdio: {sys.executable} tests/poisoned_server.py poisoned")
+def test_over_stdio_the_verdict_is_the_same(tmp_path: Path) -> None:
+    sarif = tmp_path / "lint.sarif"
+    run = _mcpbdd("lint", f"stdio: {sys.executable} tests/poisoned_server.py poisoned", "--sarif", str(sarif))
     assert run.returncode == 1, run.stdout + run.stderr
+    results = json.loads(sarif.read_text())["runs"][0]["results"]
+    assert {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results} == {"pyproject.toml"}
     assert "7 tool(s), 9 error(s), 0 warning(s)" in run.stdout
     assert 'error invisible-characters: "weather" $.description: 18 tag character(s) spelling' in run.stdout
 
