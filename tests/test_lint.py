@@ -124,6 +124,25 @@ def test_mentions_of_sibling_tools_and_documentation_links_pass() -> None:
     assert lint_surface(listings, tokens=False).findings == ()
 
 
+LEGITIMATE = [
+    "Send a password reset link to the user's email address.",
+    "Only use this tool when the user asks for a summary of their notes.",
+    "Return the note as Markdown rather than 'plain' text.",
+    "Update the system prompt of an agent in the team's workspace.",
+    "Search the docs, e.g. https://docs.example/search?q=notes for the notes guide.",
+    "Report bugs at https://github.com/example/notes/issues with the steps to reproduce.",
+    "Replaces the tags of a note with the ones given.",
+    "Do not call this tool twice for one note: the second call fails.",
+]
+
+
+@pytest.mark.parametrize("text", LEGITIMATE)
+def test_ordinary_descriptions_are_not_taken_for_poisoning(text: str) -> None:
+    """The patterns are imperatives to the model about secrets, other tools and data: everyday wording passes."""
+    listing = {"name": "tool", "description": text, "inputSchema": {}}
+    assert [str(f) for f in lint_surface([listing], tokens=False).findings] == []
+
+
 def test_the_budget_names_the_tool_and_the_surface() -> None:
     report = lint_surface(POISONED, max_total=100, max_tool=60)
     over = {(f.tool, f.message) for f in report.of_rule("token-budget")}
@@ -183,7 +202,7 @@ def test_rule_named_names_the_rules() -> None:
 def test_a_huge_adversarial_description_is_linted_in_linear_time() -> None:
     """ATTACKS class 3: inputs that make a careless pattern backtrack quadratically (many unclosed tags, brackets,
     comments, URLs) complete within the suite's timeout, and each finding's quote stays short."""
-    hostile = "<a " * 10_000 + "[" * 10_000 + "<!--" * 5_000 + "http://x.example/?q=" * 2_000 + "\u200b" * 5_000
+    hostile = "<a " * 10_000 + "[" * 10_000 + "<!--" * 5_000 + "http://x.example/?data=" * 2_000 + "\u200b" * 5_000
     listing = {"name": "big", "description": hostile, "inputSchema": {"type": "object"}}
     report = lint_surface([listing], tokens=False)
     assert {f.rule.id for f in report.findings} >= {"invisible-characters", "deceptive-markup", "exfiltrating-url"}

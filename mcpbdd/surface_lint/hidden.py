@@ -23,7 +23,8 @@ _I = re.IGNORECASE | re.DOTALL
 
 _INSTRUCTIONS = [
     re.compile(
-        r"<\s*(important|system|instructions?|secret|hidden|admin|assistant|sys|context|prompt)\b[^>]*>.{0,400}", _I
+        r"<\s*(important|system|instructions?|secret|hidden|admin|assistant|sys|context|prompt)\b[^>]{0,200}>.{0,400}",
+        _I,
     ),
     re.compile(
         r"\b(ignore|disregard|forget|override)\s+(all\s+|any\s+|the\s+)?(previous|prior|above|earlier|other|"
@@ -36,23 +37,36 @@ _INSTRUCTIONS = [
         _I,
     ),
     re.compile(r"\b(without|before)\s+(telling|informing|notifying|asking|alerting)\s+the\s+(user|human)", _I),
-    re.compile(
+    re.compile(  # a file no tool of this server needs: the user's keys and configuration
         r"\b(read|open|cat|load|include|attach|send|pass|upload|copy)\b[^.\n]{0,80}(~/|/etc/passwd|\.ssh\b|"
-        r"id_rsa|\.env\b|\.aws\b|credentials|mcp\.json|\.cursor/|private[ _]key|api[_ ]?keys?\b|passwords?\b)",
+        r"id_rsa|\.env\b|\.aws\b|mcp\.json|\.cursor/|private[ _]key)",
         _I,
     ),
-    re.compile(r"\b(system prompt|as an ai\b|you are (now )?(a|an|the) (assistant|ai|model)\b)", _I),
+    re.compile(  # the user's secrets handed over ("send a password reset link" is no such thing)
+        r"\b(include|attach|send|pass|upload|copy|forward|append|leak)\b[^.\n]{0,40}\b(the\s+user'?s|your|their|"
+        r"all|any)\s+(api[_ ]?keys?|passwords?|credentials|secrets?|access\s+tokens?|cookies)\b",
+        _I,
+    ),
+    re.compile(
+        r"\b((reveal|print|show|repeat|output|ignore)\s+(your|the)\s+system\s+prompt|as an ai\b|"
+        r"you are (now )?(a|an|the) (assistant|ai|model)\b)",
+        _I,
+    ),
 ]
 _STEERING = [
     re.compile(
-        r"\b(instead of|rather than|in place of)\s+(using\s+|calling\s+)?(the\s+|any\s+)?"
-        r"(`[^`]+`|\"[^\"]+\"|'[^']+'|[\w.-]+\s+(tool|server|mcp)s?\b)",
+        r"\b(instead of|rather than|in place of)\s+((using|calling|invoking)\s+(the\s+|any\s+)?\S+|"
+        r"(the\s+|any\s+)?[\w`'\".-]+\s+(tool|server|mcp)s?\b|`\w+_\w+`)",
         _I,
     ),
-    re.compile(r"\b(always|only|exclusively)\s+(use|call|invoke|prefer)\s+(this|these|our|my)\b", _I),
     re.compile(
-        r"\b(never|do\s+not|don't)\s+(use|call|invoke|trust)\s+(any\s+)?(other|another|the\s+\S+\s+tool|"
-        r"`[^`]+`)",
+        r"\b(always|exclusively)\s+(use|call|invoke|prefer)\s+(this|these|our|my)\s+(tool|server)s?\b[^.\n]{0,40}"
+        r"\b(instead|over|rather|first|before|every|any|all)\b",
+        _I,
+    ),
+    re.compile(
+        r"\b(never|do\s+not|don't)\s+(use|call|invoke|trust)\s+(any\s+)?(other|another|the\s+\S+\s+(tool|server)|"
+        r"`\w+`)",
         _I,
     ),
     re.compile(
@@ -61,18 +75,28 @@ _STEERING = [
         _I,
     ),
     re.compile(
-        r"\b(other|all\s+other|another)\s+(tools?|servers?)\b[^.\n]{0,40}\b(must|should|are\s+(deprecated|"
-        r"unsafe|broken))\b",
+        r"\b(other|all\s+other|another)\s+(tools?|servers?)\b[^.\n]{0,40}\b(must\s+not|should\s+not|are\s+"
+        r"(deprecated|unsafe|broken|compromised))\b",
         _I,
     ),
     re.compile(
-        r"\b(overrides?|replaces?|supersedes?|takes\s+precedence\s+over)\s+(the\s+|any\s+|all\s+)?"
+        r"\b(overrides?|supersedes?|takes\s+precedence\s+over)\s+(the\s+|any\s+|all\s+)?(other\s+)?"
         r"([\w`'\"-]+\s+)?(tools?|servers?|instructions)\b",
         _I,
     ),
 ]
 _URL = re.compile(r"\b(?:https?|ftp|wss?)://[^\s)>\]\"'`]+", re.IGNORECASE)
-_SEND = re.compile(r"\b(send|post|upload|forward|transmit|report|append|submit|exfiltrate|leak)\b", re.IGNORECASE)
+_SEND = re.compile(r"\b(send|post|upload|forward|transmit|append|exfiltrate|leak)\b", re.IGNORECASE)
+_DATA = re.compile(
+    r"\b(conversation|history|context|chat|messages?|prompts?|secrets?|keys?|tokens?|passwords?|credentials|"
+    r"files?|data|contents?|everything)\b",
+    re.IGNORECASE,
+)
+_DATA_QUERY = re.compile(
+    r"(^|&)(data|content|text|conversation|history|secret|token|key|api_?key|password|prompt|context|chat|message|msg|"
+    r"body|payload|info|file|env|creds?|credentials)=",
+    re.IGNORECASE,
+)
 _PLACEHOLDER = re.compile(r"[{}<>$]|%7[bBdD]|%3[cCeE]")
 _MARKUP = [
     (re.compile(r"<!--.{0,200}", re.DOTALL), "an HTML comment, which renders as nothing"),
@@ -176,10 +200,10 @@ def _urls(tool: str, path: str, text: str) -> Iterator[Finding]:
         why = None
         if _PLACEHOLDER.search(url):
             why = "the URL has a placeholder for data to be filled in"
-        elif parts.query:
-            why = "the URL carries a query a model may fill with data"
-        elif _SEND.search(sentence):
-            why = "the text tells the model to send something to the URL"
+        elif _DATA_QUERY.search(parts.query):
+            why = "the URL's query asks for data a model may fill in"
+        elif _SEND.search(sentence) and _DATA.search(sentence):
+            why = "the text tells the model to send data to the URL"
         if why:
             yield finding("exfiltrating-url", tool, path, why, reveal(sentence, 300))
             return  # one finding per text: the quote shows the first such URL
