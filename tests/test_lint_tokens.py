@@ -42,8 +42,10 @@ def test_a_tool_costs_its_name_description_and_input_schema() -> None:
         "outputSchema": {"type": "object", "properties": {"a very long field name indeed": {"type": "string"}}},
         "annotations": {"readOnlyHint": True},
     }
-    sent = '{"name":"get_note","description":"Return one note.","inputSchema":{"type":"object"}}'
+    sent = '{"description":"Return one note.","inputSchema":{"type":"object"},"name":"get_note"}'
     assert tokens.tool_text(listing) == sent
     assert tokens.tool_tokens(listing) == tokens.count_tokens(sent)
+    reordered = dict(reversed(list(listing.items())))  # the order keys arrive in changes nothing
+    assert tokens.tool_text(reordered) == sent
     assert tokens.description_tokens(listing) == tokens.count_tokens("Return one note.")
     assert tokens.description_tokens({"name": "x"}) == 0

@@ -7,8 +7,9 @@ it against the same SHA-256 its own `cl100k_base` pins, so the counts are cl100k
 tokenizers differ by some percent: a budget is a bound to keep, not a bill.
 
 A tool costs what a host sends a model for it: the compact JSON of its name, title, description and
-input schema (the output schema and annotations are not sent to the model by the usual hosts). The
-surface costs the sum. tiktoken is imported on first use only: behave's start-up never pays for it.
+input schema, keys sorted (the output schema and annotations are not sent to the model by the usual hosts;
+sorted, because the order of keys may change on the way to a client, and the count must not). The surface
+costs the sum. tiktoken is imported on first use only: behave's start-up never pays for it.
 """
 
 from __future__ import annotations
@@ -42,9 +43,10 @@ def count_tokens(text: str) -> int:
 
 
 def tool_text(listing: Mapping[str, Any]) -> str:
-    """What a host sends a model for one tool: compact JSON of its name, title, description and input schema."""
+    """What a host sends a model for one tool: compact JSON of its name, title, description and input schema (keys
+    sorted: the same listing costs the same whatever order its keys arrived in)."""
     sent = {key: listing[key] for key in _SENT if key in listing}
-    return json.dumps(sent, ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(sent, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
 def tool_tokens(listing: Mapping[str, Any]) -> int:

@@ -1,7 +1,7 @@
 """The "Tool surface" phrases fail when they should, each message naming the tool and what it hides.
 
-tests/behave_cases/features/failing_surface.feature against tests/poisoned_server.py, on the context and the
-client harness (the listing a client receives over the wire must give the same verdicts).
+tests/behave_cases/features/failing_surface.feature against tests/poisoned_server.py, on the context harness and
+the client harness in both eras (the listing a client receives over the wire must give the same verdicts).
 """
 
 from __future__ import annotations
@@ -58,8 +58,8 @@ FAILURES: dict[str, list[str]] = {
     ],
     "hides nothing, of a server with no tools": ["the server offers no tools: there is no tool surface to judge"],
     "surface budget, exceeded": [
-        "The tool surface costs 467 tokens (7 tools), over the budget of 100 by 367. The dearest tools: add 100, "
-        "weather 99"
+        "The tool surface costs 458 tokens (7 tools), over the budget of 100 by 358. The dearest tools: weather 98, "
+        "add 97"
     ],
     "description budget, exceeded": ['The description of "add" costs 44 tokens, over the budget of 10 by 34:'],
     "description budget, of a tool without a description": ['"ping" has no description: there is nothing to measure'],
@@ -70,7 +70,7 @@ FAILURES: dict[str, list[str]] = {
 }
 
 
-@pytest.mark.parametrize("name", ["context", "client"])
+@pytest.mark.parametrize("name", ["context", "client", "client-legacy"])
 def test_every_surface_scenario_fails_saying_why(
     failing_runs: Callable[[str, BehavePass, Sequence[str]], FailingRun], name: str
 ) -> None:
