@@ -9,13 +9,14 @@
     mcpbdd coverage [FILES...] [--json] [--fail-under [KIND=]PCT ...] [-o MERGED]
     mcpbdd catalog [--json] [--strict] [FEATURES]
     mcpbdd conformance TARGET [--only IDS] [--skip IDS] [--expected-failures FILE] [--summary FILE]
+    mcpbdd lint [TARGET] [--baseline FILE] [--max-tokens N] [--sarif FILE] [--json FILE] [--markdown FILE]
     mcpbdd steps [--markdown]
     mcpbdd init --server package.module:attr [DIRECTORY]
     mcpbdd record --out FILE -- COMMAND | feature CASSETTE | verify CASSETTE  (see mcpbdd.cli.recording)
 
 Here only the parser (each subcommand registers its own options, in its module) and the dispatch
 to the module that does the work: `mcpbdd.cli.run` (with `options`), `report`, `surface`,
-`coverage`, `catalog`, `conformance`, `steps_listing`, `init_command` and `recording`.
+`coverage`, `catalog`, `conformance`, `lint`, `steps_listing`, `init_command` and `recording`.
 
 Exit codes CI can trust: 0 every scenario passed; 1 a scenario failed; 2 a usage error
 (a bad option, setting or path, a feature file that does not parse, a configured server
@@ -38,6 +39,7 @@ from mcpbdd.cli import catalog as catalog_cli
 from mcpbdd.cli import conformance as conformance_cli
 from mcpbdd.cli import coverage as coverage_cli
 from mcpbdd.cli import init_command, recording, report, steps_listing
+from mcpbdd.cli import lint as lint_cli
 from mcpbdd.cli import options as run_options
 from mcpbdd.cli import surface as surface_cli
 from mcpbdd.cli.exits import EXIT_OK
@@ -51,6 +53,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "surface": surface_cli.main,
     "catalog": catalog_cli.main,
     "conformance": conformance_cli.main,
+    "lint": lint_cli.main,
     "report": report.main,
     "init": init_command.main,
     "steps": steps_listing.main,
@@ -66,6 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
     catalog_cli.add_parser(commands)
     conformance_cli.add_parser(commands)
     surface_cli.add_parser(commands)
+    lint_cli.add_parser(commands)
     coverage_cli.add_parser(commands)
     steps_listing.add_parser(commands)
     init_command.add_parser(commands)

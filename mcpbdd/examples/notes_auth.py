@@ -7,6 +7,10 @@ protected-resource metadata URL without an accepted token, 403 `insufficient_sco
 tool whose scope the token lacks. Reading needs only a token; writing and deleting need
 the scopes in `TOOL_SCOPES`.
 
+Deployed under a prefix (a `Mount`, a proxy and uvicorn's `root_path`), give the URL clients
+reach it at, `resource=https://host/notes/mcp`: tokens are issued for that audience, and the door
+refuses every request without one whatever the prefix (tests/spawning/test_protected_deployments.py).
+
 Under mcpbdd the issuer and JWKS URL come from the environment (the run's fake
 authorization server) and the verifier reads the scenario's clock, so a scenario's
 "When 6 minutes pass" expires a token exactly as time would in production.
@@ -20,15 +24,18 @@ from mcpbdd.kit.clock import Clock, SystemClock
 from mcpbdd.kit.doubles import scenario_doubles
 from mcpbdd.kit.jwks import JwksVerifier
 from mcpbdd.kit.protected import authorization_server, protect
+from mcpbdd.kit.scopes import ToolScopes
 
 __all__ = ["TOOL_SCOPES", "AuthOptions", "protected_app"]
 
-TOOL_SCOPES: Final = {
-    "create_note": ("notes:write",),
-    "import_note": ("notes:write",),
-    "delete_note": ("notes:delete",),
-}
-"""The scopes a token needs, beyond being valid, to call each tool (the others need a valid token only)."""
+TOOL_SCOPES: Final = ToolScopes(
+    {"create_note": ("notes:write",), "import_note": ("notes:write",), "delete_note": ("notes:delete",)}
+)
+"""The scopes a token needs, beyond being valid, to call each tool (the others need a valid token only).
+
+One declaration: the edge reads it here; a tool that must also refuse on its own (in-process, over stdio, behind
+a gateway without this edge) decorates itself with `@TOOL_SCOPES.required`. The example's tools do not: its
+scenarios in-process and over stdio are about notes, not scopes, and its callers there hold none."""
 
 
 class AuthOptions:

@@ -10,11 +10,13 @@ steps mean the same thing over the wire as in-process:
     app = mcp.streamable_http_app()
     mount_test_auth(app)            # never in production
 
-Never mount it in production: anyone can mint such a token.
+Never mount it in production: anyone can mint such a token. Mounting it logs a WARNING
+(`mcpbdd.kit.auth`) saying so, so a server that ships its test configuration is not silent about it.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from mcp.server.auth.middleware.auth_context import AuthContextMiddleware
@@ -23,6 +25,8 @@ from mcp.server.auth.provider import AccessToken
 from starlette.middleware.authentication import AuthenticationMiddleware
 
 from mcpbdd.kit.principals import DEFAULT_CLIENT_ID, TOKEN_PREFIX, Principal
+
+logger = logging.getLogger(__name__)
 
 
 def test_token(principal: Principal) -> str:
@@ -58,6 +62,10 @@ def mount_test_auth(app: Any, verifier: TestTokenVerifier | None = None) -> Any:
     The SDK's `BearerAuthBackend` fills the request's user, its `AuthContextMiddleware` puts
     the access token where `get_access_token()` reads it: the same path production auth takes.
     """
+    logger.warning(
+        "mcpbdd's test authentication is mounted: anyone can sign in as anyone (tokens mcpbdd:<tenant>:<user>); "
+        "a test configuration only, never a production one"
+    )
     app.add_middleware(AuthContextMiddleware)  # inner: runs after authentication
     app.add_middleware(AuthenticationMiddleware, backend=BearerAuthBackend(verifier or TestTokenVerifier()))
     return app

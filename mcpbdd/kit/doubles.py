@@ -31,6 +31,7 @@ fails instead (unless a `storage_adapter` says where the server keeps its state)
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import threading
 from collections.abc import Iterator
@@ -58,6 +59,8 @@ __all__ = [
 
 ENV_DOUBLES = "MCPBDD_DOUBLES"
 """The environment variable naming a server process's doubles file (set by mcpbdd when it starts the process)."""
+
+logger = logging.getLogger(__name__)
 
 
 @runtime_checkable
@@ -156,6 +159,14 @@ def from_environment(environ: dict[str, str] | None = None) -> Doubles | None:
             from mcpbdd.kit.upstream import LoopbackRoutes
             from mcpbdd.storage.doubles_file import DoublesFile, FileClock
 
+            # Loud: a production server that inherited this variable would keep its state in a test file and read
+            # a clock that anyone who can write that file moves.
+            logger.warning(
+                "the scenario's doubles are in use (%s=%s): storage and clock come from a test file that mcpbdd "
+                "wrote for a test run; unset it in production",
+                ENV_DOUBLES,
+                path,
+            )
             file = DoublesFile(path)
             clock = FileClock(file)
             # One cursor secret per scenario, not per process: a cursor travels between callers' processes.

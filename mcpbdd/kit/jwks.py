@@ -18,8 +18,11 @@ What it refuses, each with a reason it logs (`mcpbdd.kit.jwks` logger, WARNING):
 - an algorithm outside the allow-list (RS256, ES256 by default): `none` and every HMAC
   algorithm (HS256...) are refused even if configured, so a token "signed" with the
   JWKS's public key as an HMAC secret never verifies;
-- a key id the JWKS does not have (the JWKS is fetched again, at most once a minute, in
-  case the keys rotated), or a key of another type than the algorithm needs;
+- a key id the JWKS does not have, or a key of another type than the algorithm needs. The
+  keys are `mcpbdd.kit.jwks_keys.JwksKeys`': one fetch at a time (verifications that need
+  keys wait for it, up to its deadline), each fetch bounded in time and size, an unknown key
+  id fetching again at most once per `refetch_interval` (30 s), keys refreshed after 10
+  minutes, the last good ones kept for an hour while refreshes fail (`JwksPolicy`);
 - a bad signature; an `iss` other than `issuer`; an `aud` that does not contain
   `audience` exactly (no prefix, no look-alike, no URL normalisation);
 - `exp` at or before now minus `leeway`, `nbf` or `iat` after now plus `leeway`, where
@@ -40,16 +43,18 @@ from typing import Any, Final, TypedDict, Unpack
 
 import httpx
 import jwt
-from jwt.exceptions import PyJWKError, PyJWTError
+from jwt.exceptions import PyJWTError
 from mcp.server.auth.provider import AccessToken
 
 from mcpbdd.kit.clock import Clock, SystemClock
+from mcpbdd.kit.jwks_keys import JwksKeys, JwksPolicy, KeysUnavailable, printable_url
 
 __all__ = [
     "DEFAULT_ALGORITHMS",
     "DEFAULT_LEEWAY",
     "MAX_TOKEN_BYTES",
     "Claims",
+    "JwksPolicy",
     "JwksVerifier",
     "TokenRefused",
     "VerifierOptions",
@@ -63,8 +68,8 @@ MAX_TOKEN_BYTES: Final = 8192
 """Longer tokens are refused unread: a real access token is well under 4 KiB."""
 DEFAULT_LEEWAY: Final = timedelta(seconds=30)
 """How far the server's clock may disagree with the authorization server's."""
-REFETCH_INTERVAL: Final = 60.0
-"""Seconds between JWKS fetches triggered by an unknown key id (keys rotate; a flood of bad kids must not)."""
+_SHOWN: Final = 64
+"""How much of a header value a refusal repeats (the header comes from anyone)."""
 
 _FAMILIES: Final = {"RS": "RSA", "PS": "RSA", "ES": "EC", "Ed": "OKP"}
 """The key type (`kty`) each algorithm family needs."""
@@ -111,6 +116,8 @@ class VerifierOptions(TypedDict, total=False):
     """The claim naming the caller's tenant (`tenant`)."""
     http: httpx.AsyncClient | None
     """The client that fetches the JWKS (None: a client of its own for each fetch)."""
+    jwks_policy: JwksPolicy
+    """How the JWKS is fetched and kept: deadline, size cap, refetch interval, refresh, stale keys (`JwksPolicy`)."""
 
 
 class JwksVerifier:
@@ -126,9 +133,7 @@ class JwksVerifier:
         self.clock: Clock = options.get("clock") or SystemClock()
         self.max_token_bytes = options.get("max_token_bytes", MAX_TOKEN_BYTES)
         self.tenant_claim = options.get("tenant_claim", "tenant")
-        self._http = options.get("http")
-        self._keys: dict[str, jwt.PyJWK] = {}
-        self._fetched_at: float | None = None
+        self.keys = JwksKeys(jwks_url, options.get("jwks_policy"), options.get("http"))
 
     # the SDK's TokenVerifier ------------------------------------------------------------------
 
@@ -164,7 +169,7 @@ class JwksVerifier:
             raise TokenRefused(f"the token is not a JWT ({exc})") from None
         alg = header.get("alg")
         if not isinstance(alg, str) or alg not in self.algorithms:
-            raise TokenRefused(f"the token's algorithm {alg!r} is not one of {', '.join(self.algorithms)}")
+            raise TokenRefused(f"the token's algorithm {_shown(alg)} is not one of {', '.join(self.algorithms)}")
         key = await self._key(header.get("kid"), alg)
         try:
             payload: dict[str, Any] = jwt.decode(
@@ -202,35 +207,24 @@ class JwksVerifier:
     async def _key(self, kid: Any, alg: str) -> jwt.PyJWK:
         if not isinstance(kid, str):
             raise TokenRefused("the token names no key id (kid)")
-        if kid not in self._keys and self._may_fetch():
-            await self._fetch()
-        key = self._keys.get(kid)
-        if key is None:
-            raise TokenRefused(f"the key id {kid!r} is not in the JWKS at {self.jwks_url}")
+        try:
+            key = await self.keys.key(kid)
+        except KeysUnavailable as unavailable:
+            raise TokenRefused(str(unavailable)) from None
         if key.key_type != _FAMILIES[alg[:2]]:
-            raise TokenRefused(f"the key {kid!r} is a {key.key_type} key, which cannot verify {alg}")
+            raise TokenRefused(f"the key {_shown(kid)} is a {key.key_type} key, which cannot verify {alg}")
         return key
 
-    def _may_fetch(self) -> bool:
-        return self._fetched_at is None or time.monotonic() - self._fetched_at >= REFETCH_INTERVAL
-
-    async def _fetch(self) -> None:
-        self._fetched_at = time.monotonic()
-        try:
-            if self._http is not None:
-                response = await self._http.get(self.jwks_url)
-            else:
-                async with httpx.AsyncClient(timeout=5.0) as client:
-                    response = await client.get(self.jwks_url)
-            response.raise_for_status()
-            found = jwt.PyJWKSet.from_dict(response.json())
-        except (httpx.HTTPError, ValueError, PyJWKError) as exc:
-            logger.warning("the JWKS at %s cannot be read: %s", self.jwks_url, exc)
-            return
-        self._keys = {key.key_id: key for key in found.keys if key.key_id and key.public_key_use in (None, "sig")}
-
     def __repr__(self) -> str:
-        return f"JwksVerifier({self.jwks_url!r}, issuer={self.issuer!r}, audience={self.audience!r})"
+        return f"JwksVerifier({printable_url(self.jwks_url)!r}, issuer={self.issuer!r}, audience={self.audience!r})"
+
+
+def _shown(value: object) -> str:
+    """A header value a refusal repeats: quoted, escaped, and cut short (it comes from whoever sent the token)."""
+    if isinstance(value, str) and len(value) > _SHOWN:
+        value = value[:_SHOWN] + "..."
+    shown = repr(value)
+    return shown if len(shown) <= 2 * _SHOWN else shown[: 2 * _SHOWN] + "..."
 
 
 def _number(payload: Mapping[str, Any], claim: str) -> float | None:

@@ -19,7 +19,7 @@ from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.auth.provider import AccessToken
 
 DEFAULT_CLIENT_ID = "mcpbdd-client"
-TOKEN_PREFIX = "mcpbdd:"
+TOKEN_PREFIX = "mcpbdd:"  # noqa: S105 (a prefix that marks a test token, not a secret)
 """How every test bearer token starts (`mcpbdd.kit.auth.TestTokenVerifier` accepts only these)."""
 
 

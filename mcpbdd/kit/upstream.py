@@ -22,6 +22,7 @@ case (`httpx.AsyncClient(transport=doubles.upstream.transport())`) works unchang
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 from collections.abc import Mapping
@@ -47,6 +48,22 @@ ENV_ALL = "MCPBDD_UPSTREAMS"
 ENV_OTHER = "MCPBDD_UPSTREAMS_OTHER"
 """The loopback's catch-all: where a request for an origin the scenario did not name goes (never the network).
 Not an `ENV_PREFIX` name: no host's variable can be it."""
+
+
+logger = logging.getLogger(__name__)
+_announced: set[tuple[str, str]] = set()
+
+
+def _announce(variable: str, value: str) -> None:
+    """Say once per process that an upstream is redirected by the environment (a test switch, loud in production)."""
+    if (variable, value) not in _announced:
+        _announced.add((variable, value))
+        logger.warning(
+            "outbound calls are redirected by the environment (%s=%s) to a scenario's loopback double: only mcpbdd "
+            "sets this, for a test run; unset it in production",
+            variable,
+            value,
+        )
 
 
 def other_origin_url(catch_all: str, url: httpx.URL) -> httpx.URL:
@@ -111,13 +128,16 @@ def upstream_base(base: str, environ: Mapping[str, str] | None = None) -> str:
     url = httpx.URL(base)
     if url.scheme not in ("http", "https") or not url.host:
         return base
-    loopback = env.get(env_var(origin_of_url(url)))
+    variable = env_var(origin_of_url(url))
+    loopback = env.get(variable)
     if not loopback:
         catch_all = env.get(ENV_OTHER)
         if not catch_all:
             return base  # not under mcpbdd (production), or an older mcpbdd: the base itself
+        _announce(ENV_OTHER, catch_all)
         target = str(other_origin_url(catch_all, url))
         return target.rstrip("/") if not base.endswith("/") else target
+    _announce(variable, loopback)
     path = url.raw_path.decode("ascii")
     return loopback.rstrip("/") + ("" if path == "/" and not base.endswith("/") else path)
 
@@ -142,6 +162,9 @@ class LoopbackRoutes:
     def from_environment(cls, environ: Mapping[str, str] | None = None) -> LoopbackRoutes:
         """The origins mcpbdd named in this process's environment (`MCPBDD_UPSTREAMS`; none when unset)."""
         env = os.environ if environ is None else environ
+        for variable in (ENV_ALL, ENV_OTHER):
+            if env.get(variable):
+                _announce(variable, env[variable])
         return cls(json.loads(env.get(ENV_ALL) or "{}"), env.get(ENV_OTHER) or None)
 
     def transport(self) -> httpx.AsyncBaseTransport:

@@ -26,6 +26,7 @@ from mcpbdd.steps import (  # noqa: F401  (registering the steps is the point)
     rounds,
     server,
     storage,
+    surface,
     upstream,
 )
 

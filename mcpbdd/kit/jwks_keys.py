@@ -1,0 +1,227 @@
+"""The published keys a `JwksVerifier` checks signatures with: fetched once at a time, bounded, kept fresh.
+
+A server meets its identity provider's JWKS at the worst moments: a restart under load (every
+request needs the keys at once), a key rotation (tokens signed with a key id nobody has seen),
+an identity provider that is slow, down, or answers something that is not a JWKS. `JwksKeys`
+holds for each:
+
+- **one fetch at a time** (single flight): the verifications that need keys while a fetch is on
+  its way wait for it (up to its deadline) instead of being refused or fetching again;
+- **a deadline for the whole fetch** (`fetch_timeout`, connect to last byte: a server that drips
+  a byte at a time cannot hold a verification longer) and **a size cap** (`max_bytes`, counted as
+  the bytes arrive, unencoded: nothing past it is read) and a cap on the number of keys;
+- **an unknown key id refetches, rate-limited**: at most one fetch per `refetch_interval`, however
+  many tokens name keys the JWKS does not have (a flood of made-up key ids costs the provider
+  nothing);
+- **rotation**: keys older than `refresh_after` are fetched again on the next verification, the
+  new set replaces the old one whole (a key that disappeared is refused from then on);
+- **stale keys for a bounded time**: while refreshes fail, the last good keys keep verifying for
+  `serve_stale_for` after they were fetched, then nothing verifies until a fetch succeeds.
+
+Times here are the machine's monotonic time, never a scenario's clock: caching is about real seconds.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from dataclasses import dataclass
+from typing import Any, Final
+
+import anyio
+import httpx
+import jwt
+from jwt.exceptions import PyJWTError
+
+__all__ = ["JwksKeys", "JwksPolicy", "KeysUnavailable", "printable_url"]
+
+logger = logging.getLogger("mcpbdd.kit.jwks")
+
+
+@dataclass(frozen=True)
+class JwksPolicy:
+    """How `JwksKeys` fetches and keeps the JWKS; the defaults suit a production server."""
+
+    fetch_timeout: float = 10.0
+    """Seconds for a whole fetch, from connecting to the last byte."""
+    max_bytes: int = 256 * 1024
+    """The largest JWKS read (a real one is a few KiB); a larger one is refused, unread past the cap."""
+    max_keys: int = 64
+    """The most keys a JWKS may hold (a real one holds a handful)."""
+    refetch_interval: float = 30.0
+    """Seconds between fetches after the last attempt: unknown key ids, failed fetches, refreshes."""
+    refresh_after: float = 600.0
+    """Keys this old (seconds) are fetched again on the next verification (rotation)."""
+    serve_stale_for: float = 3600.0
+    """While refreshes fail, keys verify for this long (seconds) after they were fetched, then none do."""
+
+    def __post_init__(self) -> None:
+        for name in ("fetch_timeout", "max_bytes", "max_keys"):
+            if getattr(self, name) <= 0:
+                raise ValueError(f"JwksPolicy.{name} must be positive, got {getattr(self, name)!r}")
+        if min(self.refetch_interval, self.refresh_after, self.serve_stale_for) < 0:
+            raise ValueError("JwksPolicy's intervals cannot be negative")
+
+
+class KeysUnavailable(LookupError):
+    """Why no key verifies a token (unknown key id, or no JWKS), in words a log reader can act on."""
+
+
+class _Unreadable(ValueError):
+    """A JWKS answer refused before it was parsed (too large, encoded, not 200)."""
+
+
+_SHOWN_KID: Final = 64
+"""How much of a key id a message repeats (it comes from the token, so from anyone)."""
+
+
+def printable_url(url: str) -> str:
+    """`url` as a log may show it: no user, password or query (where a JWKS URL could carry a secret)."""
+    try:
+        parsed = httpx.URL(url)
+    except (httpx.InvalidURL, TypeError):
+        return "<an unreadable URL>"
+    return str(parsed.copy_with(username=None, password=None, query=None, fragment=None))
+
+
+class JwksKeys:
+    """The keys published at `url`, by key id (see the module for what it promises)."""
+
+    def __init__(
+        self,
+        url: str,
+        policy: JwksPolicy | None = None,
+        http: httpx.AsyncClient | None = None,
+    ) -> None:
+        self.url = url
+        self.policy = policy or JwksPolicy()
+        self._http = http
+        self._keys: dict[str, jwt.PyJWK] = {}
+        self._fetched_at: float | None = None
+        """When the keys in `_keys` arrived (None: never)."""
+        self._attempted_at: float | None = None
+        """When the last fetch that ran to its end (succeeded or failed) ended."""
+        self._inflight: anyio.Event | None = None
+        self._last_failure = "no fetch yet"
+        self.fetches = 0
+        """How many fetches ran to their end (for a server's metrics, and a test's count)."""
+
+    async def key(self, kid: str) -> jwt.PyJWK:
+        """The key `kid` names, fetching the JWKS first if it is due; `KeysUnavailable` saying why not."""
+        for _ in range(3):  # a fetch cut short (its caller gone) is joined or led again, a bounded number of times
+            now = time.monotonic()
+            current = self._current(now)
+            due = self._fetched_at is None or now - self._fetched_at >= self.policy.refresh_after
+            if kid in current and (not due or self._inflight is not None or not self._may_attempt(now)):
+                return current[kid]
+            if self._inflight is not None:
+                await self._join(self._inflight)
+            elif self._may_attempt(now):
+                await self._lead()
+            else:
+                break
+            if self._attempted_at is not None and self._attempted_at >= now:
+                break  # a fetch ended since this verification began: its answer stands
+        current = self._current(time.monotonic())
+        if kid in current:
+            return current[kid]
+        raise KeysUnavailable(self._why_not(kid, current))
+
+    def _current(self, now: float) -> dict[str, jwt.PyJWK]:
+        """The keys that may verify now: fetched within `serve_stale_for`."""
+        if self._fetched_at is None or now - self._fetched_at > self.policy.serve_stale_for:
+            return {}
+        return self._keys
+
+    def _may_attempt(self, now: float) -> bool:
+        return self._attempted_at is None or now - self._attempted_at >= self.policy.refetch_interval
+
+    def _why_not(self, kid: str, current: dict[str, jwt.PyJWK]) -> str:
+        shown = kid if len(kid) <= _SHOWN_KID else kid[:_SHOWN_KID] + "..."
+        where = printable_url(self.url)
+        if current:
+            return f"the key id {shown!r} is not in the JWKS at {where}"
+        if self._fetched_at is None:
+            return f"the JWKS at {where} could not be read ({self._last_failure})"
+        return (
+            f"the keys from the JWKS at {where} are older than {self.policy.serve_stale_for:g} s and it could not be "
+            f"read again ({self._last_failure})"
+        )
+
+    async def _join(self, inflight: anyio.Event) -> None:
+        with anyio.move_on_after(self.policy.fetch_timeout + 1.0):
+            await inflight.wait()
+
+    async def _lead(self) -> None:
+        done = self._inflight = anyio.Event()
+        try:
+            keys = await self._fetch()
+            self._attempted_at = time.monotonic()
+            self.fetches += 1
+            if keys is not None:
+                self._keys, self._fetched_at = keys, self._attempted_at
+        finally:
+            self._inflight = None
+            done.set()
+
+    async def _fetch(self) -> dict[str, jwt.PyJWK] | None:
+        """The keys at `url`, or None (logged, WARNING) when they cannot be read within the policy's bounds."""
+        where = printable_url(self.url)
+        try:
+            with anyio.fail_after(self.policy.fetch_timeout):
+                body = await self._download()
+            keys = _usable_keys(json.loads(body), self.policy.max_keys)
+        except TimeoutError:
+            self._last_failure = f"it did not arrive within {self.policy.fetch_timeout:g} s"
+        except _Unreadable as exc:
+            self._last_failure = str(exc)
+        except (httpx.HTTPError, ValueError, RecursionError, PyJWTError) as exc:
+            self._last_failure = f"{type(exc).__name__}: {str(exc)[:200]}"
+        else:
+            return keys
+        logger.warning("the JWKS at %s cannot be read: %s", where, self._last_failure)
+        return None
+
+    async def _download(self) -> bytes:
+        if self._http is not None:
+            return await self._read(self._http)
+        async with httpx.AsyncClient(timeout=self.policy.fetch_timeout, follow_redirects=False) as client:
+            return await self._read(client)
+
+    async def _read(self, client: httpx.AsyncClient) -> bytes:
+        limit = self.policy.max_bytes
+        headers = {"Accept": "application/json", "Accept-Encoding": "identity"}
+        # A password in the URL travels as Basic auth, not in the URL httpx logs (INFO) for every request.
+        url = httpx.URL(self.url)
+        if url.username or url.password:
+            auth = httpx.BasicAuth(url.username, url.password)
+            answer = client.stream("GET", url.copy_with(username=None, password=None), headers=headers, auth=auth)
+        else:
+            answer = client.stream("GET", url, headers=headers)
+        async with answer as response:
+            if response.status_code != 200:
+                raise _Unreadable(f"HTTP {response.status_code}")
+            encoding = response.headers.get("content-encoding", "identity").strip().lower()
+            if encoding != "identity":
+                raise _Unreadable(f"it came {encoding}-encoded, not as asked: its decoded size is unbounded")
+            declared = response.headers.get("content-length", "")
+            if declared.isdigit() and int(declared) > limit:
+                raise _Unreadable(f"it is {declared} bytes long, over the limit of {limit}")
+            body = bytearray()
+            async for chunk in response.aiter_raw():
+                body += chunk
+                if len(body) > limit:
+                    raise _Unreadable(f"it is over the limit of {limit} bytes (not read further)")
+            return bytes(body)
+
+
+def _usable_keys(document: Any, max_keys: int) -> dict[str, jwt.PyJWK]:
+    """The signing keys of a JWKS document, by key id (a key without an id, or for encryption, is left out)."""
+    listed = document.get("keys") if isinstance(document, dict) else None
+    if not isinstance(listed, list):
+        raise _Unreadable("it is not a JWKS (a JSON object with a list of keys)")
+    if len(listed) > max_keys:
+        raise _Unreadable(f"it lists {len(listed)} keys, over the limit of {max_keys}")
+    found = jwt.PyJWKSet.from_dict(document)
+    return {key.key_id: key for key in found.keys if key.key_id and key.public_key_use in (None, "sig")}
