@@ -21,6 +21,7 @@ from mcpbdd.conformance.agreement import COUNTERPARTS, disagreements
 from mcpbdd.conformance.baseline import EXPECTED_FAILURE, expect_official, load_baseline
 from mcpbdd.conformance.summary import EXPECTED, FAILED, PASSED, Summary, Verdict
 from mcpbdd.harness.client import ClientHarness
+from mcpbdd.kit.principals import Principal
 
 pytestmark = pytest.mark.anyio
 
@@ -29,9 +30,9 @@ MESSAGES = {
     "invalid-arguments": "arguments breaking the input schema of 'lookup' was not refused",
     "unknown-resource": "the error code is -32002, not -32602",
     "tampered-request-state": "the retry with an altered request state: tools/call confirm {} came back as",
-    "error-texts-leak-nothing": "leak: a traceback",
+    "error-texts-leak-nothing": "leak in the answer: a traceback",
     "structured-results": "count: the client refused the server's answer",
-    "error-channels": "a well-formed call: tools/call lookup {'note_id': 'a'} came back as",
+    "error-channels": "a well-formed call answered with the internal error -32603 (a crash): tools/call lookup",
     "tool-names": "'look up/notes' is offered twice",
     "tool-schemas": "look up/notes inputSchema: $.properties.q.type: 'strin' is not valid",
     "pagination": "tools: still a nextCursor after 100 pages",
@@ -44,10 +45,10 @@ UNBROKEN = {"caching-hints", "result-type"}
 breaks them; tests/spawning/test_conformance_cli.py strips them from an HTTP server's answers instead."""
 
 
-async def _verdict(server: Any, name: str, mode: str = "auto") -> str:
+async def _verdict(server: Any, name: str, mode: str = "auto", caller: Principal | None = None) -> str:
     async with ClientHarness(server, mode=mode) as harness:
         try:
-            await run_check(Probe(harness, None), name)
+            await run_check(Probe(harness, caller), name)
         except NotApplicable as reason:
             return f"not applicable: {reason}"
         except ConformanceFailure as failure:
@@ -209,3 +210,42 @@ def test_the_docs_show_the_table_of_counterparts() -> None:
     rows = {row[0]: row for row in re.findall(r"^\| ([\w-]+) \| ([\w-]+) \| ([\w, -]+) \| .+ \|$", page, re.M)}
     for name, counterpart in COUNTERPARTS.items():
         assert rows.get(name) == (name, counterpart.scenario, ", ".join(counterpart.checks)), name
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+@pytest.mark.parametrize(
+    ("server", "where"),
+    [
+        (variants.traceback_on_failure, "tools/call find_note"),
+        (variants.template_leak, "resources/read notes://mcpbdd-no-such-id-"),
+        (variants.prompt_leak, "prompts/get summarise"),
+        (variants.log_leak, "leak in log message error 'Traceback"),
+    ],
+)
+async def test_a_leak_behind_a_well_formed_request_that_fails_is_found(server: Any, where: str, mode: str) -> None:
+    """The refusals of malformed requests are the SDK's and clean; the traceback is in what a well-formed request
+    that fails inside the server answers (or logs): the check reads those too."""
+    verdict = await _verdict(server, "error-texts-leak-nothing", mode)
+    assert verdict.startswith("failed: an error text leaks what stays on the server"), verdict
+    assert "a traceback" in verdict and where in verdict, verdict
+
+
+@pytest.mark.parametrize(("server", "code"), [(variants.reserved_refusal, -32600), (variants.server_range_refusal, -32001)])
+async def test_a_domain_refusal_on_a_reserved_code_is_the_wrong_channel(server: Any, code: int) -> None:
+    verdict = await _verdict(server, "error-channels")
+    assert f"a well-formed call answered with the reserved JSON-RPC code {code}" in verdict, verdict
+
+
+async def test_a_domain_refusal_on_an_application_code_is_a_legitimate_channel() -> None:
+    assert await _verdict(variants.application_refusal, "error-channels") == "passed"
+
+
+async def test_a_tool_that_refuses_the_caller_is_reported_as_such_not_passed() -> None:
+    """Anonymous, the tool refuses before it reads the blank cursor: that is no pass (nor a silent skip); named as
+    a caller it accepts, the crash the form's payload causes is found."""
+    anonymous = await _verdict(variants.members_only, "form-payloads")
+    assert anonymous.startswith("not applicable: refused the caller (an anonymous caller (no access token)) on 2 call(s)"), anonymous
+    assert "Unauthorized: sign in first." in anonymous and "--user/--tenant/--scopes/--token" in anonymous
+    alice = await _verdict(variants.members_only, "form-payloads", caller=Principal("alice", "acme"))
+    assert alice.startswith("failed: a tool does not take a form client's payload"), alice
+    assert "list_notes, the form's payload: crash" in alice

@@ -19,15 +19,25 @@ from mcp_types import ServerCapabilities, Tool
 from pydantic import ValidationError
 
 from mcpbdd.checks.generated.paths import server_paths
-from mcpbdd.checks.generated.verdicts import Rules
+from mcpbdd.checks.generated.verdicts import TIMEOUT_PREFIX, Rules
 from mcpbdd.checks.schema import minimal
 from mcpbdd.conformance.registry import ConformanceFailure
-from mcpbdd.harness.base import bounded
+from mcpbdd.harness.base import CLIENT_REFUSED, bounded
 from mcpbdd.harness.client import ClientHarness
-from mcpbdd.kit.principals import Principal, acting_as
-from mcpbdd.model.outcome import Call, Outcome
+from mcpbdd.kit.principals import Principal, acting_as, caller_label
+from mcpbdd.model.outcome import Call, Channel, Outcome
 
-__all__ = ["LISTS", "MAX_PAGES", "TOOL_NAME", "Page", "Probe", "minimal_arguments", "unused_name"]
+__all__ = [
+    "LISTS",
+    "MAX_PAGES",
+    "TOOL_NAME",
+    "Page",
+    "Probe",
+    "ServerLost",
+    "caller_refusal",
+    "minimal_arguments",
+    "unused_name",
+]
 
 MAX_PAGES = 100
 """Pages followed per list before the listing is judged endless (a cursor that never runs out)."""
@@ -42,6 +52,35 @@ _METHOD = {
     "templates": "resources/templates/list",
     "prompts": "prompts/list",
 }
+
+
+class ServerLost(ConformanceFailure):
+    """A call ended the server or got no answer in time: the check stops at that call and names it.
+
+    The calls after it would only meet a closed connection (or wait out the timeout each), so the check's
+    verdict is this one call; the next check runs against a fresh server (`mcpbdd conformance` starts one
+    per check).
+    """
+
+
+_REFUSES_CALLER = re.compile(
+    r"\b(?:unauthori[sz]ed|unauthenticated|not authenticated|authentication required|forbidden|permission denied|"
+    r"access denied|insufficient[_ ]scope|not allowed for this (?:user|caller|tenant)|sign in|log ?in required|"
+    r"no (?:access )?token|missing (?:access )?token|invalid token)\b",
+    re.IGNORECASE,
+)
+
+
+def caller_refusal(outcome: Outcome) -> str | None:
+    """Why the answer is a refusal of the caller rather than of the call (a 401/403 at the edge, or an error whose
+    text says so), or None. A check cannot judge a tool it never got to run: it reports the refusal instead."""
+    if outcome.http is not None and outcome.http.status in (401, 403):
+        return f"{outcome.call}: {outcome.http}"
+    if outcome.channel in (Channel.TOOL_ERROR, Channel.PROTOCOL_ERROR):
+        message = outcome.error.message if outcome.error is not None else outcome.text
+        if _REFUSES_CALLER.search(message or ""):
+            return f"{outcome.call}: {message.strip()[:160]!r}"
+    return None
 
 
 @dataclass(frozen=True)
@@ -64,6 +103,13 @@ class Probe:
         self.secrets = tuple(s for s in secrets if s)
         self._pages: dict[str, list[Page]] = {}
         self._paths: Any = None
+        self.refusals: list[str] = []
+        """The caller refusals met so far (`caller_refusal`), in order: what `run_check` reports if nothing else."""
+
+    @property
+    def who(self) -> str:
+        """Who the checks call as, as a failure or skip message says it."""
+        return caller_label(self.caller)
 
     async def client(self) -> Client:
         return await self.harness.session(self.caller)
@@ -126,7 +172,27 @@ class Probe:
         return list(await self.items("tools"))
 
     async def send(self, call: Call) -> Outcome:
-        return await self.harness.send(self.caller, call)
+        """Make `call` as the probe's caller; `ServerLost` when the server ended or stalled on it.
+
+        A refusal of the caller (`caller_refusal`) is remembered in `refusals`: the check's verdict says so."""
+        outcome = await self.harness.send(self.caller, call)
+        failure = outcome.failure or ""
+        if (
+            outcome.channel is Channel.TRANSPORT_FAILURE
+            and outcome.http is None
+            and not failure.startswith(CLIENT_REFUSED)
+        ):
+            arguments = call.arguments or {}
+            if failure.startswith(TIMEOUT_PREFIX):
+                raise ServerLost(f"hang: {call} {arguments} as {self.who} got {failure}; the check stops at this call")
+            raise ServerLost(
+                f"the server stopped answering at {call} {arguments} as {self.who}: {failure} (a crash or an exit "
+                "of the server's process: the check stops at this call)"
+            )
+        refusal = caller_refusal(outcome)
+        if refusal is not None:
+            self.refusals.append(refusal)
+        return outcome
 
     def rules(self, tool: str) -> Rules:
         """What the leak verdict looks for in an answer about `tool` (the generated calls' rules)."""

@@ -17,7 +17,17 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from mcpbdd.conformance.probe import Probe
 
-__all__ = ["CHECKS", "SPEC", "Check", "ConformanceFailure", "NotApplicable", "check", "check_named"]
+__all__ = [
+    "CHECKS",
+    "REFUSED_CALLER",
+    "SPEC",
+    "CallerRefused",
+    "Check",
+    "ConformanceFailure",
+    "NotApplicable",
+    "check",
+    "check_named",
+]
 
 SPEC = "https://modelcontextprotocol.io/specification/2025-11-25"
 """The specification the checks cite (2026-07-28 rules cite their SEP beside it)."""
@@ -29,6 +39,15 @@ class ConformanceFailure(AssertionError):
 
 class NotApplicable(Exception):
     """The server offers nothing this check could exercise (no resources, no tool asking for input, ...)."""
+
+
+REFUSED_CALLER = "refused the caller"
+"""How a `CallerRefused` reason begins (the summary's status for it reads it back from the skip message)."""
+
+
+class CallerRefused(NotApplicable):
+    """The check found nothing wrong, but the server refused the caller it called as on some of its calls: those
+    were never judged. Not a pass: the summary reports it apart and says who the caller was."""
 
 
 CheckFunction = Callable[["Probe"], Awaitable[None]]
@@ -82,4 +101,4 @@ def check_named(name: str) -> Check:
 
 def _load() -> None:
     """Import the modules that define checks (they register on import)."""
-    from mcpbdd.conformance import calls, forms, listings  # noqa: F401
+    from mcpbdd.conformance import calls, forms, leaks, listings  # noqa: F401

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from mcpbdd.conformance.eras import LEGACY_SESSION
 from mcpbdd.conformance.probe import Probe
-from mcpbdd.conformance.registry import ConformanceFailure, NotApplicable, check_named
+from mcpbdd.conformance.registry import REFUSED_CALLER, CallerRefused, ConformanceFailure, NotApplicable, check_named
 from mcpbdd.harness.client import ClientHarness
 
 if TYPE_CHECKING:
@@ -17,11 +17,33 @@ __all__ = ["check_all_in_world", "check_in_world", "probe_for", "run_check"]
 
 
 async def run_check(probe: Probe, name: str) -> None:
-    """Run the check `name`: returns when the server keeps the rule; raises ConformanceFailure or NotApplicable."""
+    """Run the check `name`: returns when the server keeps the rule; raises ConformanceFailure or NotApplicable.
+
+    A check that found nothing wrong while the server refused its caller on some calls (`Probe.refusals`) raises
+    `CallerRefused`: what was refused was never judged, so it is not a pass.
+    """
     found = check_named(name)
     if found.modern_only and not await probe.modern():
         raise NotApplicable(f"{found.id} is a 2026-07-28 rule and {LEGACY_SESSION}")
-    await found.run(probe)
+    start = len(probe.refusals)
+    try:
+        await found.run(probe)
+    except NotApplicable as reason:
+        refused = probe.refusals[start:]
+        if refused and not isinstance(reason, CallerRefused):
+            raise _refused(probe, refused) from None
+        raise
+    refused = probe.refusals[start:]
+    if refused:
+        raise _refused(probe, refused)
+
+
+def _refused(probe: Probe, refused: list[str]) -> CallerRefused:
+    listed = "; ".join(refused[:5]) + (f"; and {len(refused) - 5} more" if len(refused) > 5 else "")
+    return CallerRefused(
+        f"{REFUSED_CALLER} ({probe.who}) on {len(refused)} call(s), which were never judged: {listed}. Name a "
+        "caller it accepts: mcpbdd conformance --user/--tenant/--scopes/--token, or [tool.mcpbdd.conformance]"
+    )
 
 
 def probe_for(world: World) -> Probe:
