@@ -269,6 +269,27 @@ def list_notes(cursor: str | None = None) -> str:
     return "first page"
 
 
+unruly = MCPServer("unruly")
+
+
+@unruly.tool()
+def die() -> str:
+    """Ends the server's process (in process: the behave job's, were the pack to run it there)."""
+    import os
+
+    os._exit(3)
+
+
+@unruly.tool()
+def stall(note_id: str, label: str | None = None) -> str:
+    """Answers a model's payload; never answers the blank label a form sends."""
+    if label is not None:
+        import time
+
+        time.sleep(3600)
+    return note_id
+
+
 VARIANTS: dict[str, MCPServer[Any]] = {
     "unknown-tool": accepts_unknown_tools,
     "invalid-arguments": skips_validation,

@@ -1,6 +1,7 @@
 """`mcpbdd conformance TARGET`: the bundled conformance pack against any server, on both eras.
 
     mcpbdd conformance [TARGET] [--only IDS] [--skip IDS] [--expected-failures FILE] [--[no-]official]
+                       [--user USER [--tenant TENANT] [--scopes S,..] [--token TOKEN]]
                        [--results DIR] [--junit DIR] [--messages FILE] [--summary FILE] [--steps]
 
 TARGET is what `server` under [tool.mcpbdd] takes: `package.module:attr`, `stdio: <command>`,
@@ -8,8 +9,11 @@ TARGET is what `server` under [tool.mcpbdd] takes: `package.module:attr`, `stdio
 (`mcpbdd/conformance/features`) are copied into a scratch folder beside the one-line steps and
 hooks every project has, and run by `mcpbdd run` itself, once per era (the client harness on
 2026-07-28 and on the 2025-11-25 handshake), so the results are the usual ones: Allure, JUnit per
-era, Cucumber Messages. A Markdown summary (a row per check, a column per era) is written for a
-CI job summary, and appended to `$GITHUB_STEP_SUMMARY` when that is set.
+era, Cucumber Messages. Each check gets a fresh server: a process per check (forked by the fork server for a
+Python command), and an in-process `module:attr` target is served over stdio for the pack
+(`mcpbdd.record.stdio_server`), so a tool that ends its process or stalls ends that one check, which fails
+naming the call, and the next check meets a fresh server. A Markdown summary (a row per check, a column
+per era) is written for a CI job summary, and appended to `$GITHUB_STEP_SUMMARY` when that is set.
 
 `--official` also runs the official suite's generic scenarios (`mcpbdd.cli.official`): at a URL, at
 an `http:` command it starts, and at a stdio target through a loopback HTTP bridge; where it cannot
@@ -17,18 +21,28 @@ run it is reported as skipped, saying what to install, never as passed. On a ser
 speaking only 2025-11-25 the suite's 2026-07-28-only scenarios are not applicable, saying why; where
 the pack and the suite disagree on one rule the console and the summary name it (failing nothing).
 
+The caller (`--user`, `--tenant`, `--scopes`, `--token`): who every check calls as, stated in the summary;
+anonymous when none is named. It reaches the server as the scenarios' callers do: in-process (served over
+stdio for the pack) as the access token the SDK's auth middleware would set; over stdio through the `env`
+setting's `{user}`, `{tenant}`, `{scopes}` templates; over HTTP as the bearer token (`--token`, else mcpbdd's
+test token). A check whose calls the server refused as this caller (401/403, "unauthorized", ...) is
+reported as "refused the caller", never as passed.
+
 With no TARGET (and for each option not given) `[tool.mcpbdd.conformance]` in pyproject.toml says
-(`target`, `only`, `skip`, `expected_failures`, `official`), the target falling back to the `server`
-setting, so CI runs `mcpbdd conformance` alone; an option on the command line wins over the file.
+(`target`, `only`, `skip`, `expected_failures`, `official`, `user`, `tenant`, `scopes`, `token`), the target
+falling back to the `server` setting, so CI runs `mcpbdd conformance` alone; an option on the command line
+wins over the file.
 
 Exit 0: every check passed, did not apply, or failed as the expected-failures file expects;
 1: a check failed unexpectedly (one of the official suite's too), or an expected failure now passes;
-2: a usage error (an unknown check, an unreadable file, a server that cannot load).
+2: a usage error (an unknown check, an unreadable file), or a server that cannot start: one "cannot start"
+verdict (with the harness's reason) instead of a failure per check.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import sys
@@ -37,6 +51,7 @@ from pathlib import Path
 from typing import Any
 
 from mcpbdd.cli import options as run_options
+from mcpbdd.cli.conformance_start import cannot_start
 from mcpbdd.cli.exits import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from mcpbdd.cli.options import DEFAULT_JUNIT, DEFAULT_RESULTS, REPORTS
 from mcpbdd.cli.passes import LEGACY, MODERN
@@ -46,8 +61,10 @@ from mcpbdd.conformance.agreement import disagreements, pack_verdicts
 from mcpbdd.conformance.baseline import load_baseline
 from mcpbdd.conformance.eras import speaks_only_legacy
 from mcpbdd.conformance.summary import Summary, read_verdicts
+from mcpbdd.harness.connectors import python_command
 from mcpbdd.harness.processes.process_options import ProcessOptions
 from mcpbdd.harness.targets import ServerTarget
+from mcpbdd.kit.principals import ANONYMOUS_CALLER
 from mcpbdd.model.config import Settings, find_pyproject, load_settings
 
 __all__ = ["DEFAULT_SUMMARY", "add_parser", "main", "tag_filter", "with_settings"]
@@ -112,6 +129,16 @@ def add_parser(commands: Any) -> None:
         "Node >= 22 is installed into the cache when the PATH's is older; a stdio target is reached through a "
         "loopback HTTP bridge) (default: official under [tool.mcpbdd.conformance])",
     )
+    _add_caller(parser)
+
+
+def _add_caller(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--user", default=None, help="the caller every check calls as (default: anonymous)")
+    parser.add_argument("--tenant", default=None, help="the caller's tenant (default: the user's name)")
+    parser.add_argument("--scopes", type=_ids, default=None, metavar="S,..", help="the caller's scopes")
+    parser.add_argument(
+        "--token", default=None, help="the bearer token the caller sends over HTTP (redacted from every report)"
+    )
 
 
 def tag_filter(only: list[str] | None, skip: list[str] | None) -> list[str]:
@@ -169,7 +196,45 @@ def with_settings(args: argparse.Namespace) -> tuple[argparse.Namespace, Setting
     chosen.skip = args.skip if args.skip is not None else list(section.skip) or None
     chosen.expected_failures = expected
     chosen.official = section.official if args.official is None else args.official
+    chosen.user = args.user if args.user is not None else section.user
+    chosen.tenant = args.tenant if args.tenant is not None else section.tenant
+    chosen.scopes = args.scopes if args.scopes is not None else list(section.scopes)
+    chosen.token = args.token if args.token is not None else section.token
+    if not chosen.user and (chosen.tenant or chosen.scopes or chosen.token):
+        raise ValueError(
+            "--tenant, --scopes and --token name the caller's: give --user too (or user under "
+            "[tool.mcpbdd.conformance])"
+        )
     return chosen, settings
+
+
+def caller_label(args: argparse.Namespace) -> str:
+    """Who the pack calls as, as the summary says it."""
+    if not args.user:
+        return ANONYMOUS_CALLER
+    scopes = f" with scopes {', '.join(args.scopes)}" if args.scopes else " with no scopes"
+    token = " and the bearer token given (redacted)" if args.token else ""
+    return f"{args.user} of tenant {args.tenant or args.user}{scopes}{token}"
+
+
+def _userdata(args: argparse.Namespace, settings: Settings) -> tuple[str, list[str]]:
+    """The target the pack reaches (an in-process one served over stdio) and the `-D` options naming the caller."""
+    target = ServerTarget.parse(args.target)
+    served = args.target
+    options: list[str] = []
+    if target.kind == "inprocess":
+        served = "stdio: " + python_command("mcpbdd.record.stdio_server", target.spec)
+        from mcpbdd.record.stdio_server import CALLER_ENV
+
+        env = {**settings.env, **CALLER_ENV, "MCPBDD_TENANT_CLAIM": settings.tenant_claim}
+        options += ["-D", f"mcpbdd.env={json.dumps(env)}"]
+    section = {"user": args.user, "tenant": args.tenant, "scopes": list(args.scopes or []), "token": args.token}
+    options += ["-D", f"mcpbdd.conformance={json.dumps(section)}"]
+    if args.token:
+        tokens = {**settings.tokens, args.user: args.token}
+        options += ["-D", f"mcpbdd.tokens={json.dumps(tokens)}"]
+        options += ["-D", f"mcpbdd.secrets={','.join([*settings.secrets, args.token])}"]
+    return served, options
 
 
 def main(args: argparse.Namespace) -> int:
@@ -181,16 +246,27 @@ def main(args: argparse.Namespace) -> int:
     except ValueError as exc:  # ConfigError too: it names the setting and where it came from
         print(f"mcpbdd conformance: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    served, caller_options = _userdata(args, settings)
+    problem = cannot_start(served, settings)
+    if problem is not None:
+        print(f"mcpbdd conformance: cannot start {args.target}: no check ran: {problem}", file=sys.stderr)
+        _write_summary(
+            f"## mcpbdd conformance: `{args.target}`\n\ncannot start: no check ran.\n\n```\n{problem}\n```\n",
+            args.summary,
+        )
+        return EXIT_USAGE
     scratch = Path(tempfile.mkdtemp(prefix="mcpbdd-conformance-"))
     try:
         features = _pack(scratch)
-        passthrough = [str(features), "-D", f"mcpbdd.server={args.target}", "-D", "mcpbdd.reuse_server=feature", *tags]
+        # a fresh server per check (reuse_server=scenario): one that a check ended or stalled ends only that check
+        passthrough = [str(features), "-D", f"mcpbdd.server={served}", "-D", "mcpbdd.reuse_server=scenario"]
+        passthrough += [*caller_options, *tags]
         status = run(_run_arguments(args, scratch), passthrough)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     if status not in (EXIT_OK, EXIT_FAILED):
         return status  # a usage error, an interrupt: the run said why
-    summary = Summary.of(read_verdicts(args.junit), baseline)
+    summary = Summary.of(read_verdicts(args.junit, args.messages), baseline)
     if not summary.verdicts:
         print("mcpbdd conformance: no check ran (see --only and --skip)", file=sys.stderr)
         return EXIT_USAGE
@@ -216,7 +292,9 @@ def main(args: argparse.Namespace) -> int:
             )
         for line in official.console():
             print(f"mcpbdd conformance: {line}")
-    text = summary.markdown(args.target, all_checks()) + (official.markdown() if official else "")
+    who = caller_label(args)
+    print(f"mcpbdd conformance: called as {who}")
+    text = summary.markdown(args.target, all_checks(), who) + (official.markdown() if official else "")
     _write_summary(text, args.summary)
     for entry in summary.stale:
         print(f"mcpbdd conformance: the expected failure {entry} now passes: remove it from the file")

@@ -47,14 +47,22 @@ def _refused(probe: Probe, refused: list[str]) -> CallerRefused:
 
 
 def probe_for(world: World) -> Probe:
-    """The scenario's Probe: its harness (which must be the client harness: the checks read the wire) and caller."""
+    """The scenario's Probe: its harness (which must be the client harness: the checks read the wire) and caller.
+
+    The caller is the scenario's own; when it declared none, the one `[tool.mcpbdd.conformance]` names (`user`,
+    `tenant`, `scopes`: what `mcpbdd conformance --user ...` passes on), else anonymous.
+    """
+    section = world.settings.conformance
+    if world.caller is None and not world.directory.chosen and section.user:
+        world.add_user(section.user, section.tenant or section.user, section.scopes)
     harness = world.harness
     if not isinstance(harness, ClientHarness):
         raise NotApplicable(
             f"the conformance checks read the wire and this scenario runs on the {world.harness_name} harness: "
             "run it on the client harness (-D mcpbdd.harness=client, or mcpbdd conformance)"
         )
-    return Probe(harness, world.caller, tuple(world.settings.secrets))
+    secrets = (*world.settings.secrets, *([section.token] if section.token else []))
+    return Probe(harness, world.caller, secrets)
 
 
 def check_in_world(world: World, name: str) -> None:

@@ -172,3 +172,53 @@ def test_with_no_arguments_the_pyproject_section_says_what_to_run(tmp_path: Path
     done = _conformance(tmp_path, "--only", "tool-names")
     assert done.returncode == 0, done.stdout + done.stderr  # the command line's checks win
     assert "| unknown-resource |" not in _summary(tmp_path)
+
+
+def test_a_check_that_ends_or_stalls_the_server_is_one_verdict_not_a_cascade(tmp_path: Path) -> None:
+    """In process, `die()` would end the behave job; over stdio one process per era would fail every later check.
+    Served one process per check, the check that ended it fails naming the call, the one that stalled it names
+    the hang, and the check after them meets a fresh server and passes, on both eras."""
+    (tmp_path / "pyproject.toml").write_text("[tool.mcpbdd]\ntimeout = 2\n", encoding="utf-8")
+    done = _conformance(tmp_path, "conformance_servers:unruly", "--only", "error-channels,form-payloads,tool-names")
+    assert done.returncode == 1, done.stdout + done.stderr
+    output = done.stdout + done.stderr
+    assert "ended before this scenario reported" not in output
+    summary = _summary(tmp_path)
+    assert "| tool-names | [tools](" in summary and "| ✅ passed | ✅ passed |" in summary
+    for era in ("2026-07-28", "2025-11-25"):
+        assert f"### error-channels ({era}): failed\n\n```\nthe server stopped answering at tools/call die {{}}" in summary
+        assert f"### form-payloads ({era}): failed\n\n```\nhang: tools/call stall {{'note_id': 'a', 'label': ''}}" in (
+            summary
+        )
+    assert summary.count("): failed") == 4
+
+
+def test_a_server_that_cannot_start_is_one_verdict_and_exit_2(tmp_path: Path) -> None:
+    target = f"stdio: {PYTHON} -c \"import sys; print('NOTES_DB is not set', file=sys.stderr); sys.exit(3)\""
+    done = _conformance(tmp_path, target)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "mcpbdd conformance: cannot start stdio: " in done.stderr and "no check ran" in done.stderr
+    assert "NOTES_DB is not set" in done.stderr
+    assert "cannot start: no check ran." in _summary(tmp_path)
+    assert not (tmp_path / "reports" / "junit").exists()
+
+
+def test_the_caller_is_named_and_a_refusal_of_it_is_no_pass(tmp_path: Path) -> None:
+    """Anonymous, the tool refuses the call before it reads the form's blank cursor: "refused the caller", said
+    in the summary with who called; named in [tool.mcpbdd.conformance], the crash behind the refusal is found."""
+    done = _conformance(tmp_path, "conformance_servers:members_only", "--only", "form-payloads")
+    assert done.returncode == 0, done.stdout + done.stderr
+    summary = _summary(tmp_path)
+    assert "Called as an anonymous caller (no access token)." in summary
+    assert "| form-payloads | [tools](" in summary and "| ⛔ refused the caller | ⛔ refused the caller |" in summary
+    assert "Unauthorized: sign in first." in summary
+
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.mcpbdd.conformance]\nuser = "alice"\ntenant = "acme"\nscopes = ["notes:read"]\n', encoding="utf-8"
+    )
+    done = _conformance(tmp_path, "conformance_servers:members_only", "--only", "form-payloads")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "called as alice of tenant acme with scopes notes:read" in done.stdout
+    summary = _summary(tmp_path)
+    assert "Called as alice of tenant acme with scopes notes:read." in summary
+    assert "list_notes, the form's payload: crash" in summary
