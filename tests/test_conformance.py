@@ -230,7 +230,9 @@ async def test_a_leak_behind_a_well_formed_request_that_fails_is_found(server: A
     assert "a traceback" in verdict and where in verdict, verdict
 
 
-@pytest.mark.parametrize(("server", "code"), [(variants.reserved_refusal, -32600), (variants.server_range_refusal, -32001)])
+@pytest.mark.parametrize(
+    ("server", "code"), [(variants.reserved_refusal, -32600), (variants.server_range_refusal, -32001)]
+)
 async def test_a_domain_refusal_on_a_reserved_code_is_the_wrong_channel(server: Any, code: int) -> None:
     verdict = await _verdict(server, "error-channels")
     assert f"a well-formed call answered with the reserved JSON-RPC code {code}" in verdict, verdict
@@ -244,7 +246,8 @@ async def test_a_tool_that_refuses_the_caller_is_reported_as_such_not_passed() -
     """Anonymous, the tool refuses before it reads the blank cursor: that is no pass (nor a silent skip); named as
     a caller it accepts, the crash the form's payload causes is found."""
     anonymous = await _verdict(variants.members_only, "form-payloads")
-    assert anonymous.startswith("not applicable: refused the caller (an anonymous caller (no access token)) on 2 call(s)"), anonymous
+    refused = "not applicable: refused the caller (an anonymous caller (no access token)) on 2 call(s)"
+    assert anonymous.startswith(refused), anonymous
     assert "Unauthorized: sign in first." in anonymous and "--user/--tenant/--scopes/--token" in anonymous
     alice = await _verdict(variants.members_only, "form-payloads", caller=Principal("alice", "acme"))
     assert alice.startswith("failed: a tool does not take a form client's payload"), alice
