@@ -28,6 +28,10 @@ _TOOLS = f"{SPEC}/server/tools"
 
 @check(
     "unknown-tool",
+    sends="One `tools/call` of a name no tool of `tools/list` has (`mcpbdd-no-such-tool`, numbered until "
+    "unused), with no arguments.",
+    blind="A dispatcher that refuses only names it finds suspicious (one unknown name is tried); what the "
+    "server does with the name beyond its answer (a log on its side).",
     title="A call of a tool the server does not offer is refused",
     section="tools",
     url=f"{_TOOLS}#error-handling",
@@ -46,6 +50,12 @@ async def unknown_tool(probe: Probe) -> None:
 
 @check(
     "invalid-arguments",
+    sends="Per tool whose input schema some arguments can break: one `tools/call` leaving out its first "
+    "required argument, else setting one property to a value of the wrong type (an object, a number, a "
+    "string, whichever the schema refuses).",
+    blind="Tools whose schema accepts anything (no `required`, no `type`); whether the tool ran anyway when the"
+    " refusal came as a tool error (a side effect on the server's side is not observable from the "
+    "answer).",
     title="Arguments that break the input schema are refused",
     section="tools",
     url=f"{_TOOLS}#error-handling",
@@ -74,6 +84,10 @@ async def invalid_arguments(probe: Probe) -> None:
 
 @check(
     "unknown-resource",
+    sends="One `resources/read` of `mcpbdd-conformance://no-such-resource/<random>`, when the server declares "
+    "resources.",
+    blind="A template that matches every URI (then the URI exists); unknown URIs of the server's own schemes "
+    "(only the one scheme is tried).",
     title="Reading a resource that does not exist is -32602 with data.uri",
     section="resources",
     url=f"{SPEC}/server/resources#error-handling",
@@ -116,6 +130,11 @@ def _tampered(state: str) -> str:
 
 @check(
     "tampered-request-state",
+    sends="Per tool, its smallest valid arguments until one answers `InputRequiredResult` with a "
+    "`requestState`; then that call again with empty `inputResponses` and the state with one character "
+    "changed (2026-07-28 only).",
+    blind="Tools that ask only for other arguments than their smallest; a state bound to the wrong caller or "
+    "replayed (one alteration is tried); 2025-11-25, whose questions come mid-call with no state.",
     title="A tampered request state is refused",
     section="multi-round-trip",
     url=f"{SPEC}/server/tools",
@@ -141,6 +160,9 @@ async def tampered_request_state(probe: Probe) -> None:
 
 @check(
     "structured-results",
+    sends="Per tool with an `outputSchema`: one `tools/call` with its smallest valid arguments.",
+    blind="Results of other arguments (a tool that fails on its smallest arguments is never judged: not "
+    "applicable when none succeeds); content blocks beside `structuredContent`.",
     title="Structured results match the tool's output schema",
     section="tools",
     url=f"{_TOOLS}#output-schema",
@@ -209,6 +231,13 @@ def _wrong_channel(error: ProtocolError, arguments: dict[str, Any]) -> str | Non
 
 @check(
     "error-channels",
+    sends="Per tool: `tools/call` with arguments its schema accepts that are likely to fail (the smallest, "
+    "every string an unknown id, every string empty, every number at -1, 0 and 2^31, each only when "
+    "valid; at most four, stopping at the first wrong channel), then one call with schema-breaking "
+    "arguments.",
+    blind="Failures that need state the server does not have yet (an id that exists, a second call); whether a "
+    "tool error should have been a protocol error (any tool error passes); codes outside JSON-RPC's "
+    "reserved block (an application's own, which pass).",
     title="A well-formed call is never a protocol error; a malformed one is never a result",
     section="tools",
     url=f"{_TOOLS}#error-handling",

@@ -70,6 +70,12 @@ def _log_outcomes(outcome: Outcome) -> list[Outcome]:
 
 @check(
     "error-texts-leak-nothing",
+    sends="An unknown tool; per tool its schema-breaking arguments and up to four well-formed calls likely to "
+    "fail (as error-channels); an unknown resource and each resource template with unknown ids; each "
+    "prompt with unknown ids for its required arguments; every call asking for log messages from `debug`.",
+    blind="Logs the server writes on its own side (stderr, files); notifications outside a call; secrets it was"
+    " not told (only `secrets` and `--token` are looked for); leaks behind state the calls never reach; "
+    "an unknown prompt name (not sent: see the check's source).",
     title="Error texts and log messages leak no stack frame, path or secret",
     section="security",
     url=f"{SPEC}/server/tools#security-considerations",

@@ -66,6 +66,10 @@ class Check:
     """What the spec requires, in one paragraph (the docs page's first section)."""
     fix: str
     """How to fix a failure (the docs page's second section)."""
+    sends: str
+    """Exactly what the check sends (the docs page says it, so a reader knows what a pass covers)."""
+    blind: str
+    """What the check cannot see: the defects a pass says nothing about."""
     run: CheckFunction
     modern_only: bool = False
     """Only on 2026-07-28 (caching hints, `resultType`, request state): not applicable on 2025-11-25."""
@@ -75,15 +79,24 @@ CHECKS: dict[str, Check] = {}
 """Every check, by id, in the order they were defined (the order the pack and the docs list them)."""
 
 
-def check(
-    id: str, *, title: str, section: str, url: str, rule: str, fix: str, modern_only: bool = False
+def check(  # noqa: PLR0913 - a declaration: every field is named where a check is defined
+    id: str,
+    *,
+    title: str,
+    section: str,
+    url: str,
+    rule: str,
+    fix: str,
+    sends: str,
+    blind: str,
+    modern_only: bool = False,
 ) -> Callable[[CheckFunction], CheckFunction]:
     """Register the decorated async function as the check `id`."""
 
     def register(function: CheckFunction) -> CheckFunction:
         if id in CHECKS:
             raise ValueError(f"the conformance check {id!r} is defined twice")
-        CHECKS[id] = Check(id, title, section, url, rule, fix, function, modern_only)
+        CHECKS[id] = Check(id, title, section, url, rule, fix, sends, blind, function, modern_only)
         return function
 
     return register
