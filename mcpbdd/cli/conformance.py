@@ -3,6 +3,11 @@
     mcpbdd conformance [TARGET] [--only IDS] [--skip IDS] [--expected-failures FILE] [--[no-]official]
                        [--user USER [--tenant TENANT] [--scopes S,..] [--token TOKEN]]
                        [--results DIR] [--junit DIR] [--messages FILE] [--summary FILE] [--steps]
+    mcpbdd conformance --requirements
+
+`--requirements` prints the specification's server-side MUST and SHOULD sentences of both eras, each with its
+anchor and what checks it: a pack check, the official suite (a check citing its section), or nothing, with the
+reason written next to it (`mcpbdd.conformance.requirements`).
 
 TARGET is what `server` under [tool.mcpbdd] takes: `package.module:attr`, `stdio: <command>`,
 `http: <command with {port}>` or a URL. No file of the user's is needed: the pack's features
@@ -130,6 +135,12 @@ def add_parser(commands: Any) -> None:
         "loopback HTTP bridge) (default: official under [tool.mcpbdd.conformance])",
     )
     _add_caller(parser)
+    parser.add_argument(
+        "--requirements",
+        action="store_true",
+        help="print every server-side MUST and SHOULD of the specification (2025-11-25 and 2026-07-28) with what "
+        "checks it (a pack check, the official suite, or nothing and why), and exit",
+    )
 
 
 def _add_caller(parser: argparse.ArgumentParser) -> None:
@@ -238,6 +249,11 @@ def _userdata(args: argparse.Namespace, settings: Settings) -> tuple[str, list[s
 
 
 def main(args: argparse.Namespace) -> int:
+    if getattr(args, "requirements", False):
+        from mcpbdd.conformance.requirements import render
+
+        print(render(), end="")
+        return EXIT_OK
     try:
         args, settings = with_settings(args)
         ServerTarget.parse(args.target)

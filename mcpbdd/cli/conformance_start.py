@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import asyncio
 
+import httpx
+import httpx2
 from mcp.shared.exceptions import MCPError
+from mcp_types import CONNECTION_CLOSED
 
 from mcpbdd.cli.preflight import _isolated
 from mcpbdd.harness.base import bounded
@@ -52,13 +55,23 @@ async def _first_answer(spec: str, settings: Settings) -> str | None:
     try:
         async with harness:
             await bounded("tools/list", settings.start_timeout, harness.list_tools())
-    except MCPError:
-        return None  # an error answer is an answer: it started
-    except ServerCannotStart as exc:
-        return str(exc)
     except Exception as exc:
-        text = str(exc)
-        if "401" in text or "403" in text:
-            return None
-        return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+        unreached = [leaf for leaf in _leaves(exc) if _unreached(leaf)]
+        if not unreached:
+            return None  # an answer, whatever it said (an error, a 401, one the SDK's client refuses): it started
+        first = unreached[0]
+        return str(first) if isinstance(first, ServerCannotStart) else f"{type(first).__name__}: {first}"
     return None
+
+
+def _leaves(exc: BaseException) -> list[BaseException]:
+    if isinstance(exc, BaseExceptionGroup):
+        return [leaf for inner in exc.exceptions for leaf in _leaves(inner)]
+    return [exc]
+
+
+def _unreached(exc: BaseException) -> bool:
+    """Whether the failure says nothing answered: the server could not start, the connection closed or failed."""
+    if isinstance(exc, MCPError):
+        return exc.error.code == CONNECTION_CLOSED
+    return isinstance(exc, ServerCannotStart | OSError | TimeoutError | httpx.TransportError | httpx2.TransportError)
