@@ -47,7 +47,7 @@ def _tools(server: MCPServer[Any]) -> None:
         return f"Hello {name}"
 
 
-clean = MCPServer("clean")
+clean = MCPServer("clean", version="1.0.0")
 _tools(clean)
 
 

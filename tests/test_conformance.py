@@ -8,6 +8,7 @@ expected-failures file are checked here too (their runs are in tests/spawning/te
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -45,10 +46,12 @@ UNBROKEN = {"caching-hints", "result-type"}
 breaks them; tests/spawning/test_conformance_cli.py strips them from an HTTP server's answers instead."""
 
 
-async def _verdict(server: Any, name: str, mode: str = "auto", caller: Principal | None = None) -> str:
+async def _verdict(
+    server: Any, name: str, mode: str = "auto", caller: Principal | None = None, strict: bool = False
+) -> str:
     async with ClientHarness(server, mode=mode) as harness:
         try:
-            await run_check(Probe(harness, caller), name)
+            await run_check(Probe(harness, caller, strict=strict), name)
         except NotApplicable as reason:
             return f"not applicable: {reason}"
         except ConformanceFailure as failure:
@@ -56,8 +59,12 @@ async def _verdict(server: Any, name: str, mode: str = "auto", caller: Principal
         return "passed"
 
 
+SHOULDS = {"sep-2575-server-identifies-in-result-meta"}
+"""SHOULD-level checks: a warning, a failure under strict (tested on their own below)."""
+
+
 def test_every_check_but_the_sdk_stamped_ones_has_a_breaking_variant() -> None:
-    assert set(MESSAGES) | UNBROKEN == {check.id for check in all_checks()}
+    assert set(MESSAGES) | UNBROKEN | SHOULDS == {check.id for check in all_checks()}
     assert set(MESSAGES) == set(variants.VARIANTS)
 
 
@@ -252,3 +259,53 @@ async def test_a_tool_that_refuses_the_caller_is_reported_as_such_not_passed() -
     alice = await _verdict(variants.members_only, "form-payloads", caller=Principal("alice", "acme"))
     assert alice.startswith("failed: a tool does not take a form client's payload"), alice
     assert "list_notes, the form's payload: crash" in alice
+
+
+async def test_a_server_that_does_not_name_its_version_in_result_meta_gets_a_warning_failed_when_strict() -> None:
+    """The SDK's `MCPServer` stamps its name and an empty version: a SHOULD not kept, never a pass."""
+    check = "sep-2575-server-identifies-in-result-meta"
+    warned = await _verdict(variants.form_vague, check)
+    assert warned.startswith("not applicable: warning (SHOULD): the server does not identify itself"), warned
+    assert "tools/list: _meta['io.modelcontextprotocol/serverInfo'] = {'name': 'form-vague', 'version': ''}" in warned
+    assert "has no version" in warned
+    strict = await _verdict(variants.form_vague, check, strict=True)
+    assert strict.startswith("failed: warning (SHOULD)") and strict.endswith("(a SHOULD, failed under --strict)")
+    assert await _verdict(variants.clean, check) == "passed"
+    assert (await _verdict(variants.clean, check, "legacy")).startswith("not applicable: ")
+
+
+def test_the_summary_reads_refused_and_warned_apart_from_not_applicable(tmp_path: Path) -> None:
+    """A skip that is a refusal of the caller or a SHOULD not kept has a status of its own, from JUnit or, for a
+    pass whose every scenario was skipped (behave writes no JUnit then), from its Cucumber Messages."""
+    from mcpbdd.conformance.summary import REFUSED, SKIPPED, WARNED, read_verdicts
+
+    folder = tmp_path / "junit" / "client.auto"
+    folder.mkdir(parents=True)
+    cases = [
+        ("form-payloads: x", "not applicable: refused the caller (an anonymous caller) on 2 call(s)"),
+        ("sep-2575-server-identifies-in-result-meta: x", "not applicable: warning (SHOULD): no version"),
+        ("unknown-resource: x", "not applicable: the server declares no resources capability"),
+    ]
+    body = "".join(f'<testcase name="{name}"><skipped message="{message}"/></testcase>' for name, message in cases)
+    (folder / "TESTS-conformance.xml").write_text(f"<testsuite>{body}</testsuite>", encoding="utf-8")
+    messages = tmp_path / "conformance.ndjson"
+    envelopes = [
+        {"pickle": {"id": "p1", "name": cases[0][0]}},
+        {"testCase": {"id": "c1", "pickleId": "p1"}},
+        {"testCaseStarted": {"id": "s1", "testCaseId": "c1"}},
+        {
+            "testStepFinished": {
+                "testCaseStartedId": "s1",
+                "testStepResult": {"status": "SKIPPED", "message": cases[0][1]},
+            }
+        },
+    ]
+    legacy = tmp_path / "conformance.client.legacy.ndjson"
+    legacy.write_text("\n".join(json.dumps(e) for e in envelopes) + "\n", encoding="utf-8")
+    found = {(v.check, v.era): v.status for v in read_verdicts(tmp_path / "junit", messages)}
+    assert found == {
+        ("form-payloads", "2026-07-28"): REFUSED,
+        ("sep-2575-server-identifies-in-result-meta", "2026-07-28"): WARNED,
+        ("unknown-resource", "2026-07-28"): SKIPPED,
+        ("form-payloads", "2025-11-25"): REFUSED,
+    }

@@ -38,7 +38,10 @@ With no TARGET (and for each option not given) `[tool.mcpbdd.conformance]` in py
 falling back to the `server` setting, so CI runs `mcpbdd conformance` alone; an option on the command line
 wins over the file.
 
-Exit 0: every check passed, did not apply, or failed as the expected-failures file expects;
+A SHOULD the server does not keep (`sep-2575-server-identifies-in-result-meta`) is a warning, reported as such
+and never as passed; `--strict` (or `strict = true`) makes it a failure.
+
+Exit 0: every check passed, did not apply, warned, or failed as the expected-failures file expects;
 1: a check failed unexpectedly (one of the official suite's too), or an expected failure now passes;
 2: a usage error (an unknown check, an unreadable file), or a server that cannot start: one "cannot start"
 verdict (with the harness's reason) instead of a failure per check.
@@ -136,6 +139,13 @@ def add_parser(commands: Any) -> None:
     )
     _add_caller(parser)
     parser.add_argument(
+        "--strict",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="a SHOULD the server does not keep fails its check instead of warning (default: strict under "
+        "[tool.mcpbdd.conformance])",
+    )
+    parser.add_argument(
         "--requirements",
         action="store_true",
         help="print every server-side MUST and SHOULD of the specification (2025-11-25 and 2026-07-28) with what "
@@ -211,6 +221,7 @@ def with_settings(args: argparse.Namespace) -> tuple[argparse.Namespace, Setting
     chosen.tenant = args.tenant if args.tenant is not None else section.tenant
     chosen.scopes = args.scopes if args.scopes is not None else list(section.scopes)
     chosen.token = args.token if args.token is not None else section.token
+    chosen.strict = section.strict if getattr(args, "strict", None) is None else args.strict
     if not chosen.user and (chosen.tenant or chosen.scopes or chosen.token):
         raise ValueError(
             "--tenant, --scopes and --token name the caller's: give --user too (or user under "
@@ -239,7 +250,13 @@ def _userdata(args: argparse.Namespace, settings: Settings) -> tuple[str, list[s
 
         env = {**settings.env, **CALLER_ENV, "MCPBDD_TENANT_CLAIM": settings.tenant_claim}
         options += ["-D", f"mcpbdd.env={json.dumps(env)}"]
-    section = {"user": args.user, "tenant": args.tenant, "scopes": list(args.scopes or []), "token": args.token}
+    section = {
+        "user": args.user,
+        "tenant": args.tenant,
+        "scopes": list(args.scopes or []),
+        "token": args.token,
+        "strict": bool(args.strict),
+    }
     options += ["-D", f"mcpbdd.conformance={json.dumps(section)}"]
     if args.token:
         tokens = {**settings.tokens, args.user: args.token}

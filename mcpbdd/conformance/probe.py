@@ -92,13 +92,19 @@ class Page:
     next_cursor: str | None
     sent: frozenset[str]
     """The result's fields present on the wire (`ttl_ms`, `cache_scope`, `result_type`, ...)."""
+    meta: dict[str, Any] | None = None
+    """The result's `_meta`, as it came."""
 
 
 class Probe:
     """One scenario's way to the server for the conformance checks (a `ClientHarness` and its caller)."""
 
-    def __init__(self, harness: ClientHarness, caller: Principal | None, secrets: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self, harness: ClientHarness, caller: Principal | None, secrets: tuple[str, ...] = (), strict: bool = False
+    ) -> None:
         self.harness = harness
+        self.strict = strict
+        """Whether a SHOULD the server does not keep fails its check (`--strict`) rather than warns."""
         self.caller = caller
         self.secrets = tuple(s for s in secrets if s)
         self._pages: dict[str, list[Page]] = {}
@@ -151,7 +157,8 @@ class Probe:
                 f"{_METHOD[name]}: the SDK's client refused the server's answer (missing or invalid: {fields})"
             ) from None
         field = {"templates": "resource_templates"}.get(name, name)
-        return Page(_METHOD[name], list(getattr(result, field)), result.next_cursor, frozenset(result.model_fields_set))
+        sent = frozenset(result.model_fields_set)
+        return Page(_METHOD[name], list(getattr(result, field)), result.next_cursor, sent, result.meta)
 
     async def pages(self, name: str) -> list[Page]:
         """Every page of the list `name`, followed cursor by cursor (at most `MAX_PAGES`)."""

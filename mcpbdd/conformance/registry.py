@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 __all__ = [
     "CHECKS",
     "REFUSED_CALLER",
+    "WARNING",
+    "ShouldNotKept",
     "SPEC",
     "CallerRefused",
     "Check",
@@ -39,6 +41,15 @@ class ConformanceFailure(AssertionError):
 
 class NotApplicable(Exception):
     """The server offers nothing this check could exercise (no resources, no tool asking for input, ...)."""
+
+
+WARNING = "warning (SHOULD)"
+"""How a `ShouldNotKept` reason begins (the summary's status for it reads it back from the skip message)."""
+
+
+class ShouldNotKept(NotApplicable):
+    """The server does not keep a SHOULD of the spec: a warning (the scenario is skipped saying so), a failure
+    when the run is `--strict`. Never a pass."""
 
 
 REFUSED_CALLER = "refused the caller"
@@ -114,4 +125,4 @@ def check_named(name: str) -> Check:
 
 def _load() -> None:
     """Import the modules that define checks (they register on import)."""
-    from mcpbdd.conformance import calls, forms, leaks, listings  # noqa: F401
+    from mcpbdd.conformance import calls, forms, identity, leaks, listings  # noqa: F401

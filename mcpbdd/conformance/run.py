@@ -7,7 +7,14 @@ from typing import TYPE_CHECKING
 
 from mcpbdd.conformance.eras import LEGACY_SESSION
 from mcpbdd.conformance.probe import Probe
-from mcpbdd.conformance.registry import REFUSED_CALLER, CallerRefused, ConformanceFailure, NotApplicable, check_named
+from mcpbdd.conformance.registry import (
+    REFUSED_CALLER,
+    CallerRefused,
+    ConformanceFailure,
+    NotApplicable,
+    ShouldNotKept,
+    check_named,
+)
 from mcpbdd.harness.client import ClientHarness
 
 if TYPE_CHECKING:
@@ -28,6 +35,10 @@ async def run_check(probe: Probe, name: str) -> None:
     start = len(probe.refusals)
     try:
         await found.run(probe)
+    except ShouldNotKept as warning:
+        if probe.strict:
+            raise ConformanceFailure(f"{warning} (a SHOULD, failed under --strict)") from None
+        raise
     except NotApplicable as reason:
         refused = probe.refusals[start:]
         if refused and not isinstance(reason, CallerRefused):
@@ -62,7 +73,7 @@ def probe_for(world: World) -> Probe:
             "run it on the client harness (-D mcpbdd.harness=client, or mcpbdd conformance)"
         )
     secrets = (*world.settings.secrets, *([section.token] if section.token else []))
-    return Probe(harness, world.caller, secrets)
+    return Probe(harness, world.caller, secrets, strict=section.strict)
 
 
 def check_in_world(world: World, name: str) -> None:

@@ -13,21 +13,24 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mcpbdd.conformance.baseline import Baseline
-from mcpbdd.conformance.registry import REFUSED_CALLER, Check
+from mcpbdd.conformance.registry import REFUSED_CALLER, WARNING, Check
 
-__all__ = ["ERAS", "PASSED", "REFUSED", "Summary", "Verdict", "read_verdicts"]
+__all__ = ["ERAS", "PASSED", "REFUSED", "WARNED", "Summary", "Verdict", "read_verdicts"]
 
 ERAS = {"client.auto": "2026-07-28", "client.legacy": "2025-11-25"}
 """The run's passes (JUnit sub-folders) and the protocol era each speaks."""
 
 PASSED, FAILED, SKIPPED, EXPECTED = "passed", "failed", "not applicable", "expected failure"
 REFUSED = REFUSED_CALLER
+WARNED = WARNING
+"""A SHOULD the server does not keep (a failure under --strict): never a pass."""
 """A check that found nothing wrong while the server refused its caller on some calls: never a pass."""
 _MARK = {
     PASSED: "✅ passed",
     FAILED: "❌ failed",
     SKIPPED: "⚪ not applicable",
     REFUSED: "⛔ refused the caller",
+    WARNED: "🟡 warning (SHOULD)",
     EXPECTED: "⚠️ expected failure",
 }
 
@@ -46,7 +49,9 @@ def _check_of(name: str) -> str:
 
 
 def _skip_status(message: str) -> str:
-    return REFUSED if f"not applicable: {REFUSED_CALLER}" in message else SKIPPED
+    if f"not applicable: {REFUSED_CALLER}" in message:
+        return REFUSED
+    return WARNED if f"not applicable: {WARNING}" in message else SKIPPED
 
 
 def skipped_in_messages(path: Path, era: str) -> list[Verdict]:
@@ -149,7 +154,7 @@ class Summary:
         counts = {status: sum(v.status == status for v in self.verdicts) for status in _MARK}
         lines += ["", ", ".join(f"{n} {status}" for status, n in counts.items() if n) or "no check ran"]
         for verdict in self.verdicts:
-            if verdict.status in (FAILED, EXPECTED, REFUSED):
+            if verdict.status in (FAILED, EXPECTED, REFUSED, WARNED):
                 lines += [
                     "",
                     f"### {verdict.check} ({verdict.era}): {verdict.status}",

@@ -71,6 +71,7 @@ class ConformanceSettings(BaseModel):
     tenant: str | None = Field(default=None, description="the caller's tenant (--tenant; default: the user's name)")
     scopes: tuple[str, ...] = Field(default=(), description="the caller's scopes (--scopes)")
     token: str | None = Field(default=None, description="the bearer token the caller sends over HTTP (--token)")
+    strict: bool = Field(default=False, description="a SHOULD the server does not keep fails its check (--strict)")
 
     @field_validator("only", "skip", "scopes", mode="before")
     @classmethod

@@ -43,12 +43,22 @@ def _summary(folder: Path) -> str:
 @pytest.mark.parametrize(
     "target", ["mcpbdd.examples.notes:mcp", NOTES_STDIO, NOTES_HTTP], ids=["inprocess", "stdio", "http"]
 )
-def test_the_example_server_passes_on_both_eras(tmp_path: Path, target: str) -> None:
+def test_the_example_server_passes_on_both_eras_as_the_named_caller(tmp_path: Path, target: str) -> None:
+    """The example refuses an anonymous caller ("Sign in first"): named in [tool.mcpbdd.conformance], the caller
+    reaches it in process (served over stdio for the pack), over stdio (through the env templates) and over HTTP
+    (its bearer token), and every check that applies passes; none reads "refused the caller"."""
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.mcpbdd]\nenv = { NOTES_USER = "{user}", NOTES_TENANT = "{tenant}" }\n'
+        '[tool.mcpbdd.conformance]\nuser = "alice"\ntenant = "acme"\n',
+        encoding="utf-8",
+    )
     done = _conformance(tmp_path, target)
     assert done.returncode == 0, done.stdout + done.stderr
     summary = _summary(tmp_path)
+    assert "Called as alice of tenant acme with no scopes." in summary
     assert "| check | spec | 2026-07-28 | 2025-11-25 |" in summary
     assert "| unknown-resource | [resources](" in summary and "failed" not in summary
+    assert "refused the caller" not in summary and "| error-channels | [tools](" in summary
     for era in ("client.auto", "client.legacy"):
         assert (tmp_path / "reports" / "junit" / era / "TESTS-conformance.xml").is_file()
     assert list((tmp_path / "reports" / "allure-results").glob("*-result.json"))

@@ -81,6 +81,14 @@ Feature: Conformance: what every MCP server must do, checked from its own surfac
       Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools#security-considerations
       Then the server passes the conformance check "error-texts-leak-nothing"
 
+    @check.sep-2575-server-identifies-in-result-meta @spec.versioning
+    Scenario: sep-2575-server-identifies-in-result-meta: Results name the server and its version in _meta (a SHOULD)
+      On 2026-07-28 there is no initialize handshake to say who the server is, so every result
+      SHOULD carry _meta["io.modelcontextprotocol/serverInfo"] with a non-empty name and version
+      (SEP-2575). A SHOULD: a warning (the scenario is skipped saying so), a failure under --strict.
+      Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning
+      Then the server passes the conformance check "sep-2575-server-identifies-in-result-meta"
+
   Rule: Resources: what a read of a missing resource comes to
     The URI is one no resource or template of the server can match.
 
