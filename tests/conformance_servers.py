@@ -269,6 +269,17 @@ def list_notes(cursor: str | None = None) -> str:
     return "first page"
 
 
+flood = MCPServer("flood")
+
+
+@flood.tool()
+async def chatty(note_id: str, ctx: Context[Any, Any]) -> str:
+    """Floods the client with log messages while it fails; one deep in the flood carries a traceback."""
+    for number in range(400):
+        await ctx.debug(f"looking at shard {number}" if number != 333 else _TRACE.format(note_id))
+    raise ToolError(f"Note {note_id} not found.")
+
+
 unruly = MCPServer("unruly")
 
 

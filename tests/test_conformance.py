@@ -309,3 +309,10 @@ def test_the_summary_reads_refused_and_warned_apart_from_not_applicable(tmp_path
         ("unknown-resource", "2026-07-28"): SKIPPED,
         ("form-payloads", "2025-11-25"): REFUSED,
     }
+
+
+async def test_a_flood_of_log_messages_is_read_to_the_end() -> None:
+    """400 log messages per call, the traceback in the 334th: the check reads them all, and says which one."""
+    verdict = await _verdict(variants.flood, "error-texts-leak-nothing")
+    assert verdict.startswith("failed: an error text leaks what stays on the server"), verdict[:300]
+    assert "leak in log message debug 'Traceback (most recent call last)" in verdict
