@@ -21,7 +21,7 @@ from pydantic import ValidationError
 from mcpbdd.checks.generated.paths import server_paths
 from mcpbdd.checks.generated.verdicts import TIMEOUT_PREFIX, Rules
 from mcpbdd.checks.schema import minimal
-from mcpbdd.conformance.registry import ConformanceFailure
+from mcpbdd.conformance.registry import REFUSED_CALLER, CallerRefused, ConformanceFailure
 from mcpbdd.harness.base import CLIENT_REFUSED, bounded
 from mcpbdd.harness.client import ClientHarness
 from mcpbdd.kit.principals import Principal, acting_as, caller_label
@@ -118,7 +118,13 @@ class Probe:
         return caller_label(self.caller)
 
     async def client(self) -> Client:
-        return await self.harness.session(self.caller)
+        """The caller's session; `CallerRefused` when a protected server refused to open it (401, 403)."""
+        edge = getattr(self.harness.connector, "edge", None)
+        try:
+            return await self.harness.session(self.caller)  # bounded by the harness's start timeout
+        except Exception:
+            self._refused_at_edge("opening the session", edge)
+            raise
 
     async def modern(self) -> bool:
         """Whether the session speaks 2026-07-28 (the SDK's auto mode), not the 2025-11-25 handshake."""
@@ -132,13 +138,34 @@ class Probe:
         return getattr(await self.capabilities(), _CAPABILITY.get(name, name), None) is not None
 
     async def request(self, what: str, send: Callable[[], Awaitable[Any]]) -> Any:
-        """One request bounded by the call timeout, sent as the probe's caller."""
+        """One request bounded by the call timeout, sent as the probe's caller.
+
+        A request refused at a protected server's HTTP edge (401, 403) raises `CallerRefused` saying so: a
+        list the check could not read was never judged."""
+        edge = getattr(self.harness.connector, "edge", None)  # an HTTP connector records 401s and 403s
+        if edge is not None:
+            edge.take(self.caller)
 
         async def acting() -> Any:
             with acting_as(self.caller, self.harness.tenant_claim):
                 return await send()
 
-        return await bounded(what, self.harness.timeout, acting())
+        try:
+            return await bounded(what, self.harness.timeout, acting())
+        except Exception:
+            self._refused_at_edge(what, edge)
+            raise
+
+    def _refused_at_edge(self, what: str, edge: Any) -> None:
+        """Raise `CallerRefused` when the request `what` just failed because the HTTP edge refused the caller."""
+        refusal = edge.take(self.caller) if edge is not None else None
+        if refusal is None or refusal.status not in (401, 403):
+            return
+        self.refusals.append(f"{what}: {refusal}")
+        raise CallerRefused(
+            f"{REFUSED_CALLER} ({self.who}): {what}: {refusal}. Name a caller it accepts: mcpbdd conformance "
+            "--user/--tenant/--scopes/--token, or [tool.mcpbdd.conformance]"
+        ) from None
 
     async def page(self, name: str, cursor: str | None) -> Page:
         """One page of the list `name` (`tools`, `resources`, `templates`, `prompts`) from `cursor`."""

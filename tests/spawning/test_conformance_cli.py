@@ -231,3 +231,23 @@ def test_the_caller_is_named_and_a_refusal_of_it_is_no_pass(tmp_path: Path) -> N
     summary = _summary(tmp_path)
     assert "Called as alice of tenant acme with scopes notes:read." in summary
     assert "list_notes, the form's payload: crash" in summary
+
+
+def test_over_http_the_token_given_is_the_callers_bearer_and_stays_out_of_the_reports(tmp_path: Path) -> None:
+    """The example accepts mcpbdd's test tokens over HTTP: the token given reaches it (alice's passes; with a
+    made-up one the example sees no caller and refuses, reported as refused the caller), and the token is
+    written nowhere."""
+    args = ["--only", "form-payloads", "--user", "alice", "--tenant", "acme"]
+    done = _conformance(tmp_path, NOTES_HTTP, *args, "--token", "mcpbdd:acme:alice")
+    assert done.returncode == 0, done.stdout + done.stderr
+    summary = _summary(tmp_path)
+    assert "Called as alice of tenant acme with no scopes and the bearer token given (redacted)." in summary
+    assert "| form-payloads | [tools](" in summary and "| ✅ passed | ✅ passed |" in summary
+
+    made_up = "not-a-token-d1e5a9c0"
+    done = _conformance(tmp_path, NOTES_HTTP, *args, "--token", made_up)
+    summary = _summary(tmp_path)
+    assert "| ⛔ refused the caller | ⛔ refused the caller |" in summary, done.stdout + done.stderr
+    written = [p for p in (tmp_path / "reports").rglob("*") if p.is_file()]
+    assert written and not [p for p in written if made_up in p.read_text(encoding="utf-8", errors="replace")]
+    assert made_up not in done.stdout + done.stderr
