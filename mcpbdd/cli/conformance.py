@@ -78,6 +78,9 @@ from mcpbdd.model.config import Settings, find_pyproject, load_settings
 __all__ = ["DEFAULT_SUMMARY", "add_parser", "main", "tag_filter", "with_settings"]
 
 DEFAULT_SUMMARY = REPORTS / "conformance.md"
+CAPABILITIES = "elicitation,sampling"
+"""What the pack's client declares: no roots, so a server that asks for them on every new session (as
+server-everything does) does not put that question into the first call of each check's fresh session."""
 DEFAULT_MESSAGES = REPORTS / "conformance.ndjson"
 STEPS = (
     '"""The mcpbdd step vocabulary (written by mcpbdd conformance)."""\n\nfrom mcpbdd.steps import *  # noqa: F403\n'
@@ -293,7 +296,7 @@ def main(args: argparse.Namespace) -> int:
         features = _pack(scratch)
         # a fresh server per check (reuse_server=scenario): one that a check ended or stalled ends only that check
         passthrough = [str(features), "-D", f"mcpbdd.server={served}", "-D", "mcpbdd.reuse_server=scenario"]
-        passthrough += [*caller_options, *tags]
+        passthrough += [*caller_options, "-D", f"mcpbdd.capabilities={CAPABILITIES}", *tags]
         status = run(_run_arguments(args, scratch), passthrough)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

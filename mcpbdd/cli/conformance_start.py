@@ -51,11 +51,15 @@ async def _first_answer(spec: str, settings: Settings) -> str | None:
     target = ServerTarget.parse(spec)
     if target.kind == "inprocess":
         return None  # mcpbdd conformance serves it over stdio: its caller passes a stdio target here
-    harness = ClientHarness(_connector(target, settings), start_timeout=settings.start_timeout)
+    connector = _connector(target, settings)
+    edge = getattr(connector, "edge", None)  # an HTTP connector records a 401 or 403 at the server's edge
+    harness = ClientHarness(connector, start_timeout=settings.start_timeout)
     try:
         async with harness:
             await bounded("tools/list", settings.start_timeout, harness.list_tools())
     except Exception as exc:
+        if edge is not None and edge.take(None) is not None:
+            return None  # refused at its HTTP edge: it started (the checks report the refusal of their caller)
         unreached = [leaf for leaf in _leaves(exc) if _unreached(leaf)]
         if not unreached:
             return None  # an answer, whatever it said (an error, a 401, one the SDK's client refuses): it started

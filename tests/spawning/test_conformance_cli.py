@@ -251,3 +251,17 @@ def test_over_http_the_token_given_is_the_callers_bearer_and_stays_out_of_the_re
     written = [p for p in (tmp_path / "reports").rglob("*") if p.is_file()]
     assert written and not [p for p in written if made_up in p.read_text(encoding="utf-8", errors="replace")]
     assert made_up not in done.stdout + done.stderr
+
+
+def test_a_server_that_refuses_at_its_http_edge_started_and_refused_the_caller(tmp_path: Path) -> None:
+    """Anonymous, every request meets a 401: the server started (no "cannot start", no exit 2), and each check is
+    "refused the caller" naming the 401, not an error and not a pass; with its token the check passes."""
+    target = f"http: {PYTHON} {TESTS / 'protected_server.py'} {{port}}"
+    done = _conformance(tmp_path, target, "--only", "tool-names")
+    assert done.returncode == 0, done.stdout + done.stderr
+    summary = _summary(tmp_path)
+    assert "| tool-names | [tools](" in summary and "| ⛔ refused the caller | ⛔ refused the caller |" in summary
+    assert "HTTP 401" in summary
+    done = _conformance(tmp_path, target, "--only", "tool-names", "--user", "ci", "--token", "letmein")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "| tool-names | [tools](" in _summary(tmp_path) and "| ✅ passed | ✅ passed |" in _summary(tmp_path)
