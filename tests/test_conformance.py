@@ -316,3 +316,15 @@ async def test_a_flood_of_log_messages_is_read_to_the_end() -> None:
     verdict = await _verdict(variants.flood, "error-texts-leak-nothing")
     assert verdict.startswith("failed: an error text leaks what stays on the server"), verdict[:300]
     assert "leak in log message debug 'Traceback (most recent call last)" in verdict
+
+
+def test_a_run_the_server_refused_everywhere_judged_nothing() -> None:
+    """Refused the caller wherever a check applied, and nothing passed or failed: never green (exit 1)."""
+    from mcpbdd.conformance.baseline import Baseline
+    from mcpbdd.conformance.summary import REFUSED, SKIPPED
+
+    refused = [Verdict("form-payloads", "2026-07-28", REFUSED), Verdict("caching-hints", "2025-11-25", SKIPPED)]
+    assert Summary.of(refused, Baseline()).refused_only
+    judged = [*refused, Verdict("tool-names", "2026-07-28", PASSED)]
+    assert not Summary.of(judged, Baseline()).refused_only
+    assert not Summary.of([Verdict("caching-hints", "2025-11-25", SKIPPED)], Baseline()).refused_only

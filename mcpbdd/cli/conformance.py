@@ -42,7 +42,8 @@ A SHOULD the server does not keep (`sep-2575-server-identifies-in-result-meta`) 
 and never as passed; `--strict` (or `strict = true`) makes it a failure.
 
 Exit 0: every check passed, did not apply, warned, or failed as the expected-failures file expects;
-1: a check failed unexpectedly (one of the official suite's too), or an expected failure now passes;
+1: a check failed unexpectedly (one of the official suite's too), an expected failure now passes, or the server
+refused the caller wherever a check applied (nothing was judged);
 2: a usage error (an unknown check, an unreadable file), or a server that cannot start: one "cannot start"
 verdict (with the harness's reason) instead of a failure per check.
 """
@@ -339,6 +340,13 @@ def main(args: argparse.Namespace) -> int:
         print(f"mcpbdd conformance: {expected} expected failure(s), as the expected-failures file says")
     print(f"mcpbdd conformance: summary in {args.summary}")
     if summary.unexpected or summary.stale or (official is not None and (official.failed or official.stale)):
+        return EXIT_FAILED
+    if summary.refused_only:
+        print(
+            f"mcpbdd conformance: no check judged the server: it refused {who} wherever a check applied; name a "
+            "caller it accepts (--user, --tenant, --scopes, --token)",
+            file=sys.stderr,
+        )
         return EXIT_FAILED
     return EXIT_OK
 

@@ -135,6 +135,13 @@ class Summary:
             applied.append(verdict)
         return cls(applied, [v for v in applied if v.status == FAILED], stale)
 
+    @property
+    def refused_only(self) -> bool:
+        """Whether the server refused the caller and no check judged anything (none passed or failed): a run that
+        checked nothing, which must not read as green."""
+        judged = any(v.status in (PASSED, FAILED, EXPECTED) for v in self.verdicts)
+        return not judged and any(v.status == REFUSED for v in self.verdicts)
+
     def markdown(self, target: str, checks: list[Check], caller: str = "") -> str:
         """The job summary: who the pack called as, a row per check, a column per era, then each failure's message."""
         by_key = {(v.check, v.era): v for v in self.verdicts}

@@ -220,7 +220,8 @@ def test_the_caller_is_named_and_a_refusal_of_it_is_no_pass(tmp_path: Path) -> N
     """Anonymous, the tool refuses the call before it reads the form's blank cursor: "refused the caller", said
     in the summary with who called; named in [tool.mcpbdd.conformance], the crash behind the refusal is found."""
     done = _conformance(tmp_path, "conformance_servers:members_only", "--only", "form-payloads")
-    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.returncode == 1, done.stdout + done.stderr  # nothing was judged: never green
+    assert "no check judged the server: it refused an anonymous caller (no access token)" in done.stderr
     summary = _summary(tmp_path)
     assert "Called as an anonymous caller (no access token)." in summary
     assert "| form-payloads | [tools](" in summary and "| ⛔ refused the caller | ⛔ refused the caller |" in summary
@@ -250,6 +251,7 @@ def test_over_http_the_token_given_is_the_callers_bearer_and_stays_out_of_the_re
 
     made_up = "not-a-token-d1e5a9c0"
     done = _conformance(tmp_path, NOTES_HTTP, *args, "--token", made_up)
+    assert done.returncode == 1, done.stdout + done.stderr
     summary = _summary(tmp_path)
     assert "| ⛔ refused the caller | ⛔ refused the caller |" in summary, done.stdout + done.stderr
     written = [p for p in (tmp_path / "reports").rglob("*") if p.is_file()]
@@ -262,7 +264,7 @@ def test_a_server_that_refuses_at_its_http_edge_started_and_refused_the_caller(t
     "refused the caller" naming the 401, not an error and not a pass; with its token the check passes."""
     target = f"http: {PYTHON} {TESTS / 'protected_server.py'} {{port}}"
     done = _conformance(tmp_path, target, "--only", "tool-names")
-    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.returncode == 1, done.stdout + done.stderr  # started (not 2), but nothing was judged (not 0)
     summary = _summary(tmp_path)
     assert "| tool-names | [tools](" in summary and "| ⛔ refused the caller | ⛔ refused the caller |" in summary
     assert "HTTP 401" in summary
