@@ -250,6 +250,15 @@ def delete_page(page_id: str) -> str:
     raise MCPError(4004, f"Page {page_id} is locked.")
 
 
+needs_capability = MCPServer("needs-capability")
+
+
+@needs_capability.tool()
+def list_roots_here(folder: str) -> str:
+    """Answers with MCP's own -32021: the client did not declare a capability the tool needs."""
+    raise MCPError(-32021, "Client did not declare the roots capability", data={"requiredCapabilities": {"roots": {}}})
+
+
 def _signed_in() -> bool:
     from mcp.server.auth.middleware.auth_context import get_access_token
 

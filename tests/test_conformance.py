@@ -328,3 +328,10 @@ def test_a_run_the_server_refused_everywhere_judged_nothing() -> None:
     judged = [*refused, Verdict("tool-names", "2026-07-28", PASSED)]
     assert not Summary.of(judged, Baseline()).refused_only
     assert not Summary.of([Verdict("caching-hints", "2025-11-25", SKIPPED)], Baseline()).refused_only
+
+
+async def test_a_code_mcp_defines_for_its_own_answers_is_no_wrong_channel() -> None:
+    """A tool needing a client capability the client did not declare answers -32021, which MCP defines: legitimate,
+    unlike -32600 or -32001 borrowed for a domain refusal."""
+    verdict = await _verdict(variants.needs_capability, "error-channels")
+    assert verdict == "passed", verdict

@@ -11,7 +11,15 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from mcp_types import INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND
+from mcp_types import (
+    HEADER_MISMATCH,
+    INTERNAL_ERROR,
+    INVALID_PARAMS,
+    METHOD_NOT_FOUND,
+    MISSING_REQUIRED_CLIENT_CAPABILITY,
+    UNSUPPORTED_PROTOCOL_VERSION,
+    URL_ELICITATION_REQUIRED,
+)
 
 from mcpbdd.checks.schema import schema_problems, violations
 from mcpbdd.conformance.arguments import failing_arguments, schema_breaking_arguments
@@ -202,18 +210,25 @@ RESERVED = range(-32768, -32000 + 1)
 own meanings (-32000 connection closed and -32001 request timeout in the SDKs, -32002 an unknown resource on
 2025-11-25, -32042 URL elicitation required), so a domain refusal there reads as something it is not."""
 
-URL_ELICITATION_REQUIRED = -32042
-"""The one reserved code a well-formed tool call may legitimately end with: the tool needs a URL elicitation."""
+MCP_ANSWERS = {
+    URL_ELICITATION_REQUIRED: "URL elicitation required",
+    MISSING_REQUIRED_CLIENT_CAPABILITY: "missing required client capability",
+    UNSUPPORTED_PROTOCOL_VERSION: "unsupported protocol version",
+    HEADER_MISMATCH: "header mismatch",
+}
+"""The reserved codes MCP defines for what a well-formed call may legitimately meet (the tool needs a URL
+elicitation, a capability the client did not declare, another protocol version; an HTTP header that disagrees
+with the body): answers of the protocol, not domain refusals."""
 
 
 def _wrong_channel(error: ProtocolError, arguments: dict[str, Any]) -> str | None:
     """Why a protocol error of a schema-valid call is on the wrong channel, or None when it is a legitimate one.
 
     -32603 is a crash and -32601 a tool the server listed but cannot find; -32602 may refuse a value the schema
-    cannot express (an unsupported format) when it names the argument, in its data or its message; -32042 asks
-    for a URL elicitation. Any other code in JSON-RPC's reserved block (-32768 to -32000: -32600, -32700, the
-    server range) is a reserved meaning borrowed for a domain refusal. Codes outside it are the application's own
-    (an error contract's) and pass.
+    cannot express (an unsupported format) when it names the argument, in its data or its message; the codes MCP
+    defines for the protocol's own answers (`MCP_ANSWERS`) pass. Any other code in JSON-RPC's reserved block
+    (-32768 to -32000: -32600, -32700, the server range) is a reserved meaning borrowed for a domain refusal.
+    Codes outside it are the application's own (an error contract's) and pass.
     """
     if error.code == INVALID_PARAMS:
         data = error.data if isinstance(error.data, dict) else {}
@@ -224,7 +239,7 @@ def _wrong_channel(error: ProtocolError, arguments: dict[str, Any]) -> str | Non
         return {INTERNAL_ERROR: "the internal error -32603 (a crash)", METHOD_NOT_FOUND: "method not found -32601"}[
             error.code
         ]
-    if error.code in RESERVED and error.code != URL_ELICITATION_REQUIRED:
+    if error.code in RESERVED and error.code not in MCP_ANSWERS:
         return f"the reserved JSON-RPC code {error.code}, not a domain refusal's (a tool error, or a code outside it)"
     return None
 
@@ -247,8 +262,9 @@ def _wrong_channel(error: ProtocolError, arguments: dict[str, Any]) -> str | Non
     "the error names the argument whose value it refuses (a value the schema cannot express), nor any other code "
     "JSON-RPC reserves (-32768 to -32000: -32600 invalid request, -32700 parse error, the -32000..-32099 server "
     "range, whose codes MCP and its SDKs give meanings: connection closed, request timeout, resource not found) "
-    "but -32042 (URL elicitation required); and a call of an unknown tool or with schema-breaking arguments "
-    "never comes back as a successful result.",
+    "but those MCP defines for its own answers (-32042 URL elicitation required, -32021 missing required client "
+    "capability, -32022 unsupported protocol version, -32020 header mismatch); and a call of an unknown tool or "
+    "with schema-breaking arguments never comes back as a successful result.",
     fix="Report what went wrong inside the tool as a tool error (raise the SDK's `ToolError`, or return "
     "`isError: true`); keep `MCPError` for failures of the request itself.",
 )

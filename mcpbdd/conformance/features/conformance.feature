@@ -34,7 +34,8 @@ Feature: Conformance: what every MCP server must do, checked from its own surfac
       the input schema accepts (the smallest, unknown ids, empty strings, numeric boundaries) is never
       an internal error (-32603) or method not found (-32601), nor invalid params (-32602) unless the
       error names the argument whose value it refuses, nor any other code JSON-RPC reserves (-32768 to
-      -32000: -32600, -32700, the server range) but -32042 (URL elicitation required); and a call of
+      -32000: -32600, -32700, the server range) but those MCP defines for its own answers (-32042,
+      -32021, -32022, -32020: URL elicitation or a client capability required, ...); and a call of
       an unknown tool or with schema-breaking arguments never comes back as a successful result.
       Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools#error-handling
       Then the server passes the conformance check "error-channels"
