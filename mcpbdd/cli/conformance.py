@@ -340,6 +340,10 @@ def main(args: argparse.Namespace) -> int:
     if expected:
         print(f"mcpbdd conformance: {expected} expected failure(s), as the expected-failures file says")
     print(f"mcpbdd conformance: summary in {args.summary}")
+    print(  # every file it wrote, so none is a surprise in the working folder (--results/--junit/--messages move them)
+        f"mcpbdd conformance: also wrote Allure results in {args.results}, JUnit in {args.junit}, "
+        f"Cucumber Messages in {args.messages.with_suffix('')}.*{args.messages.suffix}"
+    )
     if official is not None and official.skipped is not None:  # asked for and not run: never a green
         print(f"mcpbdd conformance: the official suite could not run: {official.skipped}", file=sys.stderr)
         return EXIT_USAGE

@@ -54,6 +54,8 @@ def test_the_example_server_passes_on_both_eras_as_the_named_caller(tmp_path: Pa
     )
     done = _conformance(tmp_path, target)
     assert done.returncode == 0, done.stdout + done.stderr
+    # Every file it wrote is named, so none is a surprise in the working folder.
+    assert "also wrote Allure results in reports/allure-results, JUnit in reports/junit" in done.stdout
     summary = _summary(tmp_path)
     assert "Called as alice of tenant acme with no scopes." in summary
     assert "| check | spec | 2026-07-28 | 2025-11-25 |" in summary
