@@ -58,6 +58,8 @@ PREIMPORT = (
     formatter_module(ALLURE),
     formatter_module(PROGRESS),
     "mcpbdd.behave",
+    "mcpbdd.scenario.world",  # the hooks load it (and the SDK) at the first scenario: here once, not per worker
+    "mcpbdd.reporting.attachments",
 )
 """What a forked worker inherits already imported: everything heavy that registers no step."""
 
