@@ -34,21 +34,15 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcpbdd.cli import options as run_options
 from mcpbdd.cli.exits import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from mcpbdd.cli.options import DEFAULT_JUNIT, DEFAULT_RESULTS, REPORTS
 from mcpbdd.cli.passes import LEGACY, MODERN
-from mcpbdd.cli.run import run
-from mcpbdd.conformance import PACK, all_checks, check_named
-from mcpbdd.conformance.agreement import disagreements, pack_verdicts
-from mcpbdd.conformance.baseline import load_baseline
-from mcpbdd.conformance.eras import speaks_only_legacy
-from mcpbdd.conformance.summary import Summary, read_verdicts
-from mcpbdd.harness.processes.process_options import ProcessOptions
-from mcpbdd.harness.targets import ServerTarget
-from mcpbdd.model.config import Settings, find_pyproject, load_settings
+
+if TYPE_CHECKING:
+    from mcpbdd.model.config import Settings
 
 __all__ = ["DEFAULT_SUMMARY", "add_parser", "main", "tag_filter", "with_settings"]
 
@@ -116,6 +110,8 @@ def add_parser(commands: Any) -> None:
 
 def tag_filter(only: list[str] | None, skip: list[str] | None) -> list[str]:
     """behave's `--tags` options selecting the checks (`@check.<id>`); ValueError names an unknown id."""
+    from mcpbdd.conformance import check_named
+
     for name in [*(only or []), *(skip or [])]:
         check_named(name)
     tags: list[str] = []
@@ -128,6 +124,8 @@ def tag_filter(only: list[str] | None, skip: list[str] | None) -> list[str]:
 
 def _pack(folder: Path) -> Path:
     """The pack as a behave project in `folder`: its features, the one-line steps and hooks."""
+    from mcpbdd.conformance import PACK
+
     features = folder / "conformance"
     (features / "steps").mkdir(parents=True)
     for feature in sorted(PACK.glob("*.feature")):
@@ -151,6 +149,8 @@ def _run_arguments(args: argparse.Namespace, scratch: Path) -> argparse.Namespac
 
 def with_settings(args: argparse.Namespace) -> tuple[argparse.Namespace, Settings]:
     """The options given, each missing one from `[tool.mcpbdd.conformance]` (ConfigError, ValueError: why not)."""
+    from mcpbdd.model.config import find_pyproject, load_settings
+
     settings = load_settings({})
     section = settings.conformance
     target = args.target or section.target or settings.server
@@ -173,6 +173,15 @@ def with_settings(args: argparse.Namespace) -> tuple[argparse.Namespace, Setting
 
 
 def main(args: argparse.Namespace) -> int:
+    from mcpbdd.cli.run import run
+    from mcpbdd.conformance import all_checks
+    from mcpbdd.conformance.agreement import disagreements, pack_verdicts
+    from mcpbdd.conformance.baseline import load_baseline
+    from mcpbdd.conformance.eras import speaks_only_legacy
+    from mcpbdd.conformance.summary import Summary, read_verdicts
+    from mcpbdd.harness.processes.process_options import ProcessOptions
+    from mcpbdd.harness.targets import ServerTarget
+
     try:
         args, settings = with_settings(args)
         ServerTarget.parse(args.target)
