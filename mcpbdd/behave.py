@@ -183,12 +183,12 @@ def before_scenario(context: Any, scenario: Any) -> None:
     world.use_harness(kind, mode)
     scenario_report = report.ScenarioReport(world, settings.secrets)
     scenario_report.start(kind, mode)
-    scenario_report.subscribe(world.events)
+    scenario_report.subscribe(world.bus)
     context.mcpbdd_report = scenario_report
     collector: CoverageCollector | None = getattr(context, "mcpbdd_coverage", None)
     if collector is not None:
         label = scenario_label(scenario.filename, scenario.line, scenario.name)
-        context.mcpbdd_scenario_coverage = collector.start(world.events, label)
+        context.mcpbdd_scenario_coverage = collector.start(world.bus, label)
     context.mcp = world
 
 
