@@ -13,6 +13,9 @@ commands in subprocesses, from a temporary folder holding one `Feature:` line an
                      `mcpbdd init` writes);
   mcpbdd run         `mcpbdd run` on the same folder: the command line, its plan and one behave worker.
 
+With `--compare DIR` (another checkout of mcpbdd, e.g. the main branch's), the two mcpbdd variants also run
+with that checkout first on PYTHONPATH, in the same rounds: a before/after under the same load.
+
 Interleaved rep by rep after one warm-up round (warm .pyc files for all); each figure is the median,
 wall clock from start to exit, with CPU time (user + system of the command and every process it
 waited for) beside it, since other work on the machine moves wall clock more. Then one
@@ -56,7 +59,7 @@ def write_projects(root: Path) -> dict[str, Path]:
 
 
 def command(variant: str, out: Path) -> list[str]:
-    if variant == "mcpbdd run":
+    if variant.startswith("mcpbdd run"):
         return [str(BIN / "mcpbdd"), "run", "--results", str(out / "allure-results"), "--junit", str(out / "junit")]
     return [sys.executable, "-m", "behave", "features"]
 
@@ -66,16 +69,18 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def run_once(variant: str, folder: Path, out: Path) -> tuple[float, float]:
+def run_once(variant: str, folder: Path, out: Path, compare: Path | None) -> tuple[float, float]:
     """(wall-clock seconds, CPU seconds) of one run, which must exit 0 having run no scenario."""
+    env = dict(os.environ)
+    if variant.endswith("[compare]"):
+        assert compare is not None
+        env["PYTHONPATH"] = str(compare)
     cpu, started = _children_cpu(), time.perf_counter()
-    done = subprocess.run(command(variant, out), cwd=folder, capture_output=True, text=True)
+    done = subprocess.run(command(variant, out), cwd=folder, capture_output=True, text=True, env=env)
     elapsed, cpu = time.perf_counter() - started, _children_cpu() - cpu
     text = done.stdout + done.stderr
-    if variant != "mcpbdd run" and (done.returncode != 0 or "0 scenarios passed" not in text):
+    if done.returncode != 0 or "0 scenarios passed" not in text:
         raise SystemExit(f"{variant} did not run the empty feature ({done.returncode}):\n{text[-3000:]}")
-    if variant == "mcpbdd run" and done.returncode not in (0, 2):  # 2: nothing planned, said so
-        raise SystemExit(f"{variant} failed ({done.returncode}):\n{text[-3000:]}")
     return elapsed, cpu
 
 
@@ -99,17 +104,23 @@ def import_profile(folder: Path, top: int = 12) -> list[tuple[str, float]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--reps", type=int, default=3)
+    parser.add_argument("--compare", type=Path, help="another checkout of mcpbdd, run beside this one")
     args = parser.parse_args()
-    times: dict[str, list[float]] = {name: [] for name in VARIANTS}
-    cpus: dict[str, list[float]] = {name: [] for name in VARIANTS}
+    compare: Path | None = args.compare.resolve() if args.compare else None
+    if compare is not None and not (compare / "mcpbdd" / "__init__.py").is_file():
+        raise SystemExit(f"--compare {compare}: no mcpbdd/__init__.py there")
+    variants = [*VARIANTS, *(f"{v} [compare]" for v in VARIANTS[1:] if compare is not None)]
+    times: dict[str, list[float]] = {name: [] for name in variants}
+    cpus: dict[str, list[float]] = {name: [] for name in variants}
     load_before, began = os.getloadavg()[0], time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="mcpbdd-bench-startup-") as scratch:
         folders = write_projects(Path(scratch))
-        for name in VARIANTS:  # warm-up: .pyc files and the page cache, for everyone
-            run_once(name, folders[name], Path(scratch) / "warmup")
+        for name in variants:  # warm-up: .pyc files and the page cache, for everyone
+            run_once(name, folders[name.removesuffix(" [compare]")], Path(scratch) / "warmup", compare)
         for rep in range(args.reps):
-            for name in VARIANTS:
-                wall, cpu = run_once(name, folders[name], Path(scratch) / f"out-{rep}")
+            for name in variants:
+                folder = folders[name.removesuffix(" [compare]")]
+                wall, cpu = run_once(name, folder, Path(scratch) / f"out-{rep}", compare)
                 times[name].append(wall)
                 cpus[name].append(cpu)
         profile = import_profile(folders["behave + mcpbdd"])
@@ -118,6 +129,8 @@ def main() -> None:
     cpu_medians = {name: statistics.median(values) for name, values in cpus.items()}
     base, cpu_base = medians["plain behave"], cpu_medians["plain behave"]
     print(f"# start-up on an empty feature, {args.reps} reps, wall clock of the whole command\n")
+    if compare is not None:
+        print(f"[compare]: the same command with {compare} first on PYTHONPATH.\n")
     print(
         f"Python {platform.python_version()}, mcp {version('mcp')}, behave {version('behave')}, "
         f"{os.cpu_count()} CPUs, load {load_before:.1f} at the start, {os.getloadavg()[0]:.1f} at the end; "
@@ -135,7 +148,8 @@ def main() -> None:
         print(f"    {ms:8.1f}  {module}")
     verdict = "ok" if medians["behave + mcpbdd"] <= TARGET_SECONDS else "NOT MET"
     print(f"\ntarget: behave + mcpbdd <= {TARGET_SECONDS} s: {verdict}")
-    print(f"command: .venv/bin/python bench/bench_startup.py --reps {args.reps}")
+    again = f" --compare {compare}" if compare is not None else ""
+    print(f"command: .venv/bin/python bench/bench_startup.py --reps {args.reps}{again}")
 
 
 if __name__ == "__main__":
