@@ -168,6 +168,7 @@ def _add_caller(parser: argparse.ArgumentParser) -> None:
 
 def tag_filter(only: list[str] | None, skip: list[str] | None) -> list[str]:
     """behave's `--tags` options selecting the checks (`@check.<id>`); ValueError names an unknown id."""
+
     for name in [*(only or []), *(skip or [])]:
         check_named(name)
     tags: list[str] = []
@@ -180,6 +181,7 @@ def tag_filter(only: list[str] | None, skip: list[str] | None) -> list[str]:
 
 def _pack(folder: Path) -> Path:
     """The pack as a behave project in `folder`: its features, the one-line steps and hooks."""
+
     features = folder / "conformance"
     (features / "steps").mkdir(parents=True)
     for feature in sorted(PACK.glob("*.feature")):
@@ -203,6 +205,7 @@ def _run_arguments(args: argparse.Namespace, scratch: Path) -> argparse.Namespac
 
 def with_settings(args: argparse.Namespace) -> tuple[argparse.Namespace, Settings]:
     """The options given, each missing one from `[tool.mcpbdd.conformance]` (ConfigError, ValueError: why not)."""
+
     settings = load_settings({})
     section = settings.conformance
     target = args.target or section.target or settings.server
