@@ -163,6 +163,14 @@ def vanish() -> str:
 
 
 @awkward.tool()
+def killed() -> str:
+    """The process running it is killed at once (SIGKILL, as the kernel's OOM killer would): in-process, the
+    behave process itself, mid-feature."""
+    os.kill(os.getpid(), signal.SIGKILL)
+    return "unreachable"
+
+
+@awkward.tool()
 def depth(value: object) -> int:
     """How deeply `value` nests (a scalar is 0): what reached the handler of a deeply nested argument."""
     level, layer = 0, [value]
