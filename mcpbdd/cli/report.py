@@ -80,8 +80,18 @@ def main(args: argparse.Namespace) -> int:
     except (FileNotFoundError, ValueError, html_report.RenderError) as exc:
         print(f"mcpbdd report: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    for line in totals_lines(results):  # the last lines say what the report holds and where it is
+    # the last lines say what the report holds (of the files it was rendered from) and where it is
+    for line in _stream_lines(args.messages) if args.messages is not None else totals_lines(results):
         print(line)
     print(f"mcpbdd: report written: {page}")
     print(f"mcpbdd: open it in a browser: {page.as_uri()}")
     return EXIT_OK
+
+
+def _stream_lines(messages: Path) -> list[str]:
+    """What each rendered Cucumber Messages stream holds, per pass (the Allure results are not what was rendered)."""
+    from mcpbdd.reporting.cucumber_html import pass_streams, stream_heading
+    from mcpbdd.reporting.messages import read_envelopes
+
+    streams = [messages] if messages.is_file() else list(pass_streams(messages).values())
+    return [f"mcpbdd: {stream_heading(read_envelopes(path))[1]}" for path in streams]

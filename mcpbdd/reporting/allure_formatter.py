@@ -219,8 +219,8 @@ class McpbddListener(_AllureBehaveListener):
             test.statusDetails = _hook_details(scenario)
         else:
             test.status, test.statusDetails = _scenario_verdict(scenario)
-            if test.status == Status.SKIPPED and scenario.skip_reason and test.statusDetails is None:
-                test.statusDetails = StatusDetails(message=scenario.skip_reason)  # why, e.g. a hook's skip()
+            if test.status == Status.SKIPPED:
+                _skipped_because(test, scenario.skip_reason)
         self._finish(test, scenario)
         self.logger.close_test(self.current_scenario_uuid)
         self.current_step_uuid = None
@@ -323,6 +323,20 @@ def _step_details(result: Any) -> StatusDetails | None:
     if details is not None and details.trace:
         details.trace = short_paths(details.trace)
     return details
+
+
+SKIPPED_BECAUSE = "Skipped: "
+"""How a skipped scenario's description starts: the reason it was skipped, where the report shows it as such."""
+
+
+def _skipped_because(test: TestResult, reason: str | None) -> None:
+    """Why a scenario was skipped (a run-time skip, a hook's `skip()`) leads its description, not its status
+    details: Allure 3 shows status details in a box titled "Error", and a skip is no error."""
+    reason = reason or (test.statusDetails.message if test.statusDetails is not None else None)
+    if not reason:
+        return
+    test.statusDetails = None
+    test.description = f"{SKIPPED_BECAUSE}{reason}" + (f"\n\n{test.description}" if test.description else "")
 
 
 def _scenario_verdict(scenario: Any) -> tuple[Any, StatusDetails | None]:

@@ -9,6 +9,8 @@ junit-10.xsd (Jenkins) and junitparser, the Allure results, both Cucumber format
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -156,3 +158,32 @@ def test_a_hooks_traceback_names_packages_relative_to_site_packages(run: Path) -
     assert [path.name for path in written if prefix in path.read_text()] == []
     hooked = next(r for r in _allure(run) if r["name"] == f"{HOOK} [context harness]")
     assert 'File "site-packages/behave/runner.py"' in hooked["statusDetails"]["trace"]
+
+
+def test_a_run_time_skip_says_why_in_its_description_not_in_an_error_box(run: Path) -> None:
+    """Allure 3 shows status details under "Error": a skip's reason leads the description instead."""
+    (skipped,) = [r for r in _allure(run) if r["status"] == "skipped"]
+    assert "statusDetails" not in skipped or not skipped["statusDetails"].get("message"), skipped["statusDetails"]
+    assert skipped["description"].startswith("Skipped: needs the 2026-07-28 protocol")
+
+
+def _needs_node() -> None:
+    if shutil.which("node") is None or shutil.which("npm") is None:
+        why = "needs Node.js and npm: apt-get install nodejs npm"
+        pytest.fail(why) if os.environ.get("CI") == "true" else pytest.skip(why)
+
+
+def test_the_cucumber_html_page_names_its_pass_and_era_and_counts_broken_apart(run: Path, tmp_path: Path) -> None:
+    _needs_node()
+    from mcpbdd.reporting.cucumber_html import render_messages
+
+    render_messages(run / "messages.ndjson", tmp_path / "cucumber.html", quiet=True)
+    legacy = (tmp_path / "cucumber.client.legacy.html").read_text()
+    assert "<title>Cucumber report: client harness, legacy, protocol 2025-11-25</title>" in legacy
+    assert "7 scenarios, 4 passed, 0 failed, 2 broken, 1 skipped" in legacy
+    assert "the FAILED count below includes the 2 broken" in legacy
+    auto = (tmp_path / "cucumber.client.auto.html").read_text()
+    assert "<title>Cucumber report: client harness, protocol 2026-07-28</title>" in auto
+    assert "7 scenarios, 4 passed, 1 failed, 2 broken, 0 skipped" in auto
+    summary = (run / "stdout.txt").read_text()
+    assert "client.auto harness: 4 passed, 1 failed, 2 broken, 0 skipped" in summary, "the console says the same"
