@@ -27,10 +27,10 @@ from pathlib import Path
 from typing import Any
 
 from mcpbdd.model.kinds import LEGACY_ERA, MODERN_ERA
-from mcpbdd.reporting.broken import BEHAVE_ASSERT
 from mcpbdd.reporting.html import RenderError, _node
 from mcpbdd.reporting.names import harness_suffix
 from mcpbdd.reporting.npm import InstallError, cache_root, install
+from mcpbdd.reporting.runs import case_verdicts
 
 __all__ = [
     "HTML_FORMATTER_VERSION",
@@ -164,50 +164,14 @@ def _envelopes(messages: Path) -> Iterable[dict[str, Any]]:
 
 def stream_heading(envelopes: Iterable[dict[str, Any]]) -> tuple[str, str, int]:
     """(the page's title, a line of its passes and verdicts' counts, how many are broken) of a stream: failed and
-    broken apart, where the formatter counts both FAILED."""
-    passes: dict[str, None] = {}
-    pickles: dict[str, str] = {}
-    cases: dict[str, str] = {}
-    hooks: set[str] = set()
-    verdicts: dict[str, str] = {}
-    for item in envelopes:
-        if "pickle" in item:
-            pickles[item["pickle"]["id"]] = harness_suffix(item["pickle"]["name"]).strip("[]")
-        elif "testCase" in item:
-            cases[item["testCase"]["id"]] = item["testCase"]["pickleId"]
-            hooks.update(step["id"] for step in item["testCase"]["testSteps"] if step.get("hookId"))
-        elif "testCaseStarted" in item:
-            started = item["testCaseStarted"]
-            passes[pickles.get(cases.get(started["testCaseId"], ""), "")] = None
-            verdicts[started["id"]] = "passed"
-        elif "testStepFinished" in item:
-            finished = item["testStepFinished"]
-            verdicts[finished["testCaseStartedId"]] = _worse(
-                verdicts.get(finished["testCaseStartedId"], "passed"), finished, finished["testStepId"] in hooks
-            )
+    broken apart (`mcpbdd.reporting.runs.case_verdicts`), where the formatter counts both FAILED."""
+    scenarios = case_verdicts(envelopes)
+    passes = dict.fromkeys(harness_suffix(scenario.name).strip("[]") for scenario in scenarios)
     named = [f"{name}, protocol {LEGACY_ERA if 'legacy' in name else MODERN_ERA}" for name in passes if name]
     where = "; ".join(named) or "no pass named"
-    counts = {word: sum(v == word for v in verdicts.values()) for word in ("passed", "failed", "broken", "skipped")}
-    line = f"{where}: {len(verdicts)} scenarios, " + ", ".join(f"{n} {word}" for word, n in counts.items())
+    counts = {word: sum(s.verdict == word for s in scenarios) for word in ("passed", "failed", "broken", "skipped")}
+    line = f"{where}: {len(scenarios)} scenarios, " + ", ".join(f"{n} {word}" for word, n in counts.items())
     return f"Cucumber report: {where}", line, counts["broken"]
-
-
-_RANK = {"passed": 0, "skipped": 1, "failed": 2, "broken": 3}
-
-
-def _worse(verdict: str, finished: dict[str, Any], hook: bool) -> str:
-    """A test case's verdict after one more step: a failed step fails it (breaks it when the step is a hook or its
-    message is no unmet expectation's), a skipped one skips a passing case; the worst so far stays."""
-    result = finished["testStepResult"]
-    status = str(result.get("status", ""))
-    if status in ("FAILED", "UNDEFINED", "AMBIGUOUS", "PENDING"):
-        expectation = status == "FAILED" and not hook and str(result.get("message", "")).startswith(BEHAVE_ASSERT)
-        word = "failed" if expectation else "broken"
-    elif status == "SKIPPED":
-        word = "skipped"
-    else:
-        word = "passed"
-    return word if _RANK[word] > _RANK[verdict] else verdict
 
 
 def _headed(page: str, title: str, line: str) -> str:
