@@ -187,3 +187,19 @@ def test_the_cucumber_html_page_names_its_pass_and_era_and_counts_broken_apart(r
     assert "7 scenarios, 4 passed, 1 failed, 2 broken, 0 skipped" in auto
     summary = (run / "stdout.txt").read_text()
     assert "client.auto harness: 4 passed, 1 failed, 2 broken, 0 skipped" in summary, "the console says the same"
+
+
+def test_a_second_report_shows_the_first_through_the_history_file(run: Path, tmp_path: Path) -> None:
+    """`mcpbdd report` keeps Allure 3's history: the second report knows every test (none is new) and the file
+    holds both reports."""
+    _needs_node()
+    from mcpbdd.cli.main import main
+
+    history = tmp_path / "kept" / "allure-history.jsonl"
+    for report in ("first", "second"):
+        assert main(["report", str(run / "allure"), "-o", str(tmp_path / report), "--history", str(history)]) == 0
+    first, second = (json.loads((tmp_path / name / "summary.json").read_text()) for name in ("first", "second"))
+    assert len(first["newTests"]) == 22 and second["newTests"] == []
+    kept = [json.loads(line) for line in history.read_text().splitlines()]
+    assert [entry["uuid"] for entry in kept] == [first["meta"]["reportId"], second["meta"]["reportId"]]
+    assert len(kept[0]["testResults"]) == 22
