@@ -327,7 +327,7 @@ class Run:
                 item
                 for lost in self.lost
                 if lost.column == column
-                for item in lost_case_envelopes(lost.feature, lost.line, lost.title, lost.details())
+                for item in lost_case_envelopes(lost.feature, lost.line, lost.shown, lost.details())
             ]
             with part.open("a", encoding="utf-8") as stream:
                 stream.write("".join(json.dumps(item, ensure_ascii=False) + "\n" for item in envelopes))

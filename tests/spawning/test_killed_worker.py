@@ -19,10 +19,11 @@ KILLED = (
     "Feature: killed mid-feature\n"
     + "".join(f"  Scenario: passes {n}\n{CALLS_OK}" for n in (1, 2, 3))
     + '  Scenario: is killed\n    When the client calls "killed"\n    Then the call succeeds\n'
-    + f"  Scenario: never starts\n{CALLS_OK}"
+    + f"  Scenario Outline: never starts\n{CALLS_OK}    Examples:\n      | n |\n      | 1 |\n"
 )
 PASSED = {f"passes {n} [context harness]" for n in (1, 2, 3)}
-LOST = {"is killed [context harness]", "never starts [context harness]"}
+LOST = {"is killed [context harness]", "never starts -- n=1 [context harness]"}
+"""Named as every file names them, an Outline row by its values (its process never named it)."""
 
 
 def test_a_killed_workers_finished_scenarios_keep_their_verdicts_in_every_file(tmp_path: Path) -> None:
@@ -53,6 +54,7 @@ def test_a_killed_workers_finished_scenarios_keep_their_verdicts_in_every_file(t
     assert done.returncode == 1, output
     assert "FAILED: 4 passed, 0 failed, 2 broken (2 lost: no verdict)" in output, output
     assert "exit code -9" in output, output
+    assert "mcpbdd: BROKEN features/killed.feature:19 never starts -- n=1 [context harness]" in output, output
 
     cases = {
         case.get("name"): case
@@ -68,6 +70,7 @@ def test_a_killed_workers_finished_scenarios_keep_their_verdicts_in_every_file(t
         r["name"]: r["status"] for r in map(json.loads, map(Path.read_text, (reports / "allure").glob("*-result.json")))
     }
     assert {name: allure[name] for name in PASSED} == dict.fromkeys(PASSED, "passed")
+    assert {name: allure[name] for name in LOST} == dict.fromkeys(LOST, "broken")
     elements = {
         element["name"]: {step["result"]["status"] for step in element["steps"]}
         for feature in json.loads((reports / "cucumber.json").read_text())
