@@ -168,7 +168,7 @@ def test_with_no_arguments_the_pyproject_section_says_what_to_run(tmp_path: Path
     assert [line for line in done.stdout.splitlines() if line.startswith("mcpbdd") and "failed" in line] == [
         "mcpbdd conformance: 2 passed, 0 failed, 2 expected to fail (each check on each era)"
     ]
-    assert_expected_everywhere(tmp_path / "reports", "unknown-resource", "known.yml")
+    assert_expected_everywhere(tmp_path / "reports", "unknown-resource", "known.yml", tmp_path / "known.yml")
     summary = _summary(tmp_path)
     assert "## mcpbdd conformance: `conformance_servers:wrong_not_found`" in summary
     assert "| unknown-resource |" in summary and "| tool-names |" in summary and "| unknown-tool |" not in summary
