@@ -68,6 +68,8 @@ class Rerun:
     message_parts: list[Path]
     """The run's Cucumber Messages parts (None: not written): a rerun's stream is added to its pass's."""
     messages: bool = False
+    redact: Callable[[str], str] = str
+    """The run's redaction of the configured secrets: a rerun's output reaches the console through it."""
 
     def run(self, verdicts: Sequence[Verdict], attempts: int, out: TextIO) -> list[Flaky]:
         """Rerun the failed and broken `verdicts` up to `attempts` times; the ones that passed on a rerun."""
@@ -76,18 +78,20 @@ class Rerun:
         for attempt in range(1, attempts + 1):
             if not failing:
                 break
-            workers = [self._worker(attempt, attempts, column, mine) for column, mine in _by_column(failing).items()]
+            workers = [
+                (column, *self._worker(attempt, attempts, column, mine)) for column, mine in _by_column(failing).items()
+            ]
             print(f"\nmcpbdd: rerun {attempt} of {attempts}: {len(failing)} failed or broken scenario(s)", file=out)
             run_workers(
-                [[worker] for worker, _path in workers],
+                [[worker] for _column, worker, _path in workers],
                 on_output=lambda worker, text: None,
-                on_done=lambda worker: print("".join(worker.output), end="", file=out),
+                on_done=lambda worker: print(self.redact("".join(worker.output)), end="", file=out),
                 on_tick=lambda: None,
             )
             passed = {
                 (v.column, v.key)
-                for worker, path in workers
-                for v in read_verdicts(path, _column_of(worker))
+                for column, _worker, path in workers
+                for v in read_verdicts(path, column)
                 if v.verdict == "passed"
             }
             flaky += [Flaky(v, attempt, attempts) for v in failing if (v.column, v.key) in passed]
@@ -106,9 +110,7 @@ class Rerun:
         locations = list(dict.fromkeys(f"{v.feature}:{v.line}" for v in mine))
         args = self.make_args(files, harness, [*self.options, *locations])
         label = f"rerun {attempt} of {attempts} · {harness or 'configured'} harness · {len(mine)} scenario(s)"
-        worker = Worker([*args, "-D", "mcpbdd.coverage_file="], {}, label, files.events or self.scratch)
-        worker.env["MCPBDD_RERUN_COLUMN"] = column
-        return worker, verdicts
+        return Worker([*args, "-D", "mcpbdd.coverage_file="], {}, label, files.events or self.scratch), verdicts
 
 
 def _by_column(verdicts: Sequence[Verdict]) -> dict[str, list[Verdict]]:
@@ -116,10 +118,6 @@ def _by_column(verdicts: Sequence[Verdict]) -> dict[str, list[Verdict]]:
     for verdict in verdicts:
         found.setdefault(verdict.column, []).append(verdict)
     return found
-
-
-def _column_of(worker: Worker) -> str:
-    return worker.env.get("MCPBDD_RERUN_COLUMN", "")
 
 
 def mark_flaky(

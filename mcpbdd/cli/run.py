@@ -348,6 +348,7 @@ class Run:
             self.rerun_args,
             self.message_parts,
             messages=self.args.messages is not None or self.args.cucumber_json is not None,
+            redact=self.redactor.redact,
         )
         parts = len(self.message_parts)
         self.flaky = rerun.run(verdicts, self.args.rerun_failures, self.out)

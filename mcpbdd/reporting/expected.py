@@ -45,9 +45,9 @@ def mark_expected(
     listed_in: Path | str,
     *,
     check_of: Callable[[str], str],
-    junit: Mapping[str, Path] = {},
+    junit: Mapping[str, Path] | None = None,
     results: Path | None = None,
-    streams: Mapping[str, Path] = {},
+    streams: Mapping[str, Path] | None = None,
 ) -> int:
     """Rewrite the run's files so that each expected failure is skipped with its reason; how many were rewritten.
 
@@ -57,13 +57,13 @@ def mark_expected(
     if not expected:
         return 0
     done = 0
-    for era, folder in junit.items():
+    for era, folder in (junit or {}).items():
         for path in sorted(folder.glob("*.xml")):
             done += _junit(path, era, expected, listed_in, check_of)
     if results is not None:
         for path in sorted(results.glob("*-result.json")):
             done += _allure(path, expected, listed_in, check_of)
-    for era, stream in streams.items():
+    for era, stream in (streams or {}).items():
         if stream.is_file():
             done += _messages(stream, era, expected, listed_in, check_of)
     return done

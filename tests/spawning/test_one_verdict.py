@@ -170,7 +170,9 @@ def test_a_run_time_skip_says_why_in_its_description_not_in_an_error_box(run: Pa
 def _needs_node() -> None:
     if shutil.which("node") is None or shutil.which("npm") is None:
         why = "needs Node.js and npm: apt-get install nodejs npm"
-        pytest.fail(why) if os.environ.get("CI") == "true" else pytest.skip(why)
+        if os.environ.get("CI") == "true":
+            pytest.fail(why)
+        pytest.skip(why)
 
 
 def test_the_cucumber_html_page_names_its_pass_and_era_and_counts_broken_apart(run: Path, tmp_path: Path) -> None:
