@@ -97,11 +97,11 @@ def main(args: argparse.Namespace) -> int:
     except (FileNotFoundError, ValueError, html_report.RenderError) as exc:
         print(f"mcpbdd report: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    if args.messages is None and not args.no_history:
+        print(f"mcpbdd: history kept in {args.history} (the next report shows this run)")
     # the last lines say what the report holds (of the files it was rendered from) and where it is
     for line in _stream_lines(args.messages) if args.messages is not None else totals_lines(results):
         print(line)
-    if args.messages is None and not args.no_history:
-        print(f"mcpbdd: history kept in {args.history} (the next report shows this run)")
     print(f"mcpbdd: report written: {page}")
     print(f"mcpbdd: open it in a browser: {page.as_uri()}")
     return EXIT_OK
