@@ -57,9 +57,10 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO, cast
 
 from mcpbdd.cli import options as run_options
+from mcpbdd.cli.conformance_reports import RunConsole, apply_expected, totals_line
 from mcpbdd.cli.conformance_start import cannot_start
 from mcpbdd.cli.exits import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from mcpbdd.cli.options import DEFAULT_JUNIT, DEFAULT_RESULTS, REPORTS
@@ -302,12 +303,15 @@ def main(args: argparse.Namespace) -> int:
         # a fresh server per check (reuse_server=scenario): one that a check ended or stalled ends only that check
         passthrough = [str(features), "-D", f"mcpbdd.server={served}", "-D", "mcpbdd.reuse_server=scenario"]
         passthrough += [*caller_options, "-D", f"mcpbdd.capabilities={CAPABILITIES}", *tags]
-        status = run(_run_arguments(args, scratch), passthrough)
+        console = RunConsole(sys.stdout)  # the run's totals count expected failures as failed: this command's count
+        status = run(_run_arguments(args, scratch), passthrough, out=cast(TextIO, console))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     if status not in (EXIT_OK, EXIT_FAILED):
+        console.release()
         return status  # a usage error, an interrupt: the run said why
     summary = Summary.of(read_verdicts(args.junit, args.messages), baseline)
+    apply_expected(args, summary, baseline)  # expected failures: skipped with their reason in every file
     if not summary.verdicts:
         print("mcpbdd conformance: no check ran (see --only and --skip)", file=sys.stderr)
         return EXIT_USAGE
@@ -339,9 +343,13 @@ def main(args: argparse.Namespace) -> int:
     _write_summary(text, args.summary)
     for entry in summary.stale:
         print(f"mcpbdd conformance: the expected failure {entry} now passes: remove it from the file")
+    print(f"mcpbdd conformance: {totals_line(summary)}")
     expected = sum(v.status == "expected failure" for v in summary.verdicts)
     if expected:
-        print(f"mcpbdd conformance: {expected} expected failure(s), as the expected-failures file says")
+        print(
+            f"mcpbdd conformance: {expected} expected failure(s), as the expected-failures file says (skipped in "
+            "every report, naming the file)"
+        )
     print(f"mcpbdd conformance: summary in {args.summary}")
     print(  # every file it wrote, so none is a surprise in the working folder (--results/--junit/--messages move them)
         f"mcpbdd conformance: also wrote Allure results in {args.results}, JUnit in {args.junit}, "

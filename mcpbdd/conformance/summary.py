@@ -15,16 +15,19 @@ from pathlib import Path
 from mcpbdd.conformance.baseline import Baseline
 from mcpbdd.conformance.registry import REFUSED_CALLER, WARNING, Check
 
-__all__ = ["ERAS", "PASSED", "REFUSED", "WARNED", "Summary", "Verdict", "read_verdicts"]
+__all__ = ["ERAS", "EXPECTED_FAILURE_TYPE", "PASSED", "REFUSED", "WARNED", "Summary", "Verdict", "read_verdicts"]
 
 ERAS = {"client.auto": "2026-07-28", "client.legacy": "2025-11-25"}
 """The run's passes (JUnit sub-folders) and the protocol era each speaks."""
 
 PASSED, FAILED, SKIPPED, EXPECTED = "passed", "failed", "not applicable", "expected failure"
 REFUSED = REFUSED_CALLER
+"""A check that found nothing wrong while the server refused its caller on some calls: never a pass."""
 WARNED = WARNING
 """A SHOULD the server does not keep (a failure under --strict): never a pass."""
-"""A check that found nothing wrong while the server refused its caller on some calls: never a pass."""
+EXPECTED_FAILURE_TYPE = "expected-failure"
+"""The `type` of the `<skipped>` an expected failure becomes once the run is over (`mcpbdd.reporting.expected`):
+read back as the failure it is, which the baseline then expects (the files can be read again)."""
 _MARK = {
     PASSED: "✅ passed",
     FAILED: "❌ failed",
@@ -100,9 +103,10 @@ def read_verdicts(junit: Path, messages: Path | None = None) -> list[Verdict]:
                 for tag, meaning in (("failure", FAILED), ("error", FAILED), ("skipped", SKIPPED)):
                     element = case.find(tag)
                     if element is not None:
-                        status = meaning
+                        expected = element.get("type") == EXPECTED_FAILURE_TYPE
+                        status = FAILED if expected else meaning
                         message = (element.get("message") or element.text or "").strip()
-                        if meaning == SKIPPED:
+                        if meaning == SKIPPED and not expected:
                             status = _skip_status(message)
                         break
                 found.append(Verdict(_check_of(case.get("name", "")), era, status, message))

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from expected_reports import assert_expected_everywhere
 
 from mcpbdd.conformance import PACK
 
@@ -174,6 +175,12 @@ def test_with_no_arguments_the_pyproject_section_says_what_to_run(tmp_path: Path
     done = _conformance(tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "2 expected failure(s), as the expected-failures file says" in done.stdout
+    # one verdict: the console's one count, and every report skips the expected failures naming the file
+    assert "mcpbdd conformance: 2 passed, 0 failed, 2 expected to fail" in done.stdout, done.stdout
+    assert [line for line in done.stdout.splitlines() if line.startswith("mcpbdd") and "failed" in line] == [
+        "mcpbdd conformance: 2 passed, 0 failed, 2 expected to fail (each check on each era)"
+    ]
+    assert_expected_everywhere(tmp_path / "reports", "unknown-resource", "known.yml", tmp_path / "known.yml")
     summary = _summary(tmp_path)
     assert "## mcpbdd conformance: `conformance_servers:wrong_not_found`" in summary
     assert "| unknown-resource |" in summary and "| tool-names |" in summary and "| unknown-tool |" not in summary
