@@ -77,3 +77,56 @@ def test_a_server_without_tools_is_refused_by_name() -> None:
             _lowlevel_server = Server("empty")
 
         show_tools_when(Bare(), lambda ctx, tool: True)  # type: ignore[arg-type]
+
+
+def build_with_a_failing_rule() -> MCPServer:
+    """A rule that cannot decide for one tool (it raises) and returns a non-bool for another."""
+    mcp = MCPServer("shaky")
+
+    @mcp.tool()
+    def export_report() -> str:
+        """Its rule raises."""
+        return "report.pdf"
+
+    @mcp.tool()
+    def audit_log() -> str:
+        """Its rule returns the tenant's name, not a bool."""
+        return "log"
+
+    @mcp.tool()
+    def ping() -> str:
+        """Everyone may ping."""
+        return "pong"
+
+    def shaky(ctx: ServerRequestContext[Any, Any], tool: str) -> bool:
+        if tool == "export_report":
+            raise KeyError("plan")  # e.g. a tenant without a plan in the rule's table
+        if tool == "audit_log":
+            return "acme"  # type: ignore[return-value]  # meant `tenant == "acme"`
+        return True
+
+    show_tools_when(mcp, shaky)
+    return mcp
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("kind", HARNESS_KINDS)
+async def test_a_rule_that_raises_or_answers_no_bool_hides_the_tool_and_lists_the_rest(
+    kind: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with make_harness(kind, build_with_a_failing_rule(), timeout=5.0) as harness:
+        assert [tool.name for tool in await harness.list_tools(PREMIUM)] == ["ping"]
+        for name in ("export_report", "audit_log"):
+            hidden = await harness.send(PREMIUM, Call.tool(name))
+            assert hidden.channel is Channel.TOOL_ERROR and hidden.text == f"Unknown tool: {name}", hidden
+    assert "the rule raised for the tool 'export_report'" in caplog.text
+
+
+SPELLINGS = ["Export_Report", "EXPORT_REPORT", "export_report ", " export_report", "export-report"]
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("name", SPELLINGS)
+async def test_a_hidden_tool_is_not_reached_by_another_spelling_of_its_name(harness: Any, name: str) -> None:
+    called = await harness.send(BASIC, Call.tool(name))
+    assert called.channel is Channel.TOOL_ERROR and called.text == f"Unknown tool: {name}", called
