@@ -135,3 +135,50 @@ def test_an_undeclared_reason_is_the_internal_error_naming_the_declared_ones() -
     with pytest.raises(MCPError, match=r"undeclared failure 'paid_twice' \(declared: expense_not_found\)"):
         contract.error("paid_twice")
     assert isinstance(contract.error("expense_not_found"), DeclaredFailure)
+
+
+def build_odd_shapes() -> MCPServer:
+    """Tools of the shapes the SDK accepts that are not plain `async def`: an object with an async `__call__`, a
+    tool decorated twice, a helper of the tool raising its failure from deeper down."""
+    mcp = MCPServer("odd")
+    contract = ErrorContract("odd_export", NOT_FOUND)
+    twice = ErrorContract("odd_twice", NOT_FOUND)
+
+    class Exporter:
+        """Export one expense (an object the SDK calls as an async tool)."""
+
+        async def __call__(self, expense_id: str) -> str:
+            raise contract.error("expense_not_found", f"Expense {expense_id} not found.")
+
+    mcp.tool(name="odd_export", description="Export one expense.")(contract.raises(Exporter()))
+
+    def lookup(expense_id: str) -> Expense:
+        raise twice.error("expense_not_found", f"Expense {expense_id} not found.")
+
+    @mcp.tool()
+    @twice.raises
+    @twice.raises
+    async def odd_twice(expense_id: str) -> Expense:
+        """Decorated twice by mistake; its helper raises."""
+        return lookup(expense_id)
+
+    return mcp
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+@pytest.mark.parametrize("tool", ["odd_export", "odd_twice"])
+async def test_a_callable_object_or_a_tool_decorated_twice_still_answers_the_declared_failure(
+    mode: str, tool: str
+) -> None:
+    async with Client(build_odd_shapes(), mode=mode) as client:
+        result = await client.call_tool(tool, {"expense_id": "e-7"})
+    assert result.is_error, result
+    assert result.structured_content == {
+        "error": {
+            "reason": "expense_not_found",
+            "message": "Expense e-7 not found.",
+            "retryable": False,
+            "recovery": {"hint": "List the expenses to see which ids exist."},
+        }
+    }

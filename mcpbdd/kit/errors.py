@@ -166,6 +166,14 @@ def tool_failure(failure: Failure, message: str | None = None) -> CallToolResult
     )
 
 
+def _is_async(fn: Callable[..., Any]) -> bool:
+    """Whether the SDK awaits `fn` as a tool: a coroutine function, through any `functools.partial`, or an object
+    whose `__call__` is one (the SDK's own rule: an object with an async `__call__` is an async tool too)."""
+    while isinstance(fn, functools.partial):
+        fn = fn.func
+    return inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(type(fn).__call__)
+
+
 class ErrorContract:
     """The failures one tool declares; `fail(reason)` builds exactly one of them."""
 
@@ -216,7 +224,7 @@ class ErrorContract:
         does a returned `contract.fail(...)`. Only this contract's failures are caught: another
         contract's failure raised here is a wiring bug and stays one.
         """
-        if inspect.iscoroutinefunction(fn):
+        if _is_async(fn):
             run = cast(Callable[P, Coroutine[Any, Any, Any]], fn)
 
             @functools.wraps(run)
