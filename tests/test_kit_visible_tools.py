@@ -13,7 +13,8 @@ import pytest
 from conftest import HARNESS_KINDS, make_harness
 from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.context import ServerRequestContext
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
+from mcp_types import ElicitRequest, ElicitRequestFormParams, ElicitResult, InputRequiredResult
 
 from mcpbdd.kit.principals import Principal
 from mcpbdd.kit.visible_tools import show_tools_when
@@ -130,3 +131,39 @@ SPELLINGS = ["Export_Report", "EXPORT_REPORT", "export_report ", " export_report
 async def test_a_hidden_tool_is_not_reached_by_another_spelling_of_its_name(harness: Any, name: str) -> None:
     called = await harness.send(BASIC, Call.tool(name))
     assert called.channel is Channel.TOOL_ERROR and called.text == f"Unknown tool: {name}", called
+
+
+def build_with_a_question(hidden: set[str]) -> MCPServer:
+    """A tool that asks before it acts (2026-07-28 input rounds), and a rule reading `hidden` on each request."""
+    mcp = MCPServer("asking")
+
+    @mcp.tool()
+    def export_report(ctx: Context) -> InputRequiredResult | str:
+        """Asks to confirm, then exports."""
+        if ctx.request_state != "asked":
+            question = ElicitRequest(
+                params=ElicitRequestFormParams(message="Export?", requested_schema={"type": "object", "properties": {}})
+            )
+            return InputRequiredResult(input_requests={"confirm": question}, request_state="asked")
+        return "report.pdf"
+
+    show_tools_when(mcp, lambda ctx, tool: tool not in hidden)
+    return mcp
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("kind", ["context", "client-auto"])
+async def test_a_tool_hidden_between_two_rounds_of_its_call_does_not_run_the_second(kind: str) -> None:
+    """Each round of a 2026-07-28 call is a tools/call of its own: the rule is asked again, so a tool hidden
+    (a plan downgraded) after its question was asked answers the retry as an unknown tool."""
+    hidden: set[str] = set()
+    async with make_harness(kind, build_with_a_question(hidden), timeout=5.0) as harness:
+        answers = {"confirm": ElicitResult(action="accept", content={})}
+        asked = await harness.send(PREMIUM, Call.tool("export_report"))
+        done = await harness.resume(PREMIUM, asked, answers, asked.request_state)
+        assert done.channel is Channel.OK and done.text == "report.pdf", "while shown, the second round runs it"
+        asked = await harness.send(PREMIUM, Call.tool("export_report"))
+        assert asked.channel is Channel.INPUT_REQUIRED, asked
+        hidden.add("export_report")
+        retried = await harness.resume(PREMIUM, asked, answers, asked.request_state)
+    assert retried.channel is Channel.TOOL_ERROR and retried.text == "Unknown tool: export_report", retried
