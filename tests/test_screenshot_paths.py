@@ -136,3 +136,9 @@ def test_a_link_appearing_after_the_write_resolved_its_folders_is_not_followed(t
     with pytest.raises(Broken, match="no longer a folder of the project"):
         screenshots._folder(root, parts[:-1], "shots/card.png", create=True)
     assert list(outside.iterdir()) == []
+
+
+def test_a_name_of_255_bytes_is_written_and_nothing_partial_is_left(tmp_path: Path) -> None:
+    name = "x" * 251 + ".png"
+    write_stored(name, tmp_path, b"png")
+    assert [path.name for path in tmp_path.iterdir()] == [name]

@@ -23,6 +23,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import os
+import secrets
 import stat
 from dataclasses import dataclass
 from pathlib import Path
@@ -167,12 +168,12 @@ def write_stored(name: str, project: Path, png: bytes) -> None:
     root, parts = _inside(name, project)
     folder = _folder(root, parts[:-1], name, create=True)
     assert folder is not None
-    partial = f".{parts[-1]}.{os.getpid()}.partial"
+    partial = f".mcpbdd-{secrets.token_hex(8)}.partial"  # short: beside a name of up to 255 bytes
     try:
         file = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644, dir_fd=folder)
-        with os.fdopen(file, "wb") as opened:
-            opened.write(png)
         try:
+            with os.fdopen(file, "wb") as opened:
+                opened.write(png)
             os.replace(partial, parts[-1], src_dir_fd=folder, dst_dir_fd=folder)
         except OSError as error:
             os.unlink(partial, dir_fd=folder)
