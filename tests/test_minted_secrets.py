@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from mcpbdd._text import clip
 from mcpbdd.authorization.keys import run_key
 from mcpbdd.authorization.tokens import TokenSpec, mint
 from mcpbdd.model import minted
@@ -121,3 +122,17 @@ def test_a_minted_token_encoded_unusually_never_shows(encode: Any) -> None:
     encoded = encode(token)
     redacted = Redactor().redact(f"the caller sent {encoded}")
     assert encoded not in redacted
+
+
+@pytest.mark.parametrize("prefix", ["the caller sent Bearer ", "signature: ", "claims.", ""])
+@pytest.mark.parametrize("limit", [80, 120, 300])
+def test_a_signature_cut_by_a_message_limit_shows_none_of_itself(prefix: str, limit: int) -> None:
+    """What a failure message quotes is cut (`clip`, 120 or 300 characters); wherever the cut falls, inside the
+    header and claims (accepted: they say who the caller is) or inside the signature, no part of the signature of
+    16 characters or more is left readable, in the text or as JSON writes it."""
+    token, signature = _token()
+    for echoed in (token, signature, token.split(".", 1)[1]):
+        message = clip(prefix + echoed, limit)
+        for written in (message, json.dumps(message)):
+            redacted = Redactor().redact(written)
+            assert not any(signature[i : i + 16] in redacted for i in range(len(signature) - 16)), redacted
