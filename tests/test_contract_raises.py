@@ -6,6 +6,7 @@ what the returned form (`contract.fail`) gives, and every way to get the wiring 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import pytest
@@ -182,3 +183,30 @@ async def test_a_callable_object_or_a_tool_decorated_twice_still_answers_the_dec
             "recovery": {"hint": "List the expenses to see which ids exist."},
         }
     }
+
+
+def build_generator() -> MCPServer:
+    """A synchronous generator tool (the SDK answers with the list of what it yields) raising midway."""
+    mcp = MCPServer("generated")
+    contract = ErrorContract("list_expenses", NOT_FOUND)
+
+    @mcp.tool()
+    @contract.raises
+    def list_expenses(owner: str) -> Iterable[str]:
+        """Yield the owner's expenses; an unknown owner is the declared failure, found after the first one."""
+        yield "e-1"
+        if owner != "alice":
+            raise contract.error("expense_not_found", f"{owner} has no more expenses.")
+        yield "e-2"
+
+    return mcp
+
+
+@pytest.mark.anyio
+async def test_a_generator_tool_failing_midway_answers_the_declared_failure() -> None:
+    async with Client(build_generator()) as client:
+        listed = await client.call_tool("list_expenses", {"owner": "alice"})
+        failed = await client.call_tool("list_expenses", {"owner": "bob"})
+    assert not listed.is_error and listed.structured_content == {"result": ["e-1", "e-2"]}, listed
+    assert failed.is_error and failed.structured_content is not None, failed
+    assert failed.structured_content["error"]["reason"] == "expense_not_found"

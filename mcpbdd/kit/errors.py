@@ -221,7 +221,8 @@ class ErrorContract:
 
         The wrapper keeps the tool's signature (the SDK reads parameters and the output schema through
         `__wrapped__`) and returns the declared `CallToolResult`, which the SDK passes through as it
-        does a returned `contract.fail(...)`. Only this contract's failures are caught: another
+        does a returned `contract.fail(...)` (a generator tool is read whole inside it, as the SDK would read it
+        into a list). Only this contract's failures are caught: another
         contract's failure raised here is a wiring bug and stays one.
         """
         if _is_async(fn):
@@ -241,7 +242,10 @@ class ErrorContract:
         @functools.wraps(fn)
         def guarded_sync(*args: P.args, **kwargs: P.kwargs) -> Any:
             try:
-                return fn(*args, **kwargs)
+                result = fn(*args, **kwargs)
+                # A generator tool runs as the SDK reads it into a list, after this returned: read it here, so a
+                # failure it raises midway is still this contract's to answer.
+                return list(result) if inspect.isgenerator(result) else result
             except DeclaredFailure as failure:
                 if failure.contract is not self:
                     raise
