@@ -114,5 +114,15 @@ def test_without_playwright_an_app_phrase_says_what_to_install(tmp_path: Path) -
     scenarios = [s for s in scenarios if s["type"] == "scenario"]
     assert scenarios, output
     assert "passed" not in {s["status"] for s in scenarios}, "no app scenario passes without Playwright"
-    assert f"the app host needs Playwright for Python: {INSTALL_PLAYWRIGHT}" in output, output[-3000:]
+    # This project requires apps (`require = ["apps"]`): a missing Playwright breaks the scenario, saying what to install.
+    messages = "\n".join(
+        "\n".join(step["result"].get("error_message") or [])
+        if isinstance(step["result"].get("error_message"), list)
+        else str(step["result"].get("error_message") or "")
+        for s in scenarios
+        for step in s.get("steps", [])
+        if "result" in step
+    )
+    assert "no Playwright for Python on this machine, and the project requires 'apps'" in messages, messages[-3000:]
+    assert f"install it: {INSTALL_PLAYWRIGHT}" in messages, messages[-3000:]
     assert "Traceback" not in output, output[-3000:]
