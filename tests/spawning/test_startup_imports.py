@@ -114,7 +114,7 @@ def test_without_playwright_an_app_phrase_says_what_to_install(tmp_path: Path) -
     scenarios = [s for s in scenarios if s["type"] == "scenario"]
     assert scenarios, output
     assert "passed" not in {s["status"] for s in scenarios}, "no app scenario passes without Playwright"
-    # This project requires apps (`require = ["apps"]`): a missing Playwright breaks the scenario, saying what to install.
+    # This project requires apps (`require = ["apps"]`): a missing Playwright breaks the scenario, naming the install.
     messages = "\n".join(
         "\n".join(step["result"].get("error_message") or [])
         if isinstance(step["result"].get("error_message"), list)
