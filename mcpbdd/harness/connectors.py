@@ -42,6 +42,7 @@ from mcp.server.mcpserver import MCPServer
 from mcpbdd._sdk import lowlevel_server
 from mcpbdd.authorization.edge import BearerSource, EdgeAuth, EdgeLog
 from mcpbdd.harness.exits import ExitGuard
+from mcpbdd.harness.module_state import ModuleState
 from mcpbdd.harness.processes import groups, spare, spawn
 from mcpbdd.harness.processes.fork_client import fork_client
 from mcpbdd.harness.processes.plain_client import plain_client
@@ -87,14 +88,15 @@ class InProcess:
 
     async def start(self, stack: AsyncExitStack) -> None:
         registrations = Registrations.take(self.server)  # put back last, after the lifespan's shutdown
-        stack.callback(self._restore, registrations)
+        stack.callback(self._restore, registrations, ModuleState.take(self.server))
         lowlevel = lowlevel_server(self.server)
         with providing(self.doubles) if self.doubles is not None else contextlib.nullcontext():
             state = await stack.enter_async_context(lowlevel.lifespan(lowlevel))
         self._view = _shared_lifespan_view(lowlevel, state)
 
-    def _restore(self, registrations: Registrations) -> None:
+    def _restore(self, registrations: Registrations, module_state: ModuleState) -> None:
         self.restored = registrations.restore()
+        module_state.warn()  # what the SDK does not hold cannot be put back: said once
 
     def target(self, caller: Principal | None) -> Any:
         if self._view is None:

@@ -48,6 +48,7 @@ from mcpbdd.harness.exits import exit_error, exit_in
 from mcpbdd.harness.limits import too_deep
 from mcpbdd.harness.listening import Ear, Listening, Tap, wait_for
 from mcpbdd.harness.mock_context import MockContext, Recorder
+from mcpbdd.harness.module_state import ModuleState
 from mcpbdd.harness.registrations import Registrations
 from mcpbdd.kit.doubles import Doubles, providing
 from mcpbdd.kit.principals import Principal, authenticated_user
@@ -111,7 +112,7 @@ class ContextHarness(Harness):
         stack = AsyncExitStack()
         await stack.__aenter__()
         registrations = Registrations.take(self.server)  # put back last, after the lifespan's shutdown
-        stack.callback(self._restore, registrations)
+        stack.callback(self._restore, registrations, ModuleState.take(self.server))
         try:
             with providing(self.doubles) if self.doubles is not None else contextlib.nullcontext():
                 lifespan = stack.enter_async_context(self._lowlevel.lifespan(self._lowlevel))
@@ -129,8 +130,9 @@ class ContextHarness(Harness):
             stack, self._stack = self._stack, None
             await bounded("closing the server (its lifespan's shutdown)", self.timeout, stack.__aexit__(*exc_info))
 
-    def _restore(self, registrations: Registrations) -> None:
+    def _restore(self, registrations: Registrations, module_state: ModuleState) -> None:
         self.restored = registrations.restore()
+        module_state.warn()  # what the SDK does not hold cannot be put back: said once
 
     @property
     def mock(self) -> MockContext:

@@ -80,6 +80,8 @@ def listing_may_be_cached_privately(context: Any, listing: str) -> None:
 @then("the {listing:Listing} may be cached publicly")
 def listing_may_be_cached_publicly(context: Any, listing: str) -> None:
     """Then the resource templates list may be cached publicly  (by any client: the same for every caller)"""
+    from mcpbdd.model import caching
+
     hints = _hints(context, listing)
     if hints.has_hints:
         caching.may_be_cached_publicly(hints)
@@ -113,6 +115,8 @@ def read_may_be_cached_privately(context: Any) -> None:
 @then("the read may be cached publicly")
 def read_may_be_cached_publicly(context: Any) -> None:
     """Then the read may be cached publicly  (by any client: the same for every caller)"""
+    from mcpbdd.model import caching
+
     hints = _read_hints(context)
     if hints.has_hints:
         caching.may_be_cached_publicly(hints)
