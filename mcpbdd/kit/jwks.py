@@ -18,16 +18,20 @@ What it refuses, each with a reason it logs (`mcpbdd.kit.jwks` logger, WARNING):
 - an algorithm outside the allow-list (RS256, ES256 by default): `none` and every HMAC
   algorithm (HS256...) are refused even if configured, so a token "signed" with the
   JWKS's public key as an HMAC secret never verifies;
-- a key id the JWKS does not have, or a key of another type than the algorithm needs. The
-  keys are `mcpbdd.kit.jwks_keys.JwksKeys`': one fetch at a time (verifications that need
-  keys wait for it, up to its deadline), each fetch bounded in time and size, an unknown key
-  id fetching again at most once per `refetch_interval` (30 s), keys refreshed after 10
-  minutes, the last good ones kept for an hour while refreshes fail (`JwksPolicy`);
+- a key id the JWKS does not have, a key of another type than the algorithm needs, or one
+  the JWKS publishes for another algorithm (its `alg`); the JWKS's keys for encryption
+  (`use`, `key_ops`), RSA keys under 2048 bits and two keys of one type under one key id
+  are left out of it (logged). The keys are `mcpbdd.kit.jwks_keys.JwksKeys`': one fetch at
+  a time (verifications that need keys wait for it, up to its deadline), each fetch bounded
+  in time and size, an unknown key id fetching again at most once per `refetch_interval`
+  (30 s), keys refreshed after 10 minutes, the last good ones kept for an hour while
+  refreshes fail (`JwksPolicy`);
 - a bad signature; an `iss` other than `issuer`; an `aud` that does not contain
   `audience` exactly (no prefix, no look-alike, no URL normalisation);
 - `exp` at or before now minus `leeway`, `nbf` or `iat` after now plus `leeway`, where
   now is read from `clock` (PyJWT's own time checks read the wall clock, so they are
-  switched off and done here).
+  switched off and done here); a time claim that is not a finite number within year 9999
+  (NaN would never expire), and a `scope` that is neither a string nor a list of strings.
 
 PyJWT (with `cryptography`) checks the signature; nothing here signs or hashes by hand.
 """

@@ -14,7 +14,12 @@ holds for each:
   many tokens name keys the JWKS does not have (a flood of made-up key ids costs the provider
   nothing);
 - **rotation**: keys older than `refresh_after` are fetched again on the next verification, the
-  new set replaces the old one whole (a key that disappeared is refused from then on);
+  new set replaces the old one whole (a key that disappeared is refused from then on; a set
+  emptied of every key, an emergency revocation, is a set, not a failed fetch);
+- **only keys fit to verify**: a key for encryption (`use`, `key_ops`), an RSA key under
+  `MIN_RSA_BITS`, two keys of one type under one key id (which one signed?) are left out, each
+  logged; one key id may name keys of different types (RFC 7517), each verifying its own
+  algorithms, and a key whose `alg` names one algorithm verifies no other;
 - **stale keys for a bounded time**: while refreshes fail, the last good keys keep verifying for
   `serve_stale_for` after they were fetched, then nothing verifies until a fetch succeeds.
 
