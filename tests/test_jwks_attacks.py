@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import json
 import logging
+import secrets
 import socket
 import threading
 from collections.abc import Iterator
@@ -150,8 +151,32 @@ async def test_a_short_rsa_key_is_left_out_of_the_jwks_loudly(
     with caplog.at_level(logging.WARNING, logger="mcpbdd.kit.jwks"), pytest.warns(jwt.InsecureKeyLengthWarning):
         forged = _signed(weak, "weak")
         assert await _refusal(verifier, forged) == f"the key id 'weak' is not in the JWKS at {published.url}"
-    assert "the RSA key 'weak' is 1024 bits long, under 2048: anyone could forge its signatures" in caplog.text
+    assert "the RSA key 'weak' is 1024 bits long, under 2048: anyone could forge with it" in caplog.text
     await _accepted(verifier, _signed(rsa_key, "strong"))
+
+
+def _costly(bits: int, exponent: int) -> dict[str, Any]:
+    """An RSA public key's JWK with a modulus of `bits` bits and the given exponent (no private half needed)."""
+    modulus = secrets.randbits(bits) | (1 << (bits - 1)) | 1
+    public = rsa.RSAPublicNumbers(exponent, modulus).public_key()
+    return {**RSAAlgorithm.to_jwk(public, as_dict=True), "kid": f"costly-{bits}"}
+
+
+@pytest.mark.parametrize(
+    ("bits", "exponent"), [(16384, 65537), (3072, (1 << 3071) | 1)], ids=["16384 bits", "e 3072 bits"]
+)
+async def test_an_rsa_key_that_makes_each_verification_costly_is_left_out_loudly(
+    published: JwksServer, rsa_key: rsa.RSAPrivateKey, caplog: pytest.LogCaptureFixture, bits: int, exponent: int
+) -> None:
+    """Every token any client sends naming such a key would cost a verification many times an honest one's (a
+    3072-bit exponent: some 13 ms of CPU each, against 0.05 ms): the key is left out, so nothing is verified."""
+    _publish(published, _costly(bits, exponent), _jwk(rsa_key, "k"))
+    verifier = _verifier(published.url)
+    with caplog.at_level(logging.WARNING, logger="mcpbdd.kit.jwks"):
+        named = jwt.encode(_claims(), rsa_key, algorithm="RS256", headers={"kid": f"costly-{bits}"})
+        assert "not in the JWKS" in await _refusal(verifier, named)
+    assert f"the RSA key 'costly-{bits}' ({bits} bits, a {exponent.bit_length()}-bit exponent) is past" in caplog.text
+    await _accepted(verifier, _signed(rsa_key, "k"))
 
 
 KEYS_FOR_SOMETHING_ELSE = {

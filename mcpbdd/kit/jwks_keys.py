@@ -17,9 +17,10 @@ holds for each:
   new set replaces the old one whole (a key that disappeared is refused from then on; a set
   emptied of every key, an emergency revocation, is a set, not a failed fetch);
 - **only keys fit to verify**: a key for encryption (`use`, `key_ops`), an RSA key under
-  `MIN_RSA_BITS`, two keys of one type under one key id (which one signed?) are left out, each
-  logged; one key id may name keys of different types (RFC 7517), each verifying its own
-  algorithms, and a key whose `alg` names one algorithm verifies no other;
+  `MIN_RSA_BITS` or past `MAX_RSA_BITS` or `MAX_RSA_EXPONENT` (a verification's CPU cost), two
+  keys of one type under one key id (which one signed?) are left out, each logged; one key id
+  may name keys of different types (RFC 7517), each verifying its own algorithms, and a key
+  whose `alg` names one algorithm verifies no other;
 - **stale keys for a bounded time**: while refreshes fail, the last good keys keep verifying for
   `serve_stale_for` after they were fetched, then nothing verifies until a fetch succeeds.
 
@@ -37,9 +38,19 @@ from typing import Any, Final
 import anyio
 import httpx
 import jwt
+from cryptography.hazmat.primitives.asymmetric import rsa
 from jwt.exceptions import PyJWTError
 
-__all__ = ["KEY_TYPES", "MIN_RSA_BITS", "JwksKeys", "JwksPolicy", "KeysUnavailable", "printable_url"]
+__all__ = [
+    "KEY_TYPES",
+    "MAX_RSA_BITS",
+    "MAX_RSA_EXPONENT",
+    "MIN_RSA_BITS",
+    "JwksKeys",
+    "JwksPolicy",
+    "KeysUnavailable",
+    "printable_url",
+]
 
 logger = logging.getLogger("mcpbdd.kit.jwks")
 
@@ -47,6 +58,11 @@ KEY_TYPES: Final = {"RS": "RSA", "PS": "RSA", "ES": "EC", "Ed": "OKP"}
 """The key type (`kty`) each algorithm family (the algorithm's first two letters) needs."""
 MIN_RSA_BITS: Final = 2048
 """Shorter RSA keys are left out of a JWKS: a 512-bit key is factored in hours, and its signatures forged after."""
+MAX_RSA_BITS: Final = 8192
+"""Longer RSA keys are left out: no provider signs with one, and each verification with one costs CPU."""
+MAX_RSA_EXPONENT: Final = 2**32
+"""RSA keys with a larger public exponent are left out: real ones use 65537; a 3072-bit exponent makes a
+verification hundreds of times dearer, for every token any client sends naming the key."""
 
 
 @dataclass(frozen=True)
@@ -300,9 +316,16 @@ def _unfit(entry: dict[str, Any], key: jwt.PyJWK) -> str | None:
     operations = entry.get("key_ops")
     if operations is not None and (not isinstance(operations, list) or "verify" not in operations):
         return f"the key {_shown(kid)} is published for the operations {_shown(operations)}, not verify (key_ops)"
-    size = getattr(key.key, "key_size", None)
-    if key.key_type == "RSA" and isinstance(size, int) and size < MIN_RSA_BITS:
-        return f"the RSA key {_shown(kid)} is {size} bits long, under {MIN_RSA_BITS}: anyone could forge its signatures"
+    if isinstance(key.key, rsa.RSAPublicKey):
+        size, exponent = key.key.key_size, key.key.public_numbers().e
+        if size < MIN_RSA_BITS:
+            return f"the RSA key {_shown(kid)} is {size} bits long, under {MIN_RSA_BITS}: anyone could forge with it"
+        if size > MAX_RSA_BITS or exponent > MAX_RSA_EXPONENT:
+            return (
+                f"the RSA key {_shown(kid)} ({size} bits, a {exponent.bit_length()}-bit exponent) is past "
+                f"{MAX_RSA_BITS} bits or a {MAX_RSA_EXPONENT.bit_length()}-bit exponent: each verification would "
+                "cost many times an honest key's"
+            )
     return None
 
 
