@@ -52,7 +52,7 @@ def per_scenario(scenarios: int) -> tuple[float, float]:
             started = time.perf_counter()
             world = World(settings, loop.owner())
             mark = time.perf_counter()
-            followed = collector.start(world.events, scenario_label("bench.feature", number, "s"))
+            followed = collector.start(world.bus, scenario_label("bench.feature", number, "s"))
             spent = time.perf_counter() - mark
             world.add_tenant("acme")
             world.call_tool("create_note", {"title": "Groceries", "body": "Milk", "tags": ["home"]})

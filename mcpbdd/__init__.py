@@ -5,7 +5,8 @@ The public front: everything a pytest user or a project's own steps need, import
     from mcpbdd import ClientHarness, ContextHarness, Principal, expect, answers
 
 Names load on first use (PEP 562), so `import mcpbdd.kit.consent` in a production server loads
-the kit alone, never the harnesses, behave, hypothesis or allure behind the names below.
+the kit alone, never the harnesses, behave, hypothesis or allure behind the names below; and behave
+starts without them.
 
 Where the rest lives, top layer first (pyproject.toml's layers contract holds the order):
 `mcpbdd.cli` (the command line), `mcpbdd.behave` (the hooks), `mcpbdd.phrases` (the vocabulary's
@@ -18,17 +19,16 @@ then `mcpbdd.kit` and `mcpbdd.storage` (what a production server imports).
 
 from __future__ import annotations
 
-import functools
 import importlib
-import importlib.util
-from typing import TYPE_CHECKING, Any
+import warnings
+from typing import TYPE_CHECKING, Any, Final
 
 from mcpbdd._version import __version__ as __version__
 
-# The public names, stated once: these imports are what type checkers and editors see (`X as X` marks a
-# re-export), and at run time `_public_names` reads them from this file on first use (they never run), so
-# `__getattr__`, `__all__` and `dir()` cannot drift from them. Reading waits for first use so that a production
-# server importing `mcpbdd.kit` pays nothing for it.
+# The public names, stated once at run time in the two literal maps below; `__getattr__` loads each on first use,
+# so a production server importing `mcpbdd.kit` pays nothing for the rest. The imports in the TYPE_CHECKING block
+# never run: they tell type checkers and editors the same names (`X as X` marks a re-export), and
+# tests/test_layout.py fails when the block and the maps say different things.
 if TYPE_CHECKING:
     from mcpbdd.harness import (
         ClientHarness as ClientHarness,
@@ -55,9 +55,11 @@ if TYPE_CHECKING:
     from mcpbdd.kit.principals import Principal as Principal
     from mcpbdd.kit.principals import acting_as as acting_as
     from mcpbdd.model import answers as answers
-    from mcpbdd.model import events as events
+    from mcpbdd.model import events as progress  # noqa: F401  (in __all__, through _MODULES)
     from mcpbdd.model import expect as expect
     from mcpbdd.model import matching as matching
+    from mcpbdd.model.cancellation import CancelPlan as CancelPlan
+    from mcpbdd.model.cancellation import was_cancelled as was_cancelled
     from mcpbdd.model.config import Settings as Settings
     from mcpbdd.model.errors import NoCallYet as NoCallYet
     from mcpbdd.model.outcome import (
@@ -78,61 +80,78 @@ if TYPE_CHECKING:
     from mcpbdd.model.outcome import (
         Question as Question,
     )
+    from mcpbdd.model.trace import ExchangeRecorded as ExchangeRecorded
+    from mcpbdd.scenario.conversation import RoundAnswered as RoundAnswered
     from mcpbdd.scenario.runtime import RunLoop as RunLoop
     from mcpbdd.scenario.world import World as World
     from mcpbdd.storage import StorageService as StorageService
     from mcpbdd.upstream import Upstream as Upstream
 
+_MODULES: Final = {
+    "answers": "mcpbdd.model.answers",
+    "expect": "mcpbdd.model.expect",
+    "matching": "mcpbdd.model.matching",
+    "progress": "mcpbdd.model.events",
+}
+"""The modules the front names: the answers a scenario gives, the checks the steps make on outcomes and on
+progress reports, the JSON matcher. Name -> the module itself."""
 
-def _public_names(source: str) -> dict[str, str]:
-    """name -> the module that defines it, read from the `if TYPE_CHECKING:` imports above.
+_NAMES: Final = {
+    "CancelPlan": "mcpbdd.model.cancellation",
+    "Call": "mcpbdd.model.outcome",
+    "Channel": "mcpbdd.model.outcome",
+    "ClientHarness": "mcpbdd.harness",
+    "ContextHarness": "mcpbdd.harness",
+    "Doubles": "mcpbdd.kit.doubles",
+    "ExchangeRecorded": "mcpbdd.model.trace",
+    "FrozenClock": "mcpbdd.kit.clock",
+    "Harness": "mcpbdd.harness",
+    "Http": "mcpbdd.harness.connectors",
+    "InProcess": "mcpbdd.harness.connectors",
+    "MockContext": "mcpbdd.harness",
+    "NoCallYet": "mcpbdd.model.errors",
+    "Outcome": "mcpbdd.model.outcome",
+    "Principal": "mcpbdd.kit.principals",
+    "Progress": "mcpbdd.model.outcome",
+    "ProtocolError": "mcpbdd.model.outcome",
+    "Question": "mcpbdd.model.outcome",
+    "RequestTimeout": "mcpbdd.harness",
+    "RoundAnswered": "mcpbdd.scenario.conversation",
+    "RunLoop": "mcpbdd.scenario.runtime",
+    "Settings": "mcpbdd.model.config",
+    "Stdio": "mcpbdd.harness.connectors",
+    "StorageService": "mcpbdd.storage",
+    "SystemClock": "mcpbdd.kit.clock",
+    "Upstream": "mcpbdd.upstream",
+    "World": "mcpbdd.scenario.world",
+    "acting_as": "mcpbdd.kit.principals",
+    "scenario_doubles": "mcpbdd.kit.doubles",
+    "was_cancelled": "mcpbdd.model.cancellation",
+}
+"""Every other public name -> the module it is imported from."""
 
-    Checked when first read, as hypothesis checks its `strategies.__all__` at import: the block must hold nothing but
-    `from mcpbdd... import name` lines, and no name twice; anything else is a mistake in this file.
-    """
-    import ast  # here, not at the top: importing the kit alone never pays for it
+_OLD_NAMES: Final = {"events": "progress"}
+"""Names the front used to offer -> the name that now holds the same thing. `mcpbdd.events` was the progress checks;
+"events" means what a server sends on its own (progress, log messages, announcements) everywhere else."""
 
-    where: dict[str, str] = {}
-    for node in ast.parse(source).body:
-        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
-            for statement in node.body:
-                if not isinstance(statement, ast.ImportFrom) or not (statement.module or "").startswith("mcpbdd"):
-                    raise ImportError(f"mcpbdd/__init__.py line {statement.lineno}: only `from mcpbdd... import`")
-                for alias in statement.names:
-                    if alias.asname != alias.name or alias.name in where:
-                        raise ImportError(
-                            f"mcpbdd/__init__.py line {statement.lineno}: {alias.name} twice, or not `as` itself"
-                        )
-                    where[alias.name] = statement.module or ""
-    return where
-
-
-@functools.cache
-def _where() -> dict[str, str]:
-    source = __loader__.get_source(__name__)  # type: ignore[name-defined]  # every loader of a .py has it
-    if source is None:  # only a package stripped of its sources
-        raise ImportError("mcpbdd/__init__.py is needed as source: its public names are read from it")
-    return _public_names(source)
+__all__ = ["__version__", *_MODULES, *_NAMES]
 
 
 def __getattr__(name: str) -> Any:
-    """Load a public name from its module on first use, and keep it (later lookups skip this).
-
-    `__all__` is computed here too, so `from mcpbdd import *` lists exactly the names above.
-    """
-    if name == "__all__":
-        return ["__version__", *sorted(_where())]
-    where = _where().get(name)
-    if where is None:
-        raise AttributeError(f"module 'mcpbdd' has no attribute {name!r}")
-    module = importlib.import_module(where)
-    if hasattr(module, "__path__") and importlib.util.find_spec(f"{where}.{name}") is not None:
-        value: Any = importlib.import_module(f"{where}.{name}")  # a module of the package (`expect`)
+    """Load a public name from its module on first use, and keep it (later lookups skip this)."""
+    if name in _OLD_NAMES:
+        new = _OLD_NAMES[name]
+        warnings.warn(f"mcpbdd.{name} is now mcpbdd.{new} (same module)", DeprecationWarning, stacklevel=2)
+        return __getattr__(new)
+    if name in _MODULES:
+        value: Any = importlib.import_module(_MODULES[name])
+    elif name in _NAMES:
+        value = getattr(importlib.import_module(_NAMES[name]), name)
     else:
-        value = getattr(module, name)
+        raise AttributeError(f"module 'mcpbdd' has no attribute {name!r}")
     globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
-    return ["__version__", *sorted(_where())]
+    return sorted(__all__)

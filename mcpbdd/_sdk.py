@@ -33,6 +33,7 @@ __all__ = [
     "connection_of",
     "lowlevel_server",
     "registered_tools",
+    "registration_holders",
     "request_ids_in_flight",
     "resolver_asking",
     "set_anyio_root_task",
@@ -204,6 +205,34 @@ def registered_tools(server: object) -> list[RegisteredTool]:
         return []
     manager = _private(server, "_tool_manager", "to list the tools and their functions", "mcp")
     return list(manager.list_tools())
+
+
+def registration_holders(server: MCPServer[Any]) -> dict[str, object]:
+    """The objects an `MCPServer` keeps its registrations in, by the name a message gives each.
+
+    `MCPServer._tool_manager._tools`, `_resource_manager._resources` and `_templates`, `_prompt_manager._prompts`
+    and the low-level server's `_request_handlers` and `_notification_handlers` (mcp 2.3.0): `add_tool`,
+    `remove_tool`, `add_prompt`, `@mcp.completion()` and `add_request_handler` change these. The in-process
+    harnesses snapshot each holder's attributes (`mcpbdd.harness.registrations`) and put them back when the
+    scenario ends, so what one scenario registered at runtime is gone for the next, as it is for a server in a
+    fresh process. Each registered tool, resource, template and prompt is a holder too (its description, its
+    function). If the SDK renames a manager, `SdkSeamError` names it and no in-process scenario starts.
+    """
+    managers = {
+        "tools": _private(server, "_tool_manager", "to restore its tools after a scenario", "mcp"),
+        "resources": _private(server, "_resource_manager", "to restore its resources after a scenario", "mcp"),
+        "prompts": _private(server, "_prompt_manager", "to restore its prompts after a scenario", "mcp"),
+    }
+    holders: dict[str, object] = {"the server": server, "its settings": server.settings}
+    holders["its low-level server"] = lowlevel_server(server)
+    for name, manager in managers.items():
+        holders[f"its {name}"] = manager
+        for attribute, registered in vars(manager).items():
+            if isinstance(registered, dict):
+                kind = {"_templates": "resource template"}.get(attribute, name.removesuffix("s"))
+                for key, item in registered.items():
+                    holders[f"the {kind} {key!r}"] = item
+    return holders
 
 
 def request_ids_in_flight(session: Any) -> frozenset[Any] | None:

@@ -26,16 +26,14 @@ import logging
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import behave.model
 import behave.parser
 import behave.runner
 
 from mcpbdd._text import not_utf8
-from mcpbdd.apps.browser import close_browser_of
 from mcpbdd.checks.coverage import CoverageCollector, ScenarioCoverage, scenario_label, write_coverage
-from mcpbdd.harness.processes import spare, spawn
 from mcpbdd.model.config import Settings, load_settings
 from mcpbdd.model.kinds import (
     ClientMode,
@@ -47,12 +45,14 @@ from mcpbdd.model.kinds import (
     parse_harness_tag,
 )
 from mcpbdd.model.redaction import redact_tree, redactor_for
-from mcpbdd.reporting import attachments as report
 from mcpbdd.reporting import console
 from mcpbdd.reporting.verdicts import NEAREST_PHRASES
 from mcpbdd.scenario.runtime import RunLoop, handle_sigterm, restore_sigterm, signal_name
-from mcpbdd.scenario.shared import SharedServers
-from mcpbdd.scenario.world import World
+
+if TYPE_CHECKING:
+    from mcpbdd.reporting import attachments as report
+    from mcpbdd.scenario.shared import SharedServers
+    from mcpbdd.scenario.world import World
 
 __all__ = [
     "after_all",
@@ -122,8 +122,6 @@ def before_all(context: Any) -> None:
     context.mcpbdd_started = time.time()
     handle_sigterm()
     context.mcpbdd_suggested = set()  # undefined steps already answered with the nearest phrases
-    report.use_secrets(_settings(context).secrets)
-    report.use_attachment_limit(_settings(context).attachment_limit)
     context.mcpbdd_loop = RunLoop()
     context.mcpbdd_coverage = CoverageCollector() if _settings(context).coverage_file else None
     # The SDK logs every tool failure at INFO; scenarios provoke failures on purpose. httpx logs every request.
@@ -131,6 +129,8 @@ def before_all(context: Any) -> None:
     logging.getLogger("httpx").setLevel(logging.WARNING)
     server = _settings(context).server or ""
     if server.startswith("stdio:") or (server.startswith("http:") and not server.startswith("http://")):
+        from mcpbdd.harness.processes import spawn
+
         spawn.announce(_settings(context).spawn)  # the run's header says how server processes start
 
 
@@ -144,6 +144,8 @@ def before_feature(context: Any, feature: Any) -> None:
         if not scenario.name.endswith(f"[{label}]"):
             scenario.name = f"{scenario.name} [{label}]"
     if settings.reuse_server == "feature":
+        from mcpbdd.scenario.shared import SharedServers
+
         loop: RunLoop = context.mcpbdd_loop
         context.mcpbdd_shared = SharedServers(loop.owner())
 
@@ -163,23 +165,31 @@ def after_feature(context: Any, feature: Any) -> None:
 
 
 def before_scenario(context: Any, scenario: Any) -> None:
+    """A fresh World for the scenario; the World, the SDK and the reports load here, at the first scenario, so
+    behave starts without them (an empty feature, a `--dry-run`, a shard with nothing to run never loads them)."""
+    from mcpbdd.reporting import attachments as report
+    from mcpbdd.scenario.world import World
+
     settings = _settings(context)
+    report.use_secrets(settings.secrets)  # cheap after the first scenario (the redactor is built once per run)
+    report.use_attachment_limit(settings.attachment_limit)
     loop: RunLoop = context.mcpbdd_loop
     world = World(settings, loop.owner(), shared=getattr(context, "mcpbdd_shared", None))
     kind, mode = harness_from_tags(scenario.effective_tags, settings)
     if kind is HarnessKind.CLIENT and mode is ClientMode.LEGACY and MODERN_ERA_TAG in scenario.effective_tags:
         world.close()
+        report.label_pass(kind, mode)
         scenario.skip("needs the 2026-07-28 protocol (a request state to replay); this pass speaks 2025-11-25")
         return
     world.use_harness(kind, mode)
     scenario_report = report.ScenarioReport(world, settings.secrets)
     scenario_report.start(kind, mode)
-    scenario_report.subscribe(world.events)
+    scenario_report.subscribe(world.bus)
     context.mcpbdd_report = scenario_report
     collector: CoverageCollector | None = getattr(context, "mcpbdd_coverage", None)
     if collector is not None:
         label = scenario_label(scenario.filename, scenario.line, scenario.name)
-        context.mcpbdd_scenario_coverage = collector.start(world.events, label)
+        context.mcpbdd_scenario_coverage = collector.start(world.bus, label)
     context.mcp = world
 
 
@@ -233,6 +243,8 @@ def suggest_for_undefined(scenario: Any, seen: set[tuple[str, int]], registry: A
 
 
 def after_scenario(context: Any, scenario: Any) -> None:
+    from mcpbdd.reporting import attachments as report
+
     suggest_for_undefined(scenario, context.mcpbdd_suggested, behave.runner.the_step_registry)
     world: World | None = getattr(context, "mcp", None)
     if world is None:
@@ -285,19 +297,31 @@ def _report_interrupt(interrupt: KeyboardInterrupt, while_doing: str) -> None:
     print(f"{said}: what it had open is closed; the run stops", file=sys.stderr, flush=True)
 
 
+def _loaded(module: str) -> Any:
+    """`module` if this run imported it, else None. What the spares, the fork servers and the run's Chromium
+    modules start cannot run unless they were imported; importing them only to find nothing to stop would
+    cost every run (an empty one too) the SDK's import at its end."""
+    return sys.modules.get(module)
+
+
 def after_all(context: Any) -> None:
     loop: RunLoop | None = getattr(context, "mcpbdd_loop", None)
+    spare, spawn = _loaded("mcpbdd.harness.processes.spare"), _loaded("mcpbdd.harness.processes.spawn")
+    browser = _loaded("mcpbdd.apps.browser")
     try:
         try:
-            spare.stop_all()  # the spares no scenario took: stopped through the SDK while the loop lives
-            if loop is not None:
-                close_browser_of(loop.loop)  # the run's Chromium (apps), if a scenario opened one
+            if spare is not None:
+                spare.stop_all()  # the spares no scenario took: stopped through the SDK while the loop lives
+            if loop is not None and browser is not None:
+                browser.close_browser_of(loop.loop)  # the run's Chromium (apps), if a scenario opened one
         finally:
             if loop is not None:
                 loop.close()
     finally:
-        spare.stop_all()  # whatever an interrupt kept the first stop from stopping: by signal
-        spawn.stop_all()  # the fork servers stop their forks, then end (they would at exit anyway)
+        if spare is not None:
+            spare.stop_all()  # whatever an interrupt kept the first stop from stopping: by signal
+        if spawn is not None:
+            spawn.stop_all()  # the fork servers stop their forks, then end (they would at exit anyway)
         restore_sigterm()
         collector: CoverageCollector | None = getattr(context, "mcpbdd_coverage", None)
         if collector is not None and collector.harnesses:

@@ -47,7 +47,7 @@ def _tools(server: MCPServer[Any]) -> None:
         return f"Hello {name}"
 
 
-clean = MCPServer("clean")
+clean = MCPServer("clean", version="1.0.0")
 _tools(clean)
 
 
@@ -181,6 +181,132 @@ def rename(note_id: str, title: str | None = None) -> str:
     """Refuses a blank title without saying which field was wrong."""
     if title == "":
         raise ToolError("Something was wrong with the request.")
+    return note_id
+
+
+_TRACE = 'Traceback (most recent call last):\n  File "/srv/notes/db.py", line 42, in lookup\nKeyError: {}'
+
+traceback_on_failure = MCPServer("traceback-on-failure")
+
+
+@traceback_on_failure.tool()
+def find_note(note_id: str) -> str:
+    """Refuses what a client gets wrong like the SDK does; a note it cannot find is a traceback on -32603."""
+    raise MCPError(INTERNAL_ERROR, _TRACE.format(note_id))
+
+
+template_leak = MCPServer("template-leak")
+
+
+@template_leak.resource("notes://{note_id}")
+def note(note_id: str) -> str:
+    """A note it cannot find is a protocol error whose message is the traceback (the tools are clean)."""
+    raise MCPError(INTERNAL_ERROR, _TRACE.format(note_id))
+
+
+log_leak = MCPServer("log-leak")
+
+
+@log_leak.tool()
+async def archive(note_id: str, ctx: Context[Any, Any]) -> str:
+    """Answers a clean tool error, but logs the traceback to the client first."""
+    await ctx.error(_TRACE.format(note_id))
+    raise ToolError(f"Note {note_id} not found.")
+
+
+prompt_leak = MCPServer("prompt-leak")
+
+
+@prompt_leak.prompt()
+def summarise(note_id: str) -> str:
+    """A prompt whose unknown note is a protocol error carrying the traceback."""
+    raise MCPError(INTERNAL_ERROR, _TRACE.format(note_id))
+
+
+reserved_refusal = MCPServer("reserved-refusal")
+
+
+@reserved_refusal.tool()
+def delete_note(note_id: str) -> str:
+    """Refuses the operation with the reserved code -32600 (invalid request), not a tool error."""
+    raise MCPError(-32600, f"Note {note_id} is locked.")
+
+
+server_range_refusal = MCPServer("server-range-refusal")
+
+
+@server_range_refusal.tool()
+def delete_draft(draft_id: str) -> str:
+    """Refuses the operation with -32001, which the SDKs read as a request timeout."""
+    raise MCPError(-32001, f"Draft {draft_id} is locked.")
+
+
+application_refusal = MCPServer("application-refusal")
+
+
+@application_refusal.tool()
+def delete_page(page_id: str) -> str:
+    """Refuses the operation with an application code outside JSON-RPC's reserved block (allowed)."""
+    raise MCPError(4004, f"Page {page_id} is locked.")
+
+
+needs_capability = MCPServer("needs-capability")
+
+
+@needs_capability.tool()
+def list_roots_here(folder: str) -> str:
+    """Answers with MCP's own -32021: the client did not declare a capability the tool needs."""
+    raise MCPError(-32021, "Client did not declare the roots capability", data={"requiredCapabilities": {"roots": {}}})
+
+
+def _signed_in() -> bool:
+    from mcp.server.auth.middleware.auth_context import get_access_token
+
+    return get_access_token() is not None
+
+
+members_only = MCPServer("members-only")
+
+
+@members_only.tool()
+def list_notes(cursor: str | None = None) -> str:
+    """Refuses an anonymous caller; for a signed-in one it crashes on the blank cursor a form sends."""
+    if not _signed_in():
+        raise ToolError("Unauthorized: sign in first.")
+    if cursor is not None:
+        return f"page after {cursor[0]}"  # IndexError on ""
+    return "first page"
+
+
+flood = MCPServer("flood")
+
+
+@flood.tool()
+async def chatty(note_id: str, ctx: Context[Any, Any]) -> str:
+    """Floods the client with log messages while it fails; one deep in the flood carries a traceback."""
+    for number in range(400):
+        await ctx.debug(f"looking at shard {number}" if number != 333 else _TRACE.format(note_id))
+    raise ToolError(f"Note {note_id} not found.")
+
+
+unruly = MCPServer("unruly")
+
+
+@unruly.tool()
+def die() -> str:
+    """Ends the server's process (in process: the behave job's, were the pack to run it there)."""
+    import os
+
+    os._exit(3)
+
+
+@unruly.tool()
+def stall(note_id: str, label: str | None = None) -> str:
+    """Answers a model's payload; never answers the blank label a form sends."""
+    if label is not None:
+        import time
+
+        time.sleep(3600)
     return note_id
 
 

@@ -163,6 +163,25 @@ def vanish() -> str:
 
 
 @awkward.tool()
+def fails_once(marker: str) -> str:
+    """Fails the first time it is called with `marker` (a file it then creates), passes afterwards: a flaky server
+    (the file outlives the process, so a rerun in another behave process sees it)."""
+    path = Path(marker)
+    if path.exists():
+        return "passed this time"
+    path.write_text("called once\n", encoding="utf-8")
+    raise RuntimeError("failed the first time")
+
+
+@awkward.tool()
+def killed() -> str:
+    """The process running it is killed at once (SIGKILL, as the kernel's OOM killer would): in-process, the
+    behave process itself, mid-feature."""
+    os.kill(os.getpid(), signal.SIGKILL)
+    return "unreachable"
+
+
+@awkward.tool()
 def depth(value: object) -> int:
     """How deeply `value` nests (a scalar is 0): what reached the handler of a deeply nested argument."""
     level, layer = 0, [value]

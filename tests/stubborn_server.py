@@ -5,10 +5,10 @@ there, in-process as `stubborn_server:mcp`, over stdio as `{python} -m stubborn_
 `Then the call was cancelled` and the storage steps failing with messages naming what arrived.
 
 `stubborn_import` works in a task of its own and waits for it through every cancellation (a server
-that shields its work, or hands it to a background job, does this by mistake). In-process its answer
-comes back after the cancel (a late answer); over a wire the SDK's dispatcher drops the answer of a
-request its client cancelled, but the notes are stored anyway: the storage steps show the half-done
-work. The SDK's own servers stop a cancelled handler; the notes example's `import_notebook` does.
+that shields its work, or hands it to a background job, does this by mistake). The SDK's dispatcher
+drops the answer of a request its client cancelled (and in-process the harnesses cancel as it does),
+but the notes are stored anyway: the storage steps show the half-done work. The SDK's own servers
+stop a cancelled handler; the notes example's `import_notebook` does.
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ expected-failures file are checked here too (their runs are in tests/spawning/te
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from mcpbdd.conformance.agreement import COUNTERPARTS, disagreements
 from mcpbdd.conformance.baseline import EXPECTED_FAILURE, expect_official, load_baseline
 from mcpbdd.conformance.summary import EXPECTED, FAILED, PASSED, Summary, Verdict
 from mcpbdd.harness.client import ClientHarness
+from mcpbdd.kit.principals import Principal
 
 pytestmark = pytest.mark.anyio
 
@@ -29,9 +31,9 @@ MESSAGES = {
     "invalid-arguments": "arguments breaking the input schema of 'lookup' was not refused",
     "unknown-resource": "the error code is -32002, not -32602",
     "tampered-request-state": "the retry with an altered request state: tools/call confirm {} came back as",
-    "error-texts-leak-nothing": "leak: a traceback",
+    "error-texts-leak-nothing": "leak in the answer: a traceback",
     "structured-results": "count: the client refused the server's answer",
-    "error-channels": "a well-formed call: tools/call lookup {'note_id': 'a'} came back as",
+    "error-channels": "a well-formed call answered with the internal error -32603 (a crash): tools/call lookup",
     "tool-names": "'look up/notes' is offered twice",
     "tool-schemas": "look up/notes inputSchema: $.properties.q.type: 'strin' is not valid",
     "pagination": "tools: still a nextCursor after 100 pages",
@@ -44,10 +46,12 @@ UNBROKEN = {"caching-hints", "result-type"}
 breaks them; tests/spawning/test_conformance_cli.py strips them from an HTTP server's answers instead."""
 
 
-async def _verdict(server: Any, name: str, mode: str = "auto") -> str:
+async def _verdict(
+    server: Any, name: str, mode: str = "auto", caller: Principal | None = None, strict: bool = False
+) -> str:
     async with ClientHarness(server, mode=mode) as harness:
         try:
-            await run_check(Probe(harness, None), name)
+            await run_check(Probe(harness, caller, strict=strict), name)
         except NotApplicable as reason:
             return f"not applicable: {reason}"
         except ConformanceFailure as failure:
@@ -55,8 +59,12 @@ async def _verdict(server: Any, name: str, mode: str = "auto") -> str:
         return "passed"
 
 
+SHOULDS = {"sep-2575-server-identifies-in-result-meta"}
+"""SHOULD-level checks: a warning, a failure under strict (tested on their own below)."""
+
+
 def test_every_check_but_the_sdk_stamped_ones_has_a_breaking_variant() -> None:
-    assert set(MESSAGES) | UNBROKEN == {check.id for check in all_checks()}
+    assert set(MESSAGES) | UNBROKEN | SHOULDS == {check.id for check in all_checks()}
     assert set(MESSAGES) == set(variants.VARIANTS)
 
 
@@ -209,3 +217,121 @@ def test_the_docs_show_the_table_of_counterparts() -> None:
     rows = {row[0]: row for row in re.findall(r"^\| ([\w-]+) \| ([\w-]+) \| ([\w, -]+) \| .+ \|$", page, re.M)}
     for name, counterpart in COUNTERPARTS.items():
         assert rows.get(name) == (name, counterpart.scenario, ", ".join(counterpart.checks)), name
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+@pytest.mark.parametrize(
+    ("server", "where"),
+    [
+        (variants.traceback_on_failure, "tools/call find_note"),
+        (variants.template_leak, "resources/read notes://mcpbdd-no-such-id-"),
+        (variants.prompt_leak, "prompts/get summarise"),
+        (variants.log_leak, "leak in log message error 'Traceback"),
+    ],
+)
+async def test_a_leak_behind_a_well_formed_request_that_fails_is_found(server: Any, where: str, mode: str) -> None:
+    """The refusals of malformed requests are the SDK's and clean; the traceback is in what a well-formed request
+    that fails inside the server answers (or logs): the check reads those too."""
+    verdict = await _verdict(server, "error-texts-leak-nothing", mode)
+    assert verdict.startswith("failed: an error text leaks what stays on the server"), verdict
+    assert "a traceback" in verdict and where in verdict, verdict
+
+
+@pytest.mark.parametrize(
+    ("server", "code"), [(variants.reserved_refusal, -32600), (variants.server_range_refusal, -32001)]
+)
+async def test_a_domain_refusal_on_a_reserved_code_is_the_wrong_channel(server: Any, code: int) -> None:
+    verdict = await _verdict(server, "error-channels")
+    assert f"a well-formed call answered with the reserved JSON-RPC code {code}" in verdict, verdict
+
+
+async def test_a_domain_refusal_on_an_application_code_is_a_legitimate_channel() -> None:
+    assert await _verdict(variants.application_refusal, "error-channels") == "passed"
+
+
+async def test_a_tool_that_refuses_the_caller_is_reported_as_such_not_passed() -> None:
+    """Anonymous, the tool refuses before it reads the blank cursor: that is no pass (nor a silent skip); named as
+    a caller it accepts, the crash the form's payload causes is found."""
+    anonymous = await _verdict(variants.members_only, "form-payloads")
+    refused = "not applicable: refused the caller (an anonymous caller (no access token)) on 2 call(s)"
+    assert anonymous.startswith(refused), anonymous
+    assert "Unauthorized: sign in first." in anonymous and "--user/--tenant/--scopes/--token" in anonymous
+    alice = await _verdict(variants.members_only, "form-payloads", caller=Principal("alice", "acme"))
+    assert alice.startswith("failed: a tool does not take a form client's payload"), alice
+    assert "list_notes, the form's payload: crash" in alice
+
+
+async def test_a_server_that_does_not_name_its_version_in_result_meta_gets_a_warning_failed_when_strict() -> None:
+    """The SDK's `MCPServer` stamps its name and an empty version: a SHOULD not kept, never a pass."""
+    check = "sep-2575-server-identifies-in-result-meta"
+    warned = await _verdict(variants.form_vague, check)
+    assert warned.startswith("not applicable: warning (SHOULD): the server does not identify itself"), warned
+    assert "tools/list: _meta['io.modelcontextprotocol/serverInfo'] = {'name': 'form-vague', 'version': ''}" in warned
+    assert "has no version" in warned
+    strict = await _verdict(variants.form_vague, check, strict=True)
+    assert strict.startswith("failed: warning (SHOULD)") and strict.endswith("(a SHOULD, failed under --strict)")
+    assert await _verdict(variants.clean, check) == "passed"
+    assert (await _verdict(variants.clean, check, "legacy")).startswith("not applicable: ")
+
+
+def test_the_summary_reads_refused_and_warned_apart_from_not_applicable(tmp_path: Path) -> None:
+    """A skip that is a refusal of the caller or a SHOULD not kept has a status of its own, from JUnit or, for a
+    pass whose every scenario was skipped (behave writes no JUnit then), from its Cucumber Messages."""
+    from mcpbdd.conformance.summary import REFUSED, SKIPPED, WARNED, read_verdicts
+
+    folder = tmp_path / "junit" / "client.auto"
+    folder.mkdir(parents=True)
+    cases = [
+        ("form-payloads: x", "not applicable: refused the caller (an anonymous caller) on 2 call(s)"),
+        ("sep-2575-server-identifies-in-result-meta: x", "not applicable: warning (SHOULD): no version"),
+        ("unknown-resource: x", "not applicable: the server declares no resources capability"),
+    ]
+    body = "".join(f'<testcase name="{name}"><skipped message="{message}"/></testcase>' for name, message in cases)
+    (folder / "TESTS-conformance.xml").write_text(f"<testsuite>{body}</testsuite>", encoding="utf-8")
+    messages = tmp_path / "conformance.ndjson"
+    envelopes = [
+        {"pickle": {"id": "p1", "name": cases[0][0]}},
+        {"testCase": {"id": "c1", "pickleId": "p1"}},
+        {"testCaseStarted": {"id": "s1", "testCaseId": "c1"}},
+        {
+            "testStepFinished": {
+                "testCaseStartedId": "s1",
+                "testStepResult": {"status": "SKIPPED", "message": cases[0][1]},
+            }
+        },
+    ]
+    legacy = tmp_path / "conformance.client.legacy.ndjson"
+    legacy.write_text("\n".join(json.dumps(e) for e in envelopes) + "\n", encoding="utf-8")
+    found = {(v.check, v.era): v.status for v in read_verdicts(tmp_path / "junit", messages)}
+    assert found == {
+        ("form-payloads", "2026-07-28"): REFUSED,
+        ("sep-2575-server-identifies-in-result-meta", "2026-07-28"): WARNED,
+        ("unknown-resource", "2026-07-28"): SKIPPED,
+        ("form-payloads", "2025-11-25"): REFUSED,
+    }
+
+
+async def test_a_flood_of_log_messages_is_read_to_the_end() -> None:
+    """400 log messages per call, the traceback in the 334th: the check reads them all, and says which one."""
+    verdict = await _verdict(variants.flood, "error-texts-leak-nothing")
+    assert verdict.startswith("failed: an error text leaks what stays on the server"), verdict[:300]
+    assert "leak in log message debug 'Traceback (most recent call last)" in verdict
+
+
+def test_a_run_the_server_refused_everywhere_judged_nothing() -> None:
+    """Refused the caller wherever a check applied, and nothing passed or failed: never green (exit 1)."""
+    from mcpbdd.conformance.baseline import Baseline
+    from mcpbdd.conformance.summary import REFUSED, SKIPPED
+
+    refused = [Verdict("form-payloads", "2026-07-28", REFUSED), Verdict("caching-hints", "2025-11-25", SKIPPED)]
+    assert Summary.of(refused, Baseline()).refused_only
+    judged = [*refused, Verdict("tool-names", "2026-07-28", PASSED)]
+    assert not Summary.of(judged, Baseline()).refused_only
+    assert not Summary.of([Verdict("caching-hints", "2025-11-25", SKIPPED)], Baseline()).refused_only
+
+
+async def test_a_code_mcp_defines_for_its_own_answers_is_no_wrong_channel() -> None:
+    """A tool needing a client capability the client did not declare answers -32021, which MCP defines: legitimate,
+    unlike -32600 or -32001 borrowed for a domain refusal."""
+    verdict = await _verdict(variants.needs_capability, "error-channels")
+    assert verdict == "passed", verdict

@@ -6,6 +6,7 @@ what the returned form (`contract.fail`) gives, and every way to get the wiring 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import pytest
@@ -135,3 +136,77 @@ def test_an_undeclared_reason_is_the_internal_error_naming_the_declared_ones() -
     with pytest.raises(MCPError, match=r"undeclared failure 'paid_twice' \(declared: expense_not_found\)"):
         contract.error("paid_twice")
     assert isinstance(contract.error("expense_not_found"), DeclaredFailure)
+
+
+def build_odd_shapes() -> MCPServer:
+    """Tools of the shapes the SDK accepts that are not plain `async def`: an object with an async `__call__`, a
+    tool decorated twice, a helper of the tool raising its failure from deeper down."""
+    mcp = MCPServer("odd")
+    contract = ErrorContract("odd_export", NOT_FOUND)
+    twice = ErrorContract("odd_twice", NOT_FOUND)
+
+    class Exporter:
+        """Export one expense (an object the SDK calls as an async tool)."""
+
+        async def __call__(self, expense_id: str) -> str:
+            raise contract.error("expense_not_found", f"Expense {expense_id} not found.")
+
+    mcp.tool(name="odd_export", description="Export one expense.")(contract.raises(Exporter()))
+
+    def lookup(expense_id: str) -> Expense:
+        raise twice.error("expense_not_found", f"Expense {expense_id} not found.")
+
+    @mcp.tool()
+    @twice.raises
+    @twice.raises
+    async def odd_twice(expense_id: str) -> Expense:
+        """Decorated twice by mistake; its helper raises."""
+        return lookup(expense_id)
+
+    return mcp
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+@pytest.mark.parametrize("tool", ["odd_export", "odd_twice"])
+async def test_a_callable_object_or_a_tool_decorated_twice_still_answers_the_declared_failure(
+    mode: str, tool: str
+) -> None:
+    async with Client(build_odd_shapes(), mode=mode) as client:
+        result = await client.call_tool(tool, {"expense_id": "e-7"})
+    assert result.is_error, result
+    assert result.structured_content == {
+        "error": {
+            "reason": "expense_not_found",
+            "message": "Expense e-7 not found.",
+            "retryable": False,
+            "recovery": {"hint": "List the expenses to see which ids exist."},
+        }
+    }
+
+
+def build_generator() -> MCPServer:
+    """A synchronous generator tool (the SDK answers with the list of what it yields) raising midway."""
+    mcp = MCPServer("generated")
+    contract = ErrorContract("list_expenses", NOT_FOUND)
+
+    @mcp.tool()
+    @contract.raises
+    def list_expenses(owner: str) -> Iterable[str]:
+        """Yield the owner's expenses; an unknown owner is the declared failure, found after the first one."""
+        yield "e-1"
+        if owner != "alice":
+            raise contract.error("expense_not_found", f"{owner} has no more expenses.")
+        yield "e-2"
+
+    return mcp
+
+
+@pytest.mark.anyio
+async def test_a_generator_tool_failing_midway_answers_the_declared_failure() -> None:
+    async with Client(build_generator()) as client:
+        listed = await client.call_tool("list_expenses", {"owner": "alice"})
+        failed = await client.call_tool("list_expenses", {"owner": "bob"})
+    assert not listed.is_error and listed.structured_content == {"result": ["e-1", "e-2"]}, listed
+    assert failed.is_error and failed.structured_content is not None, failed
+    assert failed.structured_content["error"]["reason"] == "expense_not_found"

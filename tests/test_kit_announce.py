@@ -14,9 +14,18 @@ import anyio
 import pytest
 from mcp import Client
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS
 
 from mcpbdd._sdk import connection_of
-from mcpbdd.kit.announce import Subscriptions, resource_updated, serve_subscriptions, tools_changed
+from mcpbdd.kit.announce import (
+    MAX_SUBSCRIPTIONS,
+    MAX_URI_LENGTH,
+    Subscriptions,
+    resource_updated,
+    serve_subscriptions,
+    tools_changed,
+)
 
 # The 2025-11-25 subscription calls are what this module serves; the SDK warns that 2026-07-28 removed them.
 pytestmark = pytest.mark.filterwarnings("ignore::mcp.shared.exceptions.MCPDeprecationWarning")
@@ -109,3 +118,24 @@ def test_the_seam_finds_the_connection_behind_a_session() -> None:
         _connection = object()
 
     assert connection_of(Session()) is Session._connection
+
+
+@pytest.mark.anyio
+async def test_a_flood_of_subscriptions_or_a_huge_uri_is_refused_and_holds_nothing() -> None:
+    """A subscription is held for the connection's life: one connection cannot make the server hold an unbounded
+    set of URIs, nor a URI of a megabyte; the refusal says which limit, and the connection stays usable."""
+    mcp, subscriptions = build()
+    async with Client(mcp, mode="legacy") as flooder:
+        with pytest.raises(MCPError, match=f"at most {MAX_URI_LENGTH:,} may be subscribed") as huge:
+            await flooder.subscribe_resource("docs://" + "x" * 1_000_000)
+        assert huge.value.code == INVALID_PARAMS
+        for number in range(MAX_SUBSCRIPTIONS):
+            await flooder.subscribe_resource(f"docs://{number}")
+        await flooder.subscribe_resource("docs://0")  # again: nothing new held
+        with pytest.raises(MCPError, match="the most one may be: unsubscribe first"):
+            await flooder.subscribe_resource("docs://one-too-many")
+        (held,) = subscriptions._by_connection.values()
+        assert len(held) == MAX_SUBSCRIPTIONS and "docs://one-too-many" not in held
+        await flooder.unsubscribe_resource("docs://0")
+        await flooder.subscribe_resource("docs://one-too-many")  # room again
+        assert not (await flooder.call_tool("edit", {"name": "1"})).is_error

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 
-from mcpbdd.apps.browser import INSTALL_CHROMIUM, AppsUnavailable
+from mcpbdd.apps.browser import INSTALL_CHROMIUM, INSTALL_PLAYWRIGHT, AppsUnavailable, check_available
 from mcpbdd.cli.conformance import with_settings
 from mcpbdd.cli.main import build_parser
 from mcpbdd.model.config import ConfigError, load_settings
@@ -59,3 +60,28 @@ def test_a_project_that_requires_the_official_suite_gets_it_from_mcpbdd_conforma
     assert chosen.official is True
     chosen, _ = with_settings(build_parser().parse_args(["conformance", "--no-official"]))
     assert chosen.official is False, "the command line still wins"
+
+
+def test_chromium_without_playwright_breaks_a_project_that_requires_apps(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Chromium alone is not apps: with Playwright not importable (a module that fails to import), a project
+    requiring apps, or any CI run, is broken naming Playwright's install, not skipped."""
+    chromium = tmp_path / "chromium"
+    chromium.write_text("#!/bin/sh\n")
+    chromium.chmod(0o755)
+    monkeypatch.setenv("MCPBDD_CHROMIUM", str(chromium))
+    monkeypatch.setitem(sys.modules, "playwright.async_api", None)  # `import` raises ImportError
+    with pytest.raises(AppsUnavailable) as missing:
+        check_available()
+    assert missing.value.capability == "apps" and missing.value.install == INSTALL_PLAYWRIGHT
+    with pytest.raises(Broken, match="no Playwright for Python on this machine, and the project requires 'apps'"):
+        skip_reason(missing.value, ("apps",), (), environ={})
+    with pytest.raises(Broken, match="this is a CI run"):
+        skip_reason(missing.value, (), ("official",), environ={"CI": "true"})
+
+
+@pytest.mark.parametrize("optional", ["app", "apps official", "*", "all"])
+def test_a_misspelt_optional_makes_nothing_optional_it_is_refused(optional: str) -> None:
+    with pytest.raises(ConfigError, match="unknown capability"):
+        load_settings(userdata={"mcpbdd.optional": optional})

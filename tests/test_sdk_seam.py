@@ -341,3 +341,20 @@ async def test_request_ids_in_flight_names_a_wire_sessions_waiting_requests_and_
 def test_request_ids_in_flight_on_something_else_names_the_missing_attribute() -> None:
     with pytest.raises(SdkSeamError, match="object has no _dispatcher any more"):
         _sdk.request_ids_in_flight(object())
+
+
+def test_registration_holders_name_where_the_server_keeps_what_it_registered() -> None:
+    server = _server()
+    holders = _sdk.registration_holders(server)
+    assert holders["the server"] is server and holders["its low-level server"] is lowlevel_server(server)
+    assert "echo" in vars(holders["its tools"])["_tools"]
+    assert {"its resources", "its prompts", "its settings", "the tool 'echo'"} <= set(holders)
+    assert "tools/call" in vars(holders["its low-level server"])["_request_handlers"]
+
+
+def test_registration_holders_of_something_else_names_the_missing_manager() -> None:
+    class NotQuiteAServer:
+        settings = None
+
+    with pytest.raises(SdkSeamError, match="NotQuiteAServer has no _tool_manager any more"):
+        _sdk.registration_holders(NotQuiteAServer())  # type: ignore[arg-type]

@@ -206,7 +206,7 @@ def test_a_missing_snapshot_is_recorded_locally_but_refused_in_ci(tmp_path: Path
     assert match_snapshot(TOOLS, path, ci=True).action == "matched"
 
 
-def test_a_mismatch_fails_naming_each_difference_and_update_rewrites(tmp_path: Path) -> None:
+def test_a_mismatch_fails_naming_each_difference_and_update_records_an_added_tool(tmp_path: Path) -> None:
     path = tmp_path / "tools.json"
     match_snapshot(TOOLS, path, ci=False)
     narrowed = [Tool(name="get_note", input_schema={"type": "object", "properties": {"note_id": {"type": "integer"}}})]
@@ -218,9 +218,11 @@ def test_a_mismatch_fails_naming_each_difference_and_update_rewrites(tmp_path: P
         "BREAKING: get_note $.inputSchema.properties.note_id.type: the type changed from string to integer" in message
     )
     assert "not breaking: archive $: the tool was added" in message
-    verdict = match_snapshot(narrowed, path, update=True, ci=True)
+    archive = Tool(name="archive", input_schema={})
+    # update records an added tool; a changed one needs an approval (tests/test_surface_pins.py)
+    verdict = match_snapshot([*TOOLS, archive], path, update=True, ci=True)
     assert verdict.action == "updated" and len(verdict.differences) == 1
-    assert match_snapshot(narrowed, path, ci=True).action == "matched"
+    assert match_snapshot([*TOOLS, archive], path, ci=True).action == "matched"
 
 
 def test_a_file_that_is_not_a_snapshot_is_refused(tmp_path: Path) -> None:

@@ -435,8 +435,10 @@ def test_a_forgotten_loopback_server_stops_when_collected(threads_before: set[th
 
 
 def doubles(upstream: Upstream | None) -> Doubles:
+    """The scenario's doubles; without `upstream`, the default `NoUpstream`, which refuses every request."""
     clock = FrozenClock()
-    return Doubles(StorageService(InMemoryProvider(), clock), clock, upstream)
+    storage = StorageService(InMemoryProvider(), clock)
+    return Doubles(storage, clock) if upstream is None else Doubles(storage, clock, upstream)
 
 
 @pytest.mark.anyio

@@ -1,7 +1,8 @@
 """Writes reference/api.md at build time: every name `import mcpbdd` offers, then what a server imports.
 
-The list comes from the package itself (`mcpbdd.__all__` and where each name lives), so a name added
-to the front appears here without anyone editing the page; mkdocstrings renders each from its docstring.
+The list comes from the package itself (`mcpbdd.__all__`; where each name lives: `mcpbdd._MODULES` and
+`mcpbdd._NAMES`), so a name added to the front appears here without anyone editing the page; mkdocstrings
+renders each from its docstring.
 """
 
 from __future__ import annotations
@@ -34,10 +35,8 @@ lines = [
     "## The public front: `import mcpbdd`",
     "",
 ]
-where: dict[str, str] = mcpbdd._where()  # name -> the module that defines it, read as the front reads it
-for name in sorted((n for n in mcpbdd.__all__ if n in where), key=str.lower):
-    module = where[name]
-    target = module if module == f"mcpbdd.{name}" else f"{module}.{name}"
+for name in sorted((n for n in mcpbdd.__all__ if n != "__version__"), key=str.lower):
+    target = mcpbdd._MODULES[name] if name in mcpbdd._MODULES else f"{mcpbdd._NAMES[name]}.{name}"
     lines += [f"::: {target}", "    options:", "      heading_level: 3", ""]
 lines += ["## What a server imports: the kit and storage", ""]
 for module in SERVER_SIDE:

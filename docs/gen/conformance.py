@@ -39,6 +39,19 @@ for check in all_checks():
         "",
         check.rule,
         "",
+        "## What it sends",
+        "",
+        check.sends,
+        "",
+        "Every call is made as the run's caller (`--user`, or anonymous; the summary says who). A call that ends "
+        "the server or gets no answer within the timeout stops the check, which fails naming it; the next check "
+        "meets a fresh server. A check whose calls the server refused as this caller reads *refused the caller*, "
+        "never passed.",
+        "",
+        "## What it cannot see",
+        "",
+        check.blind,
+        "",
         "## How to fix a failure",
         "",
         check.fix,

@@ -17,13 +17,15 @@ import contextlib
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 from mcpbdd.authorization.edge import NO_TOKEN
-from mcpbdd.authorization.server import FakeAuthorizationServer, fake_authorization_server
-from mcpbdd.authorization.tokens import DEFAULT_LIFETIME, RESOURCE, TokenSpec, mint
 from mcpbdd.kit.clock import Clock
 from mcpbdd.kit.principals import Principal
-from mcpbdd.kit.protected import ENV_ISSUER, ENV_JWKS
+
+if TYPE_CHECKING:
+    from mcpbdd.authorization.server import FakeAuthorizationServer
+    from mcpbdd.authorization.tokens import TokenSpec
 
 __all__ = ["ScenarioAuthorization"]
 
@@ -50,6 +52,8 @@ class ScenarioAuthorization:
 
     def require(self) -> FakeAuthorizationServer:
         """The server requires a token: start the run's fake authorization server (once per run)."""
+        from mcpbdd.authorization.server import fake_authorization_server
+
         self.fake = fake_authorization_server()
         return self.fake
 
@@ -62,6 +66,8 @@ class ScenarioAuthorization:
 
     def environment(self) -> dict[str, str]:
         """What the server process needs to verify the scenario's tokens (nothing unless a token is required)."""
+        from mcpbdd.kit.protected import ENV_ISSUER, ENV_JWKS
+
         if self.fake is None:
             return {}
         return {ENV_ISSUER: self.fake.issuer, ENV_JWKS: self.fake.jwks_url}
@@ -70,6 +76,8 @@ class ScenarioAuthorization:
 
     def spec(self, principal: Principal) -> TokenSpec:
         """The token `principal` holds (an honest one, issued now, on first asking)."""
+        from mcpbdd.authorization.tokens import DEFAULT_LIFETIME, TokenSpec
+
         spec = self._specs.get(principal.user)
         if spec is None:
             now = self._clock().now().timestamp()
@@ -99,6 +107,8 @@ class ScenarioAuthorization:
 
     def grant(self, principal: Principal, scope: str) -> TokenSpec:
         """`principal` gets a new token with `scope` added, issued now (as after consenting to more scope)."""
+        from mcpbdd.authorization.tokens import DEFAULT_LIFETIME
+
         self._require_first("a new token for " + principal.user)
         old = self.spec(principal)
         now = self._clock().now().timestamp()
@@ -109,6 +119,8 @@ class ScenarioAuthorization:
 
     def token(self, principal: Principal, resource: str) -> str:
         """The JWT `principal` sends to the server at `resource` (minted again only when its spec changed)."""
+        from mcpbdd.authorization.tokens import mint
+
         assert self.fake is not None
         spec = self.spec(principal)
         minted = self._minted.get(principal.user)
@@ -138,6 +150,8 @@ class ScenarioAuthorization:
 
     def flaw_of(self, principal: Principal | None) -> str | None:
         """What is wrong with `principal`'s token (None: honest, or no token at all)."""
+        from mcpbdd.authorization.tokens import RESOURCE
+
         spec = self._specs.get(principal.user) if principal is not None else None
         if spec is None:
             return None

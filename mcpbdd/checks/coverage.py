@@ -27,14 +27,14 @@ import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcpbdd.checks.json_files import load_json_file
-from mcpbdd.checks.offered import Offered, list_offered, template_pattern
-from mcpbdd.kit.errors import CONTRACTS, reason_and_hint
-from mcpbdd.model.outcome import PROMPTS_GET, RESOURCES_READ, TOOLS_CALL, Channel
 from mcpbdd.model.redaction import redactor_for
-from mcpbdd.model.trace import Exchange, ExchangeRecorded
+
+if TYPE_CHECKING:
+    from mcpbdd.checks.offered import Offered
+    from mcpbdd.model.trace import Exchange, ExchangeRecorded
 
 __all__ = [
     "COVERAGE_FORMAT",
@@ -132,6 +132,9 @@ class ScenarioCoverage:
     asserted: set[tuple[str, str]] = field(default_factory=set)
 
     def on_exchange(self, event: ExchangeRecorded) -> None:
+        from mcpbdd.kit.errors import reason_and_hint
+        from mcpbdd.model.outcome import TOOLS_CALL, Channel
+
         self.exchanges.append(event.exchange)
         outcome = event.exchange.outcome
         if outcome.channel in (Channel.TOOL_ERROR, Channel.PROTOCOL_ERROR) and outcome.call.method == TOOLS_CALL:
@@ -156,6 +159,8 @@ class CoverageCollector:
 
     def start(self, events: Any, label: str) -> ScenarioCoverage:
         """Follow a scenario's World (its `events`) from now on."""
+        from mcpbdd.model.trace import ExchangeRecorded
+
         scenario = ScenarioCoverage(label)
         events.subscribe(ExchangeRecorded, scenario.on_exchange)
         return scenario
@@ -177,6 +182,8 @@ class CoverageCollector:
                 _add_scenario(entry, scenario.label)
 
     def _surface(self, world: Any) -> _Surface | None:
+        from mcpbdd.checks.offered import list_offered, template_pattern
+
         key = (world.harness_name, world.server_target)
         surface = self._surfaces.get(key)
         if surface is None:
@@ -195,6 +202,8 @@ class CoverageCollector:
 
     def _declare(self, section: dict[str, Any], surface: _Surface) -> None:
         """Everything offered appears in the file, called or not: an uncovered item is one with no calls."""
+        from mcpbdd.kit.errors import CONTRACTS
+
         offered = surface.offered
         for name, shape in surface.shapes.items():
             tool = _item(section["tools"], name, True)
@@ -224,6 +233,8 @@ class CoverageCollector:
         return failures.setdefault(reason, {"declared": False, "observed": 0, "asserted": 0, "scenarios": []})
 
     def _count(self, section: dict[str, Any], surface: _Surface | None, exchange: Exchange, label: str) -> None:
+        from mcpbdd.model.outcome import PROMPTS_GET, RESOURCES_READ, TOOLS_CALL
+
         call = exchange.outcome.call
         channel = exchange.outcome.channel.value
         if call.method == TOOLS_CALL:

@@ -11,14 +11,16 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from mcp.shared.exceptions import MCPError
+from mcp_types import METHOD_NOT_FOUND
 
-from mcpbdd.harness.base import Harness
+from mcpbdd.harness.base import Harness, ServerError, bounded
 from mcpbdd.harness.client import ClientHarness
 from mcpbdd.harness.context import ContextHarness
 from mcpbdd.kit.principals import Principal
 
 __all__ = ["Offered", "list_offered", "list_templates", "template_pattern"]
+
+TEMPLATES = "resources/templates/list"
 
 
 @dataclass
@@ -33,15 +35,21 @@ class Offered:
     """Prompt name -> its argument names."""
 
 
-async def _pages(list_page: Any) -> list[Any]:
-    """Every page of a listing; a server that does not offer the kind (MethodNotFound and the like) offers none."""
+async def _pages(list_page: Any, method: str, timeout: float) -> list[Any]:
+    """Every page of a listing; a server that does not serve the kind (MethodNotFound) offers none.
+
+    Any other error is the server's failure, naming the listing (`ServerError`): a listing that breaks
+    must not read as an empty one.
+    """
     items: list[Any] = []
     cursor: str | None = None
     while True:
         try:
-            page = await list_page(cursor=cursor)
-        except MCPError:
-            return items
+            page = await bounded(method, timeout, list_page(cursor=cursor))
+        except ServerError as exc:
+            if exc.code == METHOD_NOT_FOUND:
+                return items
+            raise
         items += getattr(page, "tools", None) or getattr(page, "resources", None) or []
         items += getattr(page, "resource_templates", None) or getattr(page, "prompts", None) or []
         cursor = page.next_cursor
@@ -63,10 +71,10 @@ async def list_offered(harness: Harness, caller: Principal | None) -> Offered:
         client = await harness.session(caller)
         capabilities = getattr(client, "server_capabilities", None)
         if capabilities is None or getattr(capabilities, "resources", None) is not None:
-            resources = await _pages(client.list_resources)
-            templates = await _pages(client.list_resource_templates)
+            resources = await _pages(client.list_resources, "resources/list", harness.timeout)
+            templates = await _pages(client.list_resource_templates, TEMPLATES, harness.timeout)
         if capabilities is None or getattr(capabilities, "prompts", None) is not None:
-            prompts = await _pages(client.list_prompts)
+            prompts = await _pages(client.list_prompts, "prompts/list", harness.timeout)
     return Offered(
         tools={tool.name: dict(tool.input_schema or {}) for tool in tools},
         resources=sorted(str(resource.uri) for resource in resources),
@@ -84,7 +92,10 @@ async def list_templates(harness: Harness, caller: Principal | None) -> list[str
         capabilities = getattr(client, "server_capabilities", None)
         if capabilities is not None and getattr(capabilities, "resources", None) is None:
             return []  # a server without the resources capability offers no templates (a client would not ask)
-        return [template.uri_template for template in await _pages(client.list_resource_templates)]
+        return [
+            template.uri_template
+            for template in await _pages(client.list_resource_templates, TEMPLATES, harness.timeout)
+        ]
     raise TypeError(f"a {type(harness).__name__} cannot list what its server offers")
 
 

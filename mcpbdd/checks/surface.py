@@ -28,11 +28,14 @@ from mcp_types import Tool
 
 from mcpbdd.checks.json_files import load_json_file
 from mcpbdd.checks.surface_diff import Difference, diff_surfaces, render_differences
+from mcpbdd.checks.surface_pins import Unapproved, approve, pins_of, token_deltas, unapproved
+from mcpbdd.surface_lint.visible import reveal
 
 __all__ = [
     "SURFACE_FORMAT",
     "SnapshotMismatch",
     "SnapshotVerdict",
+    "approve_changes",
     "in_ci",
     "load_surface",
     "match_snapshot",
@@ -72,7 +75,8 @@ def surface_of(tools: Iterable[Tool]) -> dict[str, Any]:
     for tool in tools:
         body = tool.model_dump(mode="json", by_alias=True, exclude_none=True)
         listed[body.pop("name")] = body
-    return {"format": SURFACE_FORMAT, "tools": dict(sorted(listed.items()))}
+    ordered = dict(sorted(listed.items()))
+    return {"format": SURFACE_FORMAT, "tools": ordered, "pins": pins_of(ordered)}
 
 
 def load_surface(path: Path | str) -> dict[str, Any]:
@@ -123,14 +127,60 @@ def match_snapshot(
         write_surface(path, current)
         return SnapshotVerdict("updated", path)
     differences = diff_surfaces(recorded, current)
-    if not differences:
+    pending = unapproved(recorded, current)
+    if not differences and not pending:
         return SnapshotVerdict("matched", path)
     if update:
-        write_surface(path, current)
+        write_surface(path, _accepting(recorded, current, pending))
+        if pending:
+            raise SnapshotMismatch(_unapproved_message(path, recorded, current, pending), differences)
         return SnapshotVerdict("updated", path, tuple(differences))
+    text = render_differences(differences) if differences else "no difference in the listings"
+    deltas = token_deltas(recorded, current, sorted({d.tool for d in differences}))
+    rug = f"\n{_unapproved_message(path, recorded, current, pending)}" if pending else ""
     raise SnapshotMismatch(
-        f"The server's tools differ from the snapshot {path}: {render_differences(differences)}\n"
+        f"The server's tools differ from the snapshot {path}: {text}\n{deltas}{rug}\n"
         "If the change is intended, update the snapshot (`mcpbdd run --update-snapshots`) and commit it; "
         "a breaking change also needs a new major version or a migration path for clients.",
         differences,
     )
+
+
+def approve_changes(
+    tools: Iterable[Tool], path: Path | str, *, by: str, why: str, names: list[str] | None = None
+) -> tuple[list[Unapproved], str]:
+    """Approve the changes to the pinned parts of `names` (default: every tool waiting) in the snapshot at `path`:
+    their current listings and pins are written with who, when and why. Returns what was approved and the token
+    deltas; ValueError when the file cannot be read or there is nothing to approve (naming what waits)."""
+    path = Path(path)
+    recorded, current = load_surface(path), surface_of(tools)
+    approved = approve(recorded, current, by=by, why=why, names=names)
+    if not approved:
+        raise ValueError(f"no tool in {path} waits for an approval: the pinned descriptions and schemas match")
+    deltas = token_deltas(load_surface(path), recorded, [change.tool for change in approved])
+    write_surface(path, recorded)
+    return approved, deltas
+
+
+def _accepting(recorded: dict[str, Any], current: dict[str, Any], pending: list[Unapproved]) -> dict[str, Any]:
+    """The surface `--update-snapshots` writes: the current one, except each tool whose pinned parts changed
+    without an approval, which keeps its recorded listing and pin (only an approval accepts it)."""
+    kept = {change.tool for change in pending}
+    tools = {name: recorded["tools"][name] if name in kept else listing for name, listing in current["tools"].items()}
+    recorded_pins = recorded.get("pins") or {}
+    pins = {name: recorded_pins.get(name) or pins_of({name: tools[name]})[name] for name in tools}
+    return {**current, "tools": tools, "pins": pins}
+
+
+def _unapproved_message(
+    path: Path, recorded: dict[str, Any], current: dict[str, Any], pending: list[Unapproved]
+) -> str:
+    names = [change.tool for change in pending]
+    lines = [f"{len(pending)} tool(s) changed what a model reads since they were pinned in {path}, with no approval:"]
+    lines += [reveal(line, 2000) for change in pending for line in str(change).splitlines()]
+    lines.append(token_deltas(recorded, current, names))
+    lines.append(
+        f"Review the change, then record who approves it and why: `mcpbdd surface approve {path} --by NAME "
+        f"--why REASON` (or `--tool {names[0]}` for one); --update-snapshots does not accept it."
+    )
+    return "\n".join(lines)

@@ -21,6 +21,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from mcpbdd.surface_lint.visible import reveal
+
 __all__ = ["Difference", "diff_surfaces", "diff_tools", "render_differences"]
 
 Role = Literal["input", "output"]
@@ -51,7 +53,8 @@ class Difference:
 
 
 def _show(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+    """A value as JSON, with every invisible character a server may have hidden in it shown by its code point."""
+    return reveal(json.dumps(value, ensure_ascii=False, sort_keys=True), 20_000)
 
 
 def diff_surfaces(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[Difference]:
@@ -265,6 +268,8 @@ def _properties(
 def _keyword(name: str, path: str, key: str, before: Any, after: Any, role: Role) -> Difference:
     """A change of one constraint keyword: tighter breaks an input, looser breaks an output."""
     change = f"{key} changed from {_show(before)} to {_show(after)}"
+    if key in ("description", "title"):  # what a model reads: shown, so a review sees what it approves
+        return Difference(name, path, False, f"the {key} changed from {_show(before)} to {_show(after)}")
     if key in _NOTES:
         return Difference(name, path, False, f"the {key} changed")
     tighter: bool | None = None

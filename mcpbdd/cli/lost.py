@@ -43,6 +43,8 @@ class PlannedScenario:
     feature_name: str
     harness: str = ""
     """The harness as reports name it (`context`, `client, legacy`): its Allure parameter."""
+    display: str = ""
+    """Its one name, as every report writes it (`mcpbdd.reporting.names`: an Outline row by its values)."""
 
     @property
     def key(self) -> tuple[str, int]:
@@ -61,6 +63,7 @@ def planned_scenarios(args: Sequence[str]) -> list[PlannedScenario]:
     from mcpbdd.behave import harness_from_tags
     from mcpbdd.model.config import ConfigError, load_settings
     from mcpbdd.model.kinds import harness_label
+    from mcpbdd.reporting.names import outline_row_name
 
     with contextlib.redirect_stderr(io.StringIO()):
         config = Configuration(list(args))
@@ -79,7 +82,10 @@ def planned_scenarios(args: Sequence[str]) -> list[PlannedScenario]:
             if settings is not None:
                 kind, mode = harness_from_tags(scenario.effective_tags, settings)
                 title, harness = f"{title} [{harness_label(kind, mode, noun='harness')}]", harness_label(kind, mode)
-            planned.append(PlannedScenario(str(feature.filename), int(scenario.line), title, feature.name, harness))
+            shown = outline_row_name(scenario, title)
+            planned.append(
+                PlannedScenario(str(feature.filename), int(scenario.line), title, feature.name, harness, shown)
+            )
     return planned
 
 
@@ -120,6 +126,7 @@ def lost_scenarios(
                 message=message,
                 returncode=returncode,
                 output_tail=tail,
+                display=scenario.display,
             )
         )
     return lost

@@ -121,6 +121,14 @@ def add_parser(commands: Any) -> None:
         "--cucumber-json", type=Path, default=None, metavar="FILE", help="write a Cucumber JSON report to FILE"
     )
     run.add_argument(
+        "--rerun-failures",
+        type=int,
+        default=0,
+        metavar="N",
+        help="run failed and broken scenarios again, up to N times: one that then passes is FLAKY in every report "
+        "and still fails the run (default 0: no rerun)",
+    )
+    run.add_argument(
         "--parity", type=Path, default=REPORTS, help=f"folder of parity.json and parity.md (--harness all) ({REPORTS})"
     )
 

@@ -12,10 +12,12 @@ from __future__ import annotations
 import argparse
 import json
 import shlex
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from mcpbdd.record.cassette import Cassette
-from mcpbdd.record.replay import ReplayTarget
+if TYPE_CHECKING:
+    from mcpbdd.record.cassette import Cassette
+    from mcpbdd.record.replay import ReplayTarget
+
 
 __all__ = ["chosen_target", "shown_argv"]
 

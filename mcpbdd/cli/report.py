@@ -1,8 +1,12 @@
 """`mcpbdd report`: Allure results (one or more folders, e.g. one per CI shard) rendered into one HTML file.
 
     mcpbdd report [RESULTS...] [--output DIR] [--name NAME] [--coverage FILE...] [--messages FILE]
+                  [--history FILE | --no-history]
 
-Allure 3 renders it (Node.js is needed: without it the command exits 2 and says so);
+Allure 3 renders it (Node.js is needed: without it the command exits 2 and says so), keeping its
+history file (`reports/allure-history.jsonl` by default, beside the report folder, which is emptied):
+each report shows the earlier reports' results of every test (trend, History tab, new, fixed, flaky);
+keep the file between CI runs (a cache or an artifact) to keep the memory.
 `--messages` renders a Cucumber Messages stream with @cucumber/html-formatter instead. The
 last lines say what the report holds and where it is.
 """
@@ -15,10 +19,13 @@ from pathlib import Path
 from typing import Any
 
 from mcpbdd.cli.exits import EXIT_OK, EXIT_USAGE
-from mcpbdd.cli.options import DEFAULT_HTML, DEFAULT_RESULTS
+from mcpbdd.cli.options import DEFAULT_HTML, DEFAULT_RESULTS, REPORTS
 from mcpbdd.reporting.totals import totals_lines
 
-__all__ = ["add_parser", "main"]
+__all__ = ["DEFAULT_HISTORY", "add_parser", "main"]
+
+DEFAULT_HISTORY = REPORTS / "allure-history.jsonl"
+"""Allure 3's history file: beside the report folder (which each render empties), in the reports folder."""
 
 
 def add_parser(commands: Any) -> None:
@@ -41,6 +48,14 @@ def add_parser(commands: Any) -> None:
         "totals replace the results' own coverage.* environment entries, so a report merged from shards shows the "
         "run's coverage (the input folders are not changed)",
     )
+    report.add_argument(
+        "--history",
+        type=Path,
+        default=DEFAULT_HISTORY,
+        metavar="FILE",
+        help=f"Allure's history file, read and appended, so the report shows earlier runs ({DEFAULT_HISTORY})",
+    )
+    report.add_argument("--no-history", action="store_true", help="neither read nor write a history file")
     report.add_argument(
         "--messages",
         type=Path,
@@ -73,15 +88,29 @@ def main(args: argparse.Namespace) -> int:
 
             page = render_messages(args.messages, args.output / "cucumber.html")
         else:
-            page = html_report.render(results, args.output, name=args.name, coverage=_merged_coverage(args.coverage))
+            history = None if args.no_history else args.history
+            coverage = _merged_coverage(args.coverage)
+            page = html_report.render(results, args.output, name=args.name, coverage=coverage, history=history)
     except html_report.NodeMissing as exc:
         print(f"mcpbdd report: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except (FileNotFoundError, ValueError, html_report.RenderError) as exc:
         print(f"mcpbdd report: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    for line in totals_lines(results):  # the last lines say what the report holds and where it is
+    if args.messages is None and not args.no_history:
+        print(f"mcpbdd: history kept in {args.history} (the next report shows this run)")
+    # the last lines say what the report holds (of the files it was rendered from) and where it is
+    for line in _stream_lines(args.messages) if args.messages is not None else totals_lines(results):
         print(line)
     print(f"mcpbdd: report written: {page}")
     print(f"mcpbdd: open it in a browser: {page.as_uri()}")
     return EXIT_OK
+
+
+def _stream_lines(messages: Path) -> list[str]:
+    """What each rendered Cucumber Messages stream holds, per pass (the Allure results are not what was rendered)."""
+    from mcpbdd.reporting.cucumber_html import pass_streams, stream_heading
+    from mcpbdd.reporting.messages import read_envelopes
+
+    streams = [messages] if messages.is_file() else list(pass_streams(messages).values())
+    return [f"mcpbdd: {stream_heading(read_envelopes(path))[1]}" for path in streams]

@@ -42,6 +42,7 @@ from mcpbdd.cli.options import REPORTS
 from mcpbdd.cli.passes import ALL, passes_for_all
 from mcpbdd.cli.plan import Plan, PlanError, Unit, balance, plan_run, shard_of
 from mcpbdd.cli.progress import EventFiles, ProgressLine, ended_normally, wants_progress
+from mcpbdd.cli.rerun import Flaky, Rerun, mark_flaky
 from mcpbdd.cli.run_lock import FolderBusy, holding_reports
 from mcpbdd.cli.run_summary import Breakdown, print_summary, skip_reasons
 from mcpbdd.cli.timings import load_timings, merge_units, split_for_shards, unit_weights, written_to
@@ -218,6 +219,8 @@ class Run:
         self.verdicts_of: dict[int, tuple[Path, str | None]] = {}  # each worker's verdict file and pass
         self.lost: list[LostScenario] = []
         """The planned scenarios no verdict came for (`mcpbdd.cli.lost`): broken in every report."""
+        self.flaky: list[Flaky] = []
+        """The scenarios that failed, then passed on a rerun (`--rerun-failures`, `mcpbdd.cli.rerun`)."""
 
     def execute(self) -> int:
         """Start the processes, watch them to the end, write what derives from them; the run's exit status."""
@@ -236,7 +239,10 @@ class Run:
             events.poll()  # the last scenarios, before the files go
             if stopped_by is None:  # an interrupted run says so: what it did not reach is not lost
                 self.report_lost(chains)
+                if getattr(self.args, "rerun_failures", 0) > 0:
+                    self.rerun()
             self.finish()
+            mark_flaky(self.flaky, junit=None if self.args.no_junit else self.args.junit)
         finally:
             progress.close()
         return self.conclude(chains, events, stopped_by)
@@ -350,10 +356,40 @@ class Run:
                 item
                 for lost in self.lost
                 if lost.column == column
-                for item in lost_case_envelopes(lost.feature, lost.line, lost.title, lost.details())
+                for item in lost_case_envelopes(lost.feature, lost.line, lost.shown, lost.details())
             ]
             with part.open("a", encoding="utf-8") as stream:
                 stream.write("".join(json.dumps(item, ensure_ascii=False) + "\n" for item in envelopes))
+
+    def rerun(self) -> None:
+        """Run the failed and broken scenarios again (`--rerun-failures N`); name those that then passed as flaky."""
+        verdicts = [v for path, column in self.verdict_files for v in read_verdicts(path, column or "")]
+        rerun = Rerun(
+            self.scratch,
+            self.args.results,
+            self.plan.options,
+            self.rerun_args,
+            self.message_parts,
+            messages=self.args.messages is not None or self.args.cucumber_json is not None,
+            redact=self.redactor.redact,
+        )
+        parts = len(self.message_parts)
+        self.flaky = rerun.run(verdicts, self.args.rerun_failures, self.out)
+        mark_flaky(self.flaky, results=self.args.results, streams=self.message_parts[:parts])
+        for flaky in self.flaky:
+            print(self.redactor.redact(flaky.line()), file=self.out)
+
+    def rerun_args(self, files: ReportFiles, harness: str | None, options: list[str]) -> list[str]:
+        """behave's arguments for a rerun process of `harness` (as the run's own, but for the paths)."""
+        return behave_args(
+            files,
+            harness,
+            options,
+            color=self.color,
+            pinned_elsewhere=len(self.harnesses) > 1,
+            stdio_command=self.stdio_command,
+            steps=self.args.steps,
+        )
 
     def finish(self) -> None:
         """The merged coverage, then the outputs derived from every process's verdicts (`mcpbdd.cli.finish`)."""

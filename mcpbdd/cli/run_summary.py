@@ -64,7 +64,7 @@ def print_summary(
     for scenario in lost:
         column = f" ({scenario.column})" if scenario.column else ""
         ended = f" (exit code {scenario.returncode})" if scenario.returncode is not None else ""
-        print(f"mcpbdd: BROKEN {scenario.location} {scenario.title}{column}: {scenario.message}{ended}", file=out)
+        print(f"mcpbdd: BROKEN {scenario.location} {scenario.shown}{column}: {scenario.message}{ended}", file=out)
     counts = f"{events.passed} passed, {events.failed} failed"
     broken = events.broken + len(lost)  # a lost scenario is broken: no verdict reached any report
     if broken:  # the specification or its set-up is wrong, not the server (mcpbdd.reporting.broken)

@@ -43,7 +43,6 @@ from pathlib import Path
 from typing import Any
 
 from mcpbdd.cli.formatters import ALLURE, PROGRESS, SUMMARY, formatter_module
-from mcpbdd.harness.processes.parent_death import die_with_parent
 
 __all__ = ["GATHER", "PREIMPORT", "Worker", "run_workers", "use_fork"]
 
@@ -58,6 +57,9 @@ PREIMPORT = (
     formatter_module(ALLURE),
     formatter_module(PROGRESS),
     "mcpbdd.behave",
+    "mcpbdd.scenario.world",  # the hooks load it (and the SDK) at the first scenario: here once, not per worker
+    "mcpbdd.reporting.attachments",
+    "mcpbdd.harness.processes.parent_death",  # what a worker calls first thing after the fork
 )
 """What a forked worker inherits already imported: everything heavy that registers no step."""
 
@@ -186,6 +188,8 @@ def _orphaned(number: int, frame: object) -> None:
 
 def _die_with_parent(parent: int) -> None:
     """Linux: have the kernel signal this worker when the parent dies (SIGHUP, see `_orphaned`), so it closes."""
+    from mcpbdd.harness.processes.parent_death import die_with_parent
+
     if sys.platform != "linux":
         return
     signal.signal(signal.SIGHUP, _orphaned)

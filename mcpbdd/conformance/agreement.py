@@ -54,6 +54,12 @@ COUNTERPARTS: dict[str, Counterpart] = {
         "both are 2026-07-28 rules, not applicable to a 2025-11-25 server; the suite also lists prompts and "
         "resources a server did not declare",
     ),
+    "sep-2575-server-identifies-in-result-meta": Counterpart(
+        "server-stateless",
+        ("sep-2575-server-identifies-in-result-meta",),
+        "a SHOULD in both (a warning, a failure under --strict in the pack); the suite reads server/discover, the "
+        "pack the list results",
+    ),
 }
 """Pack check -> the official suite's checks of the same rule. The suite's other generic checks (HTTP headers,
 DNS rebinding, statelessness) look at the HTTP transport, which the pack does not check; its `tools-list` check

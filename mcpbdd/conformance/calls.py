@@ -11,22 +11,35 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from mcp_types import INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, Tool
+from mcp_types import (
+    HEADER_MISMATCH,
+    INTERNAL_ERROR,
+    INVALID_PARAMS,
+    METHOD_NOT_FOUND,
+    MISSING_REQUIRED_CLIENT_CAPABILITY,
+    UNSUPPORTED_PROTOCOL_VERSION,
+    URL_ELICITATION_REQUIRED,
+)
 
 from mcpbdd.checks.schema import schema_problems, violations
+from mcpbdd.conformance.arguments import failing_arguments, schema_breaking_arguments
 from mcpbdd.conformance.probe import Probe, minimal_arguments, unused_name
 from mcpbdd.conformance.registry import SPEC, NotApplicable, check
 from mcpbdd.conformance.verdict import broken, fail_unless, refusal_problem, shown
 from mcpbdd.harness.base import CLIENT_REFUSED
 from mcpbdd.model.outcome import Call, Channel, Outcome, ProtocolError
 
-__all__ = ["schema_breaking_arguments"]
+__all__ = ["RESERVED"]
 
 _TOOLS = f"{SPEC}/server/tools"
 
 
 @check(
     "unknown-tool",
+    sends="One `tools/call` of a name no tool of `tools/list` has (`mcpbdd-no-such-tool`, numbered until "
+    "unused), with no arguments.",
+    blind="A dispatcher that refuses only names it finds suspicious (one unknown name is tried); what the "
+    "server does with the name beyond its answer (a log on its side).",
     title="A call of a tool the server does not offer is refused",
     section="tools",
     url=f"{_TOOLS}#error-handling",
@@ -43,27 +56,14 @@ async def unknown_tool(probe: Probe) -> None:
     fail_unless([f"{problem}: {shown(outcome)}"] if problem else [], "an unknown tool was not refused properly")
 
 
-def schema_breaking_arguments(tool: Tool) -> dict[str, Any] | None:
-    """Arguments the tool's input schema refuses (a required key left out, else a property's wrong type), or None."""
-    schema = tool.input_schema
-    if schema_problems(schema):
-        return None
-    valid = minimal_arguments(tool)
-    required = [name for name in schema.get("required", []) if isinstance(name, str)]
-    if required:
-        broken = {k: v for k, v in valid.items() if k != required[0]}
-        if violations(schema, broken):
-            return broken
-    for name, prop in (schema.get("properties") or {}).items():
-        for wrong in ({"mcpbdd": "not this"}, 12345, "not this"):
-            candidate = {**valid, name: wrong}
-            if isinstance(prop, dict) and violations(schema, candidate):
-                return candidate
-    return None
-
-
 @check(
     "invalid-arguments",
+    sends="Per tool whose input schema some arguments can break: one `tools/call` leaving out its first "
+    "required argument, else setting one property to a value of the wrong type (an object, a number, a "
+    "string, whichever the schema refuses).",
+    blind="Tools whose schema accepts anything (no `required`, no `type`); whether the tool ran anyway when the"
+    " refusal came as a tool error (a side effect on the server's side is not observable from the "
+    "answer).",
     title="Arguments that break the input schema are refused",
     section="tools",
     url=f"{_TOOLS}#error-handling",
@@ -92,6 +92,10 @@ async def invalid_arguments(probe: Probe) -> None:
 
 @check(
     "unknown-resource",
+    sends="One `resources/read` of `mcpbdd-conformance://no-such-resource/<random>`, when the server declares "
+    "resources.",
+    blind="A template that matches every URI (then the URI exists); unknown URIs of the server's own schemes "
+    "(only the one scheme is tried).",
     title="Reading a resource that does not exist is -32602 with data.uri",
     section="resources",
     url=f"{SPEC}/server/resources#error-handling",
@@ -134,6 +138,11 @@ def _tampered(state: str) -> str:
 
 @check(
     "tampered-request-state",
+    sends="Per tool, its smallest valid arguments until one answers `InputRequiredResult` with a "
+    "`requestState`; then that call again with empty `inputResponses` and the state with one character "
+    "changed (2026-07-28 only).",
+    blind="Tools that ask only for other arguments than their smallest; a state bound to the wrong caller or "
+    "replayed (one alteration is tried); 2025-11-25, whose questions come mid-call with no state.",
     title="A tampered request state is refused",
     section="multi-round-trip",
     url=f"{SPEC}/server/tools",
@@ -158,38 +167,10 @@ async def tampered_request_state(probe: Probe) -> None:
 
 
 @check(
-    "error-texts-leak-nothing",
-    title="Error texts leak no stack frame, path or secret",
-    section="security",
-    url=f"{SPEC}/server/tools#security-considerations",
-    rule="Whatever a server refuses (an unknown tool, bad arguments, an unknown resource), its message "
-    'is for the client and the model: no traceback, no `File "...", line N`, no path of the server\'s '
-    "installation or machine, no configured secret.",
-    fix="Catch exceptions at the edge and answer with a sentence; log the details on the server's side. "
-    "Do not put `str(exc)` of an unexpected exception into a result.",
-)
-async def error_texts_leak_nothing(probe: Probe) -> None:
-    tools = await probe.tools()
-    calls = [Call.tool(unused_name([t.name for t in tools], "mcpbdd-no-such-tool"), {"mcpbdd": "x"})]
-    for tool in tools:
-        arguments = schema_breaking_arguments(tool)
-        if arguments is not None:
-            calls.append(Call.tool(tool.name, arguments))
-    if await probe.declares("resources"):
-        calls.append(Call.resource(f"mcpbdd-conformance://no-such-resource/{uuid.uuid4().hex}"))
-    # No unknown prompt: the Python SDK answers one with -32603 and renders the traceback into its log, which
-    # costs about a second a call and says nothing the other refusals do not (docs: Conformance, "Not yet").
-    problems = []
-    for call in calls:
-        outcome = await probe.send(call)
-        problem = broken(probe, outcome, call.arguments)
-        if problem is not None and problem.startswith("leak"):
-            problems.append(f"{problem}: {shown(outcome)}")
-    fail_unless(problems, "an error text leaks what stays on the server")
-
-
-@check(
     "structured-results",
+    sends="Per tool with an `outputSchema`: one `tools/call` with its smallest valid arguments.",
+    blind="Results of other arguments (a tool that fails on its smallest arguments is never judged: not "
+    "applicable when none succeeds); content blocks beside `structuredContent`.",
     title="Structured results match the tool's output schema",
     section="tools",
     url=f"{_TOOLS}#output-schema",
@@ -223,31 +204,67 @@ async def structured_results(probe: Probe) -> None:
     fail_unless(problems, "a structured result breaks its output schema")
 
 
-def _names_an_argument(error: ProtocolError, arguments: dict[str, Any]) -> bool:
-    """Whether a protocol error of a schema-valid call is a refusal of one argument's value (allowed), not a crash.
+RESERVED = range(-32768, -32000 + 1)
+"""JSON-RPC 2.0's reserved block: pre-defined errors and "implementation-defined server-errors" (-32000 to -32099);
+"the remainder of the space is available for application defined errors". MCP and its SDKs give codes in it their
+own meanings (-32000 connection closed and -32001 request timeout in the SDKs, -32002 an unknown resource on
+2025-11-25, -32042 URL elicitation required), so a domain refusal there reads as something it is not."""
+
+MCP_ANSWERS = {
+    URL_ELICITATION_REQUIRED: "URL elicitation required",
+    MISSING_REQUIRED_CLIENT_CAPABILITY: "missing required client capability",
+    UNSUPPORTED_PROTOCOL_VERSION: "unsupported protocol version",
+    HEADER_MISMATCH: "header mismatch",
+}
+"""The reserved codes MCP defines for what a well-formed call may legitimately meet (the tool needs a URL
+elicitation, a capability the client did not declare, another protocol version; an HTTP header that disagrees
+with the body): answers of the protocol, not domain refusals."""
+
+
+def _wrong_channel(error: ProtocolError, arguments: dict[str, Any]) -> str | None:
+    """Why a protocol error of a schema-valid call is on the wrong channel, or None when it is a legitimate one.
 
     -32603 is a crash and -32601 a tool the server listed but cannot find; -32602 may refuse a value the schema
-    cannot express (an unsupported format) when it names the argument, in its data or its message. Other codes
-    are the server's own (an error contract's) and pass.
+    cannot express (an unsupported format) when it names the argument, in its data or its message; the codes MCP
+    defines for the protocol's own answers (`MCP_ANSWERS`) pass. Any other code in JSON-RPC's reserved block
+    (-32768 to -32000: -32600, -32700, the server range) is a reserved meaning borrowed for a domain refusal.
+    Codes outside it are the application's own (an error contract's) and pass.
     """
+    if error.code == INVALID_PARAMS:
+        data = error.data if isinstance(error.data, dict) else {}
+        if any(name in data or name in error.message for name in arguments):
+            return None
+        return "invalid params -32602 naming no argument"
     if error.code in (INTERNAL_ERROR, METHOD_NOT_FOUND):
-        return False
-    if error.code != INVALID_PARAMS:
-        return True
-    data = error.data if isinstance(error.data, dict) else {}
-    return any(name in data or name in error.message for name in arguments)
+        return {INTERNAL_ERROR: "the internal error -32603 (a crash)", METHOD_NOT_FOUND: "method not found -32601"}[
+            error.code
+        ]
+    if error.code in RESERVED and error.code not in MCP_ANSWERS:
+        return f"the reserved JSON-RPC code {error.code}, not a domain refusal's (a tool error, or a code outside it)"
+    return None
 
 
 @check(
     "error-channels",
+    sends="Per tool: `tools/call` with arguments its schema accepts that are likely to fail (the smallest, "
+    "every string an unknown id, every string empty, every number at -1, 0 and 2^31, each only when "
+    "valid; at most four, stopping at the first wrong channel), then one call with schema-breaking "
+    "arguments.",
+    blind="Failures that need state the server does not have yet (an id that exists, a second call); whether a "
+    "tool error should have been a protocol error (any tool error passes); codes outside JSON-RPC's "
+    "reserved block (an application's own, which pass).",
     title="A well-formed call is never a protocol error; a malformed one is never a result",
     section="tools",
     url=f"{_TOOLS}#error-handling",
     rule="Tool failures (a note not found, a refused operation) are tool errors the model can read and recover "
     "from; protocol errors are for requests the server cannot process. A call with arguments the input schema "
     "accepts is never an internal error (-32603) or method not found (-32601), nor invalid params (-32602) unless "
-    "the error names the argument whose value it refuses (a value the schema cannot express); and a call of an "
-    "unknown tool or with schema-breaking arguments never comes back as a successful result.",
+    "the error names the argument whose value it refuses (a value the schema cannot express), nor any other code "
+    "JSON-RPC reserves (-32768 to -32000: -32600 invalid request, -32700 parse error, the -32000..-32099 server "
+    "range, whose codes MCP and its SDKs give meanings: connection closed, request timeout, resource not found) "
+    "but those MCP defines for its own answers (-32042 URL elicitation required, -32021 missing required client "
+    "capability, -32022 unsupported protocol version, -32020 header mismatch); and a call of an unknown tool or "
+    "with schema-breaking arguments never comes back as a successful result.",
     fix="Report what went wrong inside the tool as a tool error (raise the SDK's `ToolError`, or return "
     "`isError: true`); keep `MCPError` for failures of the request itself.",
 )
@@ -255,16 +272,16 @@ async def error_channels(probe: Probe) -> None:
     problems: list[str] = []
     tools = await probe.tools()
     for tool in tools:
-        arguments = minimal_arguments(tool)
-        if schema_problems(tool.input_schema) or violations(tool.input_schema, arguments):
-            continue
-        outcome = await probe.send(Call.tool(tool.name, arguments))
-        error = outcome.error
-        if outcome.channel is Channel.PROTOCOL_ERROR and error is not None and not _names_an_argument(error, arguments):
-            problems.append(f"a well-formed call: {shown(outcome)}")
-        wrong = schema_breaking_arguments(tool)
-        if wrong is not None:
-            refused = await probe.send(Call.tool(tool.name, wrong))
+        for arguments in failing_arguments(tool):  # the smallest first; then unknown ids, empty strings, bounds
+            outcome = await probe.send(Call.tool(tool.name, arguments))
+            error = outcome.error
+            wrong = _wrong_channel(error, arguments) if outcome.channel is Channel.PROTOCOL_ERROR and error else None
+            if wrong is not None:
+                problems.append(f"a well-formed call answered with {wrong}: {shown(outcome)}")
+                break
+        breaking = schema_breaking_arguments(tool)
+        if breaking is not None:
+            refused = await probe.send(Call.tool(tool.name, breaking))
             if refused.channel is Channel.OK:
                 problems.append(f"a malformed call: {shown(refused)}")
     if not tools:

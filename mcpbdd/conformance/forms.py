@@ -84,6 +84,10 @@ def form_arguments(tool: Tool) -> tuple[dict[str, Any], list[str]]:
 
 @check(
     "form-payloads",
+    sends="Per tool with optional fields: its smallest valid arguments (a model's payload), then the same with "
+    'every optional field as a form sends it left blank (`""`, `[]`, an object of blanks, `null`).',
+    blind="Forms that send other blanks (`0`, `false`); nested required fields left blank; a tool that refuses "
+    "the caller (reported as refused the caller, never judged).",
     title="Each tool takes a form client's payload as well as a model's",
     section="tools",
     url=f"{SPEC}/server/tools#calling-tools",

@@ -38,6 +38,10 @@ def item_key(item: Any) -> str:
 
 @check(
     "capabilities-served",
+    sends="The list requests of each declared capability (`tools/list`, `resources/list`, "
+    "`resources/templates/list`, `prompts/list`), every page.",
+    blind="Capabilities other than the lists (logging, completions, subscriptions); whether the lists hold what"
+    " the server really offers.",
     title="Every declared capability is served",
     section="lifecycle",
     url=f"{SPEC}/basic/lifecycle#capability-negotiation",
@@ -60,6 +64,8 @@ async def capabilities_served(probe: Probe) -> None:
 
 @check(
     "pagination",
+    sends="Every page of each declared list, following `nextCursor` (at most 100 pages), then its first page again.",
+    blind="Lists that change between pages because of another client; cursors past 100 pages.",
     title="List pagination is consistent",
     section="pagination",
     url=_PAGINATION,
@@ -89,6 +95,8 @@ async def pagination(probe: Probe) -> None:
 
 @check(
     "bad-cursor",
+    sends="One list request per declared list with the cursor `mcpbdd-not-a-cursor`.",
+    blind="A cursor the server issued and then expired, or one of another list or caller (only a made-up one is sent).",
     title="A cursor the server never issued is refused with -32602",
     section="pagination",
     url=f"{_PAGINATION}#error-handling",
@@ -112,6 +120,8 @@ async def bad_cursor(probe: Probe) -> None:
 
 @check(
     "caching-hints",
+    sends="Every page of each declared list (2026-07-28 only), reading which result fields came on the wire.",
+    blind="Whether the hints are right (a TTL that is too long); other results than lists.",
     title="List results carry caching hints",
     section="caching",
     url=f"{SPEC}/server/utilities/pagination",
@@ -134,6 +144,8 @@ async def caching_hints(probe: Probe) -> None:
 
 @check(
     "result-type",
+    sends="Every page of each declared list (2026-07-28 only), reading whether `resultType` came on the wire.",
+    blind="Results of calls (tools, prompts, resources): only lists are read.",
     title="Every result says its resultType",
     section="multi-round-trip",
     url=f"{SPEC}/server/tools",
@@ -155,6 +167,8 @@ async def result_type(probe: Probe) -> None:
 
 @check(
     "tool-names",
+    sends="Every page of `tools/list`.",
+    blind="Names that collide only with other servers' tools in a client; names that are valid but misleading.",
     title="Tool names are well formed and unique",
     section="tools",
     url=f"{SPEC}/server/tools#tool-names",
@@ -175,6 +189,8 @@ async def tool_names(probe: Probe) -> None:
 
 @check(
     "tool-schemas",
+    sends="Every page of `tools/list`; each schema is checked against its JSON Schema dialect's metaschema.",
+    blind="Whether the schema says what the code needs (see invalid-arguments and form-payloads for what calls show).",
     title="Input and output schemas are valid JSON Schema 2020-12 objects",
     section="tools",
     url=f"{SPEC}/server/tools#tool",

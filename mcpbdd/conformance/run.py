@@ -7,7 +7,14 @@ from typing import TYPE_CHECKING
 
 from mcpbdd.conformance.eras import LEGACY_SESSION
 from mcpbdd.conformance.probe import Probe
-from mcpbdd.conformance.registry import ConformanceFailure, NotApplicable, check_named
+from mcpbdd.conformance.registry import (
+    REFUSED_CALLER,
+    CallerRefused,
+    ConformanceFailure,
+    NotApplicable,
+    ShouldNotKept,
+    check_named,
+)
 from mcpbdd.harness.client import ClientHarness
 
 if TYPE_CHECKING:
@@ -17,22 +24,56 @@ __all__ = ["check_all_in_world", "check_in_world", "probe_for", "run_check"]
 
 
 async def run_check(probe: Probe, name: str) -> None:
-    """Run the check `name`: returns when the server keeps the rule; raises ConformanceFailure or NotApplicable."""
+    """Run the check `name`: returns when the server keeps the rule; raises ConformanceFailure or NotApplicable.
+
+    A check that found nothing wrong while the server refused its caller on some calls (`Probe.refusals`) raises
+    `CallerRefused`: what was refused was never judged, so it is not a pass.
+    """
     found = check_named(name)
     if found.modern_only and not await probe.modern():
         raise NotApplicable(f"{found.id} is a 2026-07-28 rule and {LEGACY_SESSION}")
-    await found.run(probe)
+    start = len(probe.refusals)
+    try:
+        await found.run(probe)
+    except ShouldNotKept as warning:
+        if probe.strict:
+            raise ConformanceFailure(f"{warning} (a SHOULD, failed under --strict)") from None
+        raise
+    except NotApplicable as reason:
+        refused = probe.refusals[start:]
+        if refused and not isinstance(reason, CallerRefused):
+            raise _refused(probe, refused) from None
+        raise
+    refused = probe.refusals[start:]
+    if refused:
+        raise _refused(probe, refused)
+
+
+def _refused(probe: Probe, refused: list[str]) -> CallerRefused:
+    listed = "; ".join(refused[:5]) + (f"; and {len(refused) - 5} more" if len(refused) > 5 else "")
+    return CallerRefused(
+        f"{REFUSED_CALLER} ({probe.who}) on {len(refused)} call(s), which were never judged: {listed}. Name a "
+        "caller it accepts: mcpbdd conformance --user/--tenant/--scopes/--token, or [tool.mcpbdd.conformance]"
+    )
 
 
 def probe_for(world: World) -> Probe:
-    """The scenario's Probe: its harness (which must be the client harness: the checks read the wire) and caller."""
+    """The scenario's Probe: its harness (which must be the client harness: the checks read the wire) and caller.
+
+    The caller is the scenario's own; when it declared none, the one `[tool.mcpbdd.conformance]` names (`user`,
+    `tenant`, `scopes`: what `mcpbdd conformance --user ...` passes on), else anonymous.
+    """
+    section = world.settings.conformance
+    if world.caller is None and not world.directory.chosen and section.user:
+        world.add_user(section.user, section.tenant or section.user, section.scopes)
     harness = world.harness
     if not isinstance(harness, ClientHarness):
         raise NotApplicable(
             f"the conformance checks read the wire and this scenario runs on the {world.harness_name} harness: "
             "run it on the client harness (-D mcpbdd.harness=client, or mcpbdd conformance)"
         )
-    return Probe(harness, world.caller, tuple(world.settings.secrets))
+    secrets = (*world.settings.secrets, *([section.token] if section.token else []))
+    return Probe(harness, world.caller, secrets, strict=section.strict)
 
 
 def check_in_world(world: World, name: str) -> None:

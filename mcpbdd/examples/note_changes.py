@@ -18,11 +18,13 @@ Kept apart from `notes.py` so the server module stays small; `notes.py` calls `r
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Annotated, Any, Final
 
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
+from pydantic import Field
 
+from mcpbdd.examples.arguments import NoteId
 from mcpbdd.kit.announce import resource_updated, serve_subscriptions, tools_changed
 
 __all__ = ["ARCHIVING", "register"]
@@ -65,8 +67,10 @@ def register(namespace: Mapping[str, Any]) -> None:
         return edited
 
     # The annotations as objects (this module's are strings, and `Note` is not a name here): the SDK reads them.
-    edit_note.__annotations__ = {"note_id": str, "body": str, "ctx": Context, "return": namespace["Note"]}
-    set_archiving.__annotations__ = {"enabled": bool, "ctx": Context, "return": str}
-    archive_note.__annotations__ = {"note_id": str, "ctx": Context, "return": str}
+    body = Annotated[str, Field(description="The note's new text, replacing the old.")]
+    enabled = Annotated[bool, Field(description="true turns the archive on, false turns it off.")]
+    edit_note.__annotations__ = {"note_id": NoteId, "body": body, "ctx": Context, "return": namespace["Note"]}
+    set_archiving.__annotations__ = {"enabled": enabled, "ctx": Context, "return": str}
+    archive_note.__annotations__ = {"note_id": NoteId, "ctx": Context, "return": str}
     for tool in (set_archiving, archive_note, edit_note):
         server.tool()(tool)

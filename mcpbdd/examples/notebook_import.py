@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Annotated, Any, Final
 
 import anyio
 from mcp.server.mcpserver import Context
@@ -115,5 +115,7 @@ def register(namespace: Mapping[str, Any]) -> None:
 
     # The annotations as objects (this module's are strings, and `NoteList` is not a name here): the SDK reads
     # the argument schema and the output schema from them.
-    import_notebook.__annotations__ = {"notes": list[Draft], "ctx": Context, "pace_ms": int, "return": note_list}
+    drafts = Annotated[list[Draft], Field(description="The notes to import, each a title, body and tags.")]
+    pace = Annotated[int, Field(description="Milliseconds to wait after each note (0: no wait).")]
+    import_notebook.__annotations__ = {"notes": drafts, "ctx": Context, "pace_ms": pace, "return": note_list}
     namespace["mcp"].tool()(import_notebook)

@@ -44,6 +44,7 @@ from mcp_types import (
 )
 from pydantic import BaseModel, Field, ValidationError
 
+from mcpbdd.examples import arguments as arg
 from mcpbdd.examples import note_changes, note_tags, notebook_import
 from mcpbdd.kit.clock import Clock, SystemClock
 from mcpbdd.kit.consent import DECLINED, ConsentGate, Shown
@@ -240,12 +241,12 @@ async def _save_new_note(
 
 @mcp.tool()
 async def create_note(
-    title: str,
-    body: str,
+    title: arg.Title,
+    body: arg.Body,
     ctx: Context,
-    tags: list[str] | None = None,
-    slug: str | None = None,
-    expires_in_minutes: int | None = None,
+    tags: arg.Tags = None,
+    slug: arg.Slug = None,
+    expires_in_minutes: arg.ExpiresIn = None,
 ) -> Note:
     """Create a note in the caller's tenant; `slug` picks an unused id, `expires_in_minutes` makes it temporary."""
     _, user = _caller()
@@ -265,7 +266,7 @@ GET_NOTE = ErrorContract("get_note", NOTE_NOT_FOUND)
 
 @mcp.tool()
 @GET_NOTE.raises
-async def get_note(note_id: str, ctx: Context) -> Note:
+async def get_note(note_id: arg.NoteId, ctx: Context) -> Note:
     """Return one note of the caller's tenant."""
     try:
         return await _find(ctx, note_id)
@@ -285,7 +286,7 @@ async def _all_notes(notebook: TenantStorage) -> list[Note]:
 
 
 @mcp.tool()
-async def list_notes(ctx: Context, tag: str | None = None) -> NoteList:
+async def list_notes(ctx: Context, tag: arg.TagFilter = None) -> NoteList:
     """List the caller's notes, oldest first, optionally only those with a tag."""
     notes = [n for n in await _all_notes(_notebook(ctx)) if tag is None or tag in n.tags]
     return NoteList(notes=notes, count=len(notes))
@@ -296,7 +297,7 @@ DELETE_CONSENT = ConsentGate("delete the note")
 
 
 @mcp.tool()
-async def delete_note(note_id: str, ctx: Context) -> Deleted | InputRequiredResult:
+async def delete_note(note_id: arg.NoteId, ctx: Context) -> Deleted | InputRequiredResult:
     """Delete a note of the caller's tenant, after the user consents (each consent deletes once)."""
     notebook, clock = _notebook(ctx), _state(ctx).clock
 
@@ -332,7 +333,7 @@ EXPORT_NOTES = ErrorContract(
 
 
 @mcp.tool()
-async def export_notes(format: str, ctx: Context) -> str:
+async def export_notes(format: arg.ExportFormat, ctx: Context) -> str:
     """Export every note of the caller's tenant as one document (markdown or json)."""
     if format not in EXPORT_FORMATS:
         EXPORT_NOTES.fail(
@@ -362,7 +363,7 @@ async def ask_model_for_title(note_id: str, ctx: Context) -> Sample:
 
 @mcp.tool()
 async def suggest_title(
-    note_id: str, ctx: Context, proposal: Annotated[CreateMessageResult, Resolve(ask_model_for_title)]
+    note_id: arg.NoteId, ctx: Context, proposal: Annotated[CreateMessageResult, Resolve(ask_model_for_title)]
 ) -> TitleSuggestion:
     """Ask the client's model for a better title for a note (the note is not changed)."""
     await _find(ctx, note_id)
@@ -443,7 +444,7 @@ async def _fetch_document(docs: httpx.AsyncClient | None, document_id: str) -> D
 
 
 @mcp.tool()
-async def import_note(document_id: str, ctx: Context) -> Note:
+async def import_note(document_id: arg.DocumentId, ctx: Context) -> Note:
     """Import a document from the team's document service as a new note (the caller becomes its author)."""
     _, user = _caller()
     if not DOCUMENT_ID.fullmatch(document_id):
@@ -470,7 +471,7 @@ notebook_import.register(globals())  # `import_notebook`: a long import (progres
 
 
 @mcp.tool()
-async def share_note(note_id: str, ctx: Context) -> Shared:
+async def share_note(note_id: arg.NoteId, ctx: Context) -> Shared:
     """Publish a note to the team's document service (`POST /documents`) for readers outside the notebook."""
     try:
         note = await _find(ctx, note_id)
@@ -495,7 +496,7 @@ class NotePage(BaseModel):
 
 
 @mcp.tool()
-async def page_notes(ctx: Context, cursor: str | None = None, limit: int = 10) -> NotePage:
+async def page_notes(ctx: Context, cursor: arg.Cursor = None, limit: arg.PageSize = 10) -> NotePage:
     """Page through the caller's notes in id order; a colleague in the same tenant may continue from a cursor."""
     try:
         page = await _notebook(ctx).list("notes/", cursor=cursor, limit=max(1, min(limit, 100)))

@@ -20,13 +20,14 @@ view does not depend on it.)
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from mcp.server.apps import Apps, ResourceCsp
 from mcp.server.mcpserver import Context, MCPServer
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from mcpbdd.examples import notes
+from mcpbdd.examples.arguments import NoteId
 from mcpbdd.examples.notes import Note
 
 CARD_URI = "ui://notes/card.html"
@@ -128,17 +129,21 @@ apps.add_html_resource(
 
 
 @apps.tool(resource_uri=CARD_URI, description="Show a note as a card the user can pin.")
-async def show_note_card(note_id: str, ctx: Context) -> Note:
+async def show_note_card(note_id: NoteId, ctx: Context) -> Note:
     return await notes._find(ctx, note_id)
 
 
 @apps.tool(resource_uri=EMBEDDED_CARD_URI, description="Show a note as a card with the team's widgets.")
-async def show_note_card_embedded(note_id: str, ctx: Context) -> Note:
+async def show_note_card_embedded(note_id: NoteId, ctx: Context) -> Note:
     return await notes._find(ctx, note_id)
 
 
 @apps.tool(resource_uri=CARD_URI, visibility=["app"], description="Pin a note (from the note card).")
-async def pin_note(note_id: str, ctx: Context, reason: str = "") -> Pin:
+async def pin_note(
+    note_id: NoteId,
+    ctx: Context,
+    reason: Annotated[str, Field(description="Why the note is pinned, shown on the card (may be empty).")] = "",
+) -> Pin:
     await notes._find(ctx, note_id)
     _, user = notes._caller()
     pin = Pin(note_id=note_id, by=user, reason=reason, at=notes._state(ctx).clock.now().isoformat())

@@ -24,15 +24,18 @@ from mcpbdd.kit.clock import Clock, SystemClock
 from mcpbdd.kit.doubles import scenario_doubles
 from mcpbdd.kit.jwks import JwksVerifier
 from mcpbdd.kit.protected import authorization_server, protect
+from mcpbdd.kit.scopes import ToolScopes
 
 __all__ = ["TOOL_SCOPES", "AuthOptions", "protected_app"]
 
-TOOL_SCOPES: Final = {
-    "create_note": ("notes:write",),
-    "import_note": ("notes:write",),
-    "delete_note": ("notes:delete",),
-}
-"""The scopes a token needs, beyond being valid, to call each tool (the others need a valid token only)."""
+TOOL_SCOPES: Final = ToolScopes(
+    {"create_note": ("notes:write",), "import_note": ("notes:write",), "delete_note": ("notes:delete",)}
+)
+"""The scopes a token needs, beyond being valid, to call each tool (the others need a valid token only).
+
+One declaration: the edge reads it here; a tool that must also refuse on its own (in-process, over stdio, behind
+a gateway without this edge) decorates itself with `@TOOL_SCOPES.required`. The example's tools do not: its
+scenarios in-process and over stdio are about notes, not scopes, and its callers there hold none."""
 
 
 class AuthOptions:

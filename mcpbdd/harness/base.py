@@ -32,6 +32,7 @@ __all__ = [
     "Request",
     "RequestTimeout",
     "Rounds",
+    "ServerError",
     "bounded",
     "classify",
     "from_answer",
@@ -79,17 +80,42 @@ class RequestTimeout(AssertionError, TimeoutError):
         super().__init__(f"{message}: {why}" if why else message)
 
 
+class ServerError(MCPError, AssertionError):
+    """The server answered a request other than the call itself (`completion/complete`, `tools/list`, a
+    `logging/setLevel`, ...) with a JSON-RPC error.
+
+    A call's own error is an Outcome (`protocol-error`) a phrase judges; any other request has no Outcome
+    to carry it, so the step that needed it fails, naming the request and what the server said. An
+    `AssertionError` because the server missed what the specification expects (behave reports a *failed*
+    step with this message, never an error with mcpbdd's traceback); an `MCPError` still, with the server's
+    code, message and data, for code that tells a method the server does not serve from other errors.
+    """
+
+    def __init__(self, request: str, error: MCPError) -> None:
+        super().__init__(error.code, error.message, error.data)
+        self.request = request
+        data = f" (data: {error.data!r})" if error.data is not None else ""
+        self.text = f"The server answered {request} with the protocol error {error.code}: {error.message}{data}"
+
+    def __str__(self) -> str:
+        return self.text
+
+
 async def bounded(request: str, timeout: float, awaitable: Awaitable[T], why: str = "") -> T:
     """Await `awaitable` (one request the harness makes for a step) under `timeout`, or raise `RequestTimeout`.
 
     Every request a step makes is bounded, so a server that never answers one fails the step
-    instead of hanging it.
+    instead of hanging it; a server that answers it with an error fails the step too (`ServerError`).
     """
     try:
         async with asyncio.timeout(timeout):
             return await awaitable
     except TimeoutError:
         raise RequestTimeout(request, timeout, why) from None
+    except ServerError:
+        raise
+    except MCPError as exc:
+        raise ServerError(request, exc) from exc
 
 
 class Harness(AbstractAsyncContextManager["Harness"], Protocol):

@@ -69,14 +69,14 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from mcpbdd._sdk import request_ids_in_flight, resolver_asking, share_output_validators, spy_on_notifications
 from mcpbdd.harness.base import DEFAULT_TIMEOUT, Harness, RequestTimeout, Rounds, bounded, classify, round_options
-from mcpbdd.harness.cancelling import cancel_part_way, stop_abandoned
+from mcpbdd.harness.cancelling import RequestScope, cancel_part_way, stop_abandoned
 from mcpbdd.harness.connectors import Connector, InProcess
 from mcpbdd.harness.limits import too_deep
 from mcpbdd.harness.listening import Ear, Listening
 from mcpbdd.harness.targets import error_summary
 from mcpbdd.kit.doubles import Doubles
 from mcpbdd.kit.principals import Principal, acting_as
-from mcpbdd.model.announcements import Topic
+from mcpbdd.model.announcements import Topic, cannot_listen, undeclared
 from mcpbdd.model.cancellation import CancelPlan
 from mcpbdd.model.errors import ServerCannotStart
 from mcpbdd.model.kinds import CAPABILITIES, Capability, ClientMode, check_capabilities, client_mode
@@ -274,11 +274,15 @@ class ClientHarness(Harness):
         """2026-07-28: a `subscriptions/listen` stream (its acknowledgement awaited, bounded); 2025-11-25: the
         session's notifications, with `resources/subscribe` for a resource. Closed when the owner exits it."""
         start, label, opened = len(ear.frames), caller.user if caller else "the anonymous caller", ear.now()
-        if client.protocol_version not in MODERN_PROTOCOL_VERSIONS:
+        modern = client.protocol_version in MODERN_PROTOCOL_VERSIONS
+        declared = undeclared(topic, client.server_capabilities)
+        if declared is not None and (modern or topic.uri is not None):  # a client would not ask: fail now, saying why
+            raise cannot_listen(topic, declared, str(client.protocol_version))
+        if not modern:  # a list's changes come (or not) as session notifications: the check says what was declared
             if topic.uri is not None:
                 await self._legacy_subscribe(client, caller, topic.uri, ear, start)
             try:
-                yield Listening(topic, False, None, ear, start, label, opened)
+                yield Listening(topic, False, None, ear, start, label, opened, declared)
             finally:
                 if topic.uri is not None:
                     with contextlib.suppress(Exception), warnings.catch_warnings():
@@ -309,7 +313,9 @@ class ClientHarness(Harness):
                 warnings.simplefilter("ignore", MCPDeprecationWarning)
                 await bounded("resources/subscribe", self.timeout, client.subscribe_resource(uri))
         except MCPError as exc:
-            raise AssertionError(f'The server refused resources/subscribe for the resource "{uri}": {exc}') from None
+            raise AssertionError(
+                f'The server refused resources/subscribe for the resource "{uri}": {exc.code} {exc.message}'
+            ) from None
 
     async def settle(self, caller: Principal | None) -> None:
         """A round trip (a ping on 2025-11-25, which 2026-07-28 removed: a `tools/list` there), so what the server
@@ -446,17 +452,20 @@ class ClientHarness(Harness):
                 return await _session_request(client, call, rounds, on_progress, meta)
 
         waiting = request_ids_in_flight(client.session)
-        send_cancel = None if waiting is None else lambda: self._send_cancel(client, waiting)
+        handler = RequestScope() if waiting is None else None  # in-process 2026-07-28: the handler is in this task
+        send_cancel = handler.cancel if handler is not None else lambda: self._send_cancel(client, waiting)
+        asked = (lambda: handler.run(request)) if handler is not None else request
         before = len(self._logs)
-        run = lambda: classify(call, request, self.timeout)  # noqa: E731
+        run = lambda: classify(call, asked, self.timeout)  # noqa: E731
         count = lambda: len(reports)  # noqa: E731
-        outcome = await cancel_part_way(call, run, plan, count, progressed, send_cancel, self._abandoned.append)
+        abandoned = self._abandoned.append
+        outcome = await cancel_part_way(call, run, plan, count, progressed, send_cancel, abandoned, handler)
         modern = client.protocol_version in MODERN_PROTOCOL_VERSIONS
         return self._diagnosed(self._with_events(outcome, reports, before, level, modern))
 
-    async def _send_cancel(self, client: Client, waiting: frozenset[Any]) -> None:
+    async def _send_cancel(self, client: Client, waiting: frozenset[Any] | None) -> None:
         """`notifications/cancelled` for the request the client started after `waiting` (its ids then)."""
-        started = (request_ids_in_flight(client.session) or frozenset()) - waiting
+        started = (request_ids_in_flight(client.session) or frozenset()) - (waiting or frozenset())
         for request_id in started:  # the call's own request (one: calls of a scenario run one at a time)
             params = CancelledNotificationParams(request_id=request_id, reason="the scenario cancelled the call")
             await client.session.send_notification(CancelledNotification(params=params))

@@ -46,6 +46,7 @@ from mcpbdd.harness.processes import groups, spare, spawn
 from mcpbdd.harness.processes.fork_client import fork_client
 from mcpbdd.harness.processes.plain_client import plain_client
 from mcpbdd.harness.processes.process_options import ProcessOptions, command_argv
+from mcpbdd.harness.registrations import Registrations
 from mcpbdd.kit.doubles import Doubles, providing
 from mcpbdd.kit.principals import Principal
 from mcpbdd.upstream import LoopbackServer
@@ -72,7 +73,8 @@ class Connector(Protocol):
 
 
 class InProcess:
-    """An `MCPServer` in this process; its lifespan entered once and shared by every caller's session."""
+    """An `MCPServer` in this process; its lifespan entered once and shared by every caller's session, and its
+    registrations put back as they were when the scenario ends (`mcpbdd.harness.registrations`)."""
 
     kind = "inprocess"
 
@@ -80,12 +82,19 @@ class InProcess:
         self.server = server
         self.doubles = doubles
         self._view: Server[Any] | None = None
+        self.restored: list[str] = []
+        """What the scenario had changed in the server's registrations, put back when it ended (`registrations`)."""
 
     async def start(self, stack: AsyncExitStack) -> None:
+        registrations = Registrations.take(self.server)  # put back last, after the lifespan's shutdown
+        stack.callback(self._restore, registrations)
         lowlevel = lowlevel_server(self.server)
         with providing(self.doubles) if self.doubles is not None else contextlib.nullcontext():
             state = await stack.enter_async_context(lowlevel.lifespan(lowlevel))
         self._view = _shared_lifespan_view(lowlevel, state)
+
+    def _restore(self, registrations: Registrations) -> None:
+        self.restored = registrations.restore()
 
     def target(self, caller: Principal | None) -> Any:
         if self._view is None:

@@ -43,14 +43,15 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from mcpbdd._sdk import lowlevel_server
 from mcpbdd.harness.base import DEFAULT_TIMEOUT, Harness, Rounds, bounded, classify, round_options
-from mcpbdd.harness.cancelling import cancel_part_way, stop_abandoned
+from mcpbdd.harness.cancelling import RequestScope, cancel_part_way, stop_abandoned
 from mcpbdd.harness.exits import exit_error, exit_in
 from mcpbdd.harness.limits import too_deep
 from mcpbdd.harness.listening import Ear, Listening, Tap, wait_for
 from mcpbdd.harness.mock_context import MockContext, Recorder
+from mcpbdd.harness.registrations import Registrations
 from mcpbdd.kit.doubles import Doubles, providing
 from mcpbdd.kit.principals import Principal, authenticated_user
-from mcpbdd.model.announcements import Topic
+from mcpbdd.model.announcements import Topic, cannot_listen, undeclared
 from mcpbdd.model.cancellation import CancelPlan
 from mcpbdd.model.kinds import CAPABILITIES
 from mcpbdd.model.outcome import (
@@ -103,10 +104,14 @@ class ContextHarness(Harness):
         """Handlers that swallowed their cancellation and ran on: stopped when the harness closes."""
         lowlevel = lowlevel_server(server)
         self._lowlevel = lowlevel
+        self.restored: list[str] = []
+        """What the scenario had changed in the server's registrations, put back when it closed (`registrations`)."""
 
     async def __aenter__(self) -> ContextHarness:
         stack = AsyncExitStack()
         await stack.__aenter__()
+        registrations = Registrations.take(self.server)  # put back last, after the lifespan's shutdown
+        stack.callback(self._restore, registrations)
         try:
             with providing(self.doubles) if self.doubles is not None else contextlib.nullcontext():
                 lifespan = stack.enter_async_context(self._lowlevel.lifespan(self._lowlevel))
@@ -123,6 +128,9 @@ class ContextHarness(Harness):
         if self._stack is not None:
             stack, self._stack = self._stack, None
             await bounded("closing the server (its lifespan's shutdown)", self.timeout, stack.__aexit__(*exc_info))
+
+    def _restore(self, registrations: Registrations) -> None:
+        self.restored = registrations.restore()
 
     @property
     def mock(self) -> MockContext:
@@ -189,21 +197,27 @@ class ContextHarness(Harness):
         progress, notifications = self.recorder.progress, self.recorder.notifications
         before, sent = len(progress), len(notifications)
         plan, self.cancel_next = self.cancel_next, None
-        run = lambda: classify(call, lambda: self._handle(caller, call.method, params, raw), self.timeout)  # noqa: E731
-        outcome = await (run() if plan is None else self._cancelled(call, run, plan, before))
+        handle = lambda: self._handle(caller, call.method, params, raw)  # noqa: E731
+        outcome = await (
+            classify(call, handle, self.timeout) if plan is None else self._cancelled(call, handle, plan, before)
+        )
         if level is None and len(progress) == before and len(notifications) == sent:
             return outcome  # nothing asked, nothing sent: the common call pays no copy
         return self._with_events(outcome, progress[before:], notifications[sent:], level)
 
     async def _cancelled(
-        self, call: Call, run: Callable[[], Awaitable[Outcome]], plan: CancelPlan, before: int
+        self, call: Call, handle: Callable[[], Awaitable[Any]], plan: CancelPlan, before: int
     ) -> Outcome:
-        """`run()` cancelled part-way as `plan` says: the handler's task is cancelled, as the SDK's runner does."""
+        """`handle()` cancelled part-way as `plan` says: the handler's request scope is cancelled, as the SDK's
+        dispatcher cancels it on the wire's `notifications/cancelled` (a shield in the handler holds)."""
+        handler = RequestScope()
+        run = lambda: classify(call, lambda: handler.run(handle), self.timeout)  # noqa: E731
         progressed = asyncio.Event()
         self.recorder.progressed = progressed.set
         try:
             reports = lambda: len(self.recorder.progress) - before  # noqa: E731
-            return await cancel_part_way(call, run, plan, reports, progressed, None, self._abandoned.append)
+            abandoned = self._abandoned.append
+            return await cancel_part_way(call, run, plan, reports, progressed, handler.cancel, abandoned, handler)
         finally:
             self.recorder.progressed = None
 
@@ -238,12 +252,11 @@ class ContextHarness(Harness):
     @asynccontextmanager
     async def _listening(self, caller: Principal | None, topic: Topic, ear: Ear) -> AsyncIterator[Listening]:
         """Run the server's listen handler as a task of its own (the stream), until the owner exits the listen."""
+        era = self.mock.protocol_version
+        declared = undeclared(topic, self._lowlevel.get_capabilities(protocol_version=era))
         entry = self._lowlevel.get_request_handler("subscriptions/listen")
-        if entry is None:
-            raise AssertionError(
-                f"The server serves no subscriptions/listen, so no client can listen for changes to {topic} "
-                "(an MCPServer made with subscriptions=False?)"
-            )
+        if declared is not None or entry is None:  # what a client reads in the capabilities: it would not ask
+            raise cannot_listen(topic, declared or "the server serves no subscriptions/listen", era)
         wanted = SubscriptionFilter.model_validate(topic.wire_filter())
         params = SubscriptionsListenRequestParams(notifications=wanted)
         raw = params.model_dump(mode="json", by_alias=True, exclude_none=True)

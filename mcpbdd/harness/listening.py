@@ -101,6 +101,8 @@ class Listening:
     """Where in the ear's frames this listen's begin (the frames before it opened are not its)."""
     caller: str = "the client"
     opened_after: int = 0
+    declared: str | None = None
+    """What the server declared against announcing the topic, when it promised nothing (2025-11-25 lists)."""
 
     def snapshot(self) -> Listen:
         """What the listen received so far, as the checks take it."""
@@ -112,4 +114,5 @@ class Listening:
             opened_after=self.opened_after,
             caller=self.caller,
             others=frozenset(self.ear.ids - {self.subscription_id}),
+            declared=self.declared,
         )

@@ -11,7 +11,8 @@
 - `clock`: the clocks a server reads (system time in production, frozen in a scenario);
 - `upstream`: `upstream_base()`, a server's outbound base URL, pointed at the scenario's double under mcpbdd;
 - `announce`: a change announced the right way on either protocol era, and 2025-11-25 resource subscriptions;
-- `visible_tools`: `show_tools_when()`, tools listed and callable only for the callers a rule allows.
+- `visible_tools`: `show_tools_when()`, tools listed and callable only for the callers a rule allows;
+- `scopes`: `ToolScopes`, each tool's scopes declared once, read by the edge and by the tool's own check.
 
 docs/reference/kit-security.md is the kit's threat model: what each module promises, and the test proving it.
 An import contract (`[tool.importlinter]` in pyproject.toml, checked by `make lint`) keeps it that way.

@@ -25,7 +25,9 @@ A server serving both eras calls the functions here, which pick the way for the 
 
 On 2025-11-25 a list change goes to the caller's connection (the one whose request changed it); a
 resource update goes to every live connection that subscribed to the URI. Connections are held weakly:
-a closed one is forgotten, never written to.
+a closed one is forgotten, never written to. A subscription is remote input held for the connection's
+life, so it is bounded: a URI longer than `MAX_URI_LENGTH` characters, or a subscription beyond
+`MAX_SUBSCRIPTIONS` on one connection, is refused as invalid params, saying which limit.
 """
 
 from __future__ import annotations
@@ -38,13 +40,15 @@ import anyio
 from mcp.server.connection import Connection
 from mcp.server.context import ServerRequestContext
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.shared.exceptions import MCPDeprecationWarning
-from mcp_types import EmptyResult, SubscribeRequestParams, UnsubscribeRequestParams
+from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
+from mcp_types import INVALID_PARAMS, EmptyResult, SubscribeRequestParams, UnsubscribeRequestParams
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from mcpbdd._sdk import connection_of, lowlevel_server
 
 __all__ = [
+    "MAX_SUBSCRIPTIONS",
+    "MAX_URI_LENGTH",
     "Subscriptions",
     "prompts_changed",
     "resource_updated",
@@ -52,6 +56,11 @@ __all__ = [
     "serve_subscriptions",
     "tools_changed",
 ]
+
+MAX_URI_LENGTH: Final = 8192
+"""The longest resource URI a connection may subscribe to (characters): a URI is an address, not a payload."""
+MAX_SUBSCRIPTIONS: Final = 1024
+"""The most URIs one connection may be subscribed to at once: each is held until it unsubscribes or closes."""
 
 _GONE: Final = (anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.EndOfStream)
 """What writing to a connection that has closed raises: that subscriber is dropped, the others still hear."""
@@ -97,7 +106,15 @@ class Subscriptions:
         self._by_connection: weakref.WeakKeyDictionary[Connection, set[str]] = weakref.WeakKeyDictionary()
 
     def subscribe(self, connection: Connection, uri: str) -> None:
-        self._by_connection.setdefault(connection, set()).add(uri)
+        """Remember that `connection` listens to `uri`; `ValueError` past `MAX_URI_LENGTH` or `MAX_SUBSCRIPTIONS`."""
+        if len(uri) > MAX_URI_LENGTH:
+            raise ValueError(f"a resource URI of {len(uri):,} characters: at most {MAX_URI_LENGTH:,} may be subscribed")
+        uris = self._by_connection.setdefault(connection, set())
+        if uri not in uris and len(uris) >= MAX_SUBSCRIPTIONS:
+            raise ValueError(
+                f"this connection is subscribed to {len(uris):,} resources, the most one may be: unsubscribe first"
+            )
+        uris.add(uri)
 
     def unsubscribe(self, connection: Connection, uri: str) -> None:
         uris = self._by_connection.get(connection)
@@ -143,7 +160,10 @@ def serve_subscriptions(server: MCPServer[Any]) -> Subscriptions:
     subscriptions = Subscriptions()
 
     async def subscribe(ctx: ServerRequestContext[Any], params: SubscribeRequestParams) -> EmptyResult:
-        subscriptions.subscribe(connection_of(ctx.session), str(params.uri))
+        try:
+            subscriptions.subscribe(connection_of(ctx.session), str(params.uri))
+        except ValueError as refused:
+            raise MCPError(INVALID_PARAMS, f"resources/subscribe refused: {refused}") from None
         return EmptyResult()
 
     async def unsubscribe(ctx: ServerRequestContext[Any], params: UnsubscribeRequestParams) -> EmptyResult:

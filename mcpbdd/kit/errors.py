@@ -166,6 +166,14 @@ def tool_failure(failure: Failure, message: str | None = None) -> CallToolResult
     )
 
 
+def _is_async(fn: Callable[..., Any]) -> bool:
+    """Whether the SDK awaits `fn` as a tool: a coroutine function, through any `functools.partial`, or an object
+    whose `__call__` is one (the SDK's own rule: an object with an async `__call__` is an async tool too)."""
+    while isinstance(fn, functools.partial):
+        fn = fn.func
+    return inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(type(fn).__call__)
+
+
 class ErrorContract:
     """The failures one tool declares; `fail(reason)` builds exactly one of them."""
 
@@ -213,10 +221,11 @@ class ErrorContract:
 
         The wrapper keeps the tool's signature (the SDK reads parameters and the output schema through
         `__wrapped__`) and returns the declared `CallToolResult`, which the SDK passes through as it
-        does a returned `contract.fail(...)`. Only this contract's failures are caught: another
+        does a returned `contract.fail(...)` (a generator tool is read whole inside it, as the SDK would read it
+        into a list). Only this contract's failures are caught: another
         contract's failure raised here is a wiring bug and stays one.
         """
-        if inspect.iscoroutinefunction(fn):
+        if _is_async(fn):
             run = cast(Callable[P, Coroutine[Any, Any, Any]], fn)
 
             @functools.wraps(run)
@@ -233,7 +242,10 @@ class ErrorContract:
         @functools.wraps(fn)
         def guarded_sync(*args: P.args, **kwargs: P.kwargs) -> Any:
             try:
-                return fn(*args, **kwargs)
+                result = fn(*args, **kwargs)
+                # A generator tool runs as the SDK reads it into a list, after this returned: read it here, so a
+                # failure it raises midway is still this contract's to answer.
+                return list(result) if inspect.isgenerator(result) else result
             except DeclaredFailure as failure:
                 if failure.contract is not self:
                     raise

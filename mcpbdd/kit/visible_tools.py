@@ -15,13 +15,16 @@ transport, or mcpbdd's context harness, which calls the same handlers):
 
 A hidden tool is absent from `tools/list`, and calling it answers exactly as a tool that does not
 exist does (`Unknown tool: <name>`, a tool error), so a caller cannot tell a hidden tool from no tool.
-The rule runs inside the request, where `get_access_token()` names the caller. Announce a change of
+The rule runs inside the request, where `get_access_token()` names the caller. It fails closed: only
+`True` shows a tool; a rule that raises (logged) or returns anything else hides it, and the other
+tools are listed as usual. Announce a change of
 what a caller sees with `mcpbdd.kit.announce.tools_changed(ctx)`.
 """
 
 from __future__ import annotations
 
 import inspect
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -33,15 +36,24 @@ from mcpbdd._sdk import lowlevel_server
 
 __all__ = ["ToolRule", "show_tools_when"]
 
+logger = logging.getLogger(__name__)
+
 ToolRule = Callable[[ServerRequestContext[Any, Any], str], bool | Awaitable[bool]]
 """Whether the caller of this request may see and call the tool named: plain or async."""
 
 
 async def _allowed(rule: ToolRule, ctx: ServerRequestContext[Any, Any], name: str) -> bool:
-    verdict = rule(ctx, name)
-    if inspect.isawaitable(verdict):
-        verdict = await verdict
-    return bool(verdict)
+    """Whether `rule` shows `name`: only a plain `True` does. A rule that raises hides the tool (logged with its
+    traceback) rather than failing the whole listing for every caller or showing what it could not decide on;
+    one that returns anything else (None from a forgotten return, a tenant's name) hides it too."""
+    try:
+        verdict = rule(ctx, name)
+        if inspect.isawaitable(verdict):
+            verdict = await verdict
+    except Exception:
+        logger.exception("show_tools_when: the rule raised for the tool %r; the tool is hidden from this caller", name)
+        return False
+    return verdict is True
 
 
 def show_tools_when(server: MCPServer[Any], rule: ToolRule) -> None:

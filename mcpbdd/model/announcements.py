@@ -35,8 +35,10 @@ __all__ = [
     "announced",
     "announced_nothing",
     "announcement_of",
+    "cannot_listen",
     "check_protocol",
     "needs_listen",
+    "undeclared",
 ]
 
 SUBSCRIPTION_ID_KEY = "io.modelcontextprotocol/subscriptionId"
@@ -161,6 +163,8 @@ class Listen:
     opened_after: int = 0
     caller: str = "the client"
     others: frozenset[Any] = frozenset()
+    declared: str | None = None
+    """What the server declared against announcing the topic (`undeclared`), when it promised no announcement."""
 
     def __str__(self) -> str:
         tag = f" ({self.subscription_id!r})" if self.subscription_id is not None else ""
@@ -178,6 +182,35 @@ class Listen:
         if not self.frames:
             return f"{self} received nothing"
         return f"{self} received: " + "; ".join(str(frame) for frame in self.frames)
+
+
+def undeclared(topic: Topic, capabilities: Any) -> str | None:
+    """What a server's capabilities (`ServerCapabilities`) say against announcing changes to `topic`, or None when
+    they promise it: `tools.listChanged` for a list, `resources.subscribe` for a resource (on either era; on
+    2026-07-28 the SDK derives both from whether the server serves `subscriptions/listen`)."""
+    if topic.uri is not None:
+        resources = getattr(capabilities, "resources", None)
+        if resources is None:
+            return "the server declared no resources capability"
+        return None if resources.subscribe else "the server declared resources.subscribe: false"
+    assert topic.list is not None
+    kind = getattr(capabilities, topic.list, None)
+    if kind is None:
+        return f"the server declared no {topic.list} capability"
+    return None if kind.list_changed else f"the server declared {topic.list}.listChanged: false"
+
+
+def cannot_listen(topic: Topic, declared: str, era: str) -> AssertionError:
+    """A listen refused before any request, because the server declared it will not announce `topic` (on `era`)."""
+    how = (
+        "serve resources/subscribe"
+        if era < "2026" and topic.uri is not None
+        else "serve subscriptions/listen (an MCPServer made with subscriptions=False serves none)"
+    )
+    return AssertionError(
+        f"No client can listen for changes to {topic}: {declared} in its capabilities ({era}), so a client does "
+        f"not ask; to announce them, {how}"
+    )
 
 
 def needs_listen(listens: Sequence[Listen], topic: Topic | None, phrase: str) -> list[Listen]:
@@ -251,6 +284,12 @@ def announced(listens: Sequence[Listen], topic: Topic, *, waited: float) -> None
         if any(frame.topic is not None and topic.covers(frame.topic) for frame in listen.own):
             return
     heard = "; ".join(listen.heard() for listen in chosen)
+    declared = [listen.declared for listen in chosen if listen.declared is not None]
+    if len(declared) == len(chosen):
+        raise AssertionError(
+            f"Expected the server to announce that {topic} changed (waited {waited:g} s), but {declared[0]} in its "
+            f"capabilities, so a client does not expect it: {heard}"
+        )
     hint = LEGACY_HINT if not any(listen.modern for listen in chosen) else ""
     raise AssertionError(
         f"Expected the server to announce that {topic} changed (waited {waited:g} s), but {heard}{hint}"

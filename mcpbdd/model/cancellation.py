@@ -7,7 +7,8 @@ stops the work and sends no answer; the client, for its part, ignores whatever s
 So the harness watches for a short grace after the cancel and records in the call's
 Outcome (`Outcome.cancellation`, a `Cancellation`) what arrived: nothing (the spec's
 expectation), the SDK's "Request cancelled" error (how a 2025-11-25 HTTP server ends the
-request's stream), a late answer, or, in-process, a handler still running.
+request's stream) or a late answer; in-process the harnesses cancel a handler as the wire does, so they see
+what a client on the wire sees.
 
 A cancelled call got no answer the client uses: its Outcome is a `transport-failure` whose
 failure says it was cancelled, so every existing check keeps its meaning ("the call
@@ -44,8 +45,9 @@ DEFAULT_GRACE: Final = 0.3
 
 NOTIFIED: Final = "notifications/cancelled"
 """How a cancel goes over the wire: the notification with the request's id."""
-TASK_CANCELLED: Final = "the handler's task cancelled"
-"""How a cancel reaches a handler running in the caller's task (the context harness, the in-process modern client)."""
+TASK_CANCELLED: Final = "its handler's request scope cancelled, as notifications/cancelled does"
+"""How a cancel reaches a handler running in the caller's task (the context harness, the in-process modern client):
+the scope the handler runs in is cancelled, as the SDK's dispatcher cancels it on the wire's notification."""
 
 REQUEST_CANCELLED: Final = -32800
 """The error a 2025-11-25 Streamable HTTP server (the SDK's) answers a cancelled request with, to end its stream."""
@@ -92,13 +94,11 @@ class Seen(StrEnum):
     """What the client saw in the grace after its cancel."""
 
     NOTHING = "nothing"
-    """No answer (the protocol's expectation); in-process: the handler stopped."""
+    """No answer (the protocol's expectation), in-process as over a wire."""
     CONFIRMED = "confirmed"
     """The SDK's `Request cancelled` error (-32800): a 2025-11-25 HTTP server ending the cancelled request's stream."""
     LATE_ANSWER = "late answer"
     """An answer (a result, a tool error, another error) the server sent although the call was cancelled."""
-    STILL_RUNNING = "still running"
-    """In-process: the handler went on working through the whole grace (it swallowed its cancellation)."""
 
 
 @dataclass(frozen=True)
@@ -130,15 +130,11 @@ class Cancellation:
         """What followed the cancel, in words for a failure or a report."""
         grace = f"{self.plan.grace:g} s"
         if self.seen is Seen.NOTHING:
-            if self.how == TASK_CANCELLED:
-                return "the handler stopped"
             return f"no answer came in the {grace} the client watched after it"
         late = self.late.describe() if self.late is not None else "an answer"
         when = f"{self.late_after:.2f} s after the cancel" if self.late_after is not None else "after the cancel"
         if self.seen is Seen.CONFIRMED:
             return f"the server ended the request {when} with 'Request cancelled' ({REQUEST_CANCELLED})"
-        if self.seen is Seen.STILL_RUNNING:
-            return f"the handler was still running {grace} after the cancel: it ignored the cancellation"
         return f"the server ignored the cancellation: {when} it answered: {late}"
 
 

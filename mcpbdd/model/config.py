@@ -70,8 +70,13 @@ class ConformanceSettings(BaseModel):
         default=None, description="YAML list of checks known to fail, relative to pyproject.toml (--expected-failures)"
     )
     official: bool = Field(default=False, description="also run the official suite's generic scenarios (--official)")
+    user: str | None = Field(default=None, description="the caller the checks call as (--user; none: anonymous)")
+    tenant: str | None = Field(default=None, description="the caller's tenant (--tenant; default: the user's name)")
+    scopes: tuple[str, ...] = Field(default=(), description="the caller's scopes (--scopes)")
+    token: str | None = Field(default=None, description="the bearer token the caller sends over HTTP (--token)")
+    strict: bool = Field(default=False, description="a SHOULD the server does not keep fails its check (--strict)")
 
-    @field_validator("only", "skip", mode="before")
+    @field_validator("only", "skip", "scopes", mode="before")
     @classmethod
     def _lists(cls, value: Any) -> Any:
         return _comma_list(value)
@@ -153,7 +158,7 @@ class Settings(BaseModel):
         default_factory=ConformanceSettings, description="[tool.mcpbdd.conformance]: the settings of mcpbdd conformance"
     )
 
-    @field_validator("env", "tokens", mode="before")
+    @field_validator("env", "tokens", "conformance", mode="before")
     @classmethod
     def _json_mapping(cls, value: Any) -> Any:
         """From `-D mcpbdd.env={"NOTES_USER": "{user}"}` a mapping arrives as JSON text."""

@@ -39,9 +39,27 @@ def _add(value: str) -> bool:
         return True
 
 
+def _signature(secret: str) -> str:
+    """A JWS's signature (its third part), or "" for anything else: the part no one but the signer could write.
+
+    A server that cuts a token at a message limit, or a log that wraps it, may show the signature without
+    the header and the claims before it, or with them escaped (`\\u002e` for each dot): masked on its own, the
+    signature never shows, whatever happened to the rest (which says who the caller is, not how to be them)."""
+    parts = secret.split(".")
+    if len(parts) == 3 and all(parts) and all(c.isalnum() or c in "-_" for c in parts[2]):
+        return parts[2]
+    return ""
+
+
 def register(secret: str) -> None:
-    """Mask `secret` from now on in this process, and in the run's parent when there is one."""
-    if "\n" in secret or not _add(secret):
+    """Mask `secret` (and its signature, when it is a signed token) from now on in this process, and in the run's
+    parent when there is one."""
+    if "\n" in secret:
+        return
+    signature = _signature(secret)
+    if signature:
+        register(signature)
+    if not _add(secret):
         return
     shared = os.environ.get(MINTED_ENV)
     if shared:

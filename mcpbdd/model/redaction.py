@@ -34,6 +34,10 @@ JSON, ...):
   token's payload), as long as the part that only the secret determines has at least
   `MIN_BASE64` characters (a secret of about 5 bytes or more).
 
+A secret's beginning cut off by a message limit (`mcpbdd._text.clip`'s ellipsis, at least
+`MIN_CUT` characters of it) is masked too: a failure message quoting an echoed token never shows
+part of its signature. A secret cut in two (two log messages, a wrapped line) is not matched.
+
 A secret inside a bearer token (`Bearer <secret>`, `mcpbdd:<tenant>:<secret>`) is a plain
 substring and matched as such. Letters, digits, `-`, `.` and `_` are never escaped by any of
 those encodings, so a secret made only of them is found by a plain substring search (the
@@ -61,7 +65,7 @@ from xml.etree import ElementTree
 
 from mcpbdd.model.minted import minted
 
-__all__ = ["MASK", "MIN_BASE64", "Redactor", "redact_tree", "redactor_for"]
+__all__ = ["MASK", "MIN_BASE64", "MIN_CUT", "Redactor", "redact_tree", "redactor_for"]
 
 MASK = "«redacted»"
 _MASKS = (MASK, "[redacted]", "(redacted)", *(c * 3 for c in "*#~=^|!"))
@@ -72,6 +76,11 @@ _CLOCK_SLACK = 2.0
 
 MIN_BASE64 = 6
 """The fewest base64 characters searched for: shorter runs would match unrelated text."""
+
+MIN_CUT = 16
+"""The fewest characters of a secret's beginning, cut off by an ellipsis, that are masked (shorter ones say little)."""
+_CUT = re.compile(r"([A-Za-z0-9._~+/=-]{" + str(MIN_CUT) + r",})(…|\\u2026)")
+"""A run of token characters cut by `mcpbdd._text.clip`'s ellipsis (or its JSON escape)."""
 
 _PLAIN = frozenset(string.ascii_letters + string.digits + "-._")
 """Characters no encoding above changes (RFC 3986 unreserved, without `~` which old encoders escape)."""
@@ -262,7 +271,26 @@ class Redactor:
         """Any text (prose, JSON, XML, a log): every secret in every encoding becomes the mask."""
         for search in self._current(text):
             text = search.replace(text, self.mask)
-        return text
+        return self._redact_cut(text)
+
+    def _redact_cut(self, text: str) -> str:
+        """A secret's beginning cut off by a message limit (`clip`'s ellipsis, at least `MIN_CUT` characters of
+        it): masked, so a signature cut in a failure message shows none of itself."""
+        if "…" not in text and "\\u2026" not in text:
+            return text
+        secrets = [secret for secret in (*self.secrets, *minted()) if len(secret) >= MIN_CUT]
+
+        def masked(match: re.Match[str]) -> str:
+            run = match[1]
+            for secret in secrets:
+                start = run.find(secret[:MIN_CUT])
+                while start != -1:
+                    if secret.startswith(run[start:]):
+                        return run[:start] + self.mask + match[2]
+                    start = run.find(secret[:MIN_CUT], start + 1)
+            return match[0]
+
+        return _CUT.sub(masked, text) if secrets else text
 
     def redact_json(self, document: str) -> str:
         """A JSON document, still valid JSON afterwards (value by value if a textual replacement broke it)."""

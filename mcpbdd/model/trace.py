@@ -11,7 +11,10 @@ input-rounds driver (`mcpbdd.scenario.conversation`) emits `RoundAnswered` when 
 answers. Listeners subscribe per event type, run synchronously in the step that caused the
 event, in subscription order:
 
-    world.events.subscribe(ExchangeRecorded, lambda event: print(event.exchange.to_json()))
+    world.bus.subscribe(ExchangeRecorded, lambda event: print(event.exchange.to_json()))
+
+(The bus is an `EventBus`, `world.bus`; `Events` and `world.events` are their old names. "Events" otherwise means
+what a server sends on its own: progress, log messages, announcements.)
 """
 
 from __future__ import annotations
@@ -28,12 +31,12 @@ from mcpbdd.model.outcome import Outcome
 if TYPE_CHECKING:
     from mcpbdd.model.cancellation import Cancellation
 
-__all__ = ["Events", "Exchange", "ExchangeRecorded", "Trace"]
+__all__ = ["EventBus", "Events", "Exchange", "ExchangeRecorded", "Trace"]
 
 E = TypeVar("E")
 
 
-class Events:
+class EventBus:
     """Listeners by event type. One per scenario (the World's), so nothing outlives the scenario."""
 
     def __init__(self) -> None:
@@ -47,6 +50,10 @@ class Events:
         """Tell every listener of the event's type, in subscription order (an exception propagates to the step)."""
         for listener in self._listeners.get(type(event), ()):
             listener(event)
+
+
+Events = EventBus
+"""The old name of `EventBus`, kept for code that imports it."""
 
 
 @dataclass(frozen=True)
@@ -119,7 +126,7 @@ class Trace:
     """The exchanges of one scenario, announced on `events` as they are recorded."""
 
     exchanges: list[Exchange] = field(default_factory=list)
-    events: Events = field(default_factory=Events)
+    events: EventBus = field(default_factory=EventBus)
 
     def record(self, exchange: Exchange) -> None:
         self.exchanges.append(exchange)

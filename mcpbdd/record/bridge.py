@@ -18,6 +18,11 @@ it cannot change the era of the shared one. A message the server
 sends with no request in flight is dropped (there is no standalone GET stream: GET is 405). A server
 that has exited is 502, naming its exit code and the end of its stderr, never an answer made up here.
 
+A fresh process costs what a start costs, and some clients open many (the official suite's `server-stateless`
+sends one malformed probe after another, each a one-off process): so a Python command is forked from a warm
+parent (the fork server, `spawn = "auto"`, as the pack's own stdio processes are), and the bridge keeps one
+process started ahead, which the next `initialize` or one-off request takes while another starts behind it.
+
 What the bridge cannot carry is the server's HTTP layer: header validation, Host and Origin checks,
 session management over HTTP are the bridge's here, not the server's (so the official suite's
 scenarios of them do not apply over stdio, `mcpbdd.cli.official`). It validates nothing of that kind,
@@ -27,6 +32,7 @@ and listens on 127.0.0.1 only.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import json
 import os
@@ -45,6 +51,7 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
 from mcpbdd.harness.processes.parent_death import die_with_parent
+from mcpbdd.harness.processes.spawn import SPAWN_MODES, prepare, stop_all
 from mcpbdd.record.stdio_session import Exchange, Lost, StdioSession
 
 __all__ = ["MCP_PATH", "build_app", "main"]
@@ -80,10 +87,19 @@ class Bridge:
         self.env = env
         self.sessions: dict[str, StdioSession] = {}
         self.shared: StdioSession | None = None
+        self.spare: StdioSession | None = None
+        """A process started ahead for the next session, so its start overlaps the requests before it."""
 
-    def _started(self) -> StdioSession:
+    def _new(self) -> StdioSession:
         session = StdioSession(self.command, self.env)
         session.start()
+        return session
+
+    def _started(self) -> StdioSession:
+        """A running session: the spare when it is still alive, and a new spare behind it."""
+        spare, self.spare = self.spare, None
+        session = spare if spare is not None and spare.ended is None else self._new()
+        self.spare = self._new()
         return session
 
     def session_for(self, message: dict[str, Any], session_id: str | None) -> tuple[StdioSession | None, str | None]:
@@ -104,10 +120,11 @@ class Bridge:
         return session is not self.shared and session not in self.sessions.values()
 
     async def close(self) -> None:
-        for session in [*self.sessions.values(), *([self.shared] if self.shared else [])]:
+        extra = [session for session in (self.shared, self.spare) if session is not None]
+        for session in [*self.sessions.values(), *extra]:
             await session.close()
         self.sessions.clear()
-        self.shared = None
+        self.shared = self.spare = None
 
     async def post(self, request: Request) -> Response:
         try:
@@ -178,6 +195,7 @@ def build_app(command: Sequence[str], env: dict[str, str] | None = None) -> Star
         try:
             yield
         finally:
+            await asyncio.to_thread(stop_all)  # forks first (their sessions then end at once), waited for
             await bridge.close()
 
     return Starlette(routes=[Route(MCP_PATH, endpoint, methods=["GET", "POST", "DELETE"])], lifespan=lifespan)
@@ -187,14 +205,24 @@ def main(argv: list[str] | None = None) -> int:
     """Serve the bridge on 127.0.0.1 until SIGTERM (or the parent's death), then close every session."""
     parser = argparse.ArgumentParser(prog="python -m mcpbdd.record.bridge")
     parser.add_argument("--port", type=int, required=True)
+    parser.add_argument(
+        "--spawn",
+        choices=SPAWN_MODES,
+        default="auto",
+        help="how each stdio process starts: auto (a fork of a warm parent for a Python command), plain, ...",
+    )
     parser.add_argument("command", nargs=argparse.REMAINDER, help="-- the stdio server's command")
     args = parser.parse_args(argv)
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
     if not command:
         parser.error("no stdio server command after --")
     die_with_parent(signal.SIGTERM, os.getppid())
+    command = prepare(args.spawn, command, cwd=os.getcwd(), env=os.environ)  # a warm fork's launcher, or as is
     config = uvicorn.Config(build_app(command), host="127.0.0.1", port=args.port, log_level="warning", lifespan="on")
-    uvicorn.Server(config).run()
+    try:
+        uvicorn.Server(config).run()
+    finally:
+        stop_all()  # the warm parent and its forks end with the bridge, waited for (not left to exit handlers)
     return 0
 
 

@@ -73,6 +73,8 @@ from behave.model import Feature, Rule, ScenarioOutline
 from mcpbdd.model.config import JOB_ENV
 from mcpbdd.model.redaction import Redactor, redactor_for
 from mcpbdd.reporting.broken import is_expectation
+from mcpbdd.reporting.names import outline_row_name
+from mcpbdd.reporting.paths import short_paths
 
 __all__ = ["AllureFormatter", "McpbddListener", "RedactingFileLogger", "outline_row_name", "tag_labels", "verdict"]
 
@@ -102,28 +104,6 @@ def tag_labels(tags: Iterable[str]) -> list[Label]:
         if isinstance(parsed, Label):
             labels.append(parsed)
     return labels
-
-
-def outline_row_name(scenario: Any, name: str) -> str:
-    """A Scenario Outline row named by its example values: `Adding numbers -- a=1, b=2 [client harness]`.
-
-    behave names it `Adding numbers -- @1.2  [client harness]` (the row's number, and a double
-    space where the Examples have no name), which a reader of the report cannot tell apart.
-    A value the Outline's name already shows (`Adding <a>` -> `Adding 1 -- b=2`) is not repeated.
-    """
-    row = getattr(scenario, "_row", None)
-    if row is None or " -- @" not in name:
-        return name
-    base, _, rest = name.partition(" -- @")
-    suffix = rest[rest.rfind(" [") :] if rest.endswith("]") and " [" in rest else ""
-    outline = _container(scenario)[1]
-    template = str(getattr(outline, "name", "") or "")
-    values = ", ".join(
-        f"{heading}={cell}"
-        for heading, cell in zip(row.headings, row.cells, strict=False)
-        if f"<{heading}>" not in template
-    )
-    return f"{base} -- {values}{suffix}" if values else f"{base}{suffix}"
 
 
 def _container(scenario: Any) -> tuple[Any | None, Any | None]:
@@ -239,8 +219,8 @@ class McpbddListener(_AllureBehaveListener):
             test.statusDetails = _hook_details(scenario)
         else:
             test.status, test.statusDetails = _scenario_verdict(scenario)
-            if test.status == Status.SKIPPED and scenario.skip_reason and test.statusDetails is None:
-                test.statusDetails = StatusDetails(message=scenario.skip_reason)  # why, e.g. a hook's skip()
+            if test.status == Status.SKIPPED:
+                _skipped_because(test, scenario.skip_reason)
         self._finish(test, scenario)
         self.logger.close_test(self.current_scenario_uuid)
         self.current_step_uuid = None
@@ -340,7 +320,23 @@ def _step_details(result: Any) -> StatusDetails | None:
         and not isinstance(result.exc_traceback, list)
     ):
         details.trace = _project_frames(result.exc_traceback)
+    if details is not None and details.trace:
+        details.trace = short_paths(details.trace)
     return details
+
+
+SKIPPED_BECAUSE = "Skipped: "
+"""How a skipped scenario's description starts: the reason it was skipped, where the report shows it as such."""
+
+
+def _skipped_because(test: TestResult, reason: str | None) -> None:
+    """Why a scenario was skipped (a run-time skip, a hook's `skip()`) leads its description, not its status
+    details: Allure 3 shows status details in a box titled "Error", and a skip is no error."""
+    reason = reason or (test.statusDetails.message if test.statusDetails is not None else None)
+    if not reason:
+        return
+    test.statusDetails = None
+    test.description = f"{SKIPPED_BECAUSE}{reason}" + (f"\n\n{test.description}" if test.description else "")
 
 
 def _scenario_verdict(scenario: Any) -> tuple[Any, StatusDetails | None]:
@@ -373,7 +369,8 @@ def _project_frames(tb: Any) -> str | None:
 def _hook_details(entity: Any) -> StatusDetails:
     """The error a failed hook left on a feature, rule or scenario (behave keeps the first one), as status details."""
     message = getattr(entity, "error_message", None) or f"a hook of {entity.keyword} {entity.name!r} failed"
-    return StatusDetails(message=message, trace=format_traceback(getattr(entity, "exc_traceback", None)))
+    trace = format_traceback(getattr(entity, "exc_traceback", None))
+    return StatusDetails(message=short_paths(message), trace=short_paths(trace) if trace else trace)
 
 
 def _failed_parent(scenario: Any) -> Any | None:

@@ -64,6 +64,7 @@ __all__ = [
     "attach_round",
     "attach_rounds",
     "attach_stderr",
+    "label_pass",
     "attach_storage_diff",
     "attach_text",
     "attach_trace",
@@ -285,6 +286,17 @@ def attach_rounds(call: str, rounds: Sequence[Round], names: Mapping[str, list[s
 # one scenario --------------------------------------------------------------------------------------
 
 
+def label_pass(kind: str, mode: str) -> tuple[str, str]:
+    """The running scenario's pass as Allure sees it: its harness a parameter and a label, its protocol era a
+    label (the 2026-07-28 client pass too, which its harness label does not name); returns (harness, era). Also
+    for a scenario skipped before it starts (`@era.modern` on the 2025-11-25 pass): every pass is labelled."""
+    harness, era = harness_label(kind, mode), era_of(kind, mode)
+    allure.dynamic.parameter("harness", harness)
+    allure.dynamic.label("harness", harness)
+    allure.dynamic.label("era", era)
+    return harness, era
+
+
 class ScenarioReport:
     """Everything one scenario reports: exchanges, rounds, and on failure the trace and storage changes.
 
@@ -303,11 +315,9 @@ class ScenarioReport:
         self.harness = self.era = ""
 
     def start(self, kind: str, mode: str) -> None:
-        """The harness as an Allure parameter and label (filterable; two harnesses are two tests)."""
-        harness = harness_label(kind, mode)
-        self.harness, self.era = harness, era_of(kind, mode)
-        allure.dynamic.parameter("harness", harness)
-        allure.dynamic.label("harness", harness)
+        """The harness as an Allure parameter and label (filterable; two harnesses are two tests), and the protocol
+        era as a label on every pass (the 2026-07-28 client pass too, which its harness label does not name)."""
+        self.harness, self.era = label_pass(kind, mode)
 
     def subscribe(self, events: Events) -> None:
         """Listen to a scenario's events (the World's `events`)."""

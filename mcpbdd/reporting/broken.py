@@ -4,8 +4,10 @@
 specification or its set-up is wrong (`mcpbdd.model.errors.Broken`, though an AssertionError so
 that behave prints no traceback for it), or something else went wrong: any other exception, an
 undefined or pending step, a failed hook. Allure's convention; the Allure formatter, the run's
-progress marks and summary, `mcpbdd report`'s totals and the console's word for a step
-(`BROKEN:` rather than behave's `ASSERT FAILED:`) all follow it from here.
+progress marks and summary, `mcpbdd report`'s totals, the parity matrix, JUnit's `<error>` and the
+word for a step in the console, JUnit and Cucumber Messages and JSON (`BROKEN:` rather than behave's
+`ASSERT FAILED:`: `worded`; Cucumber has no broken status, so there the message says it) all follow it
+from here.
 """
 
 from __future__ import annotations
@@ -13,8 +15,9 @@ from __future__ import annotations
 from typing import Any
 
 from mcpbdd.model.errors import Broken
+from mcpbdd.reporting.paths import short_paths
 
-__all__ = ["BEHAVE_ASSERT", "BROKEN_WORD", "is_expectation", "scenario_kind", "step_kind"]
+__all__ = ["BEHAVE_ASSERT", "BROKEN_WORD", "is_expectation", "scenario_kind", "step_kind", "worded"]
 
 BEHAVE_ASSERT = "ASSERT FAILED: "
 """What behave puts before the message of any AssertionError a step raised."""
@@ -62,3 +65,12 @@ def scenario_kind(scenario: Any) -> str:
     if status in ("failed", *_BROKEN_STATUSES):
         return "broken" if status != "failed" else "failed"
     return "passed" if status == "passed" else "skipped"
+
+
+def worded(step: Any) -> str:
+    """A failed step's message as the console prints it: `BROKEN: ...` for a broken step, where behave wrote
+    `ASSERT FAILED: ...` (a format with no broken status says it in the message); tracebacks' paths shortened."""
+    message = str(getattr(step, "error_message", None) or "")
+    if message.startswith(BEHAVE_ASSERT) and step_kind(step) == "broken":
+        message = BROKEN_WORD + message[len(BEHAVE_ASSERT) :]
+    return short_paths(message)

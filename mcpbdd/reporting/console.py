@@ -28,6 +28,7 @@ from behave.formatter.pretty import PrettyFormatter as _BehavePretty
 from behave.formatter.progress import ScenarioStepProgressFormatter
 
 from mcpbdd.reporting.broken import BEHAVE_ASSERT, BROKEN_WORD, step_kind
+from mcpbdd.reporting.names import outline_row_name
 
 __all__ = [
     "RUNNER_BANNER",
@@ -58,8 +59,6 @@ def _row_named(scenario: Any) -> Iterator[None]:
     if not isinstance(original, str) or getattr(scenario, "_row", None) is None:
         yield
         return
-    from mcpbdd.reporting.allure_formatter import outline_row_name  # here: importing it costs plain behave ~0.15 s
-
     scenario.name = outline_row_name(scenario, original)
     try:
         yield

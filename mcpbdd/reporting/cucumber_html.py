@@ -8,17 +8,29 @@ first use into mcpbdd's cache, like Allure (`mcpbdd.reporting.npm`), and runs in
 few lines of JavaScript stream the NDJSON envelopes into its `CucumberHtmlStream`. The page is
 one self-contained file. The same install ships the official JSON schema of the messages
 (`messages.schema.json`), which the tests validate every envelope against.
+
+The formatter's page says neither which pass it shows nor that its FAILED count includes the
+broken scenarios (Cucumber has no broken status). Each page's title and a line above the
+formatter's own header say both (`_headed`): the harness and protocol era of its scenarios, and
+how many of the failed are broken (the specification or its set-up is wrong, the message says
+`BROKEN:` or a hook failed: `mcpbdd.reporting.broken`).
 """
 
 from __future__ import annotations
 
 import html
+import json
 import subprocess
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
+from mcpbdd.model.kinds import LEGACY_ERA, MODERN_ERA
 from mcpbdd.reporting.html import RenderError, _node
+from mcpbdd.reporting.names import harness_suffix
 from mcpbdd.reporting.npm import LOCKS, InstallError, cache_root, install
+from mcpbdd.reporting.runs import case_verdicts
 
 __all__ = [
     "HTML_FORMATTER_VERSION",
@@ -27,6 +39,7 @@ __all__ = [
     "messages_schema",
     "pass_streams",
     "render_messages",
+    "stream_heading",
 ]
 
 HTML_FORMATTER_VERSION = "24.2.0"
@@ -132,4 +145,40 @@ def _render(messages: Path, output: Path, *, quiet: bool) -> Path:
         raise RenderError(
             f"@cucumber/html-formatter could not render {messages} (exit {done.returncode}):\n{done.stderr}"
         )
+    title, line, broken = stream_heading(_envelopes(messages))
+    if broken:
+        line += (
+            f" (the FAILED count below includes the {broken} broken: Cucumber has no broken status, their "
+            "messages say BROKEN or name the hook that failed)"
+        )
+    output.write_text(_headed(output.read_text(encoding="utf-8"), title, line), encoding="utf-8")
     return output.resolve()
+
+
+def _envelopes(messages: Path) -> Iterable[dict[str, Any]]:
+    with messages.open(encoding="utf-8") as lines:
+        for line in lines:
+            if line.strip():
+                yield json.loads(line)
+
+
+def stream_heading(envelopes: Iterable[dict[str, Any]]) -> tuple[str, str, int]:
+    """(the page's title, a line of its passes and verdicts' counts, how many are broken) of a stream: failed and
+    broken apart (`mcpbdd.reporting.runs.case_verdicts`), where the formatter counts both FAILED."""
+    scenarios = case_verdicts(envelopes)
+    passes = dict.fromkeys(harness_suffix(scenario.name).strip("[]") for scenario in scenarios)
+    named = [f"{name}, protocol {LEGACY_ERA if 'legacy' in name else MODERN_ERA}" for name in passes if name]
+    where = "; ".join(named) or "no pass named"
+    counts = {word: sum(s.verdict == word for s in scenarios) for word in ("passed", "failed", "broken", "skipped")}
+    line = f"{where}: {len(scenarios)} scenarios, " + ", ".join(f"{n} {word}" for word, n in counts.items())
+    return f"Cucumber report: {where}", line, counts["broken"]
+
+
+def _headed(page: str, title: str, line: str) -> str:
+    """The formatter's page with `title` and `line` (escaped: a scenario's name is the author's text)."""
+    page = page.replace("<title>Cucumber</title>", f"<title>{html.escape(title)}</title>", 1)
+    banner = (
+        '<p id="mcpbdd-pass" style="font-family: sans-serif; margin: 1em 2em; font-weight: bold">'
+        f"{html.escape(line)}</p>"
+    )
+    return page.replace("<body>", f"<body>{banner}", 1)

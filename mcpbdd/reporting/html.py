@@ -81,11 +81,15 @@ def render(
     name: str = "mcpbdd report",
     quiet: bool = False,
     coverage: Mapping[str, Any] | None = None,
+    history: Path | None = None,
 ) -> Path:
     """Render the results folders (several: CI shards, merged) into `output/index.html`; returns that path.
 
     `coverage` (a merged coverage document) replaces the folders' own `coverage.*` environment entries,
     so a report merged from shards shows the run's coverage, not one shard's (rendered from scratch copies).
+    `history` is Allure 3's history file (JSON lines, one per report rendered): read for each test's earlier
+    results (its History tab, the trend charts, new/flaky/fixed markers) and appended with this report's, so
+    the next report shows this run. It must live outside `output`, which is emptied first.
     """
     missing = [str(folder) for folder in results if not folder.is_dir()]
     if missing:
@@ -104,6 +108,12 @@ def render(
         "hideLabels": list(HIDDEN_LABELS),
         "plugins": {"awesome": {"options": options}},
     }
+    if history is not None:
+        history = history.resolve()
+        if history.is_relative_to(output):
+            raise ValueError(f"the history file {history} is inside the report folder {output}, which is emptied")
+        history.parent.mkdir(parents=True, exist_ok=True)
+        config["historyPath"] = str(history)
     with tempfile.TemporaryDirectory(prefix="mcpbdd-allure-") as scratch:
         rc = Path(scratch) / "allurerc.json"
         rc.write_text(json.dumps(config))

@@ -8,7 +8,11 @@ recorded (`mcpbdd.reporting.verdicts`), so that the file tells the run's verdict
   `@era.modern` on the 2025-11-25 handshake) is `<skipped message="why"/>`, where behave,
   given `--no-skipped` (a run filtered by tags reports what ran), leaves it out;
 - an undefined step says which phrase (behave writes `<error type="NoneType" message="None">`);
-- a broken scenario (`mcpbdd.reporting.broken`) is an `<error>`, a failed one a `<failure>`;
+- a broken scenario (`mcpbdd.reporting.broken`) is an `<error>` whose text says `BROKEN:` where behave's
+  says `ASSERT FAILED:`, a failed one a `<failure>`;
+- a scenario behave never wrote (its process was killed before the end of the feature file, when behave
+  writes the file) is written from its verdict: a dead worker's passed scenarios stay in the report;
+- every test case has the scenario's one name (`mcpbdd.reporting.names`: an Outline row by its values);
 - what the scenario did (harness, era, tools, tenants, its feature file and line) is in its
   `system-out`, and the pass's harness and era in the suite's `<properties>`: the xunit
   `junit-10.xsd` (what Jenkins validates against) allows no `<properties>` in a test case, and
@@ -16,7 +20,8 @@ recorded (`mcpbdd.reporting.verdicts`), so that the file tells the run's verdict
 - behave's `status` attribute (which junit-10.xsd does not allow) moves to `system-out` too;
 - the suite's `tests`, `failures`, `errors` and `skipped` count its test cases, and its `time`
   is at least the sum of theirs (behave writes the feature's own duration, its steps only);
-  every time is written in seconds with six decimals (behave's `5e-06` is no xsd time).
+  every time is written in seconds with three decimals (junit-10.xsd's `SUREFIRE_TIME` allows no more, and
+  behave's `5e-06` is no xsd time), the suite's rounded up so it stays at least the sum of its cases'.
 
 A test case is found by its feature file (behave's class name starts with the file's dotted
 path, relative to behave's base folder) and its full scenario name; names repeated in one file
@@ -26,10 +31,12 @@ are matched in order.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from decimal import Decimal
+from decimal import ROUND_CEILING, ROUND_HALF_EVEN, Decimal
 from pathlib import Path
 from xml.etree import ElementTree
 
+from mcpbdd.reporting.broken import BEHAVE_ASSERT, BROKEN_WORD
+from mcpbdd.reporting.paths import short_paths
 from mcpbdd.reporting.verdicts import Verdict
 
 __all__ = ["complete_junit", "facts_of"]
@@ -108,10 +115,17 @@ def _skipped(case: ElementTree.Element, verdict: Verdict) -> None:
 
 def _broken(case: ElementTree.Element, verdict: Verdict) -> None:
     """A broken scenario (the specification or its set-up is wrong) is an `<error>`, as JUnit names what is not an
-    unmet expectation; behave writes a `<failure>` for `mcpbdd.model.errors.Broken`, an AssertionError."""
+    unmet expectation; behave writes a `<failure>` for `mcpbdd.model.errors.Broken`, an AssertionError, and words
+    its message `ASSERT FAILED:` where the console says `BROKEN:`."""
     failure = case.find("failure")
     if verdict.kind == "broken" and failure is not None and case.find("error") is None:
         failure.tag = "error"
+    error = case.find("error")
+    if verdict.kind == "broken" and error is not None:
+        error.text = (error.text or "").replace(BEHAVE_ASSERT, BROKEN_WORD)
+    for problem in (case.find("failure"), case.find("error")):
+        if problem is not None:
+            problem.text = short_paths(problem.text or "")
 
 
 def _undefined(case: ElementTree.Element, verdict: Verdict) -> None:
@@ -123,10 +137,17 @@ def _undefined(case: ElementTree.Element, verdict: Verdict) -> None:
 
 
 def _new_case(suite: ElementTree.Element, verdict: Verdict) -> ElementTree.Element:
+    """A test case behave did not write: skipped on this pass, or run by a process that died before the file's end."""
     classname = suite.get("name", "")
-    return ElementTree.SubElement(
-        suite, "testcase", classname=classname, name=verdict.title, time=_seconds(verdict.duration)
+    case = ElementTree.SubElement(
+        suite, "testcase", classname=classname, name=verdict.shown, time=_seconds(verdict.duration)
     )
+    word = verdict.verdict
+    if word in ("failed", "broken"):
+        problem = ElementTree.SubElement(case, "failure" if word == "failed" else "error", type=word)
+        problem.set("message", verdict.message or word)
+        problem.text = (BROKEN_WORD if word == "broken" else "") + (verdict.message or "")
+    return case
 
 
 def _recount(suite: ElementTree.Element) -> None:
@@ -138,15 +159,17 @@ def _recount(suite: ElementTree.Element) -> None:
     for case in cases:
         case.set("time", _seconds(case.get("time")))
     total = sum((Decimal(case.get("time", "0")) for case in cases), Decimal(0))
-    suite.set("time", _seconds(max(Decimal(_seconds(suite.get("time"))), total)))
+    suite.set("time", _seconds(max(Decimal(_seconds(suite.get("time"), up=True)), total)))
 
 
-def _seconds(value: float | str | Decimal | None) -> str:
-    """A time as junit-10.xsd reads it: seconds with six decimals, never an exponent (behave writes `5e-06`)."""
+def _seconds(value: float | str | Decimal | None, *, up: bool = False) -> str:
+    """A time as junit-10.xsd reads it: seconds with three decimals, never an exponent (behave writes `5e-06`);
+    rounded `up` for a suite, whose time must not fall below the sum of its cases'."""
     try:
-        return f"{Decimal(str(value or 0)):.6f}"
+        exact = Decimal(str(value or 0))
+        return str(exact.quantize(Decimal("0.001"), rounding=ROUND_CEILING if up else ROUND_HALF_EVEN))
     except ArithmeticError:
-        return "0.000000"
+        return "0.000"
 
 
 def _suite_properties(suite: ElementTree.Element, verdicts: list[Verdict]) -> None:
@@ -182,11 +205,10 @@ def complete_junit(root: Path, verdicts: Iterable[Verdict]) -> int:
                 None,
             )
             if case is None:
-                if verdict.status not in ("skipped", "untested"):
-                    continue  # behave wrote every scenario that ran: one not found is not this file's
                 case = _new_case(suite, verdict)
             else:
                 cases.remove(case)
+                case.set("name", verdict.shown)
             if verdict.status in ("skipped", "untested"):
                 _skipped(case, verdict)
             _broken(case, verdict)

@@ -44,6 +44,12 @@ class LostScenario:
     returncode: int | None
     output_tail: str
     """The last lines the process wrote (its stdout and stderr)."""
+    display: str = ""
+    """Its one name (`mcpbdd.reporting.names`: an Outline row by its values), as every report writes it."""
+
+    @property
+    def shown(self) -> str:
+        return self.display or self.title
 
     @property
     def location(self) -> str:
@@ -79,7 +85,7 @@ def write_lost_allure(lost: Sequence[LostScenario], results: Path, *, since: flo
             "uuid": str(uuid.uuid4()),
             "historyId": history_id,
             "testCaseId": md5(full_name),
-            "name": scenario.title,
+            "name": scenario.shown,
             "fullName": full_name,
             "status": "broken",
             "statusDetails": {"message": scenario.details(), "trace": scenario.output_tail},
@@ -118,7 +124,7 @@ def write_lost_junit(lost: Sequence[LostScenario], folder: Path) -> Path | None:
     for scenario in lost:
         dotted = scenario.feature.removesuffix(".feature").replace("\\", "/").strip("/").replace("/", ".")
         case = ElementTree.SubElement(
-            suite, "testcase", classname=f"{dotted}.{scenario.feature_name}", name=scenario.title, time="0"
+            suite, "testcase", classname=f"{dotted}.{scenario.feature_name}", name=scenario.shown, time="0"
         )
         error = ElementTree.SubElement(case, "error", type="LostScenario", message=scenario.message)
         error.text = scenario.details()

@@ -47,13 +47,13 @@ from gherkin.parser import Parser
 from gherkin.pickles.compiler import Compiler, GherkinDocumentWithURI
 from gherkin.stream.id_generator import IdGenerator
 
+from mcpbdd.reporting.broken import worded
 from mcpbdd.reporting.ci_environment import ci_of
+from mcpbdd.reporting.names import display_name
+from mcpbdd.reporting.paths import short_paths
 from mcpbdd.reporting.per_scenario import PerScenarioFormatter
 
 __all__ = ["MessagesFormatter", "envelope", "hook_failures", "lost_case_envelopes", "merge_streams", "read_envelopes"]
-
-_HARNESS_SUFFIX = re.compile(r"\[[^\[\]]*harness[^\[\]]*\]$")
-"""The `[client harness, legacy]` the hooks add to a scenario's name."""
 
 _STATUS = {
     "passed": cm.TestStepResultStatus.passed,
@@ -389,14 +389,11 @@ class MessagesFormatter(PerScenarioFormatter):
         self._write(out)
 
     def _own_pickle(self, pickle: Mapping[str, Any], scenario: Any) -> dict[str, Any]:
-        """The pickle with ids of this process (one pass of several may run the same scenario) and the name the
-        Gherkin compiler gave it (an Outline row's with its values filled in, not behave's `-- @1.1`), followed by
-        the harness the hooks added to behave's name (`[client harness, legacy]`): the pass, in every consumer."""
+        """The pickle with ids of this process (one pass of several may run the same scenario) and the scenario's
+        one name (`mcpbdd.reporting.names`: an Outline row by its values, then the pass), as every format has it."""
         own = f"{self.scope}:{pickle['id']}"
         steps = [{**step, "id": f"{own}/{step['id']}"} for step in pickle["steps"]]
-        suffix = _HARNESS_SUFFIX.search(str(scenario.name))
-        name = f"{pickle['name']} {suffix.group(0).strip()}" if suffix else pickle["name"]
-        return {**pickle, "id": own, "name": name, "steps": steps}
+        return {**pickle, "id": own, "name": display_name(scenario), "steps": steps}
 
     def _arguments(self, index: int) -> list[cm.StepMatchArgument]:
         """The values the step definition took from the step's text, where they are in it (consumers highlight them)."""
@@ -452,6 +449,7 @@ class MessagesFormatter(PerScenarioFormatter):
         stamp = _timestamp(at)
         started = cm.TestStepStarted(test_case_started_id=started_id, test_step_id=step_id, timestamp=stamp)
         status = cm.TestStepResultStatus.failed if failure else cm.TestStepResultStatus.passed
+        failure = short_paths(failure) if failure else failure
         raised = cm.Exception(type=self.hook_exception, message=failure[:2000]) if failure else None
         result = cm.TestStepResult(duration=_duration(0.0), status=status, message=failure, exception=raised)
         finished = cm.TestStepFinished(
@@ -475,7 +473,7 @@ class MessagesFormatter(PerScenarioFormatter):
         if status in ("skipped", "untested"):
             message = skip_reason  # why the scenario was skipped as it ran (a pass that cannot run it)
         elif status in ("failed", "error"):
-            message = step.error_message or ""
+            message = worded(step)
             raised = getattr(step, "exception", None)
             if raised is not None:
                 exception = cm.Exception(type=type(raised).__name__, message=str(raised)[:2000] or None)

@@ -38,7 +38,15 @@ DOCUMENTING_PREFIXES = ("era.", "parity.")
 PIN_PREFIX = "harness."
 """Tags that document a column where the scenario did not run."""
 
-_MARKS = {"passed": "✅ passed", "failed": "❌ failed", "skipped": "⏭ skipped", NOT_RUN: "· not run"}
+_MARKS = {
+    "passed": "✅ passed",
+    "failed": "❌ failed",
+    "broken": "💥 broken",
+    "skipped": "⏭ skipped",
+    NOT_RUN: "· not run",
+}
+"""Each verdict's cell: failed (the server missed an expectation) and broken (the specification or its set-up is
+wrong) apart, as the console and the Allure report tell them (`mcpbdd.reporting.broken`)."""
 
 
 @dataclass(frozen=True)
@@ -171,8 +179,8 @@ def build_matrix(columns: Sequence[Column], verdicts: Iterable[Verdict]) -> Pari
         row = rows.get(verdict.key)
         if row is None:
             row = rows[verdict.key] = Row(verdict.feature, verdict.line, verdict.name, list(verdict.tags), {})
-        row.verdicts[verdict.column] = verdict.status
-        if verdict.status != "passed" and verdict.message:
+        row.verdicts[verdict.column] = verdict.verdict
+        if verdict.verdict != "passed" and verdict.message:
             row.messages[verdict.column] = verdict.message
     for row in rows.values():
         row.verdicts = {c.name: row.verdicts.get(c.name, NOT_RUN) for c in columns}

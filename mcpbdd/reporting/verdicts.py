@@ -20,13 +20,13 @@ says the previous one is over (after its `after_scenario` hook, so the facts are
 from __future__ import annotations
 
 import json
-import re
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from mcpbdd.reporting.broken import scenario_kind
+from mcpbdd.reporting.names import display_name, plain_name
 from mcpbdd.reporting.per_scenario import PerScenarioFormatter
 
 __all__ = ["NEAREST_PHRASES", "SCENARIO_FACTS", "Verdict", "VerdictFormatter", "read_verdicts", "scenario_name"]
@@ -37,12 +37,10 @@ SCENARIO_FACTS = "mcpbdd_facts"
 NEAREST_PHRASES = "mcpbdd_nearest"
 """The attribute the hooks set on an undefined behave step: the vocabulary's phrases nearest to it, best first."""
 
-_HARNESS_SUFFIX = re.compile(r"\s*\[[^\[\]]*harness[^\[\]]*\]$")
-
 
 def scenario_name(name: str) -> str:
     """A scenario's name without the `[client harness, legacy]` suffix the hooks add (the same in every column)."""
-    return _HARNESS_SUFFIX.sub("", name)
+    return plain_name(name)
 
 
 @dataclass
@@ -54,9 +52,9 @@ class Verdict:
     line: int
     """The scenario's line (an outline's example: the row's line): with `feature`, the scenario's identity."""
     name: str
-    """Its name, without the harness suffix."""
+    """Its one name (`mcpbdd.reporting.names`), without the harness suffix: the parity matrix's."""
     title: str
-    """Its name as behave reported it (with the harness suffix): the JUnit test case's name."""
+    """Its name as behave reported it (with the harness suffix): how behave's JUnit test case is found."""
     feature_name: str
     status: str
     """passed | failed | skipped | untested"""
@@ -80,10 +78,24 @@ class Verdict:
     and stop): what the scenario costs a shard, so the timing file keeps this."""
     column: str = ""
     """The pass of `mcpbdd run` that ran it (`context`, `client`, `client.legacy`, ...): set by the reader."""
+    display: str = ""
+    """Its one name with the pass (`Who the caller is -- user=alice [client harness]`): what every format shows."""
 
     @property
     def key(self) -> tuple[str, int]:
         return (self.feature, self.line)
+
+    @property
+    def shown(self) -> str:
+        """The name every format shows (behave's, for a line an older mcpbdd wrote)."""
+        return self.display or self.title
+
+    @property
+    def verdict(self) -> str:
+        """passed | failed | broken | skipped: the one word every report uses for how it ended."""
+        if self.status in ("skipped", "untested"):
+            return "skipped"
+        return self.kind if self.kind in ("passed", "failed", "broken") and self.status != "passed" else self.status
 
 
 def _message(scenario: Any) -> str:
@@ -134,11 +146,13 @@ class VerdictFormatter(PerScenarioFormatter):
         if not scenario.should_run_with_tags(self.config.tag_expression):
             return  # left out by tags (another pass's pin): not a verdict of this pass
         facts = getattr(scenario, SCENARIO_FACTS, None) or {}
+        display = display_name(scenario)
         verdict = Verdict(
             feature=str(scenario.feature.filename),
             line=int(scenario.line),
-            name=scenario_name(scenario.name),
+            name=plain_name(display),
             title=scenario.name,
+            display=display,
             feature_name=scenario.feature.name,
             status=_status(scenario),
             duration=round(float(scenario.duration or 0.0), 6),

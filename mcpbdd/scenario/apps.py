@@ -170,17 +170,18 @@ def match_screenshot(world: World, path: str, tolerance: float = screenshots.DEF
     """The open view against the PNG at `path` (written instead with `update_screenshots`); returns the shot.
 
     `path` is relative to the project (the working folder) and stays inside it: anything else is `Broken`."""
-    stored_at = screenshots.stored_path(path, Path.cwd())  # a name from a feature file: inside the project only
+    project = Path.cwd()
+    screenshots.stored_path(path, project)  # a name from a feature file: inside the project only, checked first
     view = app(world)
     view.settle()
     shot = view.screenshot()
     if world.settings.update_screenshots:
-        stored_at.parent.mkdir(parents=True, exist_ok=True)
-        stored_at.write_bytes(shot)
+        screenshots.write_stored(path, project, shot)  # checked again as it opens, following no link
         return shot
-    if not stored_at.exists():
+    stored = screenshots.read_stored(path, project)
+    if stored is None:
         raise screenshots.missing(Path(path))  # named as the feature file names it
-    comparison = world.run(screenshots.compare(view.page, shot, stored_at.read_bytes()))
+    comparison = world.run(screenshots.compare(view.page, shot, stored))
     screenshots.verdict(Path(path), comparison, tolerance)
     return shot
 

@@ -52,7 +52,7 @@ from mcpbdd.model.config import Settings
 from mcpbdd.model.errors import NoCallYet, NoServer, ServerCannotStart, TargetError
 from mcpbdd.model.kinds import ClientMode, HarnessKind, check_capabilities, client_mode, harness_kind
 from mcpbdd.model.outcome import LOG_LEVELS, RESOURCES_READ, TOOLS_CALL, Call, Channel, Outcome
-from mcpbdd.model.trace import Events, Exchange, Trace
+from mcpbdd.model.trace import EventBus, Exchange, Trace
 from mcpbdd.scenario.conversation import AnswerPlan, Conversation, InputRounds
 from mcpbdd.scenario.journal import Journal
 from mcpbdd.scenario.listens import Listens
@@ -74,9 +74,9 @@ class World:
         self.owner = owner
         self.shared = shared
         self.directory = Directory()
-        self.events = Events()
-        """Where the scenario tells what happens: `ExchangeRecorded` (trace), `RoundAnswered` (input rounds)."""
-        self.trace = Trace(events=self.events)
+        self.bus = self.events = EventBus()
+        """Where the scenario tells what happens: `ExchangeRecorded`, `RoundAnswered` (`events`: its old name)."""
+        self.trace = Trace(events=self.bus)
         self.outcomes: list[Outcome] = []
         self.server_target: str | None = settings.server
         self.harness_kind = harness_kind(settings.harness)
@@ -93,7 +93,7 @@ class World:
         self._place_doubles()
         self.baseline: dict[str, dict[str, Any]] | None = None
         """Every tenant's storage just before the first When step (what "is unchanged" compares with)."""
-        self.input_rounds = InputRounds(self._resume, self._record, self.events, max_rounds=settings.max_rounds)
+        self.input_rounds = InputRounds(self._resume, self._record, self.bus, max_rounds=settings.max_rounds)
         """Drives the rounds of calls that ask for input (the plan, the open conversation, replays)."""
         self.remembered = Remembered()
         """Values taken from results by JSON path; a later call's `${name}` sends them (`remember`)."""

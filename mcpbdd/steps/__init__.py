@@ -4,6 +4,11 @@
 
 Steps only parse the phrase and delegate to the World (and `mcpbdd.model.expect`), so
 everything a step does is available to Python code too.
+
+Every behave process imports this package before it runs anything, so a step module imports at its top
+only behave, its parsing (`arguments`) and `_world`; a step imports what its phrase needs (the checks,
+the SDK's types, the app host, conformance, the reports) in its body, when it runs.
+tests/spawning/test_startup_imports.py holds the list of what must not load up front.
 """
 
 # `arguments` first: it registers the parameter types (Text, Names, CodeWord, Kind, Unit) the other modules use.
@@ -26,6 +31,7 @@ from mcpbdd.steps import (  # noqa: F401  (registering the steps is the point)
     rounds,
     server,
     storage,
+    surface,
     upstream,
 )
 

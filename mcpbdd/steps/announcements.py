@@ -8,17 +8,21 @@ so is "announces nothing" before any call was made after the listen opened.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from behave import then, when
 
-from mcpbdd.model.announcements import Topic
 from mcpbdd.steps._world import world
 from mcpbdd.steps.arguments import spec_errors
+
+if TYPE_CHECKING:
+    from mcpbdd.model.announcements import Topic
 
 
 def _topic(context: Any, *, name: str | None = None, uri: str | None = None) -> Topic:
     """The list or resource a phrase names; one there is none of is a broken specification, naming what there is."""
+    from mcpbdd.model.announcements import Topic
+
     with spec_errors(context):
         topic = Topic.of_list(name) if name is not None else Topic.resource(str(uri))
     return topic

@@ -12,16 +12,15 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from behave import given, step, then, when
 
-from mcpbdd.apps import AppsUnavailable, AppView
-from mcpbdd.model.requirements import skip_reason
-from mcpbdd.reporting import attachments as report
-from mcpbdd.scenario import apps
 from mcpbdd.steps._world import world
 from mcpbdd.steps.arguments import call_arguments, inline_arguments, spec_errors
+
+if TYPE_CHECKING:
+    from mcpbdd.apps import AppView
 
 
 @contextlib.contextmanager
@@ -37,27 +36,39 @@ def _shown(context: Any) -> Iterator[None]:
 
 
 def _attach(context: Any) -> None:
+    from mcpbdd.reporting import attachments as report
+    from mcpbdd.scenario import apps
+
     view = apps.app(world(context)) if apps.opened(world(context)) else None
     if view is not None:
         report.attach_app_view(view.screenshot(), view.collect().to_json())
 
 
 def _open(context: Any, tool: str, arguments: dict[str, Any]) -> None:
+    from mcpbdd.apps import AppsUnavailable
+    from mcpbdd.scenario import apps
+
     try:
         with _shown(context):
             apps.open_app(world(context), tool, arguments)
     except AppsUnavailable as missing:
+        from mcpbdd.model.requirements import skip_reason
+
         settings = world(context).settings
         context.scenario.skip(skip_reason(missing, settings.require, settings.optional))
 
 
 def _app(context: Any) -> AppView:
+    from mcpbdd.scenario import apps
+
     return apps.app(world(context))
 
 
 @given('the app host uses the {setting:Text} "{value:Text}"')
 def host_uses(context: Any, setting: str, value: str) -> None:
     """Given the app host uses the theme "dark" (theme, display mode or locale, for the apps opened next)"""
+    from mcpbdd.scenario import apps
+
     with spec_errors(context):
         apps.set_host_setting(world(context), setting, value)
 
@@ -97,42 +108,56 @@ def user_types(context: Any, text: str, field: str) -> None:
 @then('the app shows "{text:Text}"')
 def app_shows(context: Any, text: str) -> None:
     """Then the app shows "Groceries\""""
+    from mcpbdd.scenario import apps
+
     apps.expect_shows(world(context), text)
 
 
 @then("the app shows no error")
 def app_shows_no_error(context: Any) -> None:
     """Then the app shows no error"""
+    from mcpbdd.scenario import apps
+
     apps.expect_no_error(world(context))
 
 
 @then("the app breaks no content security rule")
 def app_breaks_no_csp_rule(context: Any) -> None:
     """Then the app breaks no content security rule"""
+    from mcpbdd.scenario import apps
+
     apps.expect_no_violation(world(context))
 
 
 @then('the app was refused "{url:Text}" by its content security policy')
 def app_was_refused(context: Any, url: str) -> None:
     """Then the app was refused "https://widgets.example.net/embed.js" by its content security policy"""
+    from mcpbdd.scenario import apps
+
     apps.expect_violation(world(context), url)
 
 
 @then('the app called the tool "{tool:Text}"')
 def app_called(context: Any, tool: str) -> None:
     """Then the app called the tool "pin_note\""""
+    from mcpbdd.scenario import apps
+
     apps.expect_called(world(context), tool)
 
 
 @then('the app asked to open "{url:Text}"')
 def app_asked_to_open(context: Any, url: str) -> None:
     """Then the app asked to open "https://notes.example.com/n/n-1\""""
+    from mcpbdd.scenario import apps
+
     apps.expect_link(world(context), url)
 
 
 @then('the app matches the screenshot "{path:Text}"')
 def app_matches_screenshot(context: Any, path: str) -> None:
     """Then the app matches the screenshot "features/screenshots/note-card.png\""""
+    from mcpbdd.scenario import apps
+
     apps.match_screenshot(world(context), path)
 
 

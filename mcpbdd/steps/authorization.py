@@ -11,23 +11,25 @@ Each step parses its words and calls `World.authorization` or `mcpbdd.authorizat
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from behave import given, then, when
 
-from mcpbdd.authorization import expectations
-from mcpbdd.harness.targets import ServerTarget
 from mcpbdd.kit.clock import parse_duration
 from mcpbdd.model.kinds import HarnessKind
-from mcpbdd.scenario.world import World
 from mcpbdd.steps._world import world
 from mcpbdd.steps.arguments import json_doc_string, spec_errors
+
+if TYPE_CHECKING:
+    from mcpbdd.scenario.world import World
 
 OVER_HTTP = ("http", "http-command")
 
 
 def _over_http(context: Any) -> World | None:
     """The World when its server is reached over HTTP; otherwise the scenario is skipped, saying why, and None."""
+    from mcpbdd.harness.targets import ServerTarget
+
     w = world(context)
     kind = ServerTarget.parse(w.server_target).kind if w.server_target else None
     if w.harness_kind is HarnessKind.CONTEXT:
@@ -147,6 +149,8 @@ def granted_and_retries(context: Any, user: str, scope: str) -> None:
 @then("the call is refused as unauthenticated")
 def refused_unauthenticated(context: Any) -> None:
     """Then the call is refused as unauthenticated  (401, WWW-Authenticate naming the resource metadata)"""
+    from mcpbdd.authorization import expectations
+
     w = _over_http(context)
     if w is not None:
         last = w.last
@@ -158,6 +162,8 @@ def refused_unauthenticated(context: Any) -> None:
 @then('the call is refused for lack of the scope "{scope:Text}"')
 def refused_for_scope(context: Any, scope: str) -> None:
     """Then the call is refused for lack of the scope "notes:write"  (403 insufficient_scope naming it)"""
+    from mcpbdd.authorization import expectations
+
     w = _over_http(context)
     if w is not None:
         expectations.refused_for_scope(w.last, scope)
@@ -166,6 +172,8 @@ def refused_for_scope(context: Any, scope: str) -> None:
 @then("the server describes its protection with:")
 def describes_protection(context: Any) -> None:
     """Then the server describes its protection with: (JSON: the RFC 9728 metadata; markers allowed)"""
+    from mcpbdd.authorization import expectations
+
     expected = json_doc_string(context)
     w = _over_http(context)
     if w is not None:

@@ -12,7 +12,6 @@ from typing import Any
 
 from behave import given, then
 
-from mcpbdd.model import cancellation
 from mcpbdd.steps._world import world
 from mcpbdd.steps.arguments import spec_errors
 
@@ -41,6 +40,8 @@ def cancel_after_milliseconds(context: Any, ms: int) -> None:
 @then("the call was cancelled")
 def call_was_cancelled(context: Any) -> None:
     """Then the call was cancelled  (the server stopped: no answer came after the client's cancel)"""
+    from mcpbdd.model import cancellation
+
     cancellation.was_cancelled(world(context).last)
 
 

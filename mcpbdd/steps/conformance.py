@@ -11,8 +11,6 @@ from typing import Any
 
 from behave import then
 
-from mcpbdd import conformance
-from mcpbdd.reporting import attachments as report
 from mcpbdd.steps._world import world
 from mcpbdd.steps.arguments import SpecError, location
 
@@ -20,6 +18,8 @@ from mcpbdd.steps.arguments import SpecError, location
 @then('the server passes the conformance check "{name:Text}"')
 def passes_the_conformance_check(context: Any, name: str) -> None:
     """Then the server passes the conformance check "unknown-tool"  (one check of the pack, by its id)"""
+    from mcpbdd import conformance
+
     try:
         conformance.check_named(name)
     except ValueError as exc:
@@ -33,6 +33,9 @@ def passes_the_conformance_check(context: Any, name: str) -> None:
 @then("the server passes the conformance checks")
 def passes_the_conformance_checks(context: Any) -> None:
     """Then the server passes the conformance checks  (every check of the pack; those that do not apply are named)"""
+    from mcpbdd import conformance
+    from mcpbdd.reporting import attachments as report
+
     try:
         skipped = conformance.check_all_in_world(world(context))
     except conformance.NotApplicable as reason:  # the context harness: no wire to check

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from behave import then, when
-from mcp_types import InputResponses
 
-from mcpbdd.kit.consent import CONSENT_KEY
-from mcpbdd.model import answers, expect
 from mcpbdd.steps._world import world
 from mcpbdd.steps.arguments import inline_arguments, spec_errors
 
+if TYPE_CHECKING:
+    from mcp_types import InputResponses
+
 
 def _consent_question(context: Any) -> Any:
+    from mcpbdd.kit.consent import CONSENT_KEY
+    from mcpbdd.model import expect
+
     w = world(context)
     conversation = expect.asks_for_input(w.conversation, w.last, what="consent")
     with spec_errors(context):
@@ -33,12 +36,16 @@ def asks_for_consent(context: Any) -> None:
 @then('the server asks for consent to "{operation:Text}"')
 def asks_for_consent_to(context: Any, operation: str) -> None:
     """Then the server asks for consent to "delete the note\""""
+    from mcpbdd.model import expect
+
     expect.question_says(_consent_question(context), operation)
 
 
 @then("the server asks for consent again")
 def asks_for_consent_again(context: Any) -> None:
     """Then the server asks for consent again  (after an answer or a replay: nothing was done)"""
+    from mcpbdd.model import expect
+
     expect.answer_sent_before(world(context).answered_last)
     _consent_question(context)
 
@@ -46,6 +53,9 @@ def asks_for_consent_again(context: Any) -> None:
 @when("the user gives consent")
 def gives_consent(context: Any) -> None:
     """When the user gives consent"""
+    from mcpbdd.kit.consent import CONSENT_KEY
+    from mcpbdd.model import answers
+
     question = _consent_question(context)
     with spec_errors(context):
         world(context).answer(question.key, answers.accept({CONSENT_KEY: True}))
@@ -54,6 +64,8 @@ def gives_consent(context: Any) -> None:
 @when("the user refuses consent")
 def refuses_consent(context: Any) -> None:
     """When the user refuses consent"""
+    from mcpbdd.model import answers
+
     question = _consent_question(context)
     with spec_errors(context):
         world(context).answer(question.key, answers.decline())
@@ -76,6 +88,9 @@ def user_replays(context: Any, user: str) -> None:
 @when('the client calls "{tool:Text}" with {arguments:JsonObject} and consent given in advance')
 def calls_with_consent_in_advance(context: Any, tool: str, arguments: str) -> None:
     """When the client calls "delete_note" with {"note_id": "n-1"} and consent given in advance"""
+    from mcpbdd.kit.consent import CONSENT_KEY
+    from mcpbdd.model import answers
+
     consent: InputResponses = {CONSENT_KEY: answers.accept({CONSENT_KEY: True})}
     world(context).call_tool(tool, inline_arguments(arguments, context), input_responses=consent)
 

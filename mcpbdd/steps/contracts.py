@@ -6,7 +6,6 @@ from typing import Any
 
 from behave import then
 
-from mcpbdd.reporting import attachments as report
 from mcpbdd.steps._world import world
 from mcpbdd.steps.arguments import SpecError, location
 
@@ -28,6 +27,8 @@ def survives_generated_calls(context: Any, tool: str, count: int) -> None:
 @then('the server\'s tools match the snapshot "{path:Text}"')
 def tools_match_the_snapshot(context: Any, path: str) -> None:
     """Then the server's tools match the snapshot "features/snapshots/notes-tools.json"  (breaking changes named)"""
+    from mcpbdd.reporting import attachments as report
+
     verdict = world(context).check_tool_snapshot(path)
     if verdict.action != "matched":  # recorded, not compared: the report says so, so the green is not mistaken
         changes = "".join(f"\n  {difference}" for difference in verdict.differences)

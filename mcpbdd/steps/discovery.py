@@ -8,19 +8,23 @@ listing or a read only exist on 2026-07-28, so those steps skip on 2025-11-25, s
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from behave import then, when
 
-from mcpbdd.checks import cache_hints, described
-from mcpbdd.model import caching, completions, discovery
 from mcpbdd.steps._world import world
 from mcpbdd.steps.arguments import SpecError, json_doc_string, location, spec_errors
+
+if TYPE_CHECKING:
+    from mcpbdd.model import caching
 
 
 @then("the server describes itself with:")
 def server_describes_itself(context: Any) -> None:
     """Then the server describes itself with: (JSON of name, version, capabilities, instructions; markers allowed)"""
+    from mcpbdd.checks import described
+    from mcpbdd.model import discovery
+
     expected = json_doc_string(context)
     with spec_errors(context):  # an unknown marker (a typo such as "#strin") is the specification's mistake
         discovery.describes_itself(world(context).ask(described.describe), expected)
@@ -46,6 +50,9 @@ def _skip_without(context: Any, hints: caching.CacheHints) -> caching.CacheHints
 
 def _hints(context: Any, listing: str) -> caching.CacheHints:
     """The listing's caching hints (skipping the scenario on an era without them)."""
+    from mcpbdd.checks import cache_hints
+    from mcpbdd.model import caching
+
     method = caching.LISTINGS[listing]
     return _skip_without(context, world(context).ask(lambda h, caller: cache_hints.cache_hints(h, caller, method)))
 
@@ -53,6 +60,8 @@ def _hints(context: Any, listing: str) -> caching.CacheHints:
 @then("the {listing:Listing} may be cached for {seconds:d} seconds")
 def listing_may_be_cached_for(context: Any, listing: str, seconds: int) -> None:
     """Then the tools list may be cached for 60 seconds  (also the resources, prompts, resource templates list)"""
+    from mcpbdd.model import caching
+
     hints = _hints(context, listing)
     if hints.has_hints:
         caching.may_be_cached_for(hints, seconds)
@@ -61,6 +70,8 @@ def listing_may_be_cached_for(context: Any, listing: str, seconds: int) -> None:
 @then("the {listing:Listing} may be cached privately")
 def listing_may_be_cached_privately(context: Any, listing: str) -> None:
     """Then the tools list may be cached privately  (only by the caller who got it)"""
+    from mcpbdd.model import caching
+
     hints = _hints(context, listing)
     if hints.has_hints:
         caching.may_be_cached_privately(hints)
@@ -82,6 +93,8 @@ def _read_hints(context: Any) -> caching.CacheHints:
 @then("the read may be cached for {seconds:d} seconds")
 def read_may_be_cached_for(context: Any, seconds: int) -> None:
     """Then the read may be cached for 60 seconds  (the last call's result, a resource read)"""
+    from mcpbdd.model import caching
+
     hints = _read_hints(context)
     if hints.has_hints:
         caching.may_be_cached_for(hints, seconds)
@@ -90,6 +103,8 @@ def read_may_be_cached_for(context: Any, seconds: int) -> None:
 @then("the read may be cached privately")
 def read_may_be_cached_privately(context: Any) -> None:
     """Then the read may be cached privately  (only by the caller who read it)"""
+    from mcpbdd.model import caching
+
     hints = _read_hints(context)
     if hints.has_hints:
         caching.may_be_cached_privately(hints)
@@ -121,12 +136,16 @@ def client_asks_to_complete_a_template(context: Any, variable: str, uri_template
 @then('the completions include "{value:Text}"')
 def completions_include(context: Any, value: str) -> None:
     """Then the completions include "groceries\""""
+    from mcpbdd.model import completions
+
     completions.completions_include(world(context).completions, value)
 
 
 @then("the completions are:")
 def completions_are(context: Any) -> None:
     """Then the completions are: (a table of one column, a value per row, in the order the server suggests them)"""
+    from mcpbdd.model import completions
+
     completions.completions_are(world(context).completions, one_column(context))
 
 

@@ -17,6 +17,7 @@ GROUPS = {
     "mcpbdd.steps.consent": "Consent gates",
     "mcpbdd.steps.upstream": "Upstream services",
     "mcpbdd.steps.contracts": "Contracts",
+    "mcpbdd.steps.surface": "Tool surface",
     "mcpbdd.steps.conformance": "Conformance",
     "mcpbdd.steps.progress": "Progress of a long call",
     "mcpbdd.steps.logs": "Log messages",

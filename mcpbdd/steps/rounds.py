@@ -12,7 +12,6 @@ from typing import Any
 
 from behave import given, then, when
 
-from mcpbdd.model import answers, expect
 from mcpbdd.steps._world import world
 from mcpbdd.steps.arguments import SpecError, json_doc_string, location, spec_errors
 
@@ -20,6 +19,8 @@ KINDS = {"by elicitation": "elicitation", "by sampling": "sampling", "for the ro
 
 
 def _asks(context: Any, name: str | None, kind: str | None) -> None:
+    from mcpbdd.model import expect
+
     w = world(context)
     with spec_errors(context):
         expect.asks_for_input(w.conversation, w.last)
@@ -51,6 +52,8 @@ def _roots(context: Any) -> list[tuple[str, str | None]]:
 @then("the server asks nothing")
 def asks_nothing(context: Any) -> None:
     """Then the server asks nothing  (the last call asked no question, and none is left open)"""
+    from mcpbdd.model import expect
+
     w = world(context)
     expect.asks_nothing(w.conversation, w.last)
 
@@ -81,90 +84,120 @@ def _question(context: Any, key: str | None) -> Any:
 @then('the question "{key:Text}" says "{text:Text}"')
 def question_says(context: Any, key: str, text: str) -> None:
     """Then the question "confirm_delete" says "cannot be undone\""""
+    from mcpbdd.model import expect
+
     expect.question_says(_question(context, key), text)
 
 
 @then('the question says "{text:Text}"')
 def the_question_says(context: Any, text: str) -> None:
     """Then the question says "cannot be undone\""""
+    from mcpbdd.model import expect
+
     expect.question_says(_question(context, None), text)
 
 
 @then('the question "{key:Text}" requires the fields "{fields:Names}"')
 def question_requires(context: Any, key: str, fields: list[str]) -> None:
     """Then the question "confirm_delete" requires the fields "confirm\""""
+    from mcpbdd.model import expect
+
     expect.question_requires(_question(context, key), fields)
 
 
 @then('the question requires the fields "{fields:Names}"')
 def the_question_requires(context: Any, fields: list[str]) -> None:
     """Then the question requires the fields "confirm\""""
+    from mcpbdd.model import expect
+
     expect.question_requires(_question(context, None), fields)
 
 
 @when('the user accepts "{key:Text}" with:')
 def user_accepts(context: Any, key: str) -> None:
     """When the user accepts "confirm_delete" with: (a JSON object: the form's content)"""
+    from mcpbdd.model import answers
+
     _answer(context, key, answers.accept(_form(context)))
 
 
 @when("the user accepts with:")
 def user_accepts_the_question(context: Any) -> None:
     """When the user accepts with: (a JSON object: the form's content)"""
+    from mcpbdd.model import answers
+
     _answer(context, None, answers.accept(_form(context)))
 
 
 @when('the user declines "{key:Text}"')
 def user_declines(context: Any, key: str) -> None:
     """When the user declines "confirm_delete\""""
+    from mcpbdd.model import answers
+
     _answer(context, key, answers.decline())
 
 
 @when("the user declines")
 def user_declines_the_question(context: Any) -> None:
     """When the user declines"""
+    from mcpbdd.model import answers
+
     _answer(context, None, answers.decline())
 
 
 @when('the user cancels "{key:Text}"')
 def user_cancels(context: Any, key: str) -> None:
     """When the user cancels "confirm_delete\""""
+    from mcpbdd.model import answers
+
     _answer(context, key, answers.cancel())
 
 
 @when("the user cancels")
 def user_cancels_the_question(context: Any) -> None:
     """When the user cancels"""
+    from mcpbdd.model import answers
+
     _answer(context, None, answers.cancel())
 
 
 @when('the model answers "{key:Text}" with "{text:Text}"')
 def model_answers(context: Any, key: str, text: str) -> None:
     """When the model answers "ask_model_for_title" with "Weekly groceries\""""
+    from mcpbdd.model import answers
+
     _answer(context, key, answers.model_reply(text))
 
 
 @when('the model answers with "{text:Text}"')
 def model_answers_the_question(context: Any, text: str) -> None:
     """When the model answers with "Weekly groceries\""""
+    from mcpbdd.model import answers
+
     _answer(context, None, answers.model_reply(text))
 
 
 @when('the client answers "{key:Text}" with the roots:')
 def client_answers_roots(context: Any, key: str) -> None:
     """When the client answers "roots-1" with the roots: (a table: uri | name)"""
+    from mcpbdd.model import answers
+
     _answer(context, key, answers.roots(_roots(context)))
 
 
 @when("the client answers with the roots:")
 def client_answers_the_roots_question(context: Any) -> None:
     """When the client answers with the roots: (a table: uri | name)"""
+    from mcpbdd.model import answers
+
     _answer(context, None, answers.roots(_roots(context)))
 
 
 @given('the user will accept "{key:Text}" with:')
 def user_will_accept(context: Any, key: str) -> None:
     """Given the user will accept "confirm_delete" with: (a JSON object, used when the question comes)"""
+    from mcpbdd.model import answers
+
     world(context).plan.by_name[key] = answers.accept(_form(context))
 
 
@@ -177,6 +210,8 @@ def user_will_decline_all(context: Any) -> None:
 @given('the model will answer "{text:Text}"')
 def model_will_answer(context: Any, text: str) -> None:
     """Given the model will answer "Weekly groceries"  (queued; nothing queued, or an answer left unused, fails)"""
+    from mcpbdd.model import answers
+
     plan = world(context).plan
     plan.model_queue_used = True
     plan.model_replies.append(answers.model_reply(text))
@@ -192,6 +227,8 @@ def retries_tampered(context: Any) -> None:
 @then("the call took {rounds:d} rounds")
 def call_took_rounds(context: Any, rounds: int) -> None:
     """Then the call took 2 rounds  (the last call; its first answer counts as round 1)"""
+    from mcpbdd.model import expect
+
     w = world(context)
     with spec_errors(context):
         expect.took_rounds(w.rounds, rounds, w.last)
@@ -200,6 +237,8 @@ def call_took_rounds(context: Any, rounds: int) -> None:
 @then("the call took 1 round")
 def call_took_one_round(context: Any) -> None:
     """Then the call took 1 round  (the last call asked nothing)"""
+    from mcpbdd.model import expect
+
     w = world(context)
     expect.took_rounds(w.rounds, 1, w.last)
 

@@ -6,9 +6,6 @@ from typing import Any
 
 from behave import given, then
 
-from mcpbdd.checks.offered import list_templates
-from mcpbdd.harness.targets import ServerTarget
-from mcpbdd.model import expect
 from mcpbdd.model.kinds import HARNESS_TAG, HarnessKind
 from mcpbdd.steps._world import world
 from mcpbdd.steps.arguments import spec_errors, table_column
@@ -17,6 +14,8 @@ from mcpbdd.steps.arguments import spec_errors, table_column
 @given('the MCP server "{target:Text}"')
 def the_mcp_server(context: Any, target: str) -> None:
     """Given the MCP server "mcpbdd.examples.notes:mcp\""""
+    from mcpbdd.harness.targets import ServerTarget
+
     w = world(context)
     with spec_errors(context):
         w.use_server(target)
@@ -47,24 +46,33 @@ def the_client_declares_nothing(context: Any) -> None:
 @then('the server offers the tool "{name:Text}"')
 def offers_the_tool(context: Any, name: str) -> None:
     """Then the server offers the tool "create_note\""""
+    from mcpbdd.model import expect
+
     expect.offers_tools(world(context).offered_tools(), [name])
 
 
 @then("the server offers the tools:")
 def offers_the_tools(context: Any) -> None:
     """Then the server offers the tools: (a table with a name column; at least these)"""
+    from mcpbdd.model import expect
+
     expect.offers_tools(world(context).offered_tools(), table_column(context, "name"))
 
 
 @then("the server offers exactly the tools:")
 def offers_exactly_the_tools(context: Any) -> None:
     """Then the server offers exactly the tools: (a table with a name column; all of them)"""
+    from mcpbdd.model import expect
+
     expect.offers_tools(world(context).offered_tools(), table_column(context, "name"), exactly=True)
 
 
 @then('the server offers the resource template "{uri_template:Text}"')
 def offers_the_resource_template(context: Any, uri_template: str) -> None:
     """Then the server offers the resource template "notes://{note_id}\""""
+    from mcpbdd.checks.offered import list_templates
+    from mcpbdd.model import expect
+
     expect.offers_resource_template(world(context).ask(list_templates), uri_template)
 
 

@@ -22,11 +22,8 @@ from typing import Any
 from behave import given, then, when
 
 from mcpbdd.kit.clock import parse_duration, parse_instant
-from mcpbdd.model import expect
-from mcpbdd.reporting import attachments as report
 from mcpbdd.steps._world import world
 from mcpbdd.steps.arguments import SpecError, cell_value, json_doc_string, location, spec_errors
-from mcpbdd.storage import MISSING
 
 
 def _seed_rows(context: Any) -> dict[float | None, dict[str, Any]]:
@@ -74,6 +71,8 @@ def _seconds(text: str) -> float:
 
 def _attach_diff(error: AssertionError) -> None:
     """The failing diff, on the step that asserted it (redacted like every attachment)."""
+    from mcpbdd.reporting import attachments as report
+
     report.attach_text(str(error), "storage changes")
 
 
@@ -96,6 +95,9 @@ def storage_seeded_with_key(context: Any, tenant: str, key: str) -> None:
 @then('the storage of tenant "{tenant:Text}" holds "{key:Text}" equal to:')
 def storage_holds_key(context: Any, tenant: str, key: str) -> None:
     """Then the storage of tenant "acme" holds "notes/n-1" equal to: (JSON; markers like #iso-datetime allowed)"""
+    from mcpbdd.model import expect
+    from mcpbdd.storage import MISSING
+
     key, expected = _filled(context, key), _filled(context, json_doc_string(context))
     w = world(context)
     with spec_errors(context):
@@ -106,6 +108,9 @@ def storage_holds_key(context: Any, tenant: str, key: str) -> None:
 @then('the storage of tenant "{tenant:Text}" holds "{key:Text}" containing:')
 def storage_holds_key_containing(context: Any, tenant: str, key: str) -> None:
     """Then the storage of tenant "acme" holds "notes/n-1" containing: (JSON; only the keys given, markers allowed)"""
+    from mcpbdd.model import expect
+    from mcpbdd.storage import MISSING
+
     key, expected = _filled(context, key), _filled(context, json_doc_string(context))
     w = world(context)
     with spec_errors(context):
@@ -116,6 +121,8 @@ def storage_holds_key_containing(context: Any, tenant: str, key: str) -> None:
 @then('the storage of tenant "{tenant:Text}" is empty')
 def storage_is_empty(context: Any, tenant: str) -> None:
     """Then the storage of tenant "globex" is empty  (no key at all; a tenant the scenario knows)"""
+    from mcpbdd.model import expect
+
     w = world(context)
     w.relies_on_doubles(f'reading the storage of tenant "{tenant}"')
     expect.storage_known(tenant, w.tenants_in_play(), "it is empty")
@@ -127,6 +134,8 @@ def storage_is_empty(context: Any, tenant: str) -> None:
 @then('the storage of tenant "{tenant:Text}" has no key "{key:Text}"')
 def storage_has_no_key(context: Any, tenant: str, key: str) -> None:
     """Then the storage of tenant "acme" has no key "notes/n-1"  (a tenant the scenario knows)"""
+    from mcpbdd.model import expect
+
     w = world(context)
     w.relies_on_doubles(f'reading the storage of tenant "{tenant}"')
     key = _filled(context, key)
@@ -139,6 +148,8 @@ def storage_has_no_key(context: Any, tenant: str, key: str) -> None:
 @then('the storage of tenant "{tenant:Text}" is unchanged')
 def storage_unchanged(context: Any, tenant: str) -> None:
     """Then the storage of tenant "acme" is unchanged  (compared with just before the first When)"""
+    from mcpbdd.model import expect
+
     w = world(context)
     w.relies_on_doubles(f'comparing the storage of tenant "{tenant}" with before')
     expect.storage_baseline_taken(w.baseline)
@@ -155,6 +166,8 @@ def storage_unchanged(context: Any, tenant: str) -> None:
 @then('the storage of tenant "{tenant:Text}" is unchanged except under "{prefix:Text}"')
 def storage_unchanged_except_under(context: Any, tenant: str, prefix: str) -> None:
     """Then the storage of tenant "acme" is unchanged except under "consent/"  (keys under the prefix may change)"""
+    from mcpbdd.model import expect
+
     w = world(context)
     w.relies_on_doubles(f'comparing the storage of tenant "{tenant}" with before')
     expect.storage_baseline_taken(w.baseline)
@@ -172,6 +185,8 @@ def storage_unchanged_except_under(context: Any, tenant: str, prefix: str) -> No
 @then("the storage of every other tenant is unchanged")
 def every_other_tenant_unchanged(context: Any) -> None:
     """Then the storage of every other tenant is unchanged  (every tenant but the last call's caller's; one at least)"""
+    from mcpbdd.model import expect
+
     w = world(context)
     w.relies_on_doubles("comparing the storage of every other tenant with before")
     expect.storage_baseline_taken(w.baseline)

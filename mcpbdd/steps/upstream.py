@@ -17,9 +17,6 @@ from typing import Any
 import parse
 from behave import given, register_type, then
 
-from mcpbdd.kit.upstream import origin_of
-from mcpbdd.model import expect
-from mcpbdd.reporting import attachments as report
 from mcpbdd.steps._world import world
 from mcpbdd.steps.arguments import json_doc_string, spec_errors
 
@@ -87,12 +84,17 @@ def upstream_unreachable(context: Any, base: str) -> None:
 
 
 def _attach_requests(context: Any) -> None:
+    from mcpbdd.reporting import attachments as report
+
     report.attach_upstream_requests([r.to_json() for r in world(context).upstream.requests])
 
 
 @then('the upstream "{base:Text}" received {method:HttpMethod} "{path:Text}" {n:d} times')
 def upstream_received(context: Any, base: str, method: str, path: str, n: int) -> None:
     """Then the upstream "https://docs.example.com" received GET "/documents/d-1" 2 times  (0: after a call)"""
+    from mcpbdd.kit.upstream import origin_of
+    from mcpbdd.model import expect
+
     w = world(context)
     try:
         with spec_errors(context):
@@ -113,6 +115,8 @@ def upstream_received_singular(context: Any, base: str, method: str, path: str, 
 @then('the upstream "{base:Text}" received {method:HttpMethod} "{path:Text}" with:')
 def upstream_received_with(context: Any, base: str, method: str, path: str) -> None:
     """Then the upstream "https://docs.example.com" received POST "/documents" with: (JSON; the keys that matter)"""
+    from mcpbdd.model import expect
+
     body = json_doc_string(context)
     w = world(context)
     try:
@@ -127,6 +131,9 @@ def upstream_received_with(context: Any, base: str, method: str, path: str) -> N
 @then('the upstream "{base:Text}" received no request')
 def upstream_received_nothing(context: Any, base: str) -> None:
     """Then the upstream "https://docs.example.com" received no request  (after a call; an origin a route answers)"""
+    from mcpbdd.kit.upstream import origin_of
+    from mcpbdd.model import expect
+
     w = world(context)
     try:
         with spec_errors(context):

@@ -89,3 +89,22 @@ async def test_the_502_body_says_how_the_server_ended() -> None:
     assert "fatal: the index is corrupt, giving up" in answer.text
     assert again.status_code == 200 and again.json()["id"] == 7  # a new process; the client's own id comes back
     assert processes_marked(marker) == []
+
+
+@pytest.mark.anyio
+async def test_one_off_probes_are_each_answered_by_a_fresh_fork_and_none_is_left() -> None:
+    """What the official suite's statelessness probes are: sessionless requests without the 2026-07-28 envelope,
+    each served by a process of its own (a fork of the bridge's warm parent, one started ahead); all answered,
+    and nothing outlives the bridge (its warm parent and the spare included)."""
+    from contextlib import AsyncExitStack
+
+    marker = uuid.uuid4().hex
+    process = bridged(NOTES, marker)
+    async with AsyncExitStack() as stack:
+        await process.start(stack)
+        async with httpx.AsyncClient(timeout=30) as client:
+            for number in range(3):
+                ping = {"jsonrpc": "2.0", "id": number, "method": "ping"}
+                answer = await client.post(process.url, json=ping, headers={"accept": "application/json"})
+                assert answer.status_code == 200 and answer.json()["id"] == number, answer.text
+    assert processes_marked(marker) == []

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from expected_reports import assert_expected_everywhere
 
 from mcpbdd.conformance import PACK
 
@@ -43,12 +44,24 @@ def _summary(folder: Path) -> str:
 @pytest.mark.parametrize(
     "target", ["mcpbdd.examples.notes:mcp", NOTES_STDIO, NOTES_HTTP], ids=["inprocess", "stdio", "http"]
 )
-def test_the_example_server_passes_on_both_eras(tmp_path: Path, target: str) -> None:
+def test_the_example_server_passes_on_both_eras_as_the_named_caller(tmp_path: Path, target: str) -> None:
+    """The example refuses an anonymous caller ("Sign in first"): named in [tool.mcpbdd.conformance], the caller
+    reaches it in process (served over stdio for the pack), over stdio (through the env templates) and over HTTP
+    (its bearer token), and every check that applies passes; none reads "refused the caller"."""
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.mcpbdd]\nenv = { NOTES_USER = "{user}", NOTES_TENANT = "{tenant}" }\n'
+        '[tool.mcpbdd.conformance]\nuser = "alice"\ntenant = "acme"\n',
+        encoding="utf-8",
+    )
     done = _conformance(tmp_path, target)
     assert done.returncode == 0, done.stdout + done.stderr
+    # Every file it wrote is named, so none is a surprise in the working folder.
+    assert "also wrote Allure results in reports/allure-results, JUnit in reports/junit" in done.stdout
     summary = _summary(tmp_path)
+    assert "Called as alice of tenant acme with no scopes." in summary
     assert "| check | spec | 2026-07-28 | 2025-11-25 |" in summary
     assert "| unknown-resource | [resources](" in summary and "failed" not in summary
+    assert "refused the caller" not in summary and "| error-channels | [tools](" in summary
     for era in ("client.auto", "client.legacy"):
         assert (tmp_path / "reports" / "junit" / era / "TESTS-conformance.xml").is_file()
     assert list((tmp_path / "reports" / "allure-results").glob("*-result.json"))
@@ -162,6 +175,12 @@ def test_with_no_arguments_the_pyproject_section_says_what_to_run(tmp_path: Path
     done = _conformance(tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "2 expected failure(s), as the expected-failures file says" in done.stdout
+    # one verdict: the console's one count, and every report skips the expected failures naming the file
+    assert "mcpbdd conformance: 2 passed, 0 failed, 2 expected to fail" in done.stdout, done.stdout
+    assert [line for line in done.stdout.splitlines() if line.startswith("mcpbdd") and "failed" in line] == [
+        "mcpbdd conformance: 2 passed, 0 failed, 2 expected to fail (each check on each era)"
+    ]
+    assert_expected_everywhere(tmp_path / "reports", "unknown-resource", "known.yml", tmp_path / "known.yml")
     summary = _summary(tmp_path)
     assert "## mcpbdd conformance: `conformance_servers:wrong_not_found`" in summary
     assert "| unknown-resource |" in summary and "| tool-names |" in summary and "| unknown-tool |" not in summary
@@ -172,3 +191,92 @@ def test_with_no_arguments_the_pyproject_section_says_what_to_run(tmp_path: Path
     done = _conformance(tmp_path, "--only", "tool-names")
     assert done.returncode == 0, done.stdout + done.stderr  # the command line's checks win
     assert "| unknown-resource |" not in _summary(tmp_path)
+
+
+def test_a_check_that_ends_or_stalls_the_server_is_one_verdict_not_a_cascade(tmp_path: Path) -> None:
+    """In process, `die()` would end the behave job; over stdio one process per era would fail every later check.
+    Served one process per check, the check that ended it fails naming the call, the one that stalled it names
+    the hang, and the check after them meets a fresh server and passes, on both eras."""
+    (tmp_path / "pyproject.toml").write_text("[tool.mcpbdd]\ntimeout = 2\n", encoding="utf-8")
+    done = _conformance(tmp_path, "conformance_servers:unruly", "--only", "error-channels,form-payloads,tool-names")
+    assert done.returncode == 1, done.stdout + done.stderr
+    output = done.stdout + done.stderr
+    assert "ended before this scenario reported" not in output
+    summary = _summary(tmp_path)
+    assert "| tool-names | [tools](" in summary and "| ✅ passed | ✅ passed |" in summary
+    for era in ("2026-07-28", "2025-11-25"):
+        died = f"### error-channels ({era}): failed\n\n```\nthe server stopped answering at tools/call die {{}}"
+        assert died in summary
+        # a sync tool that never returns: its event loop blocked (then no ping answers: the check stops there),
+        # or the tool in a worker thread (the server answers pings: the call is judged a hang); a failure naming
+        # the call either way
+        hung = summary.split(f"### form-payloads ({era}): failed\n\n```\n", 1)[1].split("```", 1)[0]
+        assert "hang" in hung and "tools/call stall {'note_id': 'a', 'label': ''}" in hung, hung
+    assert summary.count("): failed") == 4
+
+
+def test_a_server_that_cannot_start_is_one_verdict_and_exit_2(tmp_path: Path) -> None:
+    target = f"stdio: {PYTHON} -c \"import sys; print('NOTES_DB is not set', file=sys.stderr); sys.exit(3)\""
+    done = _conformance(tmp_path, target)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "mcpbdd conformance: cannot start stdio: " in done.stderr and "no check ran" in done.stderr
+    assert "NOTES_DB is not set" in done.stderr
+    assert "cannot start: no check ran." in _summary(tmp_path)
+    assert not (tmp_path / "reports" / "junit").exists()
+
+
+def test_the_caller_is_named_and_a_refusal_of_it_is_no_pass(tmp_path: Path) -> None:
+    """Anonymous, the tool refuses the call before it reads the form's blank cursor: "refused the caller", said
+    in the summary with who called; named in [tool.mcpbdd.conformance], the crash behind the refusal is found."""
+    done = _conformance(tmp_path, "conformance_servers:members_only", "--only", "form-payloads")
+    assert done.returncode == 1, done.stdout + done.stderr  # nothing was judged: never green
+    assert "no check judged the server: it refused an anonymous caller (no access token)" in done.stderr
+    summary = _summary(tmp_path)
+    assert "Called as an anonymous caller (no access token)." in summary
+    assert "| form-payloads | [tools](" in summary and "| ⛔ refused the caller | ⛔ refused the caller |" in summary
+    assert "Unauthorized: sign in first." in summary
+
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.mcpbdd.conformance]\nuser = "alice"\ntenant = "acme"\nscopes = ["notes:read"]\n', encoding="utf-8"
+    )
+    done = _conformance(tmp_path, "conformance_servers:members_only", "--only", "form-payloads")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "called as alice of tenant acme with scopes notes:read" in done.stdout
+    summary = _summary(tmp_path)
+    assert "Called as alice of tenant acme with scopes notes:read." in summary
+    assert "list_notes, the form's payload: crash" in summary
+
+
+def test_over_http_the_token_given_is_the_callers_bearer_and_stays_out_of_the_reports(tmp_path: Path) -> None:
+    """The example accepts mcpbdd's test tokens over HTTP: the token given reaches it (alice's passes; with a
+    made-up one the example sees no caller and refuses, reported as refused the caller), and the token is
+    written nowhere."""
+    args = ["--only", "form-payloads", "--user", "alice", "--tenant", "acme"]
+    done = _conformance(tmp_path, NOTES_HTTP, *args, "--token", "mcpbdd:acme:alice")
+    assert done.returncode == 0, done.stdout + done.stderr
+    summary = _summary(tmp_path)
+    assert "Called as alice of tenant acme with no scopes and the bearer token given (redacted)." in summary
+    assert "| form-payloads | [tools](" in summary and "| ✅ passed | ✅ passed |" in summary
+
+    made_up = "not-a-token-d1e5a9c0"
+    done = _conformance(tmp_path, NOTES_HTTP, *args, "--token", made_up)
+    assert done.returncode == 1, done.stdout + done.stderr
+    summary = _summary(tmp_path)
+    assert "| ⛔ refused the caller | ⛔ refused the caller |" in summary, done.stdout + done.stderr
+    written = [p for p in (tmp_path / "reports").rglob("*") if p.is_file()]
+    assert written and not [p for p in written if made_up in p.read_text(encoding="utf-8", errors="replace")]
+    assert made_up not in done.stdout + done.stderr
+
+
+def test_a_server_that_refuses_at_its_http_edge_started_and_refused_the_caller(tmp_path: Path) -> None:
+    """Anonymous, every request meets a 401: the server started (no "cannot start", no exit 2), and each check is
+    "refused the caller" naming the 401, not an error and not a pass; with its token the check passes."""
+    target = f"http: {PYTHON} {TESTS / 'protected_server.py'} {{port}}"
+    done = _conformance(tmp_path, target, "--only", "tool-names")
+    assert done.returncode == 1, done.stdout + done.stderr  # started (not 2), but nothing was judged (not 0)
+    summary = _summary(tmp_path)
+    assert "| tool-names | [tools](" in summary and "| ⛔ refused the caller | ⛔ refused the caller |" in summary
+    assert "HTTP 401" in summary
+    done = _conformance(tmp_path, target, "--only", "tool-names", "--user", "ci", "--token", "letmein")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "| tool-names | [tools](" in _summary(tmp_path) and "| ✅ passed | ✅ passed |" in _summary(tmp_path)

@@ -31,7 +31,11 @@ def test_dump_writes_what_the_committed_snapshot_holds_and_diff_exits_by_breakag
     dumped = tmp_path / "now.json"
     assert _mcpbdd("surface", "dump", "-o", str(dumped)).returncode == 0
     committed = ROOT / "features" / "snapshots" / "notes-tools.json"
-    assert json.loads(dumped.read_text()) == json.loads(committed.read_text())
+    now, recorded = json.loads(dumped.read_text()), json.loads(committed.read_text())
+    assert now["tools"] == recorded["tools"]  # and the pins match (the committed ones record their approvals too)
+    assert {name: pin["sha256"] for name, pin in now["pins"].items()} == {
+        name: pin["sha256"] for name, pin in recorded["pins"].items()
+    }
     same = _mcpbdd("surface", "diff", str(committed), str(dumped))
     assert (same.returncode, same.stdout.strip().endswith("no difference")) == (0, True), same.stdout
     grown, shrunk = tmp_path / "grown.json", tmp_path / "shrunk.json"

@@ -31,10 +31,12 @@ Feature: Conformance: what every MCP server must do, checked from its own surfac
     Scenario: error-channels: A well-formed call is never a protocol error; a malformed one is never a result
       Tool failures (a note not found, a refused operation) are tool errors the model can read and
       recover from; protocol errors are for requests the server cannot process. A call with arguments
-      the input schema accepts is never an internal error (-32603) or method not found (-32601), nor
-      invalid params (-32602) unless the error names the argument whose value it refuses (a value the
-      schema cannot express); and a call of an unknown tool or with schema-breaking arguments never
-      comes back as a successful result.
+      the input schema accepts (the smallest, unknown ids, empty strings, numeric boundaries) is never
+      an internal error (-32603) or method not found (-32601), nor invalid params (-32602) unless the
+      error names the argument whose value it refuses, nor any other code JSON-RPC reserves (-32768 to
+      -32000: -32600, -32700, the server range) but those MCP defines for its own answers (-32042,
+      -32021, -32022, -32020: URL elicitation or a client capability required, ...); and a call of
+      an unknown tool or with schema-breaking arguments never comes back as a successful result.
       Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools#error-handling
       Then the server passes the conformance check "error-channels"
 
@@ -70,12 +72,23 @@ Feature: Conformance: what every MCP server must do, checked from its own surfac
       Then the server passes the conformance check "tool-schemas"
 
     @check.error-texts-leak-nothing @spec.security
-    Scenario: error-texts-leak-nothing: Error texts leak no stack frame, path or secret
-      Whatever a server refuses (an unknown tool, bad arguments, an unknown resource), its message
-      is for the client and the model: no traceback, no File "...", line N, no path of the
-      server's installation or machine, no configured secret.
+    Scenario: error-texts-leak-nothing: Error texts and log messages leak no stack frame, path or secret
+      Whatever fails, what the client reads is for the client and the model: no traceback, no File
+      "...", line N, no path of the server's installation or machine, no configured secret. Read in
+      the refusals (an unknown tool, bad arguments, an unknown resource) and in well-formed requests
+      that fail inside the server: each tool with unknown ids, empty strings and numeric boundaries
+      its schema accepts, each resource template with an unknown id, each prompt with unknown ids;
+      their tool errors, protocol errors (any code) and the log messages sent during them.
       Spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools#security-considerations
       Then the server passes the conformance check "error-texts-leak-nothing"
+
+    @check.sep-2575-server-identifies-in-result-meta @spec.versioning
+    Scenario: sep-2575-server-identifies-in-result-meta: Results name the server and its version in _meta (a SHOULD)
+      On 2026-07-28 there is no initialize handshake to say who the server is, so every result
+      SHOULD carry _meta["io.modelcontextprotocol/serverInfo"] with a non-empty name and version
+      (SEP-2575). A SHOULD: a warning (the scenario is skipped saying so), a failure under --strict.
+      Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning
+      Then the server passes the conformance check "sep-2575-server-identifies-in-result-meta"
 
   Rule: Resources: what a read of a missing resource comes to
     The URI is one no resource or template of the server can match.

@@ -6,7 +6,7 @@ Feature: Cancellation checks fail saying what the client saw after its cancel
   Background:
     Given the user "alice" of tenant "acme"
 
-  Scenario: cancelled, but the server answers anyway
+  Scenario: cancelled in-process, but the server stores its work anyway
     Given the MCP server "stubborn_server:mcp"
     And the client cancels its next call after 1 progress report
     When the client calls "stubborn_import" with {"titles": ["Milk", "Eggs"]}
