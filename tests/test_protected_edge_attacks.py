@@ -6,12 +6,17 @@ attacks the same door with raw bytes on real sockets, behind uvicorn and nginx.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import socket
+import threading
+import time
 from typing import Any
 
 import anyio
 import pytest
-from test_protected_edge import EDGE, METADATA, NOW, RECORDER, RESOURCE, _call, _scope, _token
+import uvicorn
+from test_protected_edge import EDGE, METADATA, NOW, RECORDER, RESOURCE, Recorder, _call, _edge, _scope, _token
 
 from mcpbdd.kit.protected import MAX_GATED_BODY
 
@@ -100,3 +105,35 @@ def test_the_body_cap_is_exact_and_counted_over_every_chunk() -> None:
         over = sum(map(len, chunks)) > MAX_GATED_BODY
         assert status == (413 if over else 200), (list(map(len, chunks)), status)
         assert (len(RECORDER.reached) > before) is not over
+
+
+def test_a_body_trickled_over_a_real_socket_is_408_at_the_gates_deadline() -> None:
+    """Slowloris on a real uvicorn socket: a token with every scope, a declared body sent a byte at a time; the
+    gate answers 408 once `body_timeout` (here 1 s) has passed, and nothing reaches the app."""
+    recorder = Recorder()
+    server = uvicorn.Server(uvicorn.Config(_edge(recorder, body_timeout=1.0), port=0, log_level="warning"))
+    thread = threading.Thread(target=server.run, name="test-uvicorn", daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 10
+        while not server.started and time.monotonic() < deadline:
+            time.sleep(0.02)
+        port = server.servers[0].sockets[0].getsockname()[1]
+        token = _token(scopes=("notes:write", "notes:delete"))
+        head = f"POST /mcp HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\nContent-Length: 1000\r\n\r\n"
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+            sock.sendall(head.encode())
+            answer, sent = b"", 0
+            sock.settimeout(0.2)
+            while not answer and sent < 50:  # 50 bytes at 0.2 s each: 10 s, far past the 1 s deadline
+                with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                    sock.sendall(b" ")
+                sent += 1
+                with contextlib.suppress(TimeoutError):
+                    answer = sock.recv(65536)
+        assert answer.startswith(b"HTTP/1.1 408"), answer[:200]
+        assert sent < 15, f"the 408 came after {sent} bytes at 0.2 s each, not at the 1 s deadline"
+        assert recorder.reached == []
+    finally:
+        server.should_exit = True
+        thread.join(10)
