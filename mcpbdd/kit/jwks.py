@@ -18,16 +18,20 @@ What it refuses, each with a reason it logs (`mcpbdd.kit.jwks` logger, WARNING):
 - an algorithm outside the allow-list (RS256, ES256 by default): `none` and every HMAC
   algorithm (HS256...) are refused even if configured, so a token "signed" with the
   JWKS's public key as an HMAC secret never verifies;
-- a key id the JWKS does not have, or a key of another type than the algorithm needs. The
-  keys are `mcpbdd.kit.jwks_keys.JwksKeys`': one fetch at a time (verifications that need
-  keys wait for it, up to its deadline), each fetch bounded in time and size, an unknown key
-  id fetching again at most once per `refetch_interval` (30 s), keys refreshed after 10
-  minutes, the last good ones kept for an hour while refreshes fail (`JwksPolicy`);
+- a key id the JWKS does not have, a key of another type than the algorithm needs, or one
+  the JWKS publishes for another algorithm (its `alg`); the JWKS's keys for encryption
+  (`use`, `key_ops`), RSA keys under 2048 bits and two keys of one type under one key id
+  are left out of it (logged). The keys are `mcpbdd.kit.jwks_keys.JwksKeys`': one fetch at
+  a time (verifications that need keys wait for it, up to its deadline), each fetch bounded
+  in time and size, an unknown key id fetching again at most once per `refetch_interval`
+  (30 s), keys refreshed after 10 minutes, the last good ones kept for an hour while
+  refreshes fail (`JwksPolicy`);
 - a bad signature; an `iss` other than `issuer`; an `aud` that does not contain
   `audience` exactly (no prefix, no look-alike, no URL normalisation);
 - `exp` at or before now minus `leeway`, `nbf` or `iat` after now plus `leeway`, where
   now is read from `clock` (PyJWT's own time checks read the wall clock, so they are
-  switched off and done here).
+  switched off and done here); a time claim that is not a finite number within year 9999
+  (NaN would never expire), and a `scope` that is neither a string nor a list of strings.
 
 PyJWT (with `cryptography`) checks the signature; nothing here signs or hashes by hand.
 """
@@ -35,6 +39,7 @@ PyJWT (with `cryptography`) checks the signature; nothing here signs or hashes b
 from __future__ import annotations
 
 import logging
+import math
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -47,7 +52,7 @@ from jwt.exceptions import PyJWTError
 from mcp.server.auth.provider import AccessToken
 
 from mcpbdd.kit.clock import Clock, SystemClock
-from mcpbdd.kit.jwks_keys import JwksKeys, JwksPolicy, KeysUnavailable, printable_url
+from mcpbdd.kit.jwks_keys import KEY_TYPES, JwksKeys, JwksPolicy, KeysUnavailable, printable_url
 
 __all__ = [
     "DEFAULT_ALGORITHMS",
@@ -68,11 +73,10 @@ MAX_TOKEN_BYTES: Final = 8192
 """Longer tokens are refused unread: a real access token is well under 4 KiB."""
 DEFAULT_LEEWAY: Final = timedelta(seconds=30)
 """How far the server's clock may disagree with the authorization server's."""
+_LATEST: Final = 253402300799.0
+"""The last second of year 9999: a time claim past it is not a time (a `datetime` cannot hold it)."""
 _SHOWN: Final = 64
 """How much of a header value a refusal repeats (the header comes from anyone)."""
-
-_FAMILIES: Final = {"RS": "RSA", "PS": "RSA", "ES": "EC", "Ed": "OKP"}
-"""The key type (`kty`) each algorithm family needs."""
 
 
 class TokenRefused(ValueError):
@@ -92,7 +96,7 @@ class Claims:
 
 def _allowed(algorithms: Iterable[str]) -> tuple[str, ...]:
     allowed = tuple(algorithms)
-    bad = [alg for alg in allowed if alg.lower() == "none" or alg.upper().startswith("HS") or alg[:2] not in _FAMILIES]
+    bad = [alg for alg in allowed if alg.lower() == "none" or alg.upper().startswith("HS") or alg[:2] not in KEY_TYPES]
     if bad or not allowed:
         raise ValueError(
             f"the algorithms {bad or allowed!r} cannot verify tokens against a JWKS: allow asymmetric ones only "
@@ -198,22 +202,18 @@ class JwksVerifier:
             moment = _number(payload, claim)
             if moment is not None and moment > now + leeway:
                 raise TokenRefused(f"the token's {claim} {moment} is in the future (now {now:.0f})")
-        scope = payload.get("scope", payload.get("scp", ""))
-        scopes = tuple(scope.split() if isinstance(scope, str) else (str(s) for s in scope))
+        scopes = _scopes(payload)
         subject = str(payload["sub"])
         client_id = str(payload.get("client_id") or payload.get("azp") or subject)
-        return Claims(subject, client_id, scopes, float(exp), payload)
+        return Claims(subject, client_id, scopes, exp, payload)
 
     async def _key(self, kid: Any, alg: str) -> jwt.PyJWK:
         if not isinstance(kid, str):
             raise TokenRefused("the token names no key id (kid)")
         try:
-            key = await self.keys.key(kid)
+            return await self.keys.key(kid, alg)
         except KeysUnavailable as unavailable:
             raise TokenRefused(str(unavailable)) from None
-        if key.key_type != _FAMILIES[alg[:2]]:
-            raise TokenRefused(f"the key {_shown(kid)} is a {key.key_type} key, which cannot verify {alg}")
-        return key
 
     def __repr__(self) -> str:
         return f"JwksVerifier({printable_url(self.jwks_url)!r}, issuer={self.issuer!r}, audience={self.audience!r})"
@@ -228,12 +228,30 @@ def _shown(value: object) -> str:
 
 
 def _number(payload: Mapping[str, Any], claim: str) -> float | None:
+    """A time claim as a finite number: NaN compares false with every instant (it would never expire), and
+    infinity or a 400-digit integer would overflow the SDK's integer `expires_at` (a 500, not a refusal)."""
     value = payload.get(claim)
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise TokenRefused(f"the token's {claim} {value!r} is not a number")
-    return float(value)
+        raise TokenRefused(f"the token's {claim} {_shown(value)} is not a number")
+    try:
+        number = float(value)
+    except OverflowError:
+        raise TokenRefused(f"the token's {claim} is out of range") from None
+    if not math.isfinite(number) or abs(number) > _LATEST:
+        raise TokenRefused(f"the token's {claim} {_shown(value)} is not a time")
+    return number
+
+
+def _scopes(payload: Mapping[str, Any]) -> tuple[str, ...]:
+    """The granted scopes: a space-separated `scope` (RFC 9068) or a list of strings (`scp`, as some providers send)."""
+    scope = payload.get("scope", payload.get("scp", ""))
+    if isinstance(scope, str):
+        return tuple(scope.split())
+    if isinstance(scope, list) and all(isinstance(item, str) for item in scope):
+        return tuple(scope)
+    raise TokenRefused(f"the token's scope {_shown(scope)} is neither a string nor a list of strings")
 
 
 def _decode_reason(exc: PyJWTError, verifier: JwksVerifier) -> str:

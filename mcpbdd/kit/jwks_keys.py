@@ -14,7 +14,13 @@ holds for each:
   many tokens name keys the JWKS does not have (a flood of made-up key ids costs the provider
   nothing);
 - **rotation**: keys older than `refresh_after` are fetched again on the next verification, the
-  new set replaces the old one whole (a key that disappeared is refused from then on);
+  new set replaces the old one whole (a key that disappeared is refused from then on; a set
+  emptied of every key, an emergency revocation, is a set, not a failed fetch);
+- **only keys fit to verify**: a key for encryption (`use`, `key_ops`), an RSA key under
+  `MIN_RSA_BITS` or past `MAX_RSA_BITS` or `MAX_RSA_EXPONENT` (a verification's CPU cost), two
+  keys of one type under one key id (which one signed?) are left out, each logged; one key id
+  may name keys of different types (RFC 7517), each verifying its own algorithms, and a key
+  whose `alg` names one algorithm verifies no other;
 - **stale keys for a bounded time**: while refreshes fail, the last good keys keep verifying for
   `serve_stale_for` after they were fetched, then nothing verifies until a fetch succeeds.
 
@@ -32,11 +38,31 @@ from typing import Any, Final
 import anyio
 import httpx
 import jwt
+from cryptography.hazmat.primitives.asymmetric import rsa
 from jwt.exceptions import PyJWTError
 
-__all__ = ["JwksKeys", "JwksPolicy", "KeysUnavailable", "printable_url"]
+__all__ = [
+    "KEY_TYPES",
+    "MAX_RSA_BITS",
+    "MAX_RSA_EXPONENT",
+    "MIN_RSA_BITS",
+    "JwksKeys",
+    "JwksPolicy",
+    "KeysUnavailable",
+    "printable_url",
+]
 
 logger = logging.getLogger("mcpbdd.kit.jwks")
+
+KEY_TYPES: Final = {"RS": "RSA", "PS": "RSA", "ES": "EC", "Ed": "OKP"}
+"""The key type (`kty`) each algorithm family (the algorithm's first two letters) needs."""
+MIN_RSA_BITS: Final = 2048
+"""Shorter RSA keys are left out of a JWKS: a 512-bit key is factored in hours, and its signatures forged after."""
+MAX_RSA_BITS: Final = 8192
+"""Longer RSA keys are left out: no provider signs with one, and each verification with one costs CPU."""
+MAX_RSA_EXPONENT: Final = 2**32
+"""RSA keys with a larger public exponent are left out: real ones use 65537; a 3072-bit exponent makes a
+verification hundreds of times dearer, for every token any client sends naming the key."""
 
 
 @dataclass(frozen=True)
@@ -62,6 +88,14 @@ class JwksPolicy:
                 raise ValueError(f"JwksPolicy.{name} must be positive, got {getattr(self, name)!r}")
         if min(self.refetch_interval, self.refresh_after, self.serve_stale_for) < 0:
             raise ValueError("JwksPolicy's intervals cannot be negative")
+
+
+@dataclass(frozen=True)
+class _Published:
+    """A key of the JWKS, and the algorithm the JWKS says it is for (its `alg`, None when it says none)."""
+
+    key: jwt.PyJWK
+    alg: str | None
 
 
 class KeysUnavailable(LookupError):
@@ -97,7 +131,7 @@ class JwksKeys:
         self.url = url
         self.policy = policy or JwksPolicy()
         self._http = http
-        self._keys: dict[str, jwt.PyJWK] = {}
+        self._keys: dict[str, tuple[_Published, ...]] = {}
         self._fetched_at: float | None = None
         """When the keys in `_keys` arrived (None: never)."""
         self._attempted_at: float | None = None
@@ -107,14 +141,14 @@ class JwksKeys:
         self.fetches = 0
         """How many fetches ran to their end (for a server's metrics, and a test's count)."""
 
-    async def key(self, kid: str) -> jwt.PyJWK:
-        """The key `kid` names, fetching the JWKS first if it is due; `KeysUnavailable` saying why not."""
+    async def key(self, kid: str, alg: str) -> jwt.PyJWK:
+        """The key `kid` names for `alg`, fetching the JWKS first if it is due; `KeysUnavailable` saying why not."""
         for _ in range(3):  # a fetch cut short (its caller gone) is joined or led again, a bounded number of times
             now = time.monotonic()
             current = self._current(now)
             due = self._fetched_at is None or now - self._fetched_at >= self.policy.refresh_after
             if kid in current and (not due or self._inflight is not None or not self._may_attempt(now)):
-                return current[kid]
+                return _for_algorithm(kid, current[kid], alg)
             if self._inflight is not None:
                 await self._join(self._inflight)
             elif self._may_attempt(now):
@@ -123,12 +157,13 @@ class JwksKeys:
                 break
             if self._attempted_at is not None and self._attempted_at >= now:
                 break  # a fetch ended since this verification began: its answer stands
-        current = self._current(time.monotonic())
+        now = time.monotonic()
+        current = self._current(now)
         if kid in current:
-            return current[kid]
-        raise KeysUnavailable(self._why_not(kid, current))
+            return _for_algorithm(kid, current[kid], alg)
+        raise KeysUnavailable(self._why_not(kid, now))
 
-    def _current(self, now: float) -> dict[str, jwt.PyJWK]:
+    def _current(self, now: float) -> dict[str, tuple[_Published, ...]]:
         """The keys that may verify now: fetched within `serve_stale_for`."""
         if self._fetched_at is None or now - self._fetched_at > self.policy.serve_stale_for:
             return {}
@@ -137,10 +172,10 @@ class JwksKeys:
     def _may_attempt(self, now: float) -> bool:
         return self._attempted_at is None or now - self._attempted_at >= self.policy.refetch_interval
 
-    def _why_not(self, kid: str, current: dict[str, jwt.PyJWK]) -> str:
+    def _why_not(self, kid: str, now: float) -> str:
         shown = kid if len(kid) <= _SHOWN_KID else kid[:_SHOWN_KID] + "..."
         where = printable_url(self.url)
-        if current:
+        if self._fetched_at is not None and now - self._fetched_at <= self.policy.serve_stale_for:
             return f"the key id {shown!r} is not in the JWKS at {where}"
         if self._fetched_at is None:
             return f"the JWKS at {where} could not be read ({self._last_failure})"
@@ -165,7 +200,7 @@ class JwksKeys:
             self._inflight = None
             done.set()
 
-    async def _fetch(self) -> dict[str, jwt.PyJWK] | None:
+    async def _fetch(self) -> dict[str, tuple[_Published, ...]] | None:
         """The keys at `url`, or None (logged, WARNING) when they cannot be read within the policy's bounds."""
         where = printable_url(self.url)
         try:
@@ -216,12 +251,85 @@ class JwksKeys:
             return bytes(body)
 
 
-def _usable_keys(document: Any, max_keys: int) -> dict[str, jwt.PyJWK]:
-    """The signing keys of a JWKS document, by key id (a key without an id, or for encryption, is left out)."""
+def _for_algorithm(kid: str, keys: tuple[_Published, ...], alg: str) -> jwt.PyJWK:
+    """The key of `keys` (published under `kid`) that verifies `alg`: of its type, and published for it if for any.
+
+    RFC 7517 section 4.4: a key whose `alg` names one algorithm is not used with another.
+    """
+    needed = KEY_TYPES.get(alg[:2])
+    fitting = [published for published in keys if published.key.key_type == needed]
+    if not fitting:
+        types = " and ".join(f"a {published.key.key_type}" for published in keys)
+        raise KeysUnavailable(f"the key {_shown(kid)} is {types} key, which cannot verify {alg}")
+    (published,) = fitting  # one key of a type per id (`_usable_keys`)
+    if published.alg is not None and published.alg != alg:
+        raise KeysUnavailable(f"the key {_shown(kid)} is published for {_shown(published.alg)}, not {alg} (alg)")
+    return published.key
+
+
+def _usable_keys(document: Any, max_keys: int) -> dict[str, tuple[_Published, ...]]:
+    """The signing keys of a JWKS document, by key id: only those a token may be verified with (see `_unfit`).
+
+    One key id may name keys of different types (RFC 7517 section 4.5 allows it): each verifies the algorithms of
+    its type. Two keys of one type under one id are ambiguous (which one did the provider sign with?): both are
+    left out, loudly, rather than one of them picked silently.
+    """
     listed = document.get("keys") if isinstance(document, dict) else None
     if not isinstance(listed, list):
         raise _Unreadable("it is not a JWKS (a JSON object with a list of keys)")
     if len(listed) > max_keys:
         raise _Unreadable(f"it lists {len(listed)} keys, over the limit of {max_keys}")
-    found = jwt.PyJWKSet.from_dict(document)
-    return {key.key_id: key for key in found.keys if key.key_id and key.public_key_use in (None, "sig")}
+    if not listed:
+        return {}  # a provider that withdrew every key (an emergency revocation): nothing verifies from now on
+    jwt.PyJWKSet.from_dict(document)  # its refusal of a set without one key it can read stands (PyJWKSetError)
+    by_id: dict[str, list[_Published]] = {}
+    for entry in listed:
+        if not isinstance(entry, dict):
+            continue
+        try:
+            key = jwt.PyJWK(entry)
+        except (PyJWTError, ValueError, TypeError):
+            continue  # what PyJWKSet does with a key it cannot read: skipped
+        unfit = _unfit(entry, key)
+        if unfit is not None:
+            logger.warning("a key of the JWKS is left out: %s", unfit)
+            continue
+        declared = entry.get("alg")
+        by_id.setdefault(str(key.key_id), []).append(_Published(key, declared if isinstance(declared, str) else None))
+    usable: dict[str, tuple[_Published, ...]] = {}
+    for kid, keys in by_id.items():
+        types = [published.key.key_type for published in keys]
+        if len(set(types)) < len(types):
+            logger.warning("the key id %s names two keys of one type in the JWKS: both are left out", _shown(kid))
+            continue
+        usable[kid] = tuple(keys)
+    return usable
+
+
+def _unfit(entry: dict[str, Any], key: jwt.PyJWK) -> str | None:
+    """Why a key the JWKS publishes may not verify a token (None: it may)."""
+    kid = entry.get("kid")
+    if not isinstance(kid, str) or not kid:
+        return "it has no key id (kid)"
+    if key.public_key_use not in (None, "sig"):
+        return f"the key {_shown(kid)} is published for {_shown(key.public_key_use)}, not for signatures (use)"
+    operations = entry.get("key_ops")
+    if operations is not None and (not isinstance(operations, list) or "verify" not in operations):
+        return f"the key {_shown(kid)} is published for the operations {_shown(operations)}, not verify (key_ops)"
+    if isinstance(key.key, rsa.RSAPublicKey):
+        size, exponent = key.key.key_size, key.key.public_numbers().e
+        if size < MIN_RSA_BITS:
+            return f"the RSA key {_shown(kid)} is {size} bits long, under {MIN_RSA_BITS}: anyone could forge with it"
+        if size > MAX_RSA_BITS or exponent > MAX_RSA_EXPONENT:
+            return (
+                f"the RSA key {_shown(kid)} ({size} bits, a {exponent.bit_length()}-bit exponent) is past "
+                f"{MAX_RSA_BITS} bits or a {MAX_RSA_EXPONENT.bit_length()}-bit exponent: each verification would "
+                "cost many times an honest key's"
+            )
+    return None
+
+
+def _shown(value: object) -> str:
+    """A value the JWKS or a token wrote, as a message repeats it: quoted, cut short."""
+    shown = repr(value)
+    return shown if len(shown) <= _SHOWN_KID else shown[:_SHOWN_KID] + "..."
