@@ -27,6 +27,29 @@ def pytest_configure(config: pytest.Config) -> None:
     no_processes.install()
 
 
+PROJECT_RUN = "project_run"
+"""The session fixture (tests/spawning/conftest.py) that runs the project's specifications once."""
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """How pytest-xdist (`-n 2 --dist loadgroup`, the Makefile's) shares the tests out, and first things first.
+
+    A worker runs a whole module (its module-scoped fixtures, often a real run other tests read, set up once, not
+    once per worker), and every reader of the session's project run, whatever its module, on the one worker that
+    runs it. Those readers go first (the longest piece of work starts at once), and get its timeout. Runs before
+    pytest-xdist's own hook (tryfirst), which reads the `xdist_group` marks."""
+    from behave_passes import PROJECT_RUN_TIMEOUT
+
+    for item in items:
+        if PROJECT_RUN in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group(PROJECT_RUN))
+            item.add_marker(pytest.mark.timeout(PROJECT_RUN_TIMEOUT))
+        elif item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
+    items.sort(key=lambda item: PROJECT_RUN not in getattr(item, "fixturenames", ()))
+
+
 # Every phase of every test goes through the fast tier's guard: outside tests/spawning/, no process may start.
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_setup(item: pytest.Item) -> Generator[None, None, None]:
