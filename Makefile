@@ -64,7 +64,7 @@ test-fast: $(INSTALLED)
 	$(BIN)/python -m pytest -q $(XDIST) --ignore=tests/spawning
 
 pytest: $(INSTALLED)
-	$(BIN)/python -m pytest -q $(XDIST) $(if $(XDIST),--dist loadgroup)
+	$(BIN)/python -m pytest -q $(XDIST) $(if $(XDIST),--dist loadfile --no-loadscope-reorder)
 
 test: lint docs pytest
 

@@ -30,24 +30,43 @@ def pytest_configure(config: pytest.Config) -> None:
 PROJECT_RUN = "project_run"
 """The session fixture (tests/spawning/conftest.py) that runs the project's specifications once."""
 
+PROJECT_RUN_MODULES = frozenset(
+    {"tests/spawning/test_specifications.py", "tests/spawning/test_parallel.py", "tests/spawning/test_behave_runs.py"}
+)
+"""The modules whose tests read `project_run`: one pytest-xdist worker runs all of them (see `_Scheduling`)."""
 
-@pytest.hookimpl(tryfirst=True)
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """How pytest-xdist (`make pytest`: `-n 2 --dist loadfile`, then this scheduler) shares the tests out: a module to
+    a worker (its module-scoped fixtures, often a real run several tests read, set up once, not once per worker), and
+    every module that reads the session's project run to the one worker that runs it (a session fixture is per
+    worker).
+
+    pytest-xdist's own grouping (`--dist loadgroup`, `xdist_group` marks) does nothing under pytest 9 (it renames
+    `Node._nodeid`, which pytest 9 no longer reads), so the grouping is this scheduler's."""
+    if config.getoption("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class _Scheduling(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0]
+            return PROJECT_RUN if module in PROJECT_RUN_MODULES else module
+
+    return _Scheduling(config, log)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """How pytest-xdist (`-n 2 --dist loadgroup`, the Makefile's) shares the tests out, and first things first.
-
-    A worker runs a whole module (its module-scoped fixtures, often a real run other tests read, set up once, not
-    once per worker), and every reader of the session's project run, whatever its module, on the one worker that
-    runs it. Those readers go first (the longest piece of work starts at once), and get its timeout. Runs before
-    pytest-xdist's own hook (tryfirst), which reads the `xdist_group` marks."""
+    """The readers of the session's project run go first (the longest piece of work starts at once: `make pytest`
+    keeps this order, `--no-loadscope-reorder`) with that run's timeout; each is in a module the scheduler knows."""
     from behave_passes import PROJECT_RUN_TIMEOUT
 
-    for item in items:
-        if PROJECT_RUN in getattr(item, "fixturenames", ()):
-            item.add_marker(pytest.mark.xdist_group(PROJECT_RUN))
-            item.add_marker(pytest.mark.timeout(PROJECT_RUN_TIMEOUT))
-        elif item.get_closest_marker("xdist_group") is None:
-            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
-    items.sort(key=lambda item: PROJECT_RUN not in getattr(item, "fixturenames", ()))
+    readers = [item for item in items if PROJECT_RUN in getattr(item, "fixturenames", ())]
+    for item in readers:
+        module = item.nodeid.split("::", 1)[0]
+        assert module in PROJECT_RUN_MODULES, f"{module} reads {PROJECT_RUN}: add it to PROJECT_RUN_MODULES"
+        item.add_marker(pytest.mark.timeout(PROJECT_RUN_TIMEOUT))
+    items.sort(key=lambda item: item not in readers)
 
 
 # Every phase of every test goes through the fast tier's guard: outside tests/spawning/, no process may start.

@@ -5,9 +5,9 @@ project's own specifications, run once for the whole session.
 `behave_pass` and is run once per pass; one that means fewer passes names them:
 `@pytest.mark.parametrize("behave_pass", ["context", "client"], indirect=True)`.
 
-`project_run` is `mcpbdd run --harness all` over features/ (every pass of `make features`, serially), once per
-session: every test that needs the specifications' results reads that one run (tests/conftest.py keeps its
-readers on one pytest-xdist worker, so two workers do not run it twice).
+`project_run` is `mcpbdd run --harness both` over features/ (the context and client passes of `make features`,
+serially), once per session: every test that needs the specifications' results reads that one run
+(tests/conftest.py keeps its readers on one pytest-xdist worker, so two workers do not run it twice).
 """
 
 from __future__ import annotations
@@ -52,22 +52,22 @@ def failing_runs(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, Beh
 
 @dataclass(frozen=True)
 class ProjectRun:
-    """`mcpbdd run --harness all` over the project's own specifications: its process and where it wrote."""
+    """`mcpbdd run --harness both` over the project's own specifications: its process and where it wrote."""
 
     process: subprocess.CompletedProcess[str]
     results: Path
-    """The Allure results (one per scenario and pass, and the parity matrix's)."""
+    """The Allure results (one per scenario and pass)."""
     junit: Path
-    """The JUnit XML, a folder per pass (context, client.auto, client.legacy)."""
+    """The JUnit XML, a folder per pass (context, client)."""
 
 
 @pytest.fixture(scope="session")
 def project_run(tmp_path_factory: pytest.TempPathFactory) -> ProjectRun:
-    """The specifications on every harness and era, serially, once per session (see the module's docstring)."""
+    """The specifications on both harnesses, serially, once per session (see the module's docstring)."""
     folder = tmp_path_factory.mktemp("project-run")
     results, junit = folder / "allure-results", folder / "junit"
     process = mcpbdd_run(
-        *("--harness", "all", "--results", str(results), "--junit", str(junit), "-f", "progress"),
+        *("--harness", "both", "--results", str(results), "--junit", str(junit), "-f", "progress"),
         *("--timings", str(folder / "timings.json"), "--coverage", str(folder / "coverage.json")),
         timeout=PROJECT_RUN_TIMEOUT,
     )

@@ -2,8 +2,8 @@
 
 The planning functions are checked directly; the runs are real `mcpbdd run` subprocesses
 over this project's own specifications on both harnesses, compared result by result. The serial
-run is the session's one run of the specifications (`project_run`, every pass: its context and
-client passes are what `--harness both` runs); the split runs are this module's own. Every run
+run is the session's one run of the specifications (`project_run`, `--harness both`); the split
+runs are this module's own. Every run
 must pass whole: a split that made scenarios fail (a worker that lost its server, say) is no
 "same results".
 
@@ -41,22 +41,6 @@ def _run(results: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 Identity = tuple[str, str, tuple[str, ...]]
-BOTH = {"context": "context", "client": "client"}
-"""The passes of `--harness both`, by the harness parameter of their results (`client, legacy`: the third pass of
-`--harness all`, which the split runs do not make)."""
-JUNIT_PASSES = {"context": "context", "client": "client", "client.auto": "client"}
-"""The JUnit folders of those passes: `client` under `--harness both`, `client.auto` under `--harness all`."""
-
-
-def _results(folder: Path) -> list[dict]:
-    """The folder's results of the passes of `--harness both` (not the third pass's, not the parity matrix's)."""
-    found = []
-    for path in folder.glob("*-result.json"):
-        result = json.loads(path.read_text(encoding="utf-8"))
-        harness = {p["value"] for p in result.get("parameters", []) if p["name"] == "harness"}
-        if harness and harness <= BOTH.keys():
-            found.append(result)
-    return found
 
 
 def _identities(*folders: Path) -> Counter[Identity]:
@@ -66,7 +50,8 @@ def _identities(*folders: Path) -> Counter[Identity]:
     """
     found: Counter[Identity] = Counter()
     for folder in folders:
-        for result in _results(folder):
+        for path in folder.glob("*-result.json"):
+            result = json.loads(path.read_text(encoding="utf-8"))
             parameters = tuple(sorted(f"{p['name']}={p['value']}" for p in result.get("parameters", [])))
             found[(result["fullName"], result["name"], parameters)] += 1
     return found
@@ -75,10 +60,8 @@ def _identities(*folders: Path) -> Counter[Identity]:
 def _junit_cases(folder: Path) -> Counter[tuple[str, str, str]]:
     cases: Counter[tuple[str, str, str]] = Counter()
     for path in folder.rglob("TESTS-*.xml"):
-        if path.parent.name not in JUNIT_PASSES:
-            continue
         for case in ET.parse(path).getroot().iter("testcase"):
-            cases[(JUNIT_PASSES[path.parent.name], case.get("classname", ""), case.get("name", ""))] += 1
+            cases[(path.parent.name, case.get("classname", ""), case.get("name", ""))] += 1
     return cases
 
 
@@ -88,7 +71,7 @@ def _passed_whole(name: str, run: subprocess.CompletedProcess[str], results: Pat
     summary = re.search(r"mcpbdd: (?:passed|FAILED): (\d+) passed, (\d+) failed", run.stdout)
     assert summary is not None, run.stdout[-2000:]
     assert int(summary.group(2)) == 0, (name, summary.group(0))
-    statuses = Counter(result["status"] for result in _results(results))
+    statuses = Counter(json.loads(path.read_text())["status"] for path in results.glob("*-result.json"))
     assert set(statuses) == {"passed"}, (name, statuses)
 
 
@@ -107,6 +90,8 @@ def runs(tmp_path_factory: pytest.TempPathFactory, project_run: ProjectRun) -> d
         written = len(list((folder / name).glob("*-result.json")))
         assert int(summary.group(1)) + int(summary.group(2)) == written, (name, summary.group(0), written)
     _passed_whole("serial", project_run.process, project_run.results)
+    summary = re.search(r"mcpbdd: (?:passed|FAILED): (\d+) passed, (\d+) failed", project_run.process.stdout)
+    assert summary is not None and int(summary.group(1)) == len(list(project_run.results.glob("*-result.json")))
     (folder / "serial").symlink_to(project_run.results)  # read where the split runs are, under the same names
     (folder / "serial-junit").symlink_to(project_run.junit)
     return {name: folder / name for name in ("serial", *done)}
