@@ -126,3 +126,14 @@ def test_junit_xml_is_the_same_however_the_run_is_split(runs: dict[str, Path]) -
     assert sum(serial.values()) == sum(_identities(runs["serial"]).values())
     assert _junit_cases(junit("jobs")) == serial
     assert _junit_cases(junit("shard-1")) + _junit_cases(junit("shard-2")) == serial
+
+
+def test_a_split_run_whose_scenarios_fail_is_not_the_same_results(tmp_path: Path) -> None:
+    """The comparisons above count which results exist; a run whose every scenario failed writes them all the same.
+    `_passed_whole` is what refuses it (the exit status and every result's status), shown on a feature meant to fail."""
+    results = tmp_path / "jobs"
+    run = _run(results, "--jobs", "2", "tests/behave_cases/features/unused_answer.feature")
+    assert run.returncode == 1 and list(results.glob("*-result.json")), run.stdout + run.stderr
+    with pytest.raises(AssertionError) as refused:
+        _passed_whole("jobs", run, results)
+    assert "jobs" in str(refused.value)
