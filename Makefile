@@ -2,7 +2,7 @@
 #   make demo   run the bundled example server's specifications on both harnesses (Allure results in reports/)
 #   make test   lint, the documentation site (strict), and the pytest suite (which runs the project's own
 #               specifications on every harness and era, once)
-#   make test-fast  the pytest tests that start no process, in under 45 s on two cores (while you work)
+#   make test-fast  the pytest tests that start no process, on two workers (while you work)
 #   make docs   the documentation site into site/ (.venv/bin/mkdocs serve: live at http://127.0.0.1:8000)
 # The first use creates .venv and installs the project into it; later uses reuse it
 # (and reinstall when pyproject.toml changes).
@@ -51,7 +51,7 @@ features: $(INSTALLED)
 	$(BIN)/behave --format progress -D mcpbdd.harness=client -D mcpbdd.client_mode=legacy
 
 # The pytest suite in two tiers. test-fast: every test outside tests/spawning/, in-process only (tests/conftest.py
-# fails any of them that starts a process), under 45 s on two cores. pytest: the whole tree, tests/spawning/
+# fails any of them that starts a process). pytest: the whole tree, tests/spawning/
 # too (the tests that run behave, `mcpbdd run`, servers over stdio or HTTP and fork servers, and the project's own
 # specifications). Both on two pytest-xdist workers (XDIST= runs them in one process); in `pytest` a worker takes a
 # whole module (its module-scoped runs are set up once), and the readers of the one specifications run share a worker
