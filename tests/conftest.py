@@ -56,9 +56,14 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     return _Scheduling(config, log)
 
 
+LONG_FIRST = frozenset({"tests/spawning/test_specifications_2025.py"})
+"""Modules that start right after the project run's readers (on the other worker): a whole pass over features/."""
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The readers of the session's project run go first (the longest piece of work starts at once: `make pytest`
-    keeps this order, `--no-loadscope-reorder`) with that run's timeout; each is in a module the scheduler knows."""
+    """The readers of the session's project run go first, then the modules of `LONG_FIRST` (the longest pieces of
+    work start at once: `make pytest` keeps this order, `--no-loadscope-reorder`); the readers get that run's
+    timeout, and each is in a module the scheduler knows."""
     from behave_passes import PROJECT_RUN_TIMEOUT
 
     readers = [item for item in items if PROJECT_RUN in getattr(item, "fixturenames", ())]
@@ -66,7 +71,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         module = item.nodeid.split("::", 1)[0]
         assert module in PROJECT_RUN_MODULES, f"{module} reads {PROJECT_RUN}: add it to PROJECT_RUN_MODULES"
         item.add_marker(pytest.mark.timeout(PROJECT_RUN_TIMEOUT))
-    items.sort(key=lambda item: item not in readers)
+    items.sort(key=lambda item: (item not in readers, item.nodeid.split("::", 1)[0] not in LONG_FIRST))
 
 
 # Every phase of every test goes through the fast tier's guard: outside tests/spawning/, no process may start.

@@ -95,6 +95,7 @@ def _own_coverage(results: Path) -> dict[str, str]:
 
 
 @pytest.mark.skipif(shutil.which("jq") is None, reason="the workflow merges timing files with jq (on every runner)")
+@pytest.mark.timeout(900)  # a pass over features/ in three shard processes, then a report: 300 s ran out at load 15
 def test_the_shell_steps_run_as_written(tmp_path: Path) -> None:
     workflow = _workflow()
     jobs = workflow["jobs"]
