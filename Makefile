@@ -1,7 +1,8 @@
 # Two commands do all the set-up on a fresh machine (Python 3.11 and the package registries):
 #   make demo   run the bundled example server's specifications on both harnesses (Allure results in reports/)
-#   make test   lint, the documentation site (strict), the project's own specifications, and the pytest suite
-#   make test-fast  the pytest tests that start no process, in under a minute (while you work)
+#   make test   lint, the documentation site (strict), and the pytest suite (which runs the project's own
+#               specifications on every harness and era, once)
+#   make test-fast  the pytest tests that start no process, on two workers (while you work)
 #   make docs   the documentation site into site/ (.venv/bin/mkdocs serve: live at http://127.0.0.1:8000)
 # The first use creates .venv and installs the project into it; later uses reuse it
 # (and reinstall when pyproject.toml changes).
@@ -43,22 +44,31 @@ lint: $(INSTALLED)
 docs: $(INSTALLED)
 	NO_MKDOCS_2_WARNING=1 DISABLE_MKDOCS_2_WARNING=true $(BIN)/mkdocs build --strict --quiet
 
+# The specifications, one behave pass per harness and era (while you work on them). `make test` does not run this
+# target: its pytest suite runs the same three passes once (`mcpbdd run --harness all`, the session fixture
+# `project_run` in tests/spawning/conftest.py), and the tests that need the specifications' results read that run.
 features: $(INSTALLED)
 	$(BIN)/behave --format progress -D mcpbdd.harness=context
 	$(BIN)/behave --format progress -D mcpbdd.harness=client
 	$(BIN)/behave --format progress -D mcpbdd.harness=client -D mcpbdd.client_mode=legacy
 
 # The pytest suite in two tiers. test-fast: every test outside tests/spawning/, in-process only (tests/conftest.py
-# fails any of them that starts a process), under a minute on two cores. pytest: the whole tree, tests/spawning/
-# too (the tests that run behave, `mcpbdd run`, servers over stdio or HTTP and fork servers). Each test is bounded
-# by pytest-timeout ([tool.pytest.ini_options] in pyproject.toml).
+# fails any of them that starts a process). pytest: the whole tree, tests/spawning/
+# too (the tests that run behave, `mcpbdd run`, servers over stdio or HTTP and fork servers, and the project's own
+# specifications). Both on two pytest-xdist workers (XDIST= runs them in one process); in `pytest` a worker takes a
+# whole module (its module-scoped runs are set up once), and the readers of the one specifications run share a worker
+# (tests/conftest.py); the fast tier has no such fixture and takes tests one by one. Each test is bounded by
+# pytest-timeout ([tool.pytest.ini_options] in pyproject.toml). `make test` runs no tool twice: mypy, lint-imports,
+# check-jsonschema and actionlint run in `lint`, mkdocs in `docs`; the tests run them only on copies broken on purpose.
+XDIST ?= -n 2
+
 test-fast: $(INSTALLED)
-	$(BIN)/python -m pytest -q --ignore=tests/spawning
+	$(BIN)/python -m pytest -q $(XDIST) --ignore=tests/spawning
 
 pytest: $(INSTALLED)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q $(XDIST) $(if $(XDIST),--dist loadfile --no-loadscope-reorder)
 
-test: lint docs features pytest
+test: lint docs pytest
 
 bench: $(INSTALLED)
 	$(BIN)/python bench/bench_harness.py

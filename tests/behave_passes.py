@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import pytest
 
-__all__ = ["EVERY_TARGET", "PASSES", "BehavePass"]
+__all__ = ["EVERY_TARGET", "PASSES", "PROJECT_RUN_TIMEOUT", "BehavePass"]
 
 
 @dataclass(frozen=True)
@@ -29,6 +29,11 @@ PASSES = {
 }
 """The passes of `make features` (the context harness; the client harness on the 2026-07-28 protocol; the client
 harness over the 2025-11-25 handshake), by name."""
+
+PROJECT_RUN_TIMEOUT = 1200
+"""Seconds `mcpbdd run --harness both` over features/ (the first two passes above, once per session: the
+`project_run` fixture) may take: a few minutes on a quiet two-core machine, far more on one shared with other work.
+The tests that read it get this timeout too (tests/conftest.py)."""
 
 
 EVERY_TARGET = pytest.mark.parametrize(

@@ -27,6 +27,53 @@ def pytest_configure(config: pytest.Config) -> None:
     no_processes.install()
 
 
+PROJECT_RUN = "project_run"
+"""The session fixture (tests/spawning/conftest.py) that runs the project's specifications once."""
+
+PROJECT_RUN_MODULES = frozenset(
+    {"tests/spawning/test_specifications.py", "tests/spawning/test_parallel.py", "tests/spawning/test_behave_runs.py"}
+)
+"""The modules whose tests read `project_run`: one pytest-xdist worker runs all of them (see `_Scheduling`)."""
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """How pytest-xdist (`make pytest`: `-n 2 --dist loadfile`, then this scheduler) shares the tests out: a module to
+    a worker (its module-scoped fixtures, often a real run several tests read, set up once, not once per worker), and
+    every module that reads the session's project run to the one worker that runs it (a session fixture is per
+    worker).
+
+    pytest-xdist's own grouping (`--dist loadgroup`, `xdist_group` marks) does nothing under pytest 9 (it renames
+    `Node._nodeid`, which pytest 9 no longer reads), so the grouping is this scheduler's."""
+    if config.getoption("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class _Scheduling(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0]
+            return PROJECT_RUN if module in PROJECT_RUN_MODULES else module
+
+    return _Scheduling(config, log)
+
+
+LONG_FIRST = frozenset({"tests/spawning/test_specifications_2025.py"})
+"""Modules that start right after the project run's readers (on the other worker): a whole pass over features/."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The readers of the session's project run go first, then the modules of `LONG_FIRST` (the longest pieces of
+    work start at once: `make pytest` keeps this order, `--no-loadscope-reorder`); the readers get that run's
+    timeout, and each is in a module the scheduler knows."""
+    from behave_passes import PROJECT_RUN_TIMEOUT
+
+    readers = [item for item in items if PROJECT_RUN in getattr(item, "fixturenames", ())]
+    for item in readers:
+        module = item.nodeid.split("::", 1)[0]
+        assert module in PROJECT_RUN_MODULES, f"{module} reads {PROJECT_RUN}: add it to PROJECT_RUN_MODULES"
+        item.add_marker(pytest.mark.timeout(PROJECT_RUN_TIMEOUT))
+    items.sort(key=lambda item: (item not in readers, item.nodeid.split("::", 1)[0] not in LONG_FIRST))
+
+
 # Every phase of every test goes through the fast tier's guard: outside tests/spawning/, no process may start.
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_setup(item: pytest.Item) -> Generator[None, None, None]:

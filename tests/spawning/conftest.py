@@ -1,18 +1,26 @@
-"""The passes behave makes over a feature, as one fixture; and each feature meant to fail, run once per pass.
+"""The passes behave makes over a feature, as one fixture; each feature meant to fail, run once per pass; and the
+project's own specifications, run once for the whole session.
 
 `make features` runs the specifications once per pass (tests/behave_passes.py). A test that runs behave takes
 `behave_pass` and is run once per pass; one that means fewer passes names them:
 `@pytest.mark.parametrize("behave_pass", ["context", "client"], indirect=True)`.
+
+`project_run` is `mcpbdd run --harness both` over features/ (the context and client passes of `make features`,
+serially), once per session: every test that needs the specifications' results reads that one run
+(tests/conftest.py keeps its readers on one pytest-xdist worker, so two workers do not run it twice).
 """
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from behave_passes import PASSES, BehavePass
+from behave_passes import PASSES, PROJECT_RUN_TIMEOUT, BehavePass
 from expected_failures import FailingRun, run_failing
+from processes import mcpbdd_run
 
 __all__: list[str] = []
 
@@ -40,3 +48,27 @@ def failing_runs(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, Beh
         return runs[key]
 
     return run
+
+
+@dataclass(frozen=True)
+class ProjectRun:
+    """`mcpbdd run --harness both` over the project's own specifications: its process and where it wrote."""
+
+    process: subprocess.CompletedProcess[str]
+    results: Path
+    """The Allure results (one per scenario and pass)."""
+    junit: Path
+    """The JUnit XML, a folder per pass (context, client)."""
+
+
+@pytest.fixture(scope="session")
+def project_run(tmp_path_factory: pytest.TempPathFactory) -> ProjectRun:
+    """The specifications on both harnesses, serially, once per session (see the module's docstring)."""
+    folder = tmp_path_factory.mktemp("project-run")
+    results, junit = folder / "allure-results", folder / "junit"
+    process = mcpbdd_run(
+        *("--harness", "both", "--results", str(results), "--junit", str(junit), "-f", "progress"),
+        *("--timings", str(folder / "timings.json"), "--coverage", str(folder / "coverage.json")),
+        timeout=PROJECT_RUN_TIMEOUT,
+    )
+    return ProjectRun(process, results, junit)

