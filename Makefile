@@ -82,4 +82,4 @@ clean:
 chromium:
 	@.ci/chromium
 
-features: chromium
+features pytest: chromium
