@@ -1,4 +1,4 @@
-"""Opening an app view, per scenario, with one browser kept for the run (issue 28).
+"""Opening an app view, per scenario, with one browser kept for the run.
 
     .venv/bin/python bench/bench_apps.py [--scenarios N]
 

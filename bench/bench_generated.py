@@ -2,7 +2,7 @@
 
 Run: `.venv/bin/python bench/bench_generated.py [--quick] [--calls N]`
 
-Target (issue 7): on the context harness, at least 500 generated calls per second for a
+Target: on the context harness, at least 500 generated calls per second for a
 trivial tool. Machines are shared and noisy, so the script reports medians over reps,
 interleaved so a noisy moment hits every variant alike, and the ratio to the raw SDK
 measured in the same run.

@@ -16,7 +16,7 @@ Variants, interleaved rep by rep so drift in the machine's load hits all alike:
              change and lists them again before its next call (to validate a result against its output
              schema): what any client listening to the tools list pays, not mcpbdd's listen.
 
-Each figure is a median over reps, each ratio one of two medians. Target (issue 25): listening <=
+Each figure is a median over reps, each ratio one of two medians. Target: listening <=
 1.2x plain on every target, in-process and over stdio.
 
     .venv/bin/python bench/bench_listen.py [--scenarios 20] [--reps 5]

@@ -15,7 +15,7 @@ process stopped). Variants, interleaved rep by rep so drift in the machine's loa
 The fork server's own start (once per run) is paid in a warm-up scenario before timing; so is the
 first in-process scenario's import. The spare is not warmed up: each timed block of the spare row
 starts with no spare (its first scenario starts plainly) and ends by stopping the spares no scenario
-took (`spare.stop_all()`, as a run's end does), both inside the timing. Targets (issue 12): fork <= 3x
+took (`spare.stop_all()`, as a run's end does), both inside the timing. Targets: fork <= 3x
 in-process; spare >= 1.5x faster than plain on the waiting server.
 
     .venv/bin/python bench/bench_spawn.py [--scenarios 10] [--reps 3]

@@ -1,4 +1,4 @@
-"""The whole suite, reports included, against the pytest suite a team would write instead (issue 15).
+"""The whole suite, reports included, against the pytest suite a team would write instead.
 
 Run: `.venv/bin/python bench/bench_suite.py [--scenarios 300] [--reps 7]`
 

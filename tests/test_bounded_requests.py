@@ -1,4 +1,4 @@
-"""Every request a step makes is bounded, and the harnesses agree on what went wrong (issue 17).
+"""Every request a step makes is bounded, and the harnesses agree on what went wrong.
 
 A call has its timeout; so do the requests around it: `tools/list` (which the World sends after
 a tool error), starting the server's lifespan and closing it. A tool that blocks the event loop

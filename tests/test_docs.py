@@ -81,7 +81,7 @@ def _is_a_step(text: str) -> bool:
 def vocabulary_gaps(section: str) -> tuple[list[str], list[str]]:
     """(groups of `mcpbdd steps` the section has no row for, backquoted steps in it that are no phrase and match none).
 
-    The README keeps the groups and a phrase or two of each (issue 29: a quickstart fits in 12 kB);
+    The README keeps the groups and a phrase or two of each (a quickstart fits in 12 kB);
     the whole table is the site's generated vocabulary page, checked against the phrases above.
     """
     spans = {span.replace("\\|", "|") for span in re.findall(r"`([^`]+)`", section) if _KEYWORD.match(span)}

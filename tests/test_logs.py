@@ -4,7 +4,7 @@ The bundled notes server's `import_notebook` logs at info, debug and warning (`n
 On 2026-07-28 (the context harness, the client's auto mode) a request that asks for no level
 gets no message at all, and one that asks gets that level and above; on 2025-11-25 the notes
 server (no `logging/setLevel` handler) sends every level. The checks are shown failing in
-tests/test_behave_logs.py; here, what they read.
+tests/spawning/test_failing_steps.py; here, what they read.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A run leaves no process it started, directly or not (issue 23, 6), and one helper asks for the death signal.
+"""A run leaves no process it started, directly or not, and one helper asks for the death signal.
 
 A helper a server starts in its own process group outlived the run (adopted by init), whether the server was
 forked or started plainly, because the SDK stops a server's group only when the server does not end by

@@ -30,7 +30,7 @@ from mcpbdd.upstream import LoopbackServer, Upstream
 def test_every_caller_process_and_the_scenario_sign_listing_cursors_with_the_scenario_secret(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Over stdio each caller has a process: a cursor one issued must continue in another (issue 29, item 6)."""
+    """Over stdio each caller has a process: a cursor one issued must continue in another."""
     path = str(tmp_path / "d.sqlite")
     placement = Placement("stdio: server", Upstream(), file=DoublesFile.create(path))
     placement.doubles.storage.seed("acme", {"notes/n-1": 1, "notes/n-2": 2, "notes/n-3": 3})

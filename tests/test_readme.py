@@ -15,7 +15,7 @@ import textwrap
 from pathlib import Path
 
 README_LIMIT = 12_000
-"""Bytes: a quickstart a newcomer reads whole (issue 29); the full vocabulary lives on the docs site."""
+"""Bytes: a quickstart a newcomer reads whole; the full vocabulary lives on the docs site."""
 
 
 def test_the_readme_is_a_quickstart_of_at_most_12_kb() -> None:

@@ -1,4 +1,4 @@
-"""Every mcpbdd step is an ordinary, module-level decorated function (issue 22).
+"""Every mcpbdd step is an ordinary, module-level decorated function.
 
 Steps built in a loop (a lambda or a closure handed to `then(...)` for each row of a
 table) all point at one line, so behave's `steps.usage` and an editor's "go to step

@@ -2,7 +2,7 @@
 
 Each page comes from the check's entry in `mcpbdd.conformance.registry` (its rule, the spec section it
 cites, how to fix a failure) and from its scenario in the bundled pack, so the page, the pack and the
-check cannot tell different stories. mkdocs.yml lists the pages (tests/test_conformance_docs.py keeps
+check cannot tell different stories. mkdocs.yml lists the pages (tests/test_conformance.py keeps
 that list whole).
 """
 

@@ -1,6 +1,6 @@
 """The app steps fail when they should, with a message that says why; without a browser they skip, never pass.
 
-Same pattern as tests/test_behave_runs.py: the failing-case features run in a behave subprocess
+Same pattern as tests/spawning/test_behave_runs.py: the failing-case features run in a behave subprocess
 with the JSON formatter, and each scenario's failure message must hold the expected fragments.
 """
 

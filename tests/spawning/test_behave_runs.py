@@ -98,7 +98,7 @@ def test_a_misspelt_step_is_answered_with_the_nearest_phrases() -> None:
         f"{MISSPELT}:16: no step matches 'Then the moon is made of cheese'; no phrase of the vocabulary is close "
         "(`mcpbdd steps` lists them all)"
     ) in run.stderr
-    # A Then step is a check: its seeding Given (the same words) is the wrong advice (issue 29).
+    # A Then step is a check: its seeding Given (the same words) is the wrong advice.
     assert (
         f'{MISSPELT}:20: no step matches \'Then the storage of tenant "acme" holds "notes/n-1" equals to:\'; '
         'did you mean:\n    Then the storage of tenant "{tenant}" holds "{key}" equal to:\n'

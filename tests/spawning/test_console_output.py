@@ -159,7 +159,7 @@ def test_a_feature_of_rules_takes_the_time_its_scenarios_took() -> None:
 
 
 def test_the_default_way_of_starting_server_processes_is_not_announced() -> None:
-    """`spawn = auto` on every run said nothing anyone chose (issue 29); a chosen setting is still echoed once."""
+    """`spawn = auto` on every run said nothing anyone chose; a chosen setting is still echoed once."""
     code = "from mcpbdd.harness.processes import spawn\nspawn.announce('auto')\nspawn.announce('plain')\n"
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert run.returncode == 0, run.stderr

@@ -106,7 +106,7 @@ async def about(script: Path, spawn_mode: SpawnMode, env: dict[str, str] | None 
     return found
 
 
-# -- a standby's failed set-up (issue 22) ----------------------------------------------------------------------
+# -- a standby's failed set-up ----------------------------------------------------------------------
 
 FAULTY_FORK_SERVER = """
 import importlib.util, sys
@@ -145,7 +145,7 @@ def test_a_standby_whose_set_up_fails_leaves_the_live_fork_servers_socket(
     assert alive(server) and Path(found.socket_path).exists(), "the standby took the fork server's socket with it"
 
 
-# -- a server that must be killed (issue 23, 4) ------------------------------------------------------------------
+# -- a server that must be killed ------------------------------------------------------------------
 
 
 @pytest.mark.anyio
@@ -160,7 +160,7 @@ async def test_a_fork_that_ignores_sigterm_is_killed_and_the_fork_server_serves_
     assert alive(int(str(first["parent"])))
 
 
-# -- what a fork must see as a plain start does (issue 23, 5) --------------------------------------------------
+# -- what a fork must see as a plain start does --------------------------------------------------
 
 START_STATE = {
     "TZ": ({"TZ": "JST-9"}, ["offset", "tzname"]),

@@ -377,7 +377,7 @@ def test_a_run_with_a_pass_a_failure_and_a_crash_leaves_no_process(tmp_path: Pat
     run = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
     assert "1 scenario passed, 2 failed" in run.stdout, run.stdout + run.stderr
     assert "exited with code 3" in run.stdout
-    assert "spawn = " not in run.stderr  # the default (auto), which is not announced (issue 29)
+    assert "spawn = " not in run.stderr  # the default (auto), which is not announced
     assert processes_mentioning(str(tmp_path)) == []
     assert processes_marked(marker) == []  # as the other process checks count
 

@@ -1,4 +1,4 @@
-"""A 50 MB result over stdio is answered, as in-process (issue 23, item 9).
+"""A 50 MB result over stdio is answered, as in-process.
 
 The server writes it in 0.15 s; reading the line was quadratic (the buffer re-joined and re-split at
 every 64 KiB chunk), so a fork start said "no answer within the call timeout of 30 s". The time is a

@@ -56,7 +56,7 @@ def test_over_stdio_seeded_storage_the_clock_and_ttls_reach_the_server_process(
 def test_over_stdio_a_call_timed_out_on_a_held_upstream_names_the_request_and_both_timeouts(
     make_world: Callable[..., World],
 ) -> None:
-    """In-process a timing-out route is an instant ReadTimeout; a process waits its own timeout (issue 29, item 5)."""
+    """In-process a timing-out route is an instant ReadTimeout; a process waits its own timeout."""
     world = make_world(server=NOTES_OVER_STDIO, harness="client", env=NOTES_ENV, timeout=1.0)
     world.add_user("alice", "acme")
     world.upstream.time_out("https://docs.example.com", "GET", "/documents/d-42")

@@ -1,4 +1,4 @@
-"""Two runs, one reports folder: the second is refused, naming the folder and the first run's pid (issue 23, item 8).
+"""Two runs, one reports folder: the second is refused, naming the folder and the first run's pid.
 
 Run A failed 10 scenarios and exited 1, yet `allure-results` held 7 of them plus run B's 2 passes: both
 emptied and wrote the same folder. Now a run holds a lock in the folder for as long as it writes there.

@@ -1,4 +1,4 @@
-"""A server that cannot start stops the run once, clearly (issue 11, item 6).
+"""A server that cannot start stops the run once, clearly.
 
 Each case is a real run in a subprocess against a small project in a temporary folder: a
 target whose module does not import (or raises while importing), a command that does not

@@ -1,4 +1,4 @@
-"""An upstream the scenario never named gets the same verdict on every target (issue 23, item 7).
+"""An upstream the scenario never named gets the same verdict on every target.
 
 In-process a request to an origin the scenario never named failed the step ("no route matches");
 over stdio the same scenario passed, and a request through `upstream_base` reached a real listener

@@ -118,7 +118,7 @@ _announced = False
 def announce(mode: SpawnMode) -> None:
     """Say once per process (per worker) how server processes start, when the project chose it: a header line.
 
-    The default (`auto`) is not announced: a line on every run saying nothing was chosen is noise (issue 29);
+    The default (`auto`) is not announced: a line on every run saying nothing was chosen is noise;
     the report's environment names the setting either way. Written to the real stderr (`sys.__stderr__`):
     behave captures `sys.stderr` inside a step, where the first process starts, and a run's header is not
     a scenario's output.

@@ -1,7 +1,7 @@
 Feature: An app that goes wrong fails the app steps, each failure named
   Each scenario below is expected to FAIL, against tests/broken_apps.py (a view that throws, one
   that never initializes, one that loads a script its policy does not list);
-  tests/test_behave_apps.py checks the messages.
+  tests/spawning/test_behave_apps.py checks the messages.
 
   Background:
     Given the MCP server "broken_apps:mcp"

@@ -1,5 +1,5 @@
 Feature: Every app step fails when it should, with a message that says why
-  Each scenario below is expected to FAIL; tests/test_behave_apps.py checks the messages. The note
+  Each scenario below is expected to FAIL; tests/spawning/test_behave_apps.py checks the messages. The note
   card is the bundled notes server's (tests/behave_cases/features/failing_app_views.feature has
   views broken on purpose).
 

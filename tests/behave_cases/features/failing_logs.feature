@@ -1,5 +1,5 @@
 Feature: Log checks fail saying what the server logged
-  Each scenario below is expected to FAIL; tests/test_behave_logs.py checks that each message
+  Each scenario below is expected to FAIL; tests/spawning/test_failing_steps.py checks that each message
   names the call and every log message that arrived (or, for a check that would say nothing
   about the server, why the specification is broken and how to fix it).
 

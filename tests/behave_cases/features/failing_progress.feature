@@ -1,5 +1,5 @@
 Feature: Progress checks fail saying what the server reported
-  Each scenario below is expected to FAIL; tests/test_behave_progress.py checks that each
+  Each scenario below is expected to FAIL; tests/spawning/test_failing_steps.py checks that each
   message names the call and every progress report that arrived (or, for a check that
   would compare nothing, why the specification is broken and how to fix it).
 
