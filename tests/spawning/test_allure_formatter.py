@@ -101,10 +101,10 @@ def test_an_outline_row_does_not_repeat_the_values_its_name_shows(tmp_path: Path
 
 @pytest.mark.parametrize("formatter", FORMATTERS)
 def test_an_outline_row_keeps_its_harness_after_its_example_values(tmp_path: Path, formatter: str) -> None:
-    """Issue 16: `Adding numbers -- a=1, b=2 [client harness]`, not `-- @1.2  [client harness]`."""
+    """`Adding numbers -- a=1, b=2 [client harness]`, not `-- @1.2  [client harness]`."""
     run = behave(tmp_path, formatter, "features/carried_values.feature", "-D", "mcpbdd.harness=client")
     outline = "A note is read back by the id the server gave it"
-    assert sorted(t["name"] for t in run.tests) == [
+    assert sorted(t["name"] for t in run.tests if t["name"].startswith(outline)) == [
         f"{outline} -- title=Minutes, body=Approved [client harness]",
         f"{outline} -- title=Plan, body=Ship on Friday [client harness]",
     ]
