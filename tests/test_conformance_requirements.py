@@ -79,3 +79,13 @@ def test_the_command_prints_the_table(capsys: pytest.CaptureFixture[str]) -> Non
     assert "2026-07-28  MUST       server/resources#error-handling/1" in printed
     assert "covered by pack: unknown-resource" in printed
     assert "| era | requirement | level | covered by | sentence (cut) |" in render(markdown=True)
+
+
+def test_the_specs_own_markup_is_written_literally_on_the_page() -> None:
+    """A sentence holds the spec's Markdown (a reference link, code spans): remote text, never markup on our page
+    (the strict docs build once failed on `[...][subscriptions-listen]` read as a cross-reference)."""
+    from mcpbdd.conformance.requirements import render
+
+    page = render(markdown=True)
+    assert "[`subscriptions/listen`][subscriptions-listen]" not in page
+    assert "\\[\\`subscriptions/listen\\`\\]\\[subscriptions-listen\\]" in page

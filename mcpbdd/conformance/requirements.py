@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mcpbdd._text import markdown_text
+
 __all__ = ["DATA", "PACK", "REASONS", "Requirement", "render", "requirements"]
 
 DATA = Path(__file__).with_name("requirements.json")
@@ -182,7 +184,8 @@ def render(era: str | None = None, markdown: bool = False) -> str:
         lines = [*head, "| era | requirement | level | covered by | sentence (cut) |", "|---|---|---|---|---|"]
         for r in rows:
             covered = r.covered_by if r.reason is None else f"nothing: {r.reason}"
-            text = r.text.replace("|", "\\|")
+            # The spec's own Markdown (links, code, emphasis) is remote text here: written literally, never as markup.
+            text, covered = markdown_text(r.text), covered.replace("|", "\\|")
             lines.append(f"| {r.era} | [{r.id}]({r.url}) | {r.level} | {covered} | {text} |")
         return "\n".join(lines) + "\n"
     lines = head

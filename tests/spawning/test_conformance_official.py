@@ -39,7 +39,10 @@ def _conformance(folder: Path, *args: str, path: str | None = None) -> subproces
 
 
 def test_without_npm_the_official_suite_cannot_run_and_the_command_says_so(tmp_path: Path) -> None:
-    env_path = os.path.dirname(PYTHON)  # this interpreter's folder: no npm there
+    shell = tmp_path / "shell"  # a server process starts through sh: only it, beside the interpreter, and no npm
+    shell.mkdir()
+    (shell / "sh").symlink_to(shutil.which("sh") or "/bin/sh")
+    env_path = os.pathsep.join([os.path.dirname(PYTHON), str(shell)])
     done = _conformance(tmp_path, "mcpbdd.examples.notes:mcp", "--official", "--only", "tool-names", path=env_path)
     assert done.returncode == 2, done.stdout + done.stderr  # asked for and not run: never exit 0
     assert "mcpbdd conformance: the official suite could not run: no npm on the PATH" in done.stderr
