@@ -11,12 +11,13 @@ from mcp.server.mcpserver import Context
 from mcp.shared.exceptions import MCPError
 
 from mcpbdd.examples import notes
+from mcpbdd.examples.arguments import NoteId  # the same argument, described as the example describes it
 
 notes.mcp.remove_tool("get_note")
 
 
 @notes.mcp.tool()
-async def get_note(note_id: str, ctx: Context) -> notes.Note:
+async def get_note(note_id: NoteId, ctx: Context) -> notes.Note:
     """Return one note of the caller's tenant (changed: capitals; a missing note is a protocol error)."""
     try:
         found = await notes._find(ctx, note_id)
