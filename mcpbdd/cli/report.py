@@ -66,6 +66,29 @@ def add_parser(commands: Any) -> None:
     )
 
 
+def _redact_history(history: Path | None) -> None:
+    """Mask the project's configured secrets in the history file, in place (what Allure embeds in every report).
+
+    The history carries earlier runs' names and messages into each new report: a run made before a
+    secret was configured (or rendered from unredacted results) must not put it into the next one.
+    """
+    if history is None or not history.is_file():
+        return
+    from mcpbdd.model.config import load_settings
+    from mcpbdd.model.redaction import Redactor
+
+    try:
+        secrets = load_settings().secrets
+    except ValueError:
+        return  # no readable project settings: nothing configured to mask
+    if not secrets:
+        return
+    text = history.read_text(encoding="utf-8")
+    masked = Redactor(secrets).redact(text)
+    if masked != text:
+        history.write_text(masked, encoding="utf-8")
+
+
 def _merged_coverage(files: list[Path] | None) -> dict[str, Any] | None:
     """`report --coverage`: the files merged (FileNotFoundError/ValueError name a missing or unreadable one)."""
     if not files:
@@ -90,7 +113,9 @@ def main(args: argparse.Namespace) -> int:
         else:
             history = None if args.no_history else args.history
             coverage = _merged_coverage(args.coverage)
+            _redact_history(history)  # earlier runs' entries may predate a secret's configuration
             page = html_report.render(results, args.output, name=args.name, coverage=coverage, history=history)
+            _redact_history(history)
     except html_report.NodeMissing as exc:
         print(f"mcpbdd report: {exc}", file=sys.stderr)
         return EXIT_USAGE
