@@ -13,6 +13,7 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 from processes import mcpbdd_run
+from small_projects import report_options, small_project
 
 CALLS_OK = '    When the client calls "report"\n    Then the call succeeds\n'
 KILLED = (
@@ -27,29 +28,11 @@ LOST = {"is killed [context harness]", "never starts -- n=1 [context harness]"}
 
 
 def test_a_killed_workers_finished_scenarios_keep_their_verdicts_in_every_file(tmp_path: Path) -> None:
-    features = tmp_path / "features"
-    (features / "steps").mkdir(parents=True)
-    (features / "steps" / "steps.py").write_text("from mcpbdd.steps import *  # noqa: F403\n")
-    (features / "environment.py").write_text("from mcpbdd.behave import *  # noqa: F403\n")
-    (features / "killed.feature").write_text(KILLED)
-    (features / "other.feature").write_text(f"Feature: other\n  Scenario: elsewhere\n{CALLS_OK}")
-    (tmp_path / "pyproject.toml").write_text('[tool.mcpbdd]\nserver = "servers:awkward"\nharness = "context"\n')
-    reports = tmp_path / "reports"
-    done = mcpbdd_run(
-        "--jobs",
-        "2",
-        "--results",
-        str(reports / "allure"),
-        "--junit",
-        str(reports / "junit"),
-        "--messages",
-        str(reports / "messages.ndjson"),
-        "--cucumber-json",
-        str(reports / "cucumber.json"),
-        "--no-coverage",
-        "features",
-        cwd=tmp_path,
+    small_project(
+        tmp_path, {"killed.feature": KILLED, "other.feature": f"Feature: other\n  Scenario: elsewhere\n{CALLS_OK}"}
     )
+    reports = tmp_path / "reports"
+    done = mcpbdd_run("--jobs", "2", *report_options(reports), "features", cwd=tmp_path)
     output = done.stdout + done.stderr
     assert done.returncode == 1, output
     assert "FAILED: 4 passed, 0 failed, 2 broken (2 lost: no verdict)" in output, output

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from processes import mcpbdd_run
+from small_projects import report_options, small_project
 
 from mcpbdd.cli.main import main
 from mcpbdd.reporting.diff import diff_runs
@@ -40,23 +41,10 @@ NEW = (
 
 
 def _project(folder: Path, feature: str) -> Path:
-    (folder / "features" / "steps").mkdir(parents=True)
-    (folder / "features" / "steps" / "steps.py").write_text("from mcpbdd.steps import *  # noqa: F403\n")
-    (folder / "features" / "environment.py").write_text("from mcpbdd.behave import *  # noqa: F403\n")
-    (folder / "features" / "notes.feature").write_text(feature)
-    (folder / "pyproject.toml").write_text('[tool.mcpbdd]\nserver = "servers:awkward"\nharness = "context"\n')
+    small_project(folder, {"notes.feature": feature})
     reports = folder / "reports"
-    done = mcpbdd_run(
-        "--results",
-        str(reports / "allure-results"),
-        "--junit",
-        str(reports / "junit"),
-        "--messages",
-        str(reports / "messages.ndjson"),
-        "--no-coverage",
-        "features",
-        cwd=folder,
-    )
+    options = report_options(reports, allure="allure-results", cucumber_json=False)
+    done = mcpbdd_run(*options, "features", cwd=folder)
     assert done.returncode == 1, done.stdout + done.stderr
     return reports
 

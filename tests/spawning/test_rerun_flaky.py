@@ -10,6 +10,7 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 from processes import mcpbdd_run
+from small_projects import report_options, small_project
 
 FEATURE = (
     "Feature: flaky\n"
@@ -22,27 +23,9 @@ FLAKY = "fails once [context harness]"
 
 
 def test_a_scenario_that_passes_on_a_rerun_is_flaky_in_every_file_and_fails_the_run(tmp_path: Path) -> None:
-    (tmp_path / "features" / "steps").mkdir(parents=True)
-    (tmp_path / "features" / "steps" / "steps.py").write_text("from mcpbdd.steps import *  # noqa: F403\n")
-    (tmp_path / "features" / "environment.py").write_text("from mcpbdd.behave import *  # noqa: F403\n")
-    (tmp_path / "features" / "flaky.feature").write_text(FEATURE)
-    (tmp_path / "pyproject.toml").write_text('[tool.mcpbdd]\nserver = "servers:awkward"\nharness = "context"\n')
+    small_project(tmp_path, {"flaky.feature": FEATURE})
     reports = tmp_path / "reports"
-    done = mcpbdd_run(
-        "--rerun-failures",
-        "2",
-        "--results",
-        str(reports / "allure"),
-        "--junit",
-        str(reports / "junit"),
-        "--messages",
-        str(reports / "messages.ndjson"),
-        "--cucumber-json",
-        str(reports / "cucumber.json"),
-        "--no-coverage",
-        "features",
-        cwd=tmp_path,
-    )
+    done = mcpbdd_run("--rerun-failures", "2", *report_options(reports), "features", cwd=tmp_path)
     output = done.stdout + done.stderr
     assert done.returncode == 1, output
     assert f"mcpbdd: FLAKY features/flaky.feature:2 {FLAKY}: failed, then passed on rerun 1 of 2" in output
