@@ -17,7 +17,7 @@ import pytest
 
 from mcpbdd.model import announcements
 from mcpbdd.model.announcements import ACKNOWLEDGED, LISTS, RESOURCE_UPDATED, SUBSCRIPTION_ID_KEY, Frame, Listen, Topic
-from mcpbdd.model.expect import VacuousCheck
+from mcpbdd.model.errors import VacuousCheck
 
 NOTES = "mcpbdd.examples.notes:mcp"
 TARGETS = pytest.mark.parametrize(

@@ -17,7 +17,7 @@ from mcpbdd.harness.base import CLIENT_REFUSED
 from mcpbdd.kit.principals import Principal
 from mcpbdd.model import caching
 from mcpbdd.model.caching import CacheHints
-from mcpbdd.model.expect import VacuousCheck
+from mcpbdd.model.errors import VacuousCheck
 from mcpbdd.model.outcome import Call, Channel, Outcome
 
 ALICE = Principal("alice", "acme")

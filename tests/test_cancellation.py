@@ -29,7 +29,7 @@ from mcpbdd.kit.doubles import Doubles
 from mcpbdd.kit.principals import Principal
 from mcpbdd.model import expect
 from mcpbdd.model.cancellation import NOTIFIED, TASK_CANCELLED, Cancellation, CancelPlan, Seen, was_cancelled
-from mcpbdd.model.expect import VacuousCheck
+from mcpbdd.model.errors import VacuousCheck
 from mcpbdd.model.outcome import Channel, Outcome
 from mcpbdd.storage import StorageService
 

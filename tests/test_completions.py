@@ -16,7 +16,7 @@ from mcpbdd.checks.offered import list_templates
 from mcpbdd.kit.principals import Principal
 from mcpbdd.model import completions, expect
 from mcpbdd.model.completions import Completing, template_variables
-from mcpbdd.model.expect import VacuousCheck
+from mcpbdd.model.errors import VacuousCheck
 from mcpbdd.model.outcome import Call
 
 ALICE = Principal("alice", "acme")

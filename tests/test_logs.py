@@ -15,7 +15,7 @@ import pytest
 
 from mcpbdd.kit.principals import Principal
 from mcpbdd.model import logs
-from mcpbdd.model.expect import VacuousCheck
+from mcpbdd.model.errors import VacuousCheck
 from mcpbdd.model.outcome import Call, Channel, LogMessage, Outcome
 
 pytestmark = pytest.mark.anyio

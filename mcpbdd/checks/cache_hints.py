@@ -25,7 +25,7 @@ from mcpbdd.harness.client import ClientHarness
 from mcpbdd.harness.context import ContextHarness
 from mcpbdd.kit.principals import Principal, acting_as
 from mcpbdd.model.caching import READ, CacheHints
-from mcpbdd.model.expect import VacuousCheck
+from mcpbdd.model.errors import VacuousCheck
 from mcpbdd.model.outcome import RESOURCES_READ, Outcome
 
 __all__ = ["cache_hints", "read_cache_hints"]

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from mcpbdd.model.expect import VacuousCheck
+from mcpbdd.model.errors import VacuousCheck
 
 __all__ = [
     "ACKNOWLEDGED",

@@ -13,7 +13,7 @@ from typing import Final
 
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from mcpbdd.model.expect import VacuousCheck
+from mcpbdd.model.errors import VacuousCheck
 
 __all__ = ["LISTINGS", "READ", "CacheHints", "may_be_cached_for", "may_be_cached_privately", "may_be_cached_publicly"]
 

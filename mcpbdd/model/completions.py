@@ -14,8 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from mcpbdd.model.errors import Broken
-from mcpbdd.model.expect import VacuousCheck
+from mcpbdd.model.errors import Broken, VacuousCheck
 
 __all__ = ["Completing", "Completions", "NoCompletionsCapability", "completions_are", "completions_include"]
 

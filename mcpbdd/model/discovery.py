@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 from mcpbdd.model import matching
-from mcpbdd.model.expect import VacuousCheck
+from mcpbdd.model.errors import VacuousCheck
 
 __all__ = ["DESCRIPTION_PARTS", "describes_itself"]
 

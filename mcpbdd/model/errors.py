@@ -7,7 +7,7 @@ errors; a report shows it as *broken*, where an expectation the server did not m
 
 from __future__ import annotations
 
-__all__ = ["Broken", "DoublesNotTaken", "NoCallYet", "NoServer", "ServerCannotStart", "TargetError"]
+__all__ = ["Broken", "DoublesNotTaken", "NoCallYet", "NoServer", "ServerCannotStart", "TargetError", "VacuousCheck"]
 
 
 class Broken(AssertionError):
@@ -58,4 +58,11 @@ class DoublesNotTaken(Broken):
     """A storage or clock step against a server that never took the scenario's doubles (it would check nothing).
 
     The set-up is wrong, not the server's answers: reported as broken.
+    """
+
+
+class VacuousCheck(Broken):
+    """A check that would pass while checking nothing; it fails instead, so a green always means something.
+
+    Every check raises it (the checks package, and the model's own guards), so it lives here, below them all.
     """

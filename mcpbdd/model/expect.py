@@ -23,16 +23,13 @@ from mcpbdd._text import clip
 from mcpbdd.kit.errors import code_name, declared_retryable, reason_and_hint
 from mcpbdd.model import matching, paths
 from mcpbdd.model.answers import required_fields
-from mcpbdd.model.errors import Broken
+from mcpbdd.model.errors import Broken as Broken  # `expect.Broken`: what a broken specification raises
+from mcpbdd.model.errors import VacuousCheck
 from mcpbdd.model.outcome import RESOURCES_READ, Channel, Outcome, Question
 from mcpbdd.storage import MISSING, StorageDiff
 
 _Open = TypeVar("_Open")
 """The scenario's open round of questions, whatever its type (`asks_for_input` hands it back)."""
-
-
-class VacuousCheck(Broken):
-    """A check that would pass while checking nothing; it fails instead, so a green always means something."""
 
 
 def _needs_words(text: str, what: str, fix: str) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from mcpbdd.model.expect import VacuousCheck
+from mcpbdd.model.errors import VacuousCheck
 from mcpbdd.model.outcome import LOG_LEVELS, LogMessage, Outcome
 
 ASK: str = 'Given the client asks for log messages from level "debug"'
