@@ -30,6 +30,7 @@ from mcpbdd._version import __version__ as __version__
 # never run: they tell type checkers and editors the same names (`X as X` marks a re-export), and
 # tests/test_layout.py fails when the block and the maps say different things.
 if TYPE_CHECKING:
+    from mcpbdd.checks import expect as expect
     from mcpbdd.harness import (
         ClientHarness as ClientHarness,
     )
@@ -56,7 +57,6 @@ if TYPE_CHECKING:
     from mcpbdd.kit.principals import acting_as as acting_as
     from mcpbdd.model import answers as answers
     from mcpbdd.model import events as progress  # noqa: F401  (in __all__, through _MODULES)
-    from mcpbdd.model import expect as expect
     from mcpbdd.model import matching as matching
     from mcpbdd.model.cancellation import CancelPlan as CancelPlan
     from mcpbdd.model.cancellation import was_cancelled as was_cancelled
@@ -89,7 +89,7 @@ if TYPE_CHECKING:
 
 _MODULES: Final = {
     "answers": "mcpbdd.model.answers",
-    "expect": "mcpbdd.model.expect",
+    "expect": "mcpbdd.checks.expect",
     "matching": "mcpbdd.model.matching",
     "progress": "mcpbdd.model.events",
 }

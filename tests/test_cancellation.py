@@ -23,11 +23,11 @@ from conftest import HARNESS_KINDS, make_harness
 from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
 
 from mcpbdd import Call
+from mcpbdd.checks import expect
 from mcpbdd.examples.notes import mcp as notes
 from mcpbdd.kit.clock import FrozenClock
 from mcpbdd.kit.doubles import Doubles
 from mcpbdd.kit.principals import Principal
-from mcpbdd.model import expect
 from mcpbdd.model.cancellation import NOTIFIED, TASK_CANCELLED, Cancellation, CancelPlan, Seen, was_cancelled
 from mcpbdd.model.errors import VacuousCheck
 from mcpbdd.model.outcome import Channel, Outcome

@@ -8,12 +8,13 @@ import pytest
 from conftest import make_harness
 from servers import RUNS, awkward
 
+from mcpbdd.checks import expect
 from mcpbdd.examples.notes import mcp
 from mcpbdd.kit.clock import FrozenClock
 from mcpbdd.kit.consent import CONSENT_KEY, RECORD_PREFIX, ConsentGate, Shown
 from mcpbdd.kit.doubles import Doubles
 from mcpbdd.kit.principals import Principal
-from mcpbdd.model import answers, expect
+from mcpbdd.model import answers
 from mcpbdd.model.outcome import Channel, Outcome
 from mcpbdd.storage import StorageService
 

@@ -8,9 +8,10 @@ import pytest
 from conftest import HARNESS_KINDS, make_harness
 from servers import awkward
 
+from mcpbdd.checks import expect
 from mcpbdd.examples.notes import mcp
 from mcpbdd.kit.principals import Principal
-from mcpbdd.model import answers, expect
+from mcpbdd.model import answers
 from mcpbdd.model.outcome import Call, Channel
 from mcpbdd.model.trace import ExchangeRecorded
 from mcpbdd.scenario.conversation import Conversation, ConversationError, RoundAnswered, RoundLimitExceeded

@@ -9,12 +9,12 @@ from __future__ import annotations
 import pytest
 from conftest import make_harness
 
+from mcpbdd.checks import expect
 from mcpbdd.examples.notes import mcp
 from mcpbdd.kit.clock import FrozenClock
 from mcpbdd.kit.consent import CONSENT_KEY
 from mcpbdd.kit.doubles import Doubles
 from mcpbdd.kit.principals import Principal
-from mcpbdd.model import expect
 from mcpbdd.model.outcome import Outcome
 from mcpbdd.storage import StorageService
 

@@ -2,8 +2,9 @@
 
     from mcpbdd.steps import *  # noqa: F403
 
-Steps only parse the phrase and delegate to the World (and `mcpbdd.model.expect`), so
-everything a step does is available to Python code too.
+Steps only parse the phrase, act through the World (or a harness) and check with the module of `mcpbdd.checks`
+named like theirs (`steps/outcomes.py` checks with `checks/outcomes.py`), so everything a step does is available
+to Python code too.
 
 Every behave process imports this package before it runs anything, so a step module imports at its top
 only behave, its parsing (`arguments`) and `_world`; a step imports what its phrase needs (the checks,

@@ -14,16 +14,16 @@ if TYPE_CHECKING:
 
 
 def _consent_question(context: Any) -> Any:
+    from mcpbdd.checks import rounds as check
     from mcpbdd.kit.consent import CONSENT_KEY
-    from mcpbdd.model import expect
 
     w = world(context)
-    conversation = expect.asks_for_input(w.conversation, w.last, what="consent")
+    conversation = check.asks_for_input(w.conversation, w.last, what="consent")
     with spec_errors(context):
         open_keys = conversation.open_questions
         name = CONSENT_KEY if CONSENT_KEY in open_keys else None  # a mid-call question (older era) has no key
         question = w.question(name, "elicitation")
-    expect.question_requires(question, [CONSENT_KEY])
+    check.question_requires(question, [CONSENT_KEY])
     return question
 
 
@@ -36,17 +36,17 @@ def asks_for_consent(context: Any) -> None:
 @then('the server asks for consent to "{operation:Text}"')
 def asks_for_consent_to(context: Any, operation: str) -> None:
     """Then the server asks for consent to "delete the note\""""
-    from mcpbdd.model import expect
+    from mcpbdd.checks import rounds as check
 
-    expect.question_says(_consent_question(context), operation)
+    check.question_says(_consent_question(context), operation)
 
 
 @then("the server asks for consent again")
 def asks_for_consent_again(context: Any) -> None:
     """Then the server asks for consent again  (after an answer or a replay: nothing was done)"""
-    from mcpbdd.model import expect
+    from mcpbdd.checks import rounds as check
 
-    expect.answer_sent_before(world(context).answered_last)
+    check.answer_sent_before(world(context).answered_last)
     _consent_question(context)
 
 

@@ -26,169 +26,169 @@ def _last(context: Any) -> Outcome:
 @then("the call succeeds")
 def call_succeeds(context: Any) -> None:
     """Then the call succeeds"""
-    from mcpbdd.model import expect
+    from mcpbdd.checks import outcomes as check
 
-    expect.succeeds(_last(context))
+    check.succeeds(_last(context))
 
 
 @then("the call does not succeed")
 def call_does_not_succeed(context: Any) -> None:
     """Then the call does not succeed  (any outcome but ok: an error, a question, no answer)"""
-    from mcpbdd.model import expect
+    from mcpbdd.checks import outcomes as check
 
-    expect.does_not_succeed(_last(context))
+    check.does_not_succeed(_last(context))
 
 
 @then('the result mentions "{text:Text}"')
 def result_mentions(context: Any, text: str) -> None:
     """Then the result mentions "Groceries\""""
-    from mcpbdd.model import expect
+    from mcpbdd.checks import outcomes as check
 
-    expect.mentions(_last(context), text)
+    check.mentions(_last(context), text)
 
 
 @then('the result does not mention "{text:Text}"')
 def result_does_not_mention(context: Any, text: str) -> None:
     """Then the result does not mention "Traceback\""""
-    from mcpbdd.model import expect
+    from mcpbdd.checks import outcomes as check
 
-    expect.does_not_mention(_last(context), text)
+    check.does_not_mention(_last(context), text)
 
 
 @then("the structured result contains:")
 def structured_result_contains(context: Any) -> None:
     """Then the structured result contains: (JSON; only the keys given; a tool's, a JSON resource's or a prompt's)"""
-    from mcpbdd.model import expect
+    from mcpbdd.checks import outcomes as check
 
-    expect.structured_contains(_last(context), json_doc_string(context))
+    check.structured_contains(_last(context), json_doc_string(context))
 
 
 @then("the structured result matches:")
 def structured_result_matches(context: Any) -> None:
     """Then the structured result matches: (JSON; exact, with markers like #uuid, #string, #ignore)"""
-    from mcpbdd.model import expect
+    from mcpbdd.checks import outcomes as check
 
-    expect.structured_matches(_last(context), json_doc_string(context))
+    check.structured_matches(_last(context), json_doc_string(context))
 
 
 @then('the result\'s "{path:Text}" is {value:JsonValue}')
 def result_value_is(context: Any, path: str, value: str) -> None:
     """Then the result's "$.count" is 2  (a JSON value at a path of the structured result; markers allowed)"""
-    from mcpbdd.model import expect
+    from mcpbdd.checks import outcomes as check
 
     expected = parse_json(value, context, what="the expected value", first_line=location_line(context))
     with spec_errors(context):
-        expect.value_at(_last(context), path, expected)
+        check.value_at(_last(context), path, expected)
 
 
 @then("the call fails with a tool error")
 def fails_with_tool_error(context: Any) -> None:
     """Then the call fails with a tool error"""
-    from mcpbdd.model import expect
+    from mcpbdd.checks import outcomes as check
 
-    expect.fails_with_tool_error(_last(context))
+    check.fails_with_tool_error(_last(context))
 
 
 @then('the call fails with a tool error mentioning "{text:Text}"')
 def fails_with_tool_error_mentioning(context: Any, text: str) -> None:
     """Then the call fails with a tool error mentioning "not found\""""
-    from mcpbdd.model import expect
+    from mcpbdd.checks import outcomes as check
 
-    expect.fails_with_tool_error(_last(context), mentioning=text)
+    check.fails_with_tool_error(_last(context), mentioning=text)
 
 
 @then("the call fails with a protocol error")
 def fails_with_a_protocol_error(context: Any) -> None:
     """Then the call fails with a protocol error  (a JSON-RPC error, whatever its code)"""
-    from mcpbdd.model import expect
+    from mcpbdd.checks import outcomes as check
 
-    expect.fails_with_a_protocol_error(_last(context))
+    check.fails_with_a_protocol_error(_last(context))
 
 
 @then("the call fails with the protocol error {code:CodeWord}")
 def fails_with_the_protocol_error(context: Any, code: str) -> None:
     """Then the call fails with the protocol error InvalidParams"""
+    from mcpbdd.checks import outcomes as check
     from mcpbdd.kit.errors import parse_code
-    from mcpbdd.model import expect
 
     with spec_errors(context):
         expected = parse_code(code)
-    expect.fails_with_protocol_error(_last(context), expected)
+    check.fails_with_protocol_error(_last(context), expected)
 
 
 @then('the error reason is "{reason:Text}"')
 def error_reason_is(context: Any, reason: str) -> None:
     """Then the error reason is "note_not_found"  (either channel: structured tool error or protocol error data)"""
-    from mcpbdd.model import expect
+    from mcpbdd.checks import outcomes as check
 
-    expect.reason_is(_last(context), reason)
+    check.reason_is(_last(context), reason)
 
 
 @then('the call fails with the tool error "{reason:Text}"')
 def fails_with_the_tool_error(context: Any, reason: str) -> None:
     """Then the call fails with the tool error "note_not_found"  (a tool error declaring that reason)"""
-    from mcpbdd.model import expect
+    from mcpbdd.checks import outcomes as check
 
-    expect.fails_with_tool_error_reason(_last(context), reason)
+    check.fails_with_tool_error_reason(_last(context), reason)
 
 
 @then("the error is retryable")
 def error_is_retryable(context: Any) -> None:
     """Then the error is retryable  (the failure declares `retryable: true`, on either channel)"""
-    from mcpbdd.model import expect
+    from mcpbdd.checks import outcomes as check
 
-    expect.retryable(_last(context), True)
+    check.retryable(_last(context), True)
 
 
 @then("the error is not retryable")
 def error_is_not_retryable(context: Any) -> None:
     """Then the error is not retryable  (the failure declares `retryable: false`; saying nothing fails)"""
-    from mcpbdd.model import expect
+    from mcpbdd.checks import outcomes as check
 
-    expect.retryable(_last(context), False)
+    check.retryable(_last(context), False)
 
 
 @then('the error suggests "{hint:Text}"')
 def error_suggests(context: Any, hint: str) -> None:
     """Then the error suggests "List the notes\""""
-    from mcpbdd.model import expect
+    from mcpbdd.checks import outcomes as check
 
-    expect.suggests(_last(context), hint)
+    check.suggests(_last(context), hint)
 
 
 @then('the outcome is "{channel:Text}"')
 def outcome_is(context: Any, channel: str) -> None:
     """Then the outcome is "tool-error\""""
-    from mcpbdd.model import expect
+    from mcpbdd.checks import outcomes as check
     from mcpbdd.model.outcome import Channel
 
     with spec_errors(context):
         expected = Channel.parse(channel)
-    expect.channel_is(_last(context), expected)
+    check.channel_is(_last(context), expected)
 
 
 @then('no response mentions "{secret:Text}"')
 def no_response_mentions(context: Any, secret: str) -> None:
     """Then no response mentions "sk-live-"  (every response so far; at least one call must come first)"""
-    from mcpbdd.model import expect
+    from mcpbdd.checks import outcomes as check
 
-    expect.nothing_mentions(world(context).outcomes, secret)
+    check.nothing_mentions(world(context).outcomes, secret)
 
 
 @then('no response to "{user:Text}" mentions "{secret:Text}"')
 def no_response_to_user_mentions(context: Any, user: str, secret: str) -> None:
     """Then no response to "erin" mentions "confidential\""""
-    from mcpbdd.model import expect
+    from mcpbdd.checks import outcomes as check
 
     with spec_errors(context):
         outcomes = world(context).outcomes_of(user)
-    expect.nothing_mentions(outcomes, secret, whose=user)
+    check.nothing_mentions(outcomes, secret, whose=user)
 
 
 @then("the call fails the same way {times:d} times in a row")
 def fails_the_same_way(context: Any, times: int) -> None:
     """Then the call fails the same way 3 times in a row  (the last call and 2 repeats: the row counts the call made)"""
-    from mcpbdd.model import expect
+    from mcpbdd.checks import outcomes as check
 
     if times < 2:
         raise SpecError(
@@ -197,7 +197,7 @@ def fails_the_same_way(context: Any, times: int) -> None:
         )
     w = world(context)
     first = w.last
-    expect.same_failure(first, w.repeat_last(times - 1))
+    check.same_failure(first, w.repeat_last(times - 1))
 
 
 __all__: list[str] = []  # steps register themselves with behave on import; nothing here is imported by name

@@ -19,15 +19,15 @@ KINDS = {"by elicitation": "elicitation", "by sampling": "sampling", "for the ro
 
 
 def _asks(context: Any, name: str | None, kind: str | None) -> None:
-    from mcpbdd.model import expect
+    from mcpbdd.checks import rounds as check
 
     w = world(context)
     with spec_errors(context):
-        expect.asks_for_input(w.conversation, w.last)
+        check.asks_for_input(w.conversation, w.last)
         # A named question is found whatever its kind, so a wrong kind is reported as such.
         question = w.question(name, kind if name is None else None)
     if kind is not None:
-        expect.asks_by(question, kind, named=name)
+        check.asks_by(question, kind, named=name)
 
 
 def _answer(context: Any, name: str | None, response: Any) -> None:
@@ -52,10 +52,10 @@ def _roots(context: Any) -> list[tuple[str, str | None]]:
 @then("the server asks nothing")
 def asks_nothing(context: Any) -> None:
     """Then the server asks nothing  (the last call asked no question, and none is left open)"""
-    from mcpbdd.model import expect
+    from mcpbdd.checks import rounds as check
 
     w = world(context)
-    expect.asks_nothing(w.conversation, w.last)
+    check.asks_nothing(w.conversation, w.last)
 
 
 @then('the server asks for "{key:Text}"')
@@ -84,33 +84,33 @@ def _question(context: Any, key: str | None) -> Any:
 @then('the question "{key:Text}" says "{text:Text}"')
 def question_says(context: Any, key: str, text: str) -> None:
     """Then the question "confirm_delete" says "cannot be undone\""""
-    from mcpbdd.model import expect
+    from mcpbdd.checks import rounds as check
 
-    expect.question_says(_question(context, key), text)
+    check.question_says(_question(context, key), text)
 
 
 @then('the question says "{text:Text}"')
 def the_question_says(context: Any, text: str) -> None:
     """Then the question says "cannot be undone\""""
-    from mcpbdd.model import expect
+    from mcpbdd.checks import rounds as check
 
-    expect.question_says(_question(context, None), text)
+    check.question_says(_question(context, None), text)
 
 
 @then('the question "{key:Text}" requires the fields "{fields:Names}"')
 def question_requires(context: Any, key: str, fields: list[str]) -> None:
     """Then the question "confirm_delete" requires the fields "confirm\""""
-    from mcpbdd.model import expect
+    from mcpbdd.checks import rounds as check
 
-    expect.question_requires(_question(context, key), fields)
+    check.question_requires(_question(context, key), fields)
 
 
 @then('the question requires the fields "{fields:Names}"')
 def the_question_requires(context: Any, fields: list[str]) -> None:
     """Then the question requires the fields "confirm\""""
-    from mcpbdd.model import expect
+    from mcpbdd.checks import rounds as check
 
-    expect.question_requires(_question(context, None), fields)
+    check.question_requires(_question(context, None), fields)
 
 
 @when('the user accepts "{key:Text}" with:')
@@ -227,20 +227,20 @@ def retries_tampered(context: Any) -> None:
 @then("the call took {rounds:d} rounds")
 def call_took_rounds(context: Any, rounds: int) -> None:
     """Then the call took 2 rounds  (the last call; its first answer counts as round 1)"""
-    from mcpbdd.model import expect
+    from mcpbdd.checks import rounds as check
 
     w = world(context)
     with spec_errors(context):
-        expect.took_rounds(w.rounds, rounds, w.last)
+        check.took_rounds(w.rounds, rounds, w.last)
 
 
 @then("the call took 1 round")
 def call_took_one_round(context: Any) -> None:
     """Then the call took 1 round  (the last call asked nothing)"""
-    from mcpbdd.model import expect
+    from mcpbdd.checks import rounds as check
 
     w = world(context)
-    expect.took_rounds(w.rounds, 1, w.last)
+    check.took_rounds(w.rounds, 1, w.last)
 
 
 __all__: list[str] = []  # steps register themselves with behave on import; nothing here is imported by name

@@ -46,34 +46,34 @@ def the_client_declares_nothing(context: Any) -> None:
 @then('the server offers the tool "{name:Text}"')
 def offers_the_tool(context: Any, name: str) -> None:
     """Then the server offers the tool "create_note\""""
-    from mcpbdd.model import expect
+    from mcpbdd.checks import server as check
 
-    expect.offers_tools(world(context).offered_tools(), [name])
+    check.offers_tools(world(context).offered_tools(), [name])
 
 
 @then("the server offers the tools:")
 def offers_the_tools(context: Any) -> None:
     """Then the server offers the tools: (a table with a name column; at least these)"""
-    from mcpbdd.model import expect
+    from mcpbdd.checks import server as check
 
-    expect.offers_tools(world(context).offered_tools(), table_column(context, "name"))
+    check.offers_tools(world(context).offered_tools(), table_column(context, "name"))
 
 
 @then("the server offers exactly the tools:")
 def offers_exactly_the_tools(context: Any) -> None:
     """Then the server offers exactly the tools: (a table with a name column; all of them)"""
-    from mcpbdd.model import expect
+    from mcpbdd.checks import server as check
 
-    expect.offers_tools(world(context).offered_tools(), table_column(context, "name"), exactly=True)
+    check.offers_tools(world(context).offered_tools(), table_column(context, "name"), exactly=True)
 
 
 @then('the server offers the resource template "{uri_template:Text}"')
 def offers_the_resource_template(context: Any, uri_template: str) -> None:
     """Then the server offers the resource template "notes://{note_id}\""""
+    from mcpbdd.checks import server as check
     from mcpbdd.checks.offered import list_templates
-    from mcpbdd.model import expect
 
-    expect.offers_resource_template(world(context).ask(list_templates), uri_template)
+    check.offers_resource_template(world(context).ask(list_templates), uri_template)
 
 
 __all__: list[str] = []  # steps register themselves with behave on import; nothing here is imported by name

@@ -95,69 +95,69 @@ def storage_seeded_with_key(context: Any, tenant: str, key: str) -> None:
 @then('the storage of tenant "{tenant:Text}" holds "{key:Text}" equal to:')
 def storage_holds_key(context: Any, tenant: str, key: str) -> None:
     """Then the storage of tenant "acme" holds "notes/n-1" equal to: (JSON; markers like #iso-datetime allowed)"""
-    from mcpbdd.model import expect
+    from mcpbdd.checks import storage as check
     from mcpbdd.storage import MISSING
 
     key, expected = _filled(context, key), _filled(context, json_doc_string(context))
     w = world(context)
     with spec_errors(context):
         value = w.read_storage(tenant, key)
-    expect.storage_holds(value, expected, tenant, key, held=w.storage_keys(tenant) if value is MISSING else ())
+    check.storage_holds(value, expected, tenant, key, held=w.storage_keys(tenant) if value is MISSING else ())
 
 
 @then('the storage of tenant "{tenant:Text}" holds "{key:Text}" containing:')
 def storage_holds_key_containing(context: Any, tenant: str, key: str) -> None:
     """Then the storage of tenant "acme" holds "notes/n-1" containing: (JSON; only the keys given, markers allowed)"""
-    from mcpbdd.model import expect
+    from mcpbdd.checks import storage as check
     from mcpbdd.storage import MISSING
 
     key, expected = _filled(context, key), _filled(context, json_doc_string(context))
     w = world(context)
     with spec_errors(context):
         value = w.read_storage(tenant, key)
-    expect.storage_contains(value, expected, tenant, key, held=w.storage_keys(tenant) if value is MISSING else ())
+    check.storage_contains(value, expected, tenant, key, held=w.storage_keys(tenant) if value is MISSING else ())
 
 
 @then('the storage of tenant "{tenant:Text}" is empty')
 def storage_is_empty(context: Any, tenant: str) -> None:
     """Then the storage of tenant "globex" is empty  (no key at all; a tenant the scenario knows)"""
-    from mcpbdd.model import expect
+    from mcpbdd.checks import storage as check
 
     w = world(context)
     w.relies_on_doubles(f'reading the storage of tenant "{tenant}"')
-    expect.storage_known(tenant, w.tenants_in_play(), "it is empty")
+    check.storage_known(tenant, w.tenants_in_play(), "it is empty")
     with spec_errors(context):
         held = w.storage_keys(tenant)
-    expect.storage_empty(held, tenant)
+    check.storage_empty(held, tenant)
 
 
 @then('the storage of tenant "{tenant:Text}" has no key "{key:Text}"')
 def storage_has_no_key(context: Any, tenant: str, key: str) -> None:
     """Then the storage of tenant "acme" has no key "notes/n-1"  (a tenant the scenario knows)"""
-    from mcpbdd.model import expect
+    from mcpbdd.checks import storage as check
 
     w = world(context)
     w.relies_on_doubles(f'reading the storage of tenant "{tenant}"')
     key = _filled(context, key)
-    expect.storage_known(tenant, w.tenants_in_play(), f"it has no key {key!r}")
+    check.storage_known(tenant, w.tenants_in_play(), f"it has no key {key!r}")
     with spec_errors(context):
         value = w.read_storage(tenant, key)
-    expect.storage_lacks(value, tenant, key)
+    check.storage_lacks(value, tenant, key)
 
 
 @then('the storage of tenant "{tenant:Text}" is unchanged')
 def storage_unchanged(context: Any, tenant: str) -> None:
     """Then the storage of tenant "acme" is unchanged  (compared with just before the first When)"""
-    from mcpbdd.model import expect
+    from mcpbdd.checks import storage as check
 
     w = world(context)
     w.relies_on_doubles(f'comparing the storage of tenant "{tenant}" with before')
-    expect.storage_baseline_taken(w.baseline)
-    expect.storage_known(tenant, w.tenants_in_play(), "it is unchanged")
+    check.storage_baseline_taken(w.baseline)
+    check.storage_known(tenant, w.tenants_in_play(), "it is unchanged")
     with spec_errors(context):
         changes = {tenant: w.storage_changes(tenant)}
     try:
-        expect.storage_unchanged(changes)
+        check.storage_unchanged(changes)
     except AssertionError as error:
         _attach_diff(error)
         raise
@@ -166,17 +166,17 @@ def storage_unchanged(context: Any, tenant: str) -> None:
 @then('the storage of tenant "{tenant:Text}" is unchanged except under "{prefix:Text}"')
 def storage_unchanged_except_under(context: Any, tenant: str, prefix: str) -> None:
     """Then the storage of tenant "acme" is unchanged except under "consent/"  (keys under the prefix may change)"""
-    from mcpbdd.model import expect
+    from mcpbdd.checks import storage as check
 
     w = world(context)
     w.relies_on_doubles(f'comparing the storage of tenant "{tenant}" with before')
-    expect.storage_baseline_taken(w.baseline)
-    expect.storage_known(tenant, w.tenants_in_play(), "it is unchanged")
+    check.storage_baseline_taken(w.baseline)
+    check.storage_known(tenant, w.tenants_in_play(), "it is unchanged")
     prefix = _filled(context, prefix)
     with spec_errors(context):
         changes = {tenant: w.storage_changes(tenant, except_under=prefix)}
     try:
-        expect.storage_unchanged(changes, except_under=prefix)
+        check.storage_unchanged(changes, except_under=prefix)
     except AssertionError as error:
         _attach_diff(error)
         raise
@@ -185,16 +185,16 @@ def storage_unchanged_except_under(context: Any, tenant: str, prefix: str) -> No
 @then("the storage of every other tenant is unchanged")
 def every_other_tenant_unchanged(context: Any) -> None:
     """Then the storage of every other tenant is unchanged  (every tenant but the last call's caller's; one at least)"""
-    from mcpbdd.model import expect
+    from mcpbdd.checks import storage as check
 
     w = world(context)
     w.relies_on_doubles("comparing the storage of every other tenant with before")
-    expect.storage_baseline_taken(w.baseline)
+    check.storage_baseline_taken(w.baseline)
     others = w.other_tenants()
-    expect.other_tenants_exist(others, w.tenants_in_play())
+    check.other_tenants_exist(others, w.tenants_in_play())
     changes = {tenant: w.storage_changes(tenant) for tenant in others}
     try:
-        expect.storage_unchanged(changes)
+        check.storage_unchanged(changes)
     except AssertionError as error:
         _attach_diff(error)
         raise

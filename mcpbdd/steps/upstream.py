@@ -92,14 +92,14 @@ def _attach_requests(context: Any) -> None:
 @then('the upstream "{base:Text}" received {method:HttpMethod} "{path:Text}" {n:d} times')
 def upstream_received(context: Any, base: str, method: str, path: str, n: int) -> None:
     """Then the upstream "https://docs.example.com" received GET "/documents/d-1" 2 times  (0: after a call)"""
+    from mcpbdd.checks import upstream as check
     from mcpbdd.kit.upstream import origin_of
-    from mcpbdd.model import expect
 
     w = world(context)
     try:
         with spec_errors(context):
             if n == 0:
-                expect.upstream_can_receive(origin_of(base), w.upstream.bases(), len(w.trace))
+                check.upstream_can_receive(origin_of(base), w.upstream.bases(), len(w.trace))
             w.upstream.assert_received(base, method, path, n)
     except AssertionError:
         _attach_requests(context)
@@ -115,13 +115,13 @@ def upstream_received_singular(context: Any, base: str, method: str, path: str, 
 @then('the upstream "{base:Text}" received {method:HttpMethod} "{path:Text}" with:')
 def upstream_received_with(context: Any, base: str, method: str, path: str) -> None:
     """Then the upstream "https://docs.example.com" received POST "/documents" with: (JSON; the keys that matter)"""
-    from mcpbdd.model import expect
+    from mcpbdd.checks import upstream as check
 
     body = json_doc_string(context)
     w = world(context)
     try:
         with spec_errors(context):
-            expect.upstream_body_names_something(body)
+            check.upstream_body_names_something(body)
             w.upstream.assert_received_with(base, method, path, body)
     except AssertionError:
         _attach_requests(context)
@@ -131,13 +131,13 @@ def upstream_received_with(context: Any, base: str, method: str, path: str) -> N
 @then('the upstream "{base:Text}" received no request')
 def upstream_received_nothing(context: Any, base: str) -> None:
     """Then the upstream "https://docs.example.com" received no request  (after a call; an origin a route answers)"""
+    from mcpbdd.checks import upstream as check
     from mcpbdd.kit.upstream import origin_of
-    from mcpbdd.model import expect
 
     w = world(context)
     try:
         with spec_errors(context):
-            expect.upstream_can_receive(origin_of(base), w.upstream.bases(), len(w.trace))
+            check.upstream_can_receive(origin_of(base), w.upstream.bases(), len(w.trace))
             w.upstream.assert_no_request(base)
     except AssertionError:
         _attach_requests(context)

@@ -21,11 +21,11 @@ import pytest
 from conftest import TESTS
 from processes import MARKER_ENV, free_port, processes_marked, run_module, stdio_server_settings, wait_until
 
+from mcpbdd.checks import expect
 from mcpbdd.harness import ClientHarness
 from mcpbdd.harness.connectors import Http, Stdio, python_command
 from mcpbdd.harness.processes.process_options import ProcessOptions
 from mcpbdd.kit.principals import Principal
-from mcpbdd.model import expect
 from mcpbdd.model.outcome import Channel
 
 ROOT = TESTS.parent

@@ -4,7 +4,7 @@ from typing import Any
 
 from behave import then
 
-from mcpbdd.model import expect
+from mcpbdd import expect
 
 
 @then("the note is about bread")
