@@ -31,6 +31,7 @@ from mcpbdd._version import __version__ as __version__
 # tests/test_layout.py fails when the block and the maps say different things.
 if TYPE_CHECKING:
     from mcpbdd.checks import expect as expect
+    from mcpbdd.checks import progress as progress
     from mcpbdd.harness import (
         ClientHarness as ClientHarness,
     )
@@ -56,7 +57,6 @@ if TYPE_CHECKING:
     from mcpbdd.kit.principals import Principal as Principal
     from mcpbdd.kit.principals import acting_as as acting_as
     from mcpbdd.model import answers as answers
-    from mcpbdd.model import events as progress  # noqa: F401  (in __all__, through _MODULES)
     from mcpbdd.model import matching as matching
     from mcpbdd.model.cancellation import CancelPlan as CancelPlan
     from mcpbdd.model.cancellation import was_cancelled as was_cancelled
@@ -91,7 +91,7 @@ _MODULES: Final = {
     "answers": "mcpbdd.model.answers",
     "expect": "mcpbdd.checks.expect",
     "matching": "mcpbdd.model.matching",
-    "progress": "mcpbdd.model.events",
+    "progress": "mcpbdd.checks.progress",
 }
 """The modules the front names: the answers a scenario gives, the checks the steps make on outcomes and on
 progress reports, the JSON matcher. Name -> the module itself."""

@@ -62,7 +62,7 @@ def test_what_type_checkers_see_is_what_the_front_loads() -> None:
     [
         ({"names": {"Wrold": "mcpbdd.scenario.world"}}, "Wrold: the TYPE_CHECKING block says None"),
         ({"names": {"Call": "mcpbdd.model.trace"}}, "Call: the TYPE_CHECKING block says mcpbdd.model.outcome.Call"),
-        ({"modules": {"progress": "mcpbdd.model.logs"}}, "the maps say mcpbdd.model.logs"),
+        ({"modules": {"progress": "mcpbdd.checks.logs"}}, "the maps say mcpbdd.checks.logs"),
         ({"line": "    from mcpbdd.model.outcome import Channel as Chanel"}, "Chanel: the TYPE_CHECKING block says"),
     ],
 )

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
+from mcpbdd.checks import logs
 from mcpbdd.kit.principals import Principal
-from mcpbdd.model import logs
 from mcpbdd.model.errors import VacuousCheck
 from mcpbdd.model.outcome import Call, Channel, LogMessage, Outcome
 

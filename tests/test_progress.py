@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
+from mcpbdd.checks import progress as progress_checks
 from mcpbdd.kit.principals import Principal
-from mcpbdd.model import events
 from mcpbdd.model.errors import VacuousCheck
 from mcpbdd.model.outcome import Call, Channel, Outcome, Progress
 
@@ -50,31 +50,39 @@ def _outcome(*reports: Progress, call: Call | None = None) -> Outcome:
 
 def test_each_check_passes_on_what_the_server_reported() -> None:
     outcome = _outcome(Progress(1, 2, "Imported 'Milk'"), Progress(2, 2, "Imported 'Eggs'"))
-    events.reported_progress(outcome, 2)
-    events.progress_reached(outcome, 2, 2)
-    events.progress_never_went_backwards(outcome)
-    events.progress_message_says(outcome, "Eggs")
-    events.reported_progress(_outcome(), 0)
+    progress_checks.reported_progress(outcome, 2)
+    progress_checks.progress_reached(outcome, 2, 2)
+    progress_checks.progress_never_went_backwards(outcome)
+    progress_checks.progress_message_says(outcome, "Eggs")
+    progress_checks.reported_progress(_outcome(), 0)
 
 
 def test_each_check_fails_naming_every_report_that_arrived() -> None:
     outcome = _outcome(Progress(1, 3), Progress(3, 3), Progress(2, 3))
     listed = "sent 3 progress reports: 1 of 3, 3 of 3, 2 of 3"
     with pytest.raises(AssertionError, match="Expected 2 progress report") as counted:
-        events.reported_progress(outcome, 2)
+        progress_checks.reported_progress(outcome, 2)
     assert listed in str(counted.value) and "tools/call 'import_notebook' as alice of tenant acme" in str(counted.value)
     with pytest.raises(AssertionError, match="went back from 3 of 3 to 2 of 3"):
-        events.progress_never_went_backwards(outcome)
+        progress_checks.progress_never_went_backwards(outcome)
     with pytest.raises(AssertionError, match="Expected a progress report of 3 of 4"):
-        events.progress_reached(outcome, 3, 4)
+        progress_checks.progress_reached(outcome, 3, 4)
     with pytest.raises(AssertionError, match="Expected a progress message saying 'Milk'"):
-        events.progress_message_says(outcome, "Milk")
-    for check in (events.reported_progress, events.progress_reached, events.progress_message_says):
+        progress_checks.progress_message_says(outcome, "Milk")
+    for check in (
+        progress_checks.reported_progress,
+        progress_checks.progress_reached,
+        progress_checks.progress_message_says,
+    ):
         assert not issubclass(type(_raised(check, outcome)), VacuousCheck)  # a failure, not a broken specification
 
 
 def _raised(check: Any, outcome: Outcome) -> BaseException:
-    arguments = {events.reported_progress: (5,), events.progress_reached: (3, 4), events.progress_message_says: ("x",)}
+    arguments = {
+        progress_checks.reported_progress: (5,),
+        progress_checks.progress_reached: (3, 4),
+        progress_checks.progress_message_says: ("x",),
+    }
     with pytest.raises(AssertionError) as raised:
         check(outcome, *arguments[check])
     return raised.value
@@ -82,12 +90,12 @@ def _raised(check: Any, outcome: Outcome) -> BaseException:
 
 def test_a_check_that_would_compare_nothing_is_a_broken_specification() -> None:
     with pytest.raises(VacuousCheck, match="nothing to compare"):
-        events.progress_never_went_backwards(_outcome(Progress(1, 1)))
+        progress_checks.progress_never_went_backwards(_outcome(Progress(1, 1)))
     with pytest.raises(VacuousCheck, match="nothing to compare"):
-        events.progress_never_went_backwards(_outcome())
+        progress_checks.progress_never_went_backwards(_outcome())
     with pytest.raises(VacuousCheck, match="is empty"):
-        events.progress_message_says(_outcome(Progress(1, 1, "x")), " ")
+        progress_checks.progress_message_says(_outcome(Progress(1, 1, "x")), " ")
     with pytest.raises(VacuousCheck, match="no point a progress can reach"):
-        events.progress_reached(_outcome(Progress(1, 1)), 2, 1)
+        progress_checks.progress_reached(_outcome(Progress(1, 1)), 2, 1)
     with pytest.raises(VacuousCheck, match="without asking for progress"):
-        events.reported_progress(_outcome(call=Call.resource("notes://n-1")), 0)
+        progress_checks.reported_progress(_outcome(call=Call.resource("notes://n-1")), 0)

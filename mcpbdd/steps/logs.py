@@ -26,7 +26,7 @@ def client_asks_for_log_messages(context: Any, level: str) -> None:
 @then('the server logged "{text:Text}" at level "{level:Text}"')
 def server_logged(context: Any, text: str, level: str) -> None:
     """Then the server logged "Imported 3 notes" at level "info\""""
-    from mcpbdd.model import logs
+    from mcpbdd.checks import logs
 
     logs.logged(world(context).last, text, level)
 
@@ -34,7 +34,7 @@ def server_logged(context: Any, text: str, level: str) -> None:
 @then('the server logged "{text:Text}" at level "{level:Text}" from the logger "{logger:Text}"')
 def server_logged_from(context: Any, text: str, level: str, logger: str) -> None:
     """Then the server logged "Imported 3 notes" at level "info" from the logger "notes.import\""""
-    from mcpbdd.model import logs
+    from mcpbdd.checks import logs
 
     logs.logged(world(context).last, text, level, logger)
 
@@ -42,7 +42,7 @@ def server_logged_from(context: Any, text: str, level: str, logger: str) -> None
 @then('the server logged nothing above "{level:Text}"')
 def server_logged_nothing_above(context: Any, level: str) -> None:
     """Then the server logged nothing above "warning\""""
-    from mcpbdd.model import logs
+    from mcpbdd.checks import logs
 
     logs.logged_nothing_above(world(context).last, level)
 
@@ -50,7 +50,7 @@ def server_logged_nothing_above(context: Any, level: str) -> None:
 @then('no log message mentions "{secret:Text}"')
 def no_log_message_mentions(context: Any, secret: str) -> None:
     """Then no log message mentions "sk-live-"  (every call so far)"""
-    from mcpbdd.model import logs
+    from mcpbdd.checks import logs
 
     logs.no_log_message_mentions(world(context).outcomes, secret)
 

@@ -17,41 +17,41 @@ from mcpbdd.steps._world import world
 @then("the call reported progress {times:d} times")
 def call_reported_progress(context: Any, times: int) -> None:
     """Then the call reported progress 3 times"""
-    from mcpbdd.model import events
+    from mcpbdd.checks import progress as check
 
-    events.reported_progress(world(context).last, times)
+    check.reported_progress(world(context).last, times)
 
 
 @then("the call reported progress {times:d} time")
 def call_reported_progress_singular(context: Any, times: int) -> None:
     """Then the call reported progress 1 time"""
-    from mcpbdd.model import events
+    from mcpbdd.checks import progress as check
 
-    events.reported_progress(world(context).last, times)
+    check.reported_progress(world(context).last, times)
 
 
 @then("the progress reached {progress:g} of {total:g}")
 def progress_reached(context: Any, progress: float, total: float) -> None:
     """Then the progress reached 3 of 3"""
-    from mcpbdd.model import events
+    from mcpbdd.checks import progress as check
 
-    events.progress_reached(world(context).last, progress, total)
+    check.progress_reached(world(context).last, progress, total)
 
 
 @then("the progress never went backwards")
 def progress_never_went_backwards(context: Any) -> None:
     """Then the progress never went backwards  (needs at least two reports)"""
-    from mcpbdd.model import events
+    from mcpbdd.checks import progress as check
 
-    events.progress_never_went_backwards(world(context).last)
+    check.progress_never_went_backwards(world(context).last)
 
 
 @then('a progress message says "{text:Text}"')
 def progress_message_says(context: Any, text: str) -> None:
     """Then a progress message says "Imported 'Milk'\""""
-    from mcpbdd.model import events
+    from mcpbdd.checks import progress as check
 
-    events.progress_message_says(world(context).last, text)
+    check.progress_message_says(world(context).last, text)
 
 
 __all__: list[str] = []  # steps register themselves with behave on import; nothing here is imported by name
