@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from mcpbdd.model import announcements
+from mcpbdd.checks import announcements
 from mcpbdd.model.announcements import ACKNOWLEDGED, LISTS, RESOURCE_UPDATED, SUBSCRIPTION_ID_KEY, Frame, Listen, Topic
 from mcpbdd.model.errors import VacuousCheck
 

@@ -6,7 +6,7 @@ connection's `Ear` keeps each notification a listen is about (acknowledgements, 
 resource updates) with how many calls the scenario had made when it arrived. The client harness
 fills it below the SDK client (`mcpbdd._sdk.spy_on_notifications`), because the SDK drops a
 frame tagged with another id, or of a kind the listen did not ask for, without a word; the
-context harness from what its mock connection records. The checks (`mcpbdd.model.announcements`)
+context harness from what its mock connection records. The checks (`mcpbdd.checks.announcements`)
 read `Listening.snapshot()`.
 """
 

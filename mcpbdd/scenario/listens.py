@@ -13,8 +13,8 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
+from mcpbdd.checks import announcements
 from mcpbdd.harness.listening import Listening, wait_for
-from mcpbdd.model import announcements
 from mcpbdd.model.announcements import Frame, Listen, Topic
 
 if TYPE_CHECKING:
