@@ -1,4 +1,10 @@
-"""The caching hints (SEP-2549) of a server's listings and of a read, through either harness.
+"""The caching hints (SEP-2549) of a server's listings and of a read: what they are, how either harness gets them,
+and the checks of them (`mcpbdd/steps/discovery.py`).
+
+On 2026-07-28 every list result and every read result carries `ttlMs` (how long it stays fresh) and `cacheScope`
+(`public`: any client may share it; `private`: only the authorization context that got it). A
+server that leaves them out makes every client guess, so an absent hint fails naming the
+method. 2025-11-25 has no caching hints: the steps skip there, saying so.
 
 The client harness lists over its connection and keeps what the wire carried (a field the
 result left out reads as absent, not as the SDK's default; an answer the SDK's client refuses,
@@ -13,7 +19,8 @@ what the handler set, else the server's `cache_hints` for `resources/read`, else
 from __future__ import annotations
 
 import re
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Final
 
 from mcp_types import CacheableResult, ReadResourceResult
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
@@ -24,11 +31,62 @@ from mcpbdd.harness.base import CLIENT_REFUSED, Harness, bounded
 from mcpbdd.harness.client import ClientHarness
 from mcpbdd.harness.context import ContextHarness
 from mcpbdd.kit.principals import Principal, acting_as
-from mcpbdd.model.caching import READ, CacheHints
 from mcpbdd.model.errors import VacuousCheck
 from mcpbdd.model.outcome import RESOURCES_READ, Outcome
 
-__all__ = ["cache_hints", "read_cache_hints"]
+__all__ = [
+    "LISTINGS",
+    "READ",
+    "CacheHints",
+    "cache_hints",
+    "may_be_cached_for",
+    "may_be_cached_privately",
+    "may_be_cached_publicly",
+    "read_cache_hints",
+]
+
+LISTINGS: Final = {
+    "tools list": "tools/list",
+    "resources list": "resources/list",
+    "prompts list": "prompts/list",
+    "resource templates list": "resources/templates/list",
+}
+"""The listing a phrase names -> the method whose result carries its hints."""
+
+READ: Final = "resources/read"
+"""The method whose result a read's hints are on (`Then the read may be cached for ...`)."""
+
+
+@dataclass(frozen=True)
+class CacheHints:
+    """The caching hints of one result as they arrived (None: the result carried none)."""
+
+    method: str
+    era: str
+    """The protocol version the result was answered on."""
+    ttl_ms: int | None
+    scope: str | None
+    refused: str | None = None
+    """What the client could not accept in the answer (`cacheScope, ttlMs`) when it refused it: no hint is known."""
+    target: str | None = None
+    """What the result is of, when it is one of several (a read's resource URI)."""
+
+    @property
+    def has_hints(self) -> bool:
+        """Whether the era has caching hints at all (2025-11-25 has none)."""
+        return self.era in MODERN_PROTOCOL_VERSIONS
+
+    def __str__(self) -> str:
+        of = f" for {self.target!r}" if self.target is not None else ""
+        if self.refused is not None:
+            return (
+                f"the SDK's client refused the server's {self.method} answer{of} (on {self.era}; missing or invalid: "
+                f"{self.refused}), so no client can use it"
+            )
+        ttl = "no ttlMs" if self.ttl_ms is None else f"ttlMs {self.ttl_ms}"
+        scope = "no cacheScope" if self.scope is None else f"cacheScope {self.scope!r}"
+        return f"the {self.method} result{of} (on {self.era}) carried {ttl} and {scope}"
+
 
 _SDK_DEFAULTS = CacheableResult()
 """What an SDK server sends for a result whose handler set no hint and whose server declares none."""
@@ -122,3 +180,37 @@ async def read_cache_hints(harness: Harness, caller: Principal | None, outcome: 
         ttl = ttl if ttl is not None else (declared.ttl_ms if declared is not None else _SDK_DEFAULTS.ttl_ms)
         scope = scope if scope is not None else (declared.scope if declared is not None else _SDK_DEFAULTS.cache_scope)
     return CacheHints(READ, era, ttl, scope, target=outcome.target)
+
+
+def _present(hints: CacheHints, field: str, value: object) -> None:
+    """A 2026-07-28 result without the hint fails naming the method: a client cannot tell how long to keep it."""
+    if value is None or hints.refused is not None:
+        raise AssertionError(
+            f"Expected a {field} caching hint, but {hints}: on {hints.era} every {hints.method} result must say "
+            "how long a client may keep it and who may share it (SEP-2549)"
+        )
+
+
+def may_be_cached_for(hints: CacheHints, seconds: int) -> None:
+    """The result stays fresh for exactly `seconds` (`ttlMs` = seconds x 1000)."""
+    if seconds < 0:
+        raise VacuousCheck(f"No result can be cached for {seconds} seconds: write a number of seconds from 0 up")
+    _present(hints, "ttlMs", hints.ttl_ms)
+    if hints.ttl_ms != seconds * 1000:
+        raise AssertionError(f"Expected ttlMs {seconds * 1000} ({seconds} seconds), but {hints}")
+
+
+def may_be_cached_privately(hints: CacheHints) -> None:
+    """Only the authorization context that got the result may reuse it (`cacheScope: private`)."""
+    _present(hints, "cacheScope", hints.scope)
+    if hints.scope != "private":
+        raise AssertionError(f"Expected cacheScope 'private', but {hints}")
+
+
+def may_be_cached_publicly(hints: CacheHints) -> None:
+    """Any client may share the result (`cacheScope: public`): only for what is the same for every caller."""
+    _present(hints, "cacheScope", hints.scope)
+    if hints.scope != "public":
+        raise AssertionError(
+            f"Expected cacheScope 'public', but {hints}: a client may keep it only for the caller who got it"
+        )

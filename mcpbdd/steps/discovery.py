@@ -16,7 +16,7 @@ from mcpbdd.steps._world import world
 from mcpbdd.steps.arguments import SpecError, json_doc_string, location, spec_errors
 
 if TYPE_CHECKING:
-    from mcpbdd.model import caching
+    from mcpbdd.checks.cache_hints import CacheHints
 
 
 @then("the server describes itself with:")
@@ -38,7 +38,7 @@ def one_column(context: Any) -> list[str]:
     return [table.headings[0], *(row[0] for row in table.rows)]
 
 
-def _skip_without(context: Any, hints: caching.CacheHints) -> caching.CacheHints:
+def _skip_without(context: Any, hints: CacheHints) -> CacheHints:
     """`hints`; on an era without caching hints (2025-11-25) the scenario skips, saying so."""
     if not hints.has_hints:
         context.scenario.skip(
@@ -48,46 +48,45 @@ def _skip_without(context: Any, hints: caching.CacheHints) -> caching.CacheHints
     return hints
 
 
-def _hints(context: Any, listing: str) -> caching.CacheHints:
+def _hints(context: Any, listing: str) -> CacheHints:
     """The listing's caching hints (skipping the scenario on an era without them)."""
     from mcpbdd.checks import cache_hints
-    from mcpbdd.model import caching
 
-    method = caching.LISTINGS[listing]
+    method = cache_hints.LISTINGS[listing]
     return _skip_without(context, world(context).ask(lambda h, caller: cache_hints.cache_hints(h, caller, method)))
 
 
 @then("the {listing:Listing} may be cached for {seconds:d} seconds")
 def listing_may_be_cached_for(context: Any, listing: str, seconds: int) -> None:
     """Then the tools list may be cached for 60 seconds  (also the resources, prompts, resource templates list)"""
-    from mcpbdd.model import caching
+    from mcpbdd.checks import cache_hints
 
     hints = _hints(context, listing)
     if hints.has_hints:
-        caching.may_be_cached_for(hints, seconds)
+        cache_hints.may_be_cached_for(hints, seconds)
 
 
 @then("the {listing:Listing} may be cached privately")
 def listing_may_be_cached_privately(context: Any, listing: str) -> None:
     """Then the tools list may be cached privately  (only by the caller who got it)"""
-    from mcpbdd.model import caching
+    from mcpbdd.checks import cache_hints
 
     hints = _hints(context, listing)
     if hints.has_hints:
-        caching.may_be_cached_privately(hints)
+        cache_hints.may_be_cached_privately(hints)
 
 
 @then("the {listing:Listing} may be cached publicly")
 def listing_may_be_cached_publicly(context: Any, listing: str) -> None:
     """Then the resource templates list may be cached publicly  (by any client: the same for every caller)"""
-    from mcpbdd.model import caching
+    from mcpbdd.checks import cache_hints
 
     hints = _hints(context, listing)
     if hints.has_hints:
-        caching.may_be_cached_publicly(hints)
+        cache_hints.may_be_cached_publicly(hints)
 
 
-def _read_hints(context: Any) -> caching.CacheHints:
+def _read_hints(context: Any) -> CacheHints:
     """The last read's caching hints (skipping the scenario on an era without them)."""
     return _skip_without(context, world(context).read_cache_hints())
 
@@ -95,31 +94,31 @@ def _read_hints(context: Any) -> caching.CacheHints:
 @then("the read may be cached for {seconds:d} seconds")
 def read_may_be_cached_for(context: Any, seconds: int) -> None:
     """Then the read may be cached for 60 seconds  (the last call's result, a resource read)"""
-    from mcpbdd.model import caching
+    from mcpbdd.checks import cache_hints
 
     hints = _read_hints(context)
     if hints.has_hints:
-        caching.may_be_cached_for(hints, seconds)
+        cache_hints.may_be_cached_for(hints, seconds)
 
 
 @then("the read may be cached privately")
 def read_may_be_cached_privately(context: Any) -> None:
     """Then the read may be cached privately  (only by the caller who read it)"""
-    from mcpbdd.model import caching
+    from mcpbdd.checks import cache_hints
 
     hints = _read_hints(context)
     if hints.has_hints:
-        caching.may_be_cached_privately(hints)
+        cache_hints.may_be_cached_privately(hints)
 
 
 @then("the read may be cached publicly")
 def read_may_be_cached_publicly(context: Any) -> None:
     """Then the read may be cached publicly  (by any client: the same for every caller)"""
-    from mcpbdd.model import caching
+    from mcpbdd.checks import cache_hints
 
     hints = _read_hints(context)
     if hints.has_hints:
-        caching.may_be_cached_publicly(hints)
+        cache_hints.may_be_cached_publicly(hints)
 
 
 @when('the client asks to complete the argument "{argument:Text}" of the prompt "{prompt:Text}" from "{prefix:Text}"')
