@@ -11,11 +11,10 @@ from typing import Any
 
 import pytest
 
-from mcpbdd.checks import expect
+from mcpbdd.checks import completions, expect
 from mcpbdd.checks.completions import complete_template_variable
 from mcpbdd.checks.offered import list_templates
 from mcpbdd.kit.principals import Principal
-from mcpbdd.model import completions
 from mcpbdd.model.completions import Completing, template_variables
 from mcpbdd.model.errors import VacuousCheck
 from mcpbdd.model.outcome import Call

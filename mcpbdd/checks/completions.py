@@ -1,5 +1,5 @@
 """Asking a server to complete a prompt's argument or a resource template's variable (`completion/complete`),
-through either harness.
+through either harness, and the checks of what it suggested (`mcpbdd/steps/discovery.py`).
 
 The client harness asks over its connection (`Client.complete`); the context harness runs the
 in-process server's own `completion/complete` handler with the mock context. Either way a
@@ -7,6 +7,8 @@ server that declares no `completions` capability is not asked: a client would no
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from mcp_types import CompleteRequestParams, CompletionArgument, PromptReference, ResourceTemplateReference
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
@@ -17,8 +19,15 @@ from mcpbdd.harness.client import ClientHarness
 from mcpbdd.harness.context import ContextHarness
 from mcpbdd.kit.principals import Principal, acting_as
 from mcpbdd.model.completions import Completing, Completions, NoCompletionsCapability
+from mcpbdd.model.errors import VacuousCheck
 
-__all__ = ["complete", "complete_prompt_argument", "complete_template_variable"]
+__all__ = [
+    "complete",
+    "complete_prompt_argument",
+    "complete_template_variable",
+    "completions_are",
+    "completions_include",
+]
 
 METHOD = "completion/complete"
 
@@ -71,3 +80,35 @@ async def complete_template_variable(
 ) -> Completions:
     """The values the server suggests for `variable` of the resource template `uri_template` from `prefix`."""
     return await complete(harness, caller, Completing.template_variable(uri_template, variable), prefix)
+
+
+def _asked(completions: Completions | None) -> Completions:
+    """A check of completions before any was asked for checks nothing."""
+    if completions is None:
+        raise VacuousCheck(
+            "No completion was asked for yet in this scenario: put 'When the client asks to complete the argument "
+            '"..." of the prompt "..." from "..."\' (or the variable "..." of the resource template "...") '
+            "before this step"
+        )
+    return completions
+
+
+def completions_include(completions: Completions | None, value: str) -> None:
+    """`value` is among the suggestions."""
+    completions = _asked(completions)
+    if not value:
+        raise VacuousCheck("The completion to look for is empty: write the value a user should be offered")
+    if value not in completions.values:
+        raise AssertionError(f"Expected the completions to include {value!r}, but {completions}")
+
+
+def completions_are(completions: Completions | None, expected: Sequence[str]) -> None:
+    """The suggestions are exactly `expected`, in that order (the order a user sees them in)."""
+    completions = _asked(completions)
+    if not expected:
+        raise VacuousCheck(
+            "The table of completions is empty: list the values one per row (say 'Then the completions include' "
+            "for one of them)"
+        )
+    if tuple(expected) != completions.values:
+        raise AssertionError(f"Expected the completions {', '.join(map(repr, expected))}, but {completions}")

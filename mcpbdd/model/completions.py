@@ -1,5 +1,5 @@
-"""Assertions about completions: the values a server suggests while a user types a prompt's argument or a
-resource template's variable.
+"""Completions as data: what a client asks a server to complete (a prompt's argument or a resource template's
+variable) and the values the server suggested while a user types; the checks of them are `mcpbdd.checks.completions`.
 
 The harness asks `completion/complete` for the argument (a `Completing`) with what was typed so far
 and keeps the answer as `Completions`. A server that declares no `completions` capability is never
@@ -10,13 +10,12 @@ saying so.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from mcpbdd.model.errors import Broken, VacuousCheck
 
-__all__ = ["Completing", "Completions", "NoCompletionsCapability", "completions_are", "completions_include"]
+__all__ = ["Completing", "Completions", "NoCompletionsCapability", "template_variables"]
 
 
 class NoCompletionsCapability(Broken):
@@ -76,35 +75,3 @@ class Completions:
     def __str__(self) -> str:
         listed = ", ".join(repr(value) for value in self.values) or "nothing"
         return f"completing {self.what} from {self.prefix!r} suggested {listed}"
-
-
-def _asked(completions: Completions | None) -> Completions:
-    """A check of completions before any was asked for checks nothing."""
-    if completions is None:
-        raise VacuousCheck(
-            "No completion was asked for yet in this scenario: put 'When the client asks to complete the argument "
-            '"..." of the prompt "..." from "..."\' (or the variable "..." of the resource template "...") '
-            "before this step"
-        )
-    return completions
-
-
-def completions_include(completions: Completions | None, value: str) -> None:
-    """`value` is among the suggestions."""
-    completions = _asked(completions)
-    if not value:
-        raise VacuousCheck("The completion to look for is empty: write the value a user should be offered")
-    if value not in completions.values:
-        raise AssertionError(f"Expected the completions to include {value!r}, but {completions}")
-
-
-def completions_are(completions: Completions | None, expected: Sequence[str]) -> None:
-    """The suggestions are exactly `expected`, in that order (the order a user sees them in)."""
-    completions = _asked(completions)
-    if not expected:
-        raise VacuousCheck(
-            "The table of completions is empty: list the values one per row (say 'Then the completions include' "
-            "for one of them)"
-        )
-    if tuple(expected) != completions.values:
-        raise AssertionError(f"Expected the completions {', '.join(map(repr, expected))}, but {completions}")

@@ -139,7 +139,7 @@ def client_asks_to_complete_a_template(context: Any, variable: str, uri_template
 @then('the completions include "{value:Text}"')
 def completions_include(context: Any, value: str) -> None:
     """Then the completions include "groceries\""""
-    from mcpbdd.model import completions
+    from mcpbdd.checks import completions
 
     completions.completions_include(world(context).completions, value)
 
@@ -147,7 +147,7 @@ def completions_include(context: Any, value: str) -> None:
 @then("the completions are:")
 def completions_are(context: Any) -> None:
     """Then the completions are: (a table of one column, a value per row, in the order the server suggests them)"""
-    from mcpbdd.model import completions
+    from mcpbdd.checks import completions
 
     completions.completions_are(world(context).completions, one_column(context))
 
