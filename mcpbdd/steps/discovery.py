@@ -23,11 +23,10 @@ if TYPE_CHECKING:
 def server_describes_itself(context: Any) -> None:
     """Then the server describes itself with: (JSON of name, version, capabilities, instructions; markers allowed)"""
     from mcpbdd.checks import described
-    from mcpbdd.model import discovery
 
     expected = json_doc_string(context)
     with spec_errors(context):  # an unknown marker (a typo such as "#strin") is the specification's mistake
-        discovery.describes_itself(world(context).ask(described.describe), expected)
+        described.describes_itself(world(context).ask(described.describe), expected)
 
 
 def one_column(context: Any) -> list[str]:
