@@ -32,6 +32,7 @@ from mcpbdd._version import __version__ as __version__
 if TYPE_CHECKING:
     from mcpbdd.checks import expect as expect
     from mcpbdd.checks import progress as progress
+    from mcpbdd.checks.cancellation import was_cancelled as was_cancelled
     from mcpbdd.harness import (
         ClientHarness as ClientHarness,
     )
@@ -59,7 +60,6 @@ if TYPE_CHECKING:
     from mcpbdd.model import answers as answers
     from mcpbdd.model import matching as matching
     from mcpbdd.model.cancellation import CancelPlan as CancelPlan
-    from mcpbdd.model.cancellation import was_cancelled as was_cancelled
     from mcpbdd.model.config import Settings as Settings
     from mcpbdd.model.errors import NoCallYet as NoCallYet
     from mcpbdd.model.outcome import (
@@ -126,7 +126,7 @@ _NAMES: Final = {
     "World": "mcpbdd.scenario.world",
     "acting_as": "mcpbdd.kit.principals",
     "scenario_doubles": "mcpbdd.kit.doubles",
-    "was_cancelled": "mcpbdd.model.cancellation",
+    "was_cancelled": "mcpbdd.checks.cancellation",
 }
 """Every other public name -> the module it is imported from."""
 

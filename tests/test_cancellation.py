@@ -24,11 +24,12 @@ from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
 
 from mcpbdd import Call
 from mcpbdd.checks import expect
+from mcpbdd.checks.cancellation import was_cancelled
 from mcpbdd.examples.notes import mcp as notes
 from mcpbdd.kit.clock import FrozenClock
 from mcpbdd.kit.doubles import Doubles
 from mcpbdd.kit.principals import Principal
-from mcpbdd.model.cancellation import NOTIFIED, TASK_CANCELLED, Cancellation, CancelPlan, Seen, was_cancelled
+from mcpbdd.model.cancellation import NOTIFIED, TASK_CANCELLED, Cancellation, CancelPlan, Seen
 from mcpbdd.model.errors import VacuousCheck
 from mcpbdd.model.outcome import Channel, Outcome
 from mcpbdd.storage import StorageService

@@ -40,7 +40,7 @@ def cancel_after_milliseconds(context: Any, ms: int) -> None:
 @then("the call was cancelled")
 def call_was_cancelled(context: Any) -> None:
     """Then the call was cancelled  (the server stopped: no answer came after the client's cancel)"""
-    from mcpbdd.model import cancellation
+    from mcpbdd.checks import cancellation
 
     cancellation.was_cancelled(world(context).last)
 

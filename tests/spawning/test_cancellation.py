@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import pytest
 
+from mcpbdd.checks.cancellation import was_cancelled
 from mcpbdd.harness import ClientHarness
 from mcpbdd.harness.connectors import Http
 from mcpbdd.kit.principals import Principal
-from mcpbdd.model.cancellation import NOTIFIED, CancelPlan, Seen, was_cancelled
+from mcpbdd.model.cancellation import NOTIFIED, CancelPlan, Seen
 from mcpbdd.model.outcome import Call
 from spawning.test_remote import behave_over_stdio, notes_over_http
 
