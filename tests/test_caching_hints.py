@@ -13,9 +13,10 @@ from typing import Any
 import pytest
 
 from mcpbdd.checks import cache_hints as caching
-from mcpbdd.checks.cache_hints import CacheHints, _refused, cache_hints, read_cache_hints
+from mcpbdd.checks.cache_hints import _refused, cache_hints, read_cache_hints
 from mcpbdd.harness.base import CLIENT_REFUSED
 from mcpbdd.kit.principals import Principal
+from mcpbdd.model.caching import CacheHints
 from mcpbdd.model.errors import VacuousCheck
 from mcpbdd.model.outcome import Call, Channel, Outcome
 

@@ -1,5 +1,5 @@
-"""The caching hints (SEP-2549) of a server's listings and of a read: what they are, how either harness gets them,
-and the checks of them (`mcpbdd/steps/discovery.py`).
+"""The caching hints (SEP-2549) of a server's listings and of a read: how either harness gets them, and the checks
+of them (`mcpbdd/steps/discovery.py`); what a hint is (`CacheHints`) is data, in `mcpbdd.model.caching`.
 
 On 2026-07-28 every list result and every read result carries `ttlMs` (how long it stays fresh) and `cacheScope`
 (`public`: any client may share it; `private`: only the authorization context that got it). A
@@ -19,8 +19,7 @@ what the handler set, else the server's `cache_hints` for `resources/read`, else
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
 from mcp_types import CacheableResult, ReadResourceResult
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
@@ -31,62 +30,17 @@ from mcpbdd.harness.base import CLIENT_REFUSED, Harness, bounded
 from mcpbdd.harness.client import ClientHarness
 from mcpbdd.harness.context import ContextHarness
 from mcpbdd.kit.principals import Principal, acting_as
+from mcpbdd.model.caching import READ, CacheHints
 from mcpbdd.model.errors import VacuousCheck
 from mcpbdd.model.outcome import RESOURCES_READ, Outcome
 
 __all__ = [
-    "LISTINGS",
-    "READ",
-    "CacheHints",
     "cache_hints",
     "may_be_cached_for",
     "may_be_cached_privately",
     "may_be_cached_publicly",
     "read_cache_hints",
 ]
-
-LISTINGS: Final = {
-    "tools list": "tools/list",
-    "resources list": "resources/list",
-    "prompts list": "prompts/list",
-    "resource templates list": "resources/templates/list",
-}
-"""The listing a phrase names -> the method whose result carries its hints."""
-
-READ: Final = "resources/read"
-"""The method whose result a read's hints are on (`Then the read may be cached for ...`)."""
-
-
-@dataclass(frozen=True)
-class CacheHints:
-    """The caching hints of one result as they arrived (None: the result carried none)."""
-
-    method: str
-    era: str
-    """The protocol version the result was answered on."""
-    ttl_ms: int | None
-    scope: str | None
-    refused: str | None = None
-    """What the client could not accept in the answer (`cacheScope, ttlMs`) when it refused it: no hint is known."""
-    target: str | None = None
-    """What the result is of, when it is one of several (a read's resource URI)."""
-
-    @property
-    def has_hints(self) -> bool:
-        """Whether the era has caching hints at all (2025-11-25 has none)."""
-        return self.era in MODERN_PROTOCOL_VERSIONS
-
-    def __str__(self) -> str:
-        of = f" for {self.target!r}" if self.target is not None else ""
-        if self.refused is not None:
-            return (
-                f"the SDK's client refused the server's {self.method} answer{of} (on {self.era}; missing or invalid: "
-                f"{self.refused}), so no client can use it"
-            )
-        ttl = "no ttlMs" if self.ttl_ms is None else f"ttlMs {self.ttl_ms}"
-        scope = "no cacheScope" if self.scope is None else f"cacheScope {self.scope!r}"
-        return f"the {self.method} result{of} (on {self.era}) carried {ttl} and {scope}"
-
 
 _SDK_DEFAULTS = CacheableResult()
 """What an SDK server sends for a result whose handler set no hint and whose server declares none."""

@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import replace
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from mcp_types import InputResponse, InputResponses, Tool
 
@@ -45,6 +45,7 @@ from mcpbdd.harness.targets import ServerTarget, error_summary, load_adapter, na
 from mcpbdd.kit.clock import FrozenClock
 from mcpbdd.kit.doubles import Doubles
 from mcpbdd.kit.principals import Directory, Principal, caller_label
+from mcpbdd.model.caching import CacheHints
 from mcpbdd.model.cancellation import CancelPlan
 from mcpbdd.model.completions import Completing, Completions
 from mcpbdd.model.config import Settings
@@ -61,9 +62,6 @@ from mcpbdd.scenario.servers import HarnessChoice, build_harness
 from mcpbdd.scenario.shared import SharedServers
 from mcpbdd.storage import ServiceAdapter, StorageAdapter, StorageDiff, StorageService, diff
 from mcpbdd.upstream import Upstream
-
-if TYPE_CHECKING:
-    from mcpbdd.checks.cache_hints import CacheHints
 
 T = TypeVar("T")
 

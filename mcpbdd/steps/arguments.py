@@ -85,7 +85,7 @@ register_type(
     Names=_name_list,
     CodeWord=_verbatim(r"-?\d+|[A-Za-z][A-Za-z _-]*[A-Za-z]"),
     Kind=_verbatim(r"by elicitation|by sampling|for the roots"),
-    # The listings that carry caching hints (SEP-2549); `mcpbdd.checks.cache_hints.LISTINGS` maps each to its method.
+    # The listings that carry caching hints (SEP-2549); `mcpbdd.model.caching.LISTINGS` maps each to its method.
     Listing=_verbatim(r"tools list|resources list|prompts list|resource templates list"),
     # Any word, so an unknown unit ("fortnights") fails with the accepted ones listed, not as undefined.
     Unit=_verbatim(r"[A-Za-z]+"),

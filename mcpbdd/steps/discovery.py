@@ -16,7 +16,7 @@ from mcpbdd.steps._world import world
 from mcpbdd.steps.arguments import SpecError, json_doc_string, location, spec_errors
 
 if TYPE_CHECKING:
-    from mcpbdd.checks.cache_hints import CacheHints
+    from mcpbdd.model.caching import CacheHints
 
 
 @then("the server describes itself with:")
@@ -50,8 +50,9 @@ def _skip_without(context: Any, hints: CacheHints) -> CacheHints:
 def _hints(context: Any, listing: str) -> CacheHints:
     """The listing's caching hints (skipping the scenario on an era without them)."""
     from mcpbdd.checks import cache_hints
+    from mcpbdd.model.caching import LISTINGS
 
-    method = cache_hints.LISTINGS[listing]
+    method = LISTINGS[listing]
     return _skip_without(context, world(context).ask(lambda h, caller: cache_hints.cache_hints(h, caller, method)))
 
 
