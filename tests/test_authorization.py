@@ -13,9 +13,9 @@ from datetime import UTC, datetime, timedelta
 import httpx
 import pytest
 
-from mcpbdd.authorization.expectations import metadata_url, protection_described, refused_as_unauthenticated
 from mcpbdd.authorization.server import fake_authorization_server
 from mcpbdd.authorization.tokens import TokenSpec, mint
+from mcpbdd.checks.authorization import metadata_url, protection_described, refused_as_unauthenticated
 from mcpbdd.kit.clock import FrozenClock
 from mcpbdd.kit.jwks import JwksVerifier, TokenRefused
 from mcpbdd.model.http_answer import HttpAnswer, challenge_params

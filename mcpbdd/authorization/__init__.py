@@ -6,7 +6,7 @@
   and the hostile variants (unsigned, HMAC with the public key, foreign key, huge);
 - `edge`: the bearer token put on each HTTP request, and the refusals recorded on the way back;
 - `scenario`: one scenario's authorization (`World.authorization`): who holds which token,
-  what the server process is told, and the checks the phrases make.
+  what the server process is told (the checks the phrases make are `mcpbdd.checks.authorization`).
 
 The server under test verifies the tokens with its own production verifier (for example
 `mcpbdd.kit.jwks.JwksVerifier`) pointed at the fake's JWKS (`mcpbdd.kit.protected`).

@@ -5,7 +5,7 @@ every caller a real signed JWT (`mcpbdd.authorization`); the steps about a token
 thing about it, and the Then steps check what a client sees: 401 with the metadata URL,
 403 `insufficient_scope` with the scope, the protected-resource metadata. Tokens travel
 over HTTP only, so on a context pass or over stdio these scenarios are skipped, saying why.
-Each step parses its words and calls `World.authorization` or `mcpbdd.authorization.expectations`.
+Each step parses its words and calls `World.authorization`, then checks with `mcpbdd.checks.authorization`.
 """
 
 from __future__ import annotations
@@ -149,30 +149,30 @@ def granted_and_retries(context: Any, user: str, scope: str) -> None:
 @then("the call is refused as unauthenticated")
 def refused_unauthenticated(context: Any) -> None:
     """Then the call is refused as unauthenticated  (401, WWW-Authenticate naming the resource metadata)"""
-    from mcpbdd.authorization import expectations
+    from mcpbdd.checks import authorization as check
 
     w = _over_http(context)
     if w is not None:
         last = w.last
         caller = w.directory.users.get(w.trace.exchanges[-1].caller or "") if len(w.trace) else None
         resource = w.authorization.resource or ""
-        expectations.refused_as_unauthenticated(last, resource, w.authorization.what_was_sent(caller))
+        check.refused_as_unauthenticated(last, resource, w.authorization.what_was_sent(caller))
 
 
 @then('the call is refused for lack of the scope "{scope:Text}"')
 def refused_for_scope(context: Any, scope: str) -> None:
     """Then the call is refused for lack of the scope "notes:write"  (403 insufficient_scope naming it)"""
-    from mcpbdd.authorization import expectations
+    from mcpbdd.checks import authorization as check
 
     w = _over_http(context)
     if w is not None:
-        expectations.refused_for_scope(w.last, scope)
+        check.refused_for_scope(w.last, scope)
 
 
 @then("the server describes its protection with:")
 def describes_protection(context: Any) -> None:
     """Then the server describes its protection with: (JSON: the RFC 9728 metadata; markers allowed)"""
-    from mcpbdd.authorization import expectations
+    from mcpbdd.checks import authorization as check
 
     expected = json_doc_string(context)
     w = _over_http(context)
@@ -180,7 +180,7 @@ def describes_protection(context: Any) -> None:
         with spec_errors(context):
             issuer = w.authorization.issuer
         resource = w.authorization.resource or w.server_url()
-        expectations.protection_described(expectations.fetch_metadata(resource), resource, issuer, expected)
+        check.protection_described(check.fetch_metadata(resource), resource, issuer, expected)
 
 
 __all__: list[str] = []  # steps register themselves with behave on import; nothing here is imported by name
