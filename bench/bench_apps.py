@@ -28,6 +28,7 @@ def main() -> None:
     args = parser.parse_args()
 
     from mcpbdd.apps.browser import close_browser_of
+    from mcpbdd.checks import apps as check
     from mcpbdd.model.config import load_settings
     from mcpbdd.scenario import apps
     from mcpbdd.scenario.runtime import RunLoop
@@ -47,7 +48,7 @@ def main() -> None:
             mark = time.perf_counter()
             apps.open_app(world, "show_note_card", {"note_id": "n-1"})
             opened = time.perf_counter() - mark
-            apps.expect_shows(world, "Launch plan")
+            check.shows(apps.app(world), "Launch plan")
             world.close()
             if number == 0:
                 launch = opened  # the first open launches Chromium

@@ -8,7 +8,7 @@ calls, made as its current caller, so they are in the trace like any other; so i
 (the user looking at the view), and the storage and outcome phrases read them as usual.
 
 The views a World opened are kept here, beside it (one per World, the last opened), not on it:
-the World knows nothing of browsers.
+the World knows nothing of browsers. The checks of an open view are `mcpbdd.checks.apps`.
 """
 
 from __future__ import annotations
@@ -186,84 +186,9 @@ def match_screenshot(world: World, path: str, tolerance: float = screenshots.DEF
     return shot
 
 
-def _listed(items: list[str]) -> str:
-    return "\n".join(f"  - {item}" for item in items)
-
-
-def expect_shows(world: World, text: str) -> None:
-    """The open view shows `text` (waiting a little for it); else what it shows instead."""
-    view = app(world)
-    if view.shows(text):
-        return
-    shown = " ".join(view.text().split())[:500] or "nothing"
-    errors = view.collect().errors()
-    said = f"; its errors:\n{_listed(errors)}" if errors else ""
-    raise AssertionError(f"the app of the tool {view.observed.tool!r} does not show {text!r}; it shows: {shown}{said}")
-
-
-def expect_no_error(world: World) -> None:
-    """The open view initialized, threw nothing uncaught and logged no console error (each error named)."""
-    view = app(world)
-    view.settle()
-    errors = view.collect().errors()
-    if errors:
-        raise AssertionError(
-            f"the app of the tool {view.observed.tool!r} has {len(errors)} error(s):\n{_listed(errors)}"
-        )
-
-
-def expect_no_violation(world: World) -> None:
-    """The open view loaded nothing its content security policy forbids (each violation: directive and URL)."""
-    view = app(world)
-    view.settle()
-    violations = [v.describe() for v in view.collect().violations]
-    if violations:
-        raise AssertionError(
-            f"the app of the tool {view.observed.tool!r} broke {len(violations)} content security rule(s) "
-            f"of its resource {view.observed.resource_uri}:\n{_listed(violations)}"
-        )
-
-
-def expect_violation(world: World, url: str) -> None:
-    """The open view's policy refused `url` (a scenario showing that a host blocks what the policy omits)."""
-    view = app(world)
-    view.settle()
-    violations = view.collect().violations
-    if any(v.url == url for v in violations):
-        return
-    found = _listed([v.describe() for v in violations]) if violations else "  (none)"
-    raise AssertionError(f"the app's content security policy did not refuse {url}; it refused:\n{found}")
-
-
-def expect_called(world: World, tool: str) -> None:
-    """The open view called `tool` through the host (the call itself is in the trace, for the outcome steps)."""
-    view = app(world)
-    view.settle()
-    names = [call.name for call in view.observed.tool_calls]
-    if tool not in names:
-        called = ", ".join(names) or "no tool"
-        raise AssertionError(f"the app of the tool {view.observed.tool!r} did not call {tool!r}; it called {called}")
-
-
-def expect_link(world: World, url: str) -> None:
-    """The open view asked the host to open `url` (recorded, never followed)."""
-    view = app(world)
-    view.settle()
-    links = view.collect().links
-    if url not in links:
-        asked = ", ".join(links) or "nothing"
-        raise AssertionError(f"the app did not ask to open {url}; it asked to open {asked}")
-
-
 __all__ = [
     "HOST_SETTINGS",
     "app",
-    "expect_called",
-    "expect_link",
-    "expect_no_error",
-    "expect_no_violation",
-    "expect_shows",
-    "expect_violation",
     "host_context",
     "match_screenshot",
     "open_app",

@@ -108,49 +108,55 @@ def user_types(context: Any, text: str, field: str) -> None:
 @then('the app shows "{text:Text}"')
 def app_shows(context: Any, text: str) -> None:
     """Then the app shows "Groceries\""""
+    from mcpbdd.checks import apps as check
     from mcpbdd.scenario import apps
 
-    apps.expect_shows(world(context), text)
+    check.shows(apps.app(world(context)), text)
 
 
 @then("the app shows no error")
 def app_shows_no_error(context: Any) -> None:
     """Then the app shows no error"""
+    from mcpbdd.checks import apps as check
     from mcpbdd.scenario import apps
 
-    apps.expect_no_error(world(context))
+    check.shows_no_error(apps.app(world(context)))
 
 
 @then("the app breaks no content security rule")
 def app_breaks_no_csp_rule(context: Any) -> None:
     """Then the app breaks no content security rule"""
+    from mcpbdd.checks import apps as check
     from mcpbdd.scenario import apps
 
-    apps.expect_no_violation(world(context))
+    check.breaks_no_rule(apps.app(world(context)))
 
 
 @then('the app was refused "{url:Text}" by its content security policy')
 def app_was_refused(context: Any, url: str) -> None:
     """Then the app was refused "https://widgets.example.net/embed.js" by its content security policy"""
+    from mcpbdd.checks import apps as check
     from mcpbdd.scenario import apps
 
-    apps.expect_violation(world(context), url)
+    check.was_refused(apps.app(world(context)), url)
 
 
 @then('the app called the tool "{tool:Text}"')
 def app_called(context: Any, tool: str) -> None:
     """Then the app called the tool "pin_note\""""
+    from mcpbdd.checks import apps as check
     from mcpbdd.scenario import apps
 
-    apps.expect_called(world(context), tool)
+    check.called(apps.app(world(context)), tool)
 
 
 @then('the app asked to open "{url:Text}"')
 def app_asked_to_open(context: Any, url: str) -> None:
     """Then the app asked to open "https://notes.example.com/n/n-1\""""
+    from mcpbdd.checks import apps as check
     from mcpbdd.scenario import apps
 
-    apps.expect_link(world(context), url)
+    check.asked_to_open(apps.app(world(context)), url)
 
 
 @then('the app matches the screenshot "{path:Text}"')
