@@ -105,3 +105,61 @@ def test_a_check_left_in_the_model_is_found() -> None:
     source = "def logged(outcome):\n    if not outcome.log_messages:\n        raise AssertionError('no log message')\n"
     assert failures_made(source) == [3]
     assert failures_made("from mcpbdd.model.errors import VacuousCheck\nraise VacuousCheck('empty')\n") == [2]
+
+
+EXPECT_NAMES = [
+    "Broken",
+    "VacuousCheck",
+    "answer_sent_before",
+    "asks_by",
+    "asks_for_input",
+    "asks_nothing",
+    "channel_is",
+    "does_not_mention",
+    "does_not_succeed",
+    "fails_with_a_protocol_error",
+    "fails_with_protocol_error",
+    "fails_with_tool_error",
+    "fails_with_tool_error_reason",
+    "input_required",
+    "mentions",
+    "nothing_mentions",
+    "offers_resource_template",
+    "offers_tools",
+    "other_tenants_exist",
+    "question_requires",
+    "question_says",
+    "reason_is",
+    "retryable",
+    "same_failure",
+    "storage_baseline_taken",
+    "storage_contains",
+    "storage_empty",
+    "storage_holds",
+    "storage_known",
+    "storage_lacks",
+    "storage_unchanged",
+    "structured_contains",
+    "structured_matches",
+    "succeeds",
+    "suggests",
+    "took_rounds",
+    "upstream_body_names_something",
+    "upstream_can_receive",
+    "value_at",
+]
+"""What `mcpbdd.expect` offered when it was one module (model/expect.py): pytest users keep every name."""
+
+
+def test_mcpbdd_expect_keeps_every_name_it_offered() -> None:
+    import mcpbdd
+
+    assert [name for name in EXPECT_NAMES if not hasattr(mcpbdd.expect, name)] == []
+    assert set(EXPECT_NAMES) == set(mcpbdd.expect.__all__)
+
+
+def test_mcpbdd_expect_defines_no_check_of_its_own() -> None:
+    """It gathers the checks from their homes; a check written there would be a second place to look."""
+    tree = ast.parse((PACKAGE / "checks" / "expect.py").read_text())
+    defined = [node.name for node in tree.body if isinstance(node, ast.FunctionDef | ast.ClassDef)]
+    assert defined == [], f"checks/expect.py defines {defined}: put each in the checks module of its concern"
