@@ -9,3 +9,5 @@ import mcpbdd_kit.storage
 from mcpbdd._aliases import alias
 
 alias(__name__, mcpbdd_kit.storage)
+
+__all__: list[str] = []  # the module is replaced by the kit's own as this runs: its names are its __all__
