@@ -15,6 +15,7 @@ import httpx
 import mcp_types
 from mcp import Client
 from mcp.server.mcpserver import Context, MCPServer
+
 from mcpbdd_kit.clock import SystemClock
 from mcpbdd_kit.consent import CONSENT_KEY, ConsentGate
 from mcpbdd_kit.jwks import JwksVerifier

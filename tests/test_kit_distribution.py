@@ -16,16 +16,16 @@ import pickle
 import sys
 from pathlib import Path
 
-import mcpbdd_kit
-import mcpbdd_kit._sdk
-import mcpbdd_kit._text
-import mcpbdd_kit._version
 import pytest
 
 import mcpbdd._aliases
 import mcpbdd._sdk
 import mcpbdd._text
 import mcpbdd._version
+import mcpbdd_kit
+import mcpbdd_kit._sdk
+import mcpbdd_kit._text
+import mcpbdd_kit._version
 
 ROOT = Path(__file__).resolve().parent.parent
 KIT = ROOT / "kit" / "mcpbdd_kit"
@@ -82,11 +82,10 @@ def test_the_old_name_is_the_kit_module_itself(module: str) -> None:
 
 
 def test_a_class_and_a_patch_are_one_through_either_name(monkeypatch: pytest.MonkeyPatch) -> None:
-    import mcpbdd_kit.consent
-    import mcpbdd_kit.storage
-
     import mcpbdd.kit.consent
     import mcpbdd.storage
+    import mcpbdd_kit.consent
+    import mcpbdd_kit.storage
 
     assert isinstance(mcpbdd_kit.consent.ConsentGate("delete the note"), mcpbdd.kit.consent.ConsentGate)
     assert isinstance(mcpbdd.storage.StorageService(), mcpbdd_kit.storage.StorageService)

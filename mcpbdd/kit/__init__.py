@@ -5,7 +5,6 @@ written against mcpbdd, where `mcpbdd.kit.consent` is `mcpbdd_kit.consent` itsel
 """
 
 import mcpbdd_kit
-
 from mcpbdd._aliases import alias
 
 alias(__name__, mcpbdd_kit)

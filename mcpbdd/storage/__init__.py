@@ -5,7 +5,6 @@ for servers and tests written against mcpbdd (see `mcpbdd._aliases`).
 """
 
 import mcpbdd_kit.storage
-
 from mcpbdd._aliases import alias
 
 alias(__name__, mcpbdd_kit.storage)
