@@ -1,4 +1,6 @@
-"""Every use of a private attribute of the MCP SDK, anyio or hypothesis, in one place.
+"""Every use of a private attribute of the MCP SDK, anyio or hypothesis, in one place (with the kit's two,
+`lowlevel_server` and `connection_of`, which live in the kit's distribution, `mcpbdd_kit._sdk`, and are
+re-exported here with the one `SdkSeamError`).
 
 mcpbdd builds on the SDK's public API wherever one exists; these few things have none.
 Each function below names the private attribute it reads, the versions it was checked
