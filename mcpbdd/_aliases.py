@@ -22,7 +22,7 @@ import importlib.util
 import sys
 import threading
 import types
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 __all__ = ["alias"]
 
@@ -46,7 +46,8 @@ class _AliasFinder(importlib.abc.MetaPathFinder):
     """Answers `old.<sub>` for each aliased package before the path finder could load a second copy."""
 
     def __init__(self) -> None:
-        self.packages: dict[str, str] = {}
+        # replaced whole, never changed in place: a lookup on another thread reads one complete mapping
+        self.packages: Mapping[str, str] = {}
 
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: types.ModuleType | None = None
@@ -73,7 +74,7 @@ def alias(old: str, module: types.ModuleType) -> None:
     """
     new = module.__name__
     with _LOCK:
-        _FINDER.packages[old] = new
+        _FINDER.packages = {**_FINDER.packages, old: new}
         if _FINDER not in sys.meta_path:
             sys.meta_path.insert(0, _FINDER)
     sys.modules[old] = module
