@@ -32,14 +32,21 @@ class _AliasLoader(importlib.abc.Loader):
 
     def __init__(self, target: str) -> None:
         self.target = target
+        self.own_spec: importlib.machinery.ModuleSpec | None = None
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
-        # The import system keeps a module's existing __name__, __spec__ and __path__ (it sets only what is
-        # missing), so the module stays `new.<sub>` in every respect but the extra name it is known by.
-        return importlib.import_module(self.target)
+        module = importlib.import_module(self.target)
+        self.own_spec = module.__spec__
+        return module
 
     def exec_module(self, module: types.ModuleType) -> None:
-        """Nothing to run: `create_module` returned a module its own import already ran."""
+        """Nothing to run (`create_module` returned a module its own import already ran), but one thing to undo.
+
+        The import system keeps the module's __name__, __loader__, __package__ and __path__ (it sets only what is
+        missing) but always sets __spec__, to the alias's: put the module's own back, so that it stays `new.<sub>`
+        in every respect but the extra name it is known by (`importlib.reload` reloads it, for one).
+        """
+        module.__spec__ = self.own_spec
 
 
 class _AliasFinder(importlib.abc.MetaPathFinder):

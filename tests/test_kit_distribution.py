@@ -78,7 +78,19 @@ def stub_drift(kit: Path, stubs: Path) -> list[str]:
 
 @pytest.mark.parametrize("module", kit_modules())
 def test_the_old_name_is_the_kit_module_itself(module: str) -> None:
-    assert importlib.import_module(old_name(module)) is importlib.import_module(module)
+    found = importlib.import_module(old_name(module))
+    assert found is importlib.import_module(module)
+    assert found.__name__ == found.__spec__.name == module  # known by both names, still its own module
+
+
+def test_a_module_reloaded_through_its_old_name_runs_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The alias's loader runs nothing: a reload that reached it would silently be a no-op."""
+    import mcpbdd.kit.visible_tools
+    import mcpbdd_kit.visible_tools
+
+    monkeypatch.setattr(mcpbdd.kit.visible_tools, "__all__", ["patched"])
+    assert importlib.reload(mcpbdd.kit.visible_tools) is mcpbdd_kit.visible_tools
+    assert mcpbdd_kit.visible_tools.__all__ != ["patched"]  # the module's code ran again
 
 
 def test_a_class_and_a_patch_are_one_through_either_name(monkeypatch: pytest.MonkeyPatch) -> None:
