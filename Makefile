@@ -14,10 +14,14 @@ INSTALLED := $(VENV)/.installed
 
 .PHONY: demo test test-fast lint docs features pytest bench clean
 
-$(INSTALLED): pyproject.toml
+# mcpbdd requires the kit's distribution (mcpbdd-kit, on no package index) from its kit/ folder, so the first install
+# brings it; the second makes it editable too, so that a change in kit/ is live (one install line cannot: pip
+# refuses an editable kit beside the same folder required as a plain dependency).
+$(INSTALLED): pyproject.toml kit/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/python -m pip install --quiet --no-deps -e ./kit
 	touch $(INSTALLED)
 
 # The specifications on both harnesses, then the single-file HTML report (Allure 3 via npm, installed

@@ -1,4 +1,6 @@
-"""Every use of a private attribute of the MCP SDK, anyio or hypothesis, in one place.
+"""Every use of a private attribute of the MCP SDK, anyio or hypothesis, in one place (with the kit's two,
+`lowlevel_server` and `connection_of`, which live in the kit's distribution, `mcpbdd_kit._sdk`, and are
+re-exported here with the one `SdkSeamError`).
 
 mcpbdd builds on the SDK's public API wherever one exists; these few things have none.
 Each function below names the private attribute it reads, the versions it was checked
@@ -16,13 +18,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-import types
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from mcpbdd_kit._sdk import SDK_CHECKED, SdkSeamError, connection_of, lowlevel_server, private_attribute
+
 if TYPE_CHECKING:
-    from mcp.server import Server
-    from mcp.server.connection import Connection
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.tools import Tool as RegisteredTool
     from mcp.server.subscriptions import SubscriptionBus
@@ -45,27 +46,9 @@ __all__ = [
     "subscription_bus",
 ]
 
-SDK_CHECKED = {"mcp": "2.3.0", "anyio": "4.16.0", "hypothesis": "6.170.9"}
-"""The versions each seam below was last checked on."""
-
-
-class SdkSeamError(RuntimeError):
-    """A private SDK attribute mcpbdd relies on is gone: the installed SDK is newer than mcpbdd knows."""
-
-
-def _private(obj: Any, name: str, purpose: str, package: str) -> Any:
-    """`obj.name`, or an `SdkSeamError` naming `package` (whose private attribute it is) and the version the seam
-    was checked on: a seam of hypothesis must send the user to hypothesis, not to the SDK."""
-    try:
-        return getattr(obj, name)
-    except AttributeError:
-        owner = obj.__name__.rpartition(".")[2] if isinstance(obj, types.ModuleType) else type(obj).__name__
-        checked = f"{package} {SDK_CHECKED[package]}"
-        knows = "this SDK" if package == "mcp" else f"this version of {package}"
-        raise SdkSeamError(
-            f"{owner} has no {name} any more (mcpbdd uses it {purpose}; checked on {checked}): "
-            f"install {checked} or an mcpbdd that knows {knows}"
-        ) from None
+# The kit's seams and the one error every seam raises live in the kit's distribution (a production server has
+# them without mcpbdd); `_private` is the same helper under the name this module's callers know.
+_private = private_attribute
 
 
 def _stdio(name: str) -> Any:
@@ -97,19 +80,6 @@ async def drain_stdio_stdout(process: Any) -> None:
 async def stop_stdio_process(process: Any) -> None:
     """`mcp.client.stdio._stop_server_process`: close stdin, wait, stop the process group (the SDK's shutdown)."""
     await _stdio("_stop_server_process")(process)
-
-
-def lowlevel_server(server: MCPServer[Any]) -> Server[Any]:
-    """The low-level `Server` inside an `MCPServer`: its request handlers and its lifespan.
-
-    `MCPServer._lowlevel_server` (mcp 2.3.0). The SDK's own `Client` unwraps an
-    `MCPServer` the same way (`client.py`, `_memory.py`: "TODO: make lowlevel_server
-    public"). Used by the context harness (it calls the registered handlers and enters
-    the lifespan itself) and by the in-process connector (it enters the lifespan once
-    for every caller's `Client`). If it changes, neither harness can reach an
-    in-process server.
-    """
-    return _private(server, "_lowlevel_server", "to call its handlers and enter its lifespan", "mcp")
 
 
 _SHARED_VALIDATORS: dict[str, Any] = {}
@@ -177,17 +147,6 @@ def spy_on_notifications(session: Any, hear: Callable[[str, Mapping[str, Any] | 
         return bool(inner(method, params)) if inner is not None else False
 
     dispatcher._on_notify_intercept = spy
-
-
-def connection_of(session: Any) -> Connection:
-    """The per-client `Connection` behind a request's `ServerSession` (what stays the same across its requests).
-
-    `ServerSession._connection` (mcp 2.3.0). The SDK makes a new `ServerSession` for every request
-    and hands a low-level handler (`resources/subscribe`) no `Connection` of its own. Used by
-    `mcpbdd.kit.announce` to remember who subscribed; if it changes, subscribing fails with
-    `SdkSeamError`.
-    """
-    return _private(session, "_connection", "to tell which client connection a request came over", "mcp")
 
 
 def registered_tools(server: object) -> list[RegisteredTool]:

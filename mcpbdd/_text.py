@@ -9,25 +9,17 @@ stands for an absent key or item wherever a value could legitimately be None (a 
 JSON null, a `null` in an answer). Every Markdown writer (`mcpbdd coverage`, `mcpbdd catalog`,
 parity.md) quotes names through `markdown_text` and `markdown_code`, so a scenario named
 `Notes <draft> *as such* | v2` reads literally on GitHub: no tag dropped, no italics, no new
-table column. Standard library only: the kit and storage import it.
+table column. `clip` and `MISSING` live in the kit's distribution (`mcpbdd_kit._text`: the kit and storage
+use them) and are re-exported here, one object each.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Final
+
+from mcpbdd_kit._text import ELLIPSIS, MISSING, Missing, clip
 
 __all__ = ["ELLIPSIS", "MISSING", "Missing", "clip", "markdown_code", "markdown_text", "not_utf8"]
-
-ELLIPSIS: Final = "…"
-
-
-def clip(text: str, limit: int = 300, *, flat: bool = True) -> str:
-    """`text` cut to at most `limit` characters (the last one an ellipsis when cut); `flat` folds whitespace first."""
-    if flat:
-        text = " ".join(text.split())
-    return text if len(text) <= limit else text[: max(limit - 1, 0)] + ELLIPSIS
-
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|~&$])")
 """What GitHub's Markdown may read as markup inside a line (emphasis, code, links, HTML, entities, tables, strike,
@@ -64,27 +56,3 @@ def not_utf8(data: bytes) -> str | None:
         line = data.count(b"\n", 0, exc.start) + 1
         return f"not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}, line {line}); save the file as UTF-8"
     return None
-
-
-class Missing:
-    """The type of `MISSING`: one instance, falsy, shown and pickled as `MISSING`."""
-
-    _instance: Missing | None = None
-
-    def __new__(cls) -> Missing:
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
-
-    def __bool__(self) -> bool:
-        return False
-
-    def __repr__(self) -> str:
-        return "MISSING"
-
-    def __reduce__(self) -> str:
-        return "MISSING"
-
-
-MISSING: Final = Missing()
-"""No value at all: an absent key or item, which JSON `null` (a value) cannot stand for."""

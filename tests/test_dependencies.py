@@ -1,4 +1,5 @@
-"""pyproject.toml declares exactly the distributions mcpbdd/ imports: none missing, none left over.
+"""pyproject.toml declares exactly the distributions mcpbdd/ imports, and kit/pyproject.toml those kit/mcpbdd_kit/
+imports: none missing, none left over.
 
 A package that only arrives through another one's requirements (mcp-types through mcp,
 starlette through the SDK) works until that other package stops requiring it; declaring
@@ -13,7 +14,11 @@ import importlib.metadata
 import re
 import sys
 import tomllib
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from mcpbdd.harness.processes.forkserver import absolute_imports
 
@@ -28,46 +33,79 @@ RUNTIME_EXTRAS = ("apps",)
 """Extras that are part of mcpbdd's runtime for one feature (`apps`: Playwright, for mcpbdd.apps); not `dev`."""
 
 
-def _declared() -> set[str]:
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+@dataclass(frozen=True)
+class Distribution:
+    """A distribution this repository builds: its pyproject.toml, the folder of its code, the extras it runs with."""
+
+    pyproject: str
+    code: str
+    extras: tuple[str, ...] = ()
+
+    @property
+    def project(self) -> dict[str, Any]:
+        project: dict[str, Any] = tomllib.loads((ROOT / self.pyproject).read_text(encoding="utf-8"))["project"]
+        return project
+
+    @property
+    def packages(self) -> set[str]:
+        """The top-level packages it ships (what an import of its own code starts with)."""
+        return {Path(self.code).name}
+
+
+MCPBDD = Distribution("pyproject.toml", "mcpbdd", RUNTIME_EXTRAS)
+KIT = Distribution("kit/pyproject.toml", "kit/mcpbdd_kit")
+"""The kit's own distribution (mcpbdd-kit): what a production server installs, so its list must be whole too."""
+DISTRIBUTIONS = [pytest.param(MCPBDD, id="mcpbdd"), pytest.param(KIT, id="mcpbdd-kit")]
+
+
+def _declared(dist: Distribution) -> set[str]:
     specs = [
-        *project["dependencies"],
-        *(s for extra in RUNTIME_EXTRAS for s in project["optional-dependencies"][extra]),
+        *dist.project["dependencies"],
+        *(s for extra in dist.extras for s in dist.project["optional-dependencies"][extra]),
     ]
     return {_normal(re.match(r"[A-Za-z0-9_.-]+", spec)[0]) for spec in specs}  # type: ignore[index]
 
 
-def _imported_top_levels() -> dict[str, set[str]]:
-    """Every top-level module mcpbdd/ imports that is neither the standard library nor mcpbdd, with where."""
+def _imported_top_levels(dist: Distribution) -> dict[str, set[str]]:
+    """Every top-level module the distribution's code imports that is neither the standard library nor its own."""
     found: dict[str, set[str]] = {}
-    for path in sorted((ROOT / "mcpbdd").rglob("*.py")):
+    for path in sorted((ROOT / dist.code).rglob("*.py")):
         for name in absolute_imports(ast.parse(path.read_text(encoding="utf-8"))):
             top = name.split(".")[0]
-            if top not in sys.stdlib_module_names and top != "mcpbdd":
+            if top not in sys.stdlib_module_names and top not in dist.packages:
                 found.setdefault(top, set()).add(path.relative_to(ROOT).as_posix())
     return found
 
 
 @functools.cache
 def _installed() -> dict[str, list[str]]:
-    return importlib.metadata.packages_distributions()
+    installed = {top: list(names) for top, names in importlib.metadata.packages_distributions().items()}
+    # An editable install of this repository's own distributions records a .pth file, not its packages: name them.
+    for dist in (MCPBDD, KIT):
+        for package in dist.packages:
+            installed.setdefault(package, []).append(dist.project["name"])
+    return installed
 
 
 def _distributions(top: str) -> set[str]:
     return {_normal(name) for name in _installed().get(top, [])}
 
 
-def test_every_imported_package_is_declared() -> None:
-    declared = _declared()
+@pytest.mark.parametrize("dist", DISTRIBUTIONS)
+def test_every_imported_package_is_declared(dist: Distribution) -> None:
+    declared = _declared(dist)
     missing = {
-        top: sorted(where)[:3] for top, where in _imported_top_levels().items() if not _distributions(top) & declared
+        top: sorted(where)[:3]
+        for top, where in _imported_top_levels(dist).items()
+        if not _distributions(top) & declared
     }
-    assert missing == {}, f"imported but not in [project] dependencies: {missing}"
+    assert missing == {}, f"imported but not in [project] dependencies of {dist.pyproject}: {missing}"
 
 
-def test_every_declared_package_is_imported() -> None:
-    used = {dist for top in _imported_top_levels() for dist in _distributions(top)}
-    assert sorted(_declared() - used) == []
+@pytest.mark.parametrize("dist", DISTRIBUTIONS)
+def test_every_declared_package_is_imported(dist: Distribution) -> None:
+    used = {name for top in _imported_top_levels(dist) for name in _distributions(top)}
+    assert sorted(_declared(dist) - used) == []
 
 
 def test_the_resolved_schema_generators_work_together() -> None:

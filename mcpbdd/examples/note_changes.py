@@ -25,7 +25,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 
 from mcpbdd.examples.arguments import NoteId
-from mcpbdd.kit.announce import resource_updated, serve_subscriptions, tools_changed
+from mcpbdd_kit.announce import resource_updated, serve_subscriptions, tools_changed
 
 __all__ = ["ARCHIVING", "register"]
 

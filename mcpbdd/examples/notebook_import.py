@@ -24,7 +24,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.shared.exceptions import MCPDeprecationWarning
 from pydantic import BaseModel, Field
 
-from mcpbdd.storage import TenantStorage
+from mcpbdd_kit.storage import TenantStorage
 
 __all__ = ["IMPORT_LOGGER", "Draft", "import_drafts", "register"]
 

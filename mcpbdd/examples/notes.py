@@ -46,12 +46,11 @@ from pydantic import BaseModel, Field, ValidationError
 
 from mcpbdd.examples import arguments as arg
 from mcpbdd.examples import note_changes, note_tags, notebook_import
-from mcpbdd.kit.clock import Clock, SystemClock
-from mcpbdd.kit.consent import DECLINED, ConsentGate, Shown
-from mcpbdd.kit.doubles import scenario_doubles
-from mcpbdd.kit.errors import ErrorContract, Failure
-from mcpbdd.kit.upstream import upstream_base
-from mcpbdd.storage import (
+from mcpbdd_kit.clock import Clock, SystemClock
+from mcpbdd_kit.consent import DECLINED, ConsentGate, Shown
+from mcpbdd_kit.doubles import scenario_doubles
+from mcpbdd_kit.errors import ErrorContract, Failure
+from mcpbdd_kit.storage import (
     InMemoryProvider,
     InvalidKeyError,
     SQLiteProvider,
@@ -59,6 +58,7 @@ from mcpbdd.storage import (
     StorageService,
     TenantStorage,
 )
+from mcpbdd_kit.upstream import upstream_base
 
 TENANT_CLAIM = "tenant"
 """The access-token claim naming the caller's tenant."""

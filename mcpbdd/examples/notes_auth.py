@@ -20,11 +20,11 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from mcpbdd.kit.clock import Clock, SystemClock
-from mcpbdd.kit.doubles import scenario_doubles
-from mcpbdd.kit.jwks import JwksVerifier
-from mcpbdd.kit.protected import authorization_server, protect
-from mcpbdd.kit.scopes import ToolScopes
+from mcpbdd_kit.clock import Clock, SystemClock
+from mcpbdd_kit.doubles import scenario_doubles
+from mcpbdd_kit.jwks import JwksVerifier
+from mcpbdd_kit.protected import authorization_server, protect
+from mcpbdd_kit.scopes import ToolScopes
 
 __all__ = ["TOOL_SCOPES", "AuthOptions", "protected_app"]
 

@@ -25,7 +25,7 @@ def serve(mcp: MCPServer, argv: list[str] | None = None) -> None:
     import uvicorn
 
     from mcpbdd.examples.notes_auth import AuthOptions, protected_app
-    from mcpbdd.kit.auth import mount_test_auth
+    from mcpbdd_kit.auth import mount_test_auth
 
     parser = argparse.ArgumentParser(prog="python -m mcpbdd.examples.notes")
     parser.add_argument("--http", metavar="HOST:PORT", help="serve Streamable HTTP at /mcp instead of stdio")

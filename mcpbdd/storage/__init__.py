@@ -1,58 +1,12 @@
-"""Tenant-scoped key/value storage for MCP servers, and the tools scenarios use to seed and inspect it.
+"""`mcpbdd.storage` is `mcpbdd_kit.storage`, in the kit's own distribution (mcpbdd-kit): the same objects.
 
-    service = StorageService(SQLiteProvider("state.db"), FrozenClock())
-    notes = service.tenant("acme")
-    await notes.set("notes/n-1", {"title": "Hello"}, ttl=3600)
-    page = await notes.list("notes/")
-
-The rules every provider keeps (keys, JSON values, TTLs against the injected clock, signed
-tenant-bound cursors) are in docs/reference/storage.md; the shared provider test suite under
-tests/storage/ checks them.
+The kit's consent gates and scenario doubles keep their state in it, so it ships with the kit; this name stays
+for servers and tests written against mcpbdd (see `mcpbdd._aliases`).
 """
 
-from mcpbdd.storage.adapter import MISSING, JsonFileAdapter, ServiceAdapter, StorageAdapter
-from mcpbdd.storage.codec import DEFAULT_MAX_VALUE_BYTES
-from mcpbdd.storage.diff import StorageDiff, diff, same_json
-from mcpbdd.storage.errors import (
-    InvalidArgumentError,
-    InvalidCursorError,
-    InvalidKeyError,
-    RequestCancelledError,
-    StorageError,
-    UnencodableValueError,
-    ValueTooLargeError,
-)
-from mcpbdd.storage.keys import MAX_KEY_LENGTH, MAX_TENANT_LENGTH, validate_key, validate_prefix, validate_tenant
-from mcpbdd.storage.providers import InMemoryProvider, SQLiteProvider, StorageProvider
-from mcpbdd.storage.service import MAX_LIST_LIMIT, Page, StorageService, TenantStorage, Ttl
+import mcpbdd_kit.storage
+from mcpbdd._aliases import alias
 
-__all__ = [
-    "DEFAULT_MAX_VALUE_BYTES",
-    "MAX_KEY_LENGTH",
-    "MAX_LIST_LIMIT",
-    "MAX_TENANT_LENGTH",
-    "MISSING",
-    "InMemoryProvider",
-    "InvalidArgumentError",
-    "InvalidCursorError",
-    "InvalidKeyError",
-    "JsonFileAdapter",
-    "Page",
-    "RequestCancelledError",
-    "SQLiteProvider",
-    "ServiceAdapter",
-    "StorageAdapter",
-    "StorageDiff",
-    "StorageError",
-    "StorageProvider",
-    "StorageService",
-    "TenantStorage",
-    "Ttl",
-    "UnencodableValueError",
-    "ValueTooLargeError",
-    "diff",
-    "same_json",
-    "validate_key",
-    "validate_prefix",
-    "validate_tenant",
-]
+alias(__name__, mcpbdd_kit.storage)
+
+__all__: list[str] = []  # the module is replaced by the kit's own as this runs: its names are its __all__

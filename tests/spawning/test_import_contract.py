@@ -25,9 +25,9 @@ TEST_FRAMEWORKS = ("behave", "hypothesis", "hypothesis_jsonschema", "allure", "a
 
 
 def _lint_imports(project: Path) -> subprocess.CompletedProcess[str]:
-    """`lint-imports` in `project`, on the `mcpbdd` package found there (not the installed one)."""
+    """`lint-imports` in `project`, on the `mcpbdd` and `mcpbdd_kit` packages found there (not the installed ones)."""
     code = "import sys; from importlinter.cli import lint_imports_command; sys.exit(lint_imports_command())"
-    env = {**os.environ, "PYTHONPATH": str(project)}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(project), str(project / "kit")])}
     return subprocess.run(
         [sys.executable, "-c", code, "--no-cache", "--no-logo"],
         cwd=project,
@@ -40,8 +40,9 @@ def _lint_imports(project: Path) -> subprocess.CompletedProcess[str]:
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    """A copy of the package and its pyproject.toml, to break on purpose."""
-    shutil.copytree(ROOT / "mcpbdd", tmp_path / "mcpbdd", ignore=shutil.ignore_patterns("__pycache__"))
+    """A copy of the package, the kit's and its pyproject.toml, to break on purpose."""
+    for folder in ("mcpbdd", "kit"):
+        shutil.copytree(ROOT / folder, tmp_path / folder, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     return tmp_path
 
@@ -55,6 +56,7 @@ def _add_line(module: Path, line: str) -> None:
 
 LAYERS = "The layers, from the command line down to the kit and storage"
 FRAMEWORKS = "The kit and storage import no test framework"
+KIT_ALONE = "The kit's distribution imports nothing of mcpbdd"
 
 
 def _verdicts(run: subprocess.CompletedProcess[str]) -> list[tuple[str, str]]:
@@ -65,11 +67,13 @@ def _verdicts(run: subprocess.CompletedProcess[str]) -> list[tuple[str, str]]:
 @pytest.mark.parametrize(
     ("module", "line", "contract"),
     [
-        ("kit/clock.py", "import hypothesis", FRAMEWORKS),
+        ("kit/mcpbdd_kit/clock.py", "import hypothesis", FRAMEWORKS),
+        ("kit/mcpbdd_kit/storage/keys.py", "import gherkin", FRAMEWORKS),
+        ("kit/mcpbdd_kit/storage/keys.py", "from mcpbdd import _version", KIT_ALONE),
     ],
 )
 def test_a_forbidden_import_breaks_a_contract(project: Path, module: str, line: str, contract: str) -> None:
-    _add_line(project / "mcpbdd" / module, line)
+    _add_line(project / module, line)
     run = _lint_imports(project)
     assert run.returncode == 1, run.stdout + run.stderr
     verdicts = _verdicts(run)
@@ -87,17 +91,19 @@ def test_every_module_of_the_package_is_in_a_layer(project: Path) -> None:
 
 def test_an_indirect_import_counts(project: Path) -> None:
     """The world reaches hypothesis only through lazy imports of the checks: the contracts still see it."""
-    _add_line(project / "mcpbdd" / "kit" / "consent.py", "import mcpbdd.scenario.world")
+    _add_line(project / "kit" / "mcpbdd_kit" / "consent.py", "import mcpbdd.scenario.world")
     run = _lint_imports(project)
-    assert "Contracts: 0 kept, 2 broken." in run.stdout
-    assert "mcpbdd.kit.consent -> mcpbdd.scenario.world" in run.stdout
-    assert "mcpbdd.kit is not allowed to import hypothesis:" in run.stdout
+    # all three: the example server reaches the world through the kit, a layer below it
+    assert "Contracts: 0 kept, 3 broken." in run.stdout
+    assert "mcpbdd_kit.consent -> mcpbdd.scenario.world" in run.stdout
+    assert "mcpbdd_kit is not allowed to import hypothesis:" in run.stdout
+    assert "mcpbdd_kit is not allowed to import mcpbdd:" in run.stdout
 
 
 def test_an_import_for_type_checking_only_is_allowed(project: Path) -> None:
-    """kit/doubles.py names `mcpbdd.upstream.Upstream` in annotations only; the same for the harness passes too."""
+    """An import of mcpbdd's harness that only type checking sees does not break the kit's contracts."""
     _add_line(
-        project / "mcpbdd" / "kit" / "clock.py",
+        project / "kit" / "mcpbdd_kit" / "clock.py",
         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from mcpbdd.harness import Harness",
     )
     run = _lint_imports(project)

@@ -54,6 +54,7 @@ HEAVY = (
     "mcpbdd.checks.generated",
     "mcpbdd.reporting.attachments",
     "mcpbdd.storage",
+    "mcpbdd_kit.storage",  # the same modules under the kit's own name
     "mcpbdd.upstream",
 )
 """Module prefixes that `import mcpbdd.steps, mcpbdd.behave` must not load."""

@@ -2,8 +2,9 @@
 
 `make lint` runs mypy as `[tool.mypy]` in pyproject.toml configures it (that the package passes is its
 verdict; it is not run again here): every module at mypy's default level, and the strict flags for
-`mcpbdd.kit.*` and `mcpbdd.storage.*` (what production servers import) through a per-module override.
-These tests show the override is in force (an untyped function in a copy of a kit or storage module is
+`mcpbdd_kit.*` (the kit and its storage: what production servers import) through a per-module override.
+These tests show the override is in force (an untyped function in a copy of a kit or storage module, in the kit's
+own distribution kit/mcpbdd_kit, is
 refused) and that it stays scoped (the same function elsewhere in the package passes, so strictness has
 not leaked to every module, as `strict = true` in an override would make it). One mypy run over a copy
 with the function added to the three modules answers all three tests.
@@ -33,15 +34,17 @@ def _mypy(project: Path, *targets: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-STRICT = ("mcpbdd/kit/clock.py", "mcpbdd/storage/keys.py")
+STRICT = ("kit/mcpbdd_kit/clock.py", "kit/mcpbdd_kit/storage/keys.py")
 SCOPED = "mcpbdd/model/kinds.py"
 
 
 @pytest.fixture(scope="module")
 def checked(tmp_path_factory: pytest.TempPathFactory) -> subprocess.CompletedProcess[str]:
-    """mypy over a copy of the package and its pyproject.toml, an untyped function added to each module below."""
+    """mypy over a copy of the package, the kit's and its pyproject.toml, an untyped function added to each module
+    below."""
     project = tmp_path_factory.mktemp("types")
-    shutil.copytree(ROOT / "mcpbdd", project / "mcpbdd", ignore=shutil.ignore_patterns("__pycache__"))
+    for folder in ("mcpbdd", "kit"):
+        shutil.copytree(ROOT / folder, project / folder, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(ROOT / "pyproject.toml", project / "pyproject.toml")
     for module in (*STRICT, SCOPED):
         path = project / module

@@ -14,7 +14,7 @@ import marshal
 from dataclasses import dataclass, field
 from typing import Any
 
-from mcpbdd._text import clip
+from mcpbdd_kit._text import clip
 
 __all__ = ["StorageDiff", "diff", "same_json"]
 

@@ -16,9 +16,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from mcpbdd._text import MISSING
-from mcpbdd.storage.keys import validate_key, validate_tenant
-from mcpbdd.storage.service import StorageService, Ttl
+from mcpbdd_kit._text import MISSING
+from mcpbdd_kit.storage.keys import validate_key, validate_tenant
+from mcpbdd_kit.storage.service import StorageService, Ttl
 
 __all__ = ["MISSING", "JsonFileAdapter", "ServiceAdapter", "StorageAdapter"]
 

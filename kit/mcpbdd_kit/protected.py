@@ -61,7 +61,7 @@ __all__ = [
     "protect",
 ]
 
-logger = logging.getLogger(__name__)
+logger = logging.getLogger("mcpbdd.kit.protected")
 
 ENV_ISSUER: Final = "MCPBDD_AUTH_ISSUER"
 """The issuer of the run's fake authorization server (set by mcpbdd when a scenario requires a token)."""

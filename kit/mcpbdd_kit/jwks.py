@@ -51,8 +51,8 @@ import jwt
 from jwt.exceptions import PyJWTError
 from mcp.server.auth.provider import AccessToken
 
-from mcpbdd.kit.clock import Clock, SystemClock
-from mcpbdd.kit.jwks_keys import KEY_TYPES, JwksKeys, JwksPolicy, KeysUnavailable, printable_url
+from mcpbdd_kit.clock import Clock, SystemClock
+from mcpbdd_kit.jwks_keys import KEY_TYPES, JwksKeys, JwksPolicy, KeysUnavailable, printable_url
 
 __all__ = [
     "DEFAULT_ALGORITHMS",
@@ -65,7 +65,7 @@ __all__ = [
     "VerifierOptions",
 ]
 
-logger = logging.getLogger(__name__)
+logger = logging.getLogger("mcpbdd.kit.jwks")
 
 DEFAULT_ALGORITHMS: Final = ("RS256", "ES256")
 """What identity providers sign access tokens with (RS256 first: the default of most of them)."""

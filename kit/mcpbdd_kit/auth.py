@@ -24,9 +24,9 @@ from mcp.server.auth.middleware.bearer_auth import BearerAuthBackend
 from mcp.server.auth.provider import AccessToken
 from starlette.middleware.authentication import AuthenticationMiddleware
 
-from mcpbdd.kit.principals import DEFAULT_CLIENT_ID, TOKEN_PREFIX, Principal
+from mcpbdd_kit.principals import DEFAULT_CLIENT_ID, TOKEN_PREFIX, Principal
 
-logger = logging.getLogger(__name__)
+logger = logging.getLogger("mcpbdd.kit.auth")
 
 
 def test_token(principal: Principal) -> str:

@@ -32,11 +32,11 @@ from mcp.server.context import HandlerResult, ServerRequestContext
 from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolRequestParams, CallToolResult, ListToolsResult, PaginatedRequestParams, TextContent
 
-from mcpbdd._sdk import lowlevel_server
+from mcpbdd_kit._sdk import lowlevel_server
 
 __all__ = ["ToolRule", "show_tools_when"]
 
-logger = logging.getLogger(__name__)
+logger = logging.getLogger("mcpbdd.kit.visible_tools")
 
 ToolRule = Callable[[ServerRequestContext[Any, Any], str], bool | Awaitable[bool]]
 """Whether the caller of this request may see and call the tool named: plain or async."""

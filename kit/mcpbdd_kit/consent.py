@@ -71,9 +71,9 @@ from mcp_types import (
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS, is_version_at_least
 from pydantic import BaseModel, Field
 
-from mcpbdd.kit.clock import Clock
-from mcpbdd.kit.errors import Failure, tool_failure
-from mcpbdd.storage import StorageError, TenantStorage
+from mcpbdd_kit.clock import Clock
+from mcpbdd_kit.errors import Failure, tool_failure
+from mcpbdd_kit.storage import StorageError, TenantStorage
 
 CONSENT_KEY = "confirm"
 """The input-request key (and the form field) of every consent question."""

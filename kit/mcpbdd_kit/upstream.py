@@ -50,7 +50,7 @@ ENV_OTHER = "MCPBDD_UPSTREAMS_OTHER"
 Not an `ENV_PREFIX` name: no host's variable can be it."""
 
 
-logger = logging.getLogger(__name__)
+logger = logging.getLogger("mcpbdd.kit.upstream")
 _announced: set[tuple[str, str]] = set()
 
 

@@ -44,7 +44,7 @@ from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from mcp_types import INVALID_PARAMS, EmptyResult, SubscribeRequestParams, UnsubscribeRequestParams
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from mcpbdd._sdk import connection_of, lowlevel_server
+from mcpbdd_kit._sdk import connection_of, lowlevel_server
 
 __all__ = [
     "MAX_SUBSCRIPTIONS",

@@ -27,8 +27,8 @@ import threading
 import time
 from datetime import datetime, timedelta
 
-from mcpbdd.kit.clock import FrozenClock
-from mcpbdd.storage.providers import SQLiteProvider
+from mcpbdd_kit.clock import FrozenClock
+from mcpbdd_kit.storage.providers import SQLiteProvider
 
 __all__ = ["DoublesFile", "FileClock"]
 

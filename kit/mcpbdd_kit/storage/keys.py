@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 
-from mcpbdd._text import clip
-from mcpbdd.storage.errors import InvalidKeyError
+from mcpbdd_kit._text import clip
+from mcpbdd_kit.storage.errors import InvalidKeyError
 
 __all__ = ["MAX_KEY_LENGTH", "MAX_TENANT_LENGTH", "validate_key", "validate_prefix", "validate_tenant"]
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from mcpbdd.storage.errors import UnencodableValueError, ValueTooLargeError
+from mcpbdd_kit.storage.errors import UnencodableValueError, ValueTooLargeError
 
 __all__ = ["DEFAULT_MAX_VALUE_BYTES", "decode", "encode"]
 

@@ -28,7 +28,7 @@ from typing import Any, ParamSpec, TypeVar
 
 from mcp.server.auth.middleware.auth_context import get_access_token
 
-from mcpbdd.kit.errors import Failure, tool_failure
+from mcpbdd_kit.errors import Failure, tool_failure
 
 __all__ = ["INSUFFICIENT_SCOPE", "ToolScopes"]
 

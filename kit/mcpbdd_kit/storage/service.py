@@ -25,11 +25,11 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from mcpbdd.kit.clock import Clock, FrozenClock, SystemClock
-from mcpbdd.storage.codec import DEFAULT_MAX_VALUE_BYTES, decode, encode
-from mcpbdd.storage.errors import InvalidArgumentError, InvalidCursorError, RequestCancelledError, StorageError
-from mcpbdd.storage.keys import validate_key, validate_prefix, validate_tenant
-from mcpbdd.storage.providers import Entry, InMemoryProvider, StorageProvider
+from mcpbdd_kit.clock import Clock, FrozenClock, SystemClock
+from mcpbdd_kit.storage.codec import DEFAULT_MAX_VALUE_BYTES, decode, encode
+from mcpbdd_kit.storage.errors import InvalidArgumentError, InvalidCursorError, RequestCancelledError, StorageError
+from mcpbdd_kit.storage.keys import validate_key, validate_prefix, validate_tenant
+from mcpbdd_kit.storage.providers import Entry, InMemoryProvider, StorageProvider
 
 __all__ = ["MAX_LIST_LIMIT", "Page", "StorageService", "TenantStorage", "Ttl"]
 

