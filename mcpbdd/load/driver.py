@@ -218,9 +218,13 @@ async def run_load(
     duration = load.elapsed()
     why = load.stopped_because or _completed(profile)
     if why.startswith("the server stopped answering"):
-        diagnosis = getattr(getattr(harness, "connector", None), "diagnose", lambda: None)()
-        if diagnosis:
-            why = f"{why}; {diagnosis}"
+        diagnosis = getattr(getattr(harness, "connector", None), "diagnose", lambda: None)() or ""
+        said, _, tail = diagnosis.partition("the end of its stderr:")
+        said = said.strip().rstrip(";")
+        if said:
+            why = f"{why}; {said}"
+        if tail.strip():
+            why = f"{why} (the server's stderr is attached to the scenario)"
     result = LoadResult.from_samples(engine, load.samples, duration_s=duration, stopped_because=why)
     return LoadRun(result, list(callers), load.written, load.answers, load.answers_dropped)
 
@@ -237,7 +241,9 @@ def _completed(profile: LoadProfile) -> str:
 def engine_of(harness: Any) -> str:
     """The engine name a result carries: in-process, http or stdio (what the harness reaches the server over)."""
     kind = getattr(getattr(harness, "connector", None), "kind", "inprocess")
-    return {"inprocess": "in-process", "http": "http", "stdio": "stdio"}.get(kind, str(kind))
+    if str(kind).startswith("http"):  # a URL, or a server mcpbdd started from a command
+        return "http"
+    return {"inprocess": "in-process", "stdio": "stdio"}.get(kind, str(kind))
 
 
 __all__ = ["Answer", "LoadRun", "Written", "channel_of", "engine_of", "open_sessions", "run_load"]
