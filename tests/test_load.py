@@ -264,7 +264,7 @@ def test_the_charts_escape_names_and_fetch_nothing() -> None:
     result = _result([sample("<script>alert(1)</script>", 3), sample("t", 4, "timeout")])
     for svg in (latency_histogram(result) or "", throughput_chart(result)):
         assert "<script>alert(1)" not in svg
-    assert "&lt;script&gt;alert(1)" in (latency_histogram(result) or "")  # the name is there, as text
         assert "kozea.github.io" not in svg
+    assert "&lt;script&gt;alert(1)" in (latency_histogram(result) or "")  # the name is there, as text
     assert "timeout          1" in errors_table(result)
     assert percentiles_table(result).splitlines()[2].startswith("tool")
