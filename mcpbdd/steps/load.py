@@ -81,6 +81,12 @@ def callers_in_each_tenant(context: Any, count: int, tenants: list[str]) -> None
         load_of(world(context)).add_callers(count, tenants)
 
 
+@given('one caller in each of the tenants "{tenants:Names}"')
+def one_caller_in_each_tenant(context: Any, tenants: list[str]) -> None:
+    """Given one caller in each of the tenants "acme, globex"  (users acme-caller-1, globex-caller-1)"""
+    callers_in_each_tenant(context, 1, tenants)
+
+
 @given("the load profile:")
 def the_load_profile(context: Any) -> None:
     """Given the load profile:  (a table tool | arguments | weight; arguments and weight may be left out)"""
