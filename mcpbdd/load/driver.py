@@ -93,6 +93,8 @@ class _Load:
         self.profile = profile
         self.callers = list(callers)
         self.schedule = profile.schedule()
+        self.keep_answers = any(step.marked() for step in profile.steps)
+        """Answers are kept only when some write names its call: the isolation check of reads needs nothing else."""
         self.started = time.perf_counter()
         self.issued = 0
         self.samples: list[CallSample] = []
@@ -136,6 +138,12 @@ class _Load:
             done += 1
             await self.call(principal, step, done)
 
+    def keep_answer(self, answer: Answer) -> None:
+        if len(self.answers) < ANSWERS_KEPT:
+            self.answers.append(answer)
+        else:
+            self.answers_dropped += 1
+
     async def call(self, principal: Principal, step: LoadStep, n: int) -> None:
         arguments = step.filled(principal.user, principal.tenant, n)
         started = self.elapsed()
@@ -156,10 +164,8 @@ class _Load:
             marks = tuple(arguments[name] for name in step.marked())
             if marks:
                 self.written.append(Written(step.tool, principal.user, principal.tenant, marks))
-            if len(self.answers) < ANSWERS_KEPT:
-                self.answers.append(Answer(step.tool, principal.user, principal.tenant, outcome.text[:ANSWER_CHARS]))
-            else:
-                self.answers_dropped += 1
+            if self.keep_answers:
+                self.keep_answer(Answer(step.tool, principal.user, principal.tenant, outcome.text[:ANSWER_CHARS]))
         elif channel == "transport_error" and (outcome.failure or "").startswith("connection closed"):
             self.halt(f"the server stopped answering ({outcome.failure})")
 

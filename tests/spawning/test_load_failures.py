@@ -51,6 +51,9 @@ EXPECTED: dict[str, list[str]] = {
         "calls by the http load",
         "stopped because the server stopped answering (connection closed",
     ],
+    "an unreachable target": [
+        'The server "http://127.0.0.1:9/mcp" cannot start: it gave no first answer (ConnectError'
+    ],
 }
 
 

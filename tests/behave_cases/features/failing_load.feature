@@ -66,3 +66,7 @@ Feature: Every load check fails when it should, with a message that says why
       | die       | {"after_ms": 300}              | 1      |
     When the callers run the load profile for 5 seconds
     Then no call under load ended in a transport error
+
+  Scenario: an unreachable target
+    Given the MCP server "http://127.0.0.1:9/mcp"
+    When the callers call "list_notes" for 6 calls
