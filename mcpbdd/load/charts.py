@@ -50,10 +50,10 @@ def latency_histogram(result: LoadResult) -> str | None:
 
 
 def throughput_chart(result: LoadResult) -> str:
-    """An SVG line chart of the calls (and errors) started in each second of the run."""
+    """An SVG bar chart of the calls (and errors) started in each second of the run (bars read even for one second)."""
     import pygal
 
-    chart = pygal.Line(
+    chart = pygal.Bar(
         title=f"Throughput ({result.engine}): {result.calls_per_second:.1f} calls/s over {result.duration_s:.1f} s",
         x_title="second",
         y_title="calls started",
