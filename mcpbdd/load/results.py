@@ -167,3 +167,15 @@ def timeline_of(samples: Iterable[CallSample], duration_s: float) -> list[tuple[
         if sample.channel != "ok":
             errors[second] += 1
     return [(float(second), calls[second], errors[second]) for second in range(last + 1)]
+
+
+__all__ = [
+    "CHANNELS",
+    "ERROR_CHANNELS",
+    "CallChannel",
+    "CallSample",
+    "LoadResult",
+    "ToolSummary",
+    "nearest_rank",
+    "timeline_of",
+]
