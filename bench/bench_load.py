@@ -30,6 +30,17 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
+class _Clock:
+    """Wall time and this process's CPU time since it was made: on a shared machine the CPU time is the steadier
+    figure (other processes' work does not count in it), and all three variants run in this one process."""
+
+    def __init__(self) -> None:
+        self.wall, self.cpu = time.perf_counter(), time.process_time()
+
+    def read(self) -> tuple[float, float]:
+        return time.perf_counter() - self.wall, time.process_time() - self.cpu
+
+
 def _server() -> Any:
     from mcp.server.mcpserver import MCPServer
 
@@ -54,9 +65,9 @@ async def _raw(server: Any, callers: int, calls: int) -> float:
             for n in range(calls):
                 await client.call_tool("echo", {"text": f"c {n}"})
 
-        started = time.perf_counter()
+        clock = _Clock()
         await asyncio.gather(*(caller(client) for client in clients))
-        return time.perf_counter() - started
+        return clock.read()
 
 
 async def _driver(server: Any, callers: int, calls: int) -> float:
@@ -69,9 +80,11 @@ async def _driver(server: Any, callers: int, calls: int) -> float:
     profile = LoadProfile([LoadStep("echo", {"text": "{caller} {n}"})], LoadBound(iterations=calls))
     async with ClientHarness(server, timeout=30.0) as harness:
         await open_sessions(harness, principals, ["echo"])  # as raw: connected before the clock starts
-        run = await run_load(harness, principals, profile)
+        clock = _Clock()
+        run = await run_load(harness, principals, profile)  # (its own open_sessions finds them open)
+        measured = clock.read()
     assert run.result.calls == callers * calls, run.result.stopped_because
-    return run.result.duration_s
+    return measured
 
 
 async def _harness(server: Any, callers: int, calls: int) -> float:
@@ -88,42 +101,41 @@ async def _harness(server: Any, callers: int, calls: int) -> float:
             for n in range(calls):
                 await harness.send(principal, Call.tool("echo", {"text": f"{principal.user} {n}"}))
 
-        started = time.perf_counter()
+        clock = _Clock()
         await asyncio.gather(*(caller(principal) for principal in principals))
-        return time.perf_counter() - started
+        return clock.read()
 
 
 def overhead(callers: int, calls: int, reps: int) -> None:
     server = _server()
-    raw: list[float] = []
-    driver: list[float] = []
-    harness: list[float] = []
-    asyncio.run(_raw(server, callers, 20))  # warm-up
-    asyncio.run(_driver(server, callers, 20))
-    asyncio.run(_harness(server, callers, 20))
+    variants = {
+        "a. raw mcp.Client per caller, gather": _raw,
+        "b. mcpbdd.load.run_load (ClientHarness)": _driver,
+        "c. ClientHarness.send per caller, gather": _harness,
+    }
+    figures: dict[str, list[tuple[float, float]]] = {name: [] for name in variants}
+    for variant in variants.values():
+        asyncio.run(variant(server, callers, 20))  # warm-up
     for _ in range(reps):
-        raw.append(asyncio.run(_raw(server, callers, calls)))
-        driver.append(asyncio.run(_driver(server, callers, calls)))
-        harness.append(asyncio.run(_harness(server, callers, calls)))
+        for name, variant in variants.items():
+            figures[name].append(asyncio.run(variant(server, callers, calls)))
     total = callers * calls
-    a, b, c = statistics.median(raw), statistics.median(driver), statistics.median(harness)
     print(f"\n1. {callers} concurrent callers x {calls} calls of an async echo tool, in-process; median of {reps} reps")
-    print(
-        f"   a. raw mcp.Client per caller, gather   {a * 1000:8.1f} ms  {total / a:8.0f} calls/s  (min-max "
-        f"{min(raw) * 1000:.0f}-{max(raw) * 1000:.0f})"
-    )
-    print(
-        f"   b. mcpbdd.load.run_load (ClientHarness) {b * 1000:8.1f} ms  {total / b:8.0f} calls/s  (min-max "
-        f"{min(driver) * 1000:.0f}-{max(driver) * 1000:.0f})"
-    )
-    print(
-        f"   c. ClientHarness.send per caller, gather {c * 1000:8.1f} ms  {total / c:8.0f} calls/s  (min-max "
-        f"{min(harness) * 1000:.0f}-{max(harness) * 1000:.0f})"
-    )
-    print(
-        f"   b/a = {b / a:.2f}x (target <= 1.15x); b/c = {b / c:.2f}x (the driver's part); c/a = {c / a:.2f}x "
-        "(the harness's part)"
-    )
+    wall = {name[0]: statistics.median(w for w, _ in runs) for name, runs in figures.items()}
+    cpu = {name[0]: statistics.median(c for _, c in runs) for name, runs in figures.items()}
+    for name, runs in figures.items():
+        key = name[0]
+        print(
+            f"   {name:42} wall {wall[key] * 1000:7.0f} ms ({total / wall[key]:5.0f} calls/s)  "
+            f"cpu {cpu[key] * 1000:7.0f} ms  (wall min-max {min(w for w, _ in runs) * 1000:.0f}-"
+            f"{max(w for w, _ in runs) * 1000:.0f})"
+        )
+    for label, figure in (("wall", wall), ("cpu", cpu)):
+        a, b, c = figure["a"], figure["b"], figure["c"]
+        print(
+            f"   {label}: b/a = {b / a:.2f}x (target <= 1.15x); b/c = {b / c:.2f}x (the driver's part); "
+            f"c/a = {c / a:.2f}x (the harness's part)"
+        )
 
 
 def throughput(seconds: float) -> None:
