@@ -268,3 +268,15 @@ def test_the_charts_escape_names_and_fetch_nothing() -> None:
     assert "&lt;script&gt;alert(1)" in (latency_histogram(result) or "")  # the name is there, as text
     assert "timeout          1" in errors_table(result)
     assert percentiles_table(result).splitlines()[2].startswith("tool")
+
+
+def test_the_upstream_check_allows_calls_that_timed_out_either_way() -> None:
+    from mcpbdd.load.checks import check_upstream_per_call
+
+    result = _result([sample("import_note", 1), sample("import_note", 1), sample("import_note", 1, "timeout")])
+    check_upstream_per_call(result, "import_note", 2, "GET /d")  # the timed-out call may not have sent its request
+    check_upstream_per_call(result, "import_note", 3, "GET /d")  # or may have
+    with pytest.raises(AssertionError, match="between 2 and 3 times, but it received it 4 times"):
+        check_upstream_per_call(result, "import_note", 4, "GET /d")
+    with pytest.raises(AssertionError, match="no call of 'import_note' was answered"):
+        check_upstream_per_call(_result([sample("import_note", 1, "timeout")]), "import_note", 0, "GET /d")

@@ -132,6 +132,27 @@ def _context(result: LoadResult) -> str:
     )
 
 
+def check_upstream_per_call(result: LoadResult, tool: str, received: int, request: str) -> None:
+    """The upstream received `request` once for each call of `tool` the server answered under load.
+
+    A call that timed out or broke on the way may or may not have reached the server, so it may or may not have
+    sent its request: the count must lie between the calls answered and all the calls of the tool.
+    """
+    summary = _summary(result, tool)
+    answered = sum(summary.by_channel[channel] for channel in ("ok", "tool_error", "protocol_error"))
+    if answered == 0:
+        raise AssertionError(
+            f"no call of {tool!r} was answered under load, so what the upstream should have received is unknown "
+            f"({_context(result)})"
+        )
+    if not answered <= received <= summary.calls:
+        expected = f"{answered}" if answered == summary.calls else f"between {answered} and {summary.calls}"
+        raise AssertionError(
+            f"Expected the upstream to receive {request} once for each call of {tool!r}: {expected} times, but it "
+            f"received it {received} times during the load ({_context(result)})"
+        )
+
+
 def leaves(value: Any) -> Iterable[str]:
     """Every string in a JSON value, at any depth (keys included)."""
     if isinstance(value, str):
@@ -254,6 +275,7 @@ __all__ = [
     "check_latency",
     "check_storage_isolated",
     "check_throughput",
+    "check_upstream_per_call",
     "check_written_once",
     "leaves",
 ]

@@ -47,6 +47,8 @@ class ScenarioLoad:
         """The profile's steps (`Given the load profile:`)."""
         self.ramp_up_s = 0.0
         self.runs: list[LoadRun] = []
+        self.upstream_mark = 0
+        """How many upstream requests the scenario had seen when the last load began (what it received is after)."""
 
     def add_callers(self, per_tenant: int, tenants: Sequence[str]) -> list[Principal]:
         """`per_tenant` callers in each tenant, named `<tenant>-caller-<i>`: distinct users the server sees."""
@@ -80,6 +82,7 @@ class ScenarioLoad:
         """Run `profile` with the load's callers against the scenario's server; keeps and returns what it measured."""
         harness = self.world.harness
         callers = self.load_callers()
+        self.upstream_mark = len(self.world.upstream.requests)
         run = self.world.run(run_load(harness, callers, profile, engine=engine_of(harness)))
         if any(sample.channel != "transport_error" for sample in run.result.samples):
             self.world.placement.answered()  # the server answered: a check relying on the doubles can be judged
@@ -114,6 +117,23 @@ class ScenarioLoad:
 
     def check_written_once(self, tool: str | None = None) -> None:
         checks.check_written_once(self.last, self.storage_now(), tool)
+
+    def check_upstream_per_call(self, base: str, method: str, path: str, tool: str) -> None:
+        """The upstream `base` received `method path` once for each call of `tool` answered during the last load."""
+        from mcpbdd.kit.upstream import origin_of
+
+        origin, verb = origin_of(base), method.upper()
+        path_only, _, query = path.partition("?")
+        received = sum(
+            1
+            for request in self.world.upstream.requests[self.upstream_mark :]
+            if request.reached
+            and request.origin == origin
+            and request.method == verb
+            and request.path == path_only
+            and (not query or "&".join(f"{k}={v}" for k, v in request.query) == query)
+        )
+        checks.check_upstream_per_call(self.last.result, tool, received, f"{verb} {path}")
 
     def check_answers_isolated(self) -> None:
         checks.check_answers_isolated(self.last)

@@ -21,12 +21,26 @@ from mcpbdd.steps.arguments import SpecError, cell_value, json_doc_string, locat
 _BOUND = re.compile(
     r"for (?P<seconds>\d+(?:\.\d+)?) seconds?|for (?P<calls>\d+) calls?|(?P<iterations>\d+) times? each"
 )
+
+
+def _verbatim_word() -> Any:
+    import parse
+
+    @parse.with_pattern(r"[A-Za-z]+")
+    def method(text: str) -> str:
+        return text.upper()
+
+    return method
+
+
 _BOUNDS = '"for 5 seconds", "for 200 calls" or "3 times each"'
 
 register_type(
     # Any text, so a bound written another way fails naming the accepted ones instead of being undefined.
     LoadBound=lambda text: text,
     LoadChannel=lambda text: text,
+    # The upstream steps register their own method type when imported, after this module: one of ours, alike.
+    LoadMethod=_verbatim_word(),
 )
 
 
@@ -214,6 +228,15 @@ def written_once(context: Any, tool: str) -> None:
 
     with spec_errors(context):
         load_of(world(context)).check_written_once(tool)
+
+
+@then('the upstream "{base:Text}" received {method:LoadMethod} "{path:Text}" once for each call of "{tool:Text}"')
+def upstream_once_per_call(context: Any, base: str, method: str, path: str, tool: str) -> None:
+    """Then the upstream "https://docs.example.com" received GET "/d/1" once for each call of "import_note\""""
+    from mcpbdd.load.scenario import load_of
+
+    with spec_errors(context):
+        load_of(world(context)).check_upstream_per_call(base, method, path, tool)
 
 
 @then("no caller read another tenant's data under load")

@@ -51,6 +51,10 @@ EXPECTED: dict[str, list[str]] = {
         "calls by the http load",
         "stopped because the server stopped answering (connection closed",
     ],
+    "the upstream received fewer requests than the calls should have sent": [
+        "Expected the upstream to receive GET /documents/d-42 once for each call of 'list_notes': 6 times, but it "
+        "received it 0 times during the load"
+    ],
     "an unreachable target": [
         'The server "http://127.0.0.1:9/mcp" cannot start: it gave no first answer (ConnectError'
     ],

@@ -67,6 +67,10 @@ Feature: Every load check fails when it should, with a message that says why
     When the callers run the load profile for 5 seconds
     Then no call under load ended in a transport error
 
+  Scenario: the upstream received fewer requests than the calls should have sent
+    When the callers call "list_notes" for 6 calls
+    Then the upstream "https://docs.example.com" received GET "/documents/d-42" once for each call of "list_notes"
+
   Scenario: an unreachable target
     Given the MCP server "http://127.0.0.1:9/mcp"
     When the callers call "list_notes" for 6 calls
