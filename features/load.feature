@@ -59,6 +59,21 @@ Feature: Many callers of many companies at once
     Then no call under load ended in a tool error
     And the upstream "https://docs.example.com" received GET "/documents/d-42" once for each call of "import_note"
 
+  @harness.client
+  Scenario: Imports under load each reach the document service once, over HTTP
+    Given the MCP server "http: {python} -m mcpbdd.examples.notes --http 127.0.0.1:{port}"
+    And 2 callers in each of the tenants "acme, globex"
+    And the upstream "https://docs.example.com" answers GET "/documents/d-42" with status 200 and:
+      """
+      {"title": "Quarterly plan", "body": "Ship the importer"}
+      """
+    When the callers call "import_note" 3 times each with:
+      """
+      {"document_id": "d-42"}
+      """
+    Then no call under load ended in a tool error
+    And the upstream "https://docs.example.com" received GET "/documents/d-42" once for each call of "import_note"
+
   Scenario: A load that runs for a time stops by itself and reports its throughput
     Given 2 callers in each of the tenants "acme, globex"
     And the callers arrive over 0.5 seconds

@@ -280,3 +280,15 @@ def test_the_upstream_check_allows_calls_that_timed_out_either_way() -> None:
         check_upstream_per_call(result, "import_note", 4, "GET /d")
     with pytest.raises(AssertionError, match="no call of 'import_note' was answered"):
         check_upstream_per_call(_result([sample("import_note", 1, "timeout")]), "import_note", 0, "GET /d")
+
+
+def test_a_reason_a_server_sends_is_kept_short() -> None:
+    from mcp_types import CallToolResult, TextContent
+
+    from mcpbdd.load.driver import REASON_CHARS, channel_of
+    from mcpbdd.model.outcome import Call, Channel, Outcome
+
+    huge = {"error": {"reason": "r" * 1_000_000, "message": "m"}}
+    result = CallToolResult(content=[TextContent(type="text", text="m")], structured_content=huge, is_error=True)
+    channel, reason = channel_of(Outcome(Channel.TOOL_ERROR, Call.tool("t"), result=result))
+    assert channel == "tool_error" and reason == "r" * REASON_CHARS

@@ -32,6 +32,8 @@ ANSWERS_KEPT = 20_000
 ANSWER_CHARS = 65_536
 """At most this much of one answer's text is kept for that check."""
 _TIMEOUT = "no answer within the call timeout"
+REASON_CHARS = 120
+"""A reason is a server's word: at most this much of it is kept (a server could send a megabyte per call)."""
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,11 @@ class LoadRun:
 
 def channel_of(outcome: Outcome) -> tuple[CallChannel, str | None]:
     """The load channel of an outcome and its reason (the declared reason, or what a transport failure was)."""
+    channel, reason = _channel_of(outcome)
+    return channel, reason[:REASON_CHARS] if reason is not None else None
+
+
+def _channel_of(outcome: Outcome) -> tuple[CallChannel, str | None]:
     if outcome.channel is Channel.OK:
         return "ok", None
     if outcome.channel is Channel.INPUT_REQUIRED:
