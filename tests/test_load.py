@@ -27,7 +27,7 @@ from mcpbdd.load.checks import (
     check_throughput,
     check_written_once,
 )
-from mcpbdd.load.driver import LoadRun, run_load
+from mcpbdd.load.driver import LoadRun, open_sessions, run_load
 from mcpbdd.load.profile import LoadBound, LoadProfile, LoadSpecError, LoadStep
 from mcpbdd.storage import StorageService
 
@@ -292,3 +292,34 @@ def test_a_reason_a_server_sends_is_kept_short() -> None:
     result = CallToolResult(content=[TextContent(type="text", text="m")], structured_content=huge, is_error=True)
     channel, reason = channel_of(Outcome(Channel.TOOL_ERROR, Call.tool("t"), result=result))
     assert channel == "tool_error" and reason == "r" * REASON_CHARS
+
+
+def test_a_result_without_samples_is_judged_from_its_summaries() -> None:
+    """An engine that reports aggregates only (Locust) gets the same latency, throughput and budget checks."""
+    from mcpbdd.load import ToolSummary
+
+    summary = ToolSummary("list_notes", 100, 5.0, 40.0, 90.0, 120.0, {"ok": 97, "tool_error": 3}, {"rate_limited": 3})
+    result = LoadResult("locust", 2.0, "its duration of 2 s was reached", {"list_notes": summary}, [])
+    check_latency(result, "list_notes", 95, 50)
+    check_throughput(result, 50)
+    check_at_most(result, "tool_error", 3, "rate_limited")
+    with pytest.raises(AssertionError, match=r"3 of 100 calls \(3.0%\) were: rate_limited \(3\)"):
+        check_at_most(result, "tool_error", 1, "rate_limited")
+    assert latency_histogram(result) is None and "list_notes" in percentiles_table(result)
+
+
+async def test_a_cancelled_load_leaves_no_caller_running() -> None:
+    """An interrupt cancels the step's coroutine: every caller's task ends with it, none calls on later."""
+    import asyncio
+
+    profile = LoadProfile([LoadStep("slow_echo", {"text": "hi", "ms": 20})], LoadBound(duration_s=30))
+    async with ClientHarness(load_servers.mcp, doubles=_doubles(), timeout=5.0) as harness:
+        await open_sessions(harness, ACME, ["slow_echo"])  # in this task, which exits them (as an owner task would)
+        before = set(asyncio.all_tasks())
+        load = asyncio.ensure_future(run_load(harness, ACME, profile))
+        await asyncio.sleep(0.3)
+        load.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await load
+        left = [task for task in asyncio.all_tasks() - before if not task.done() and "caller" in repr(task)]
+        assert left == []

@@ -108,6 +108,10 @@ def check_at_most(result: LoadResult, channel: CallChannel, percent: float, reas
 
 
 def _reasons_on(result: LoadResult, channel: CallChannel) -> dict[str, int]:
+    """The reasons of the calls that ended on `channel`; an engine that brings no samples (Locust) counts its
+    reasons per tool only, so those stand for every error channel."""
+    if not result.samples:
+        return result.reasons() if channel != "ok" else {}
     counts: dict[str, int] = {}
     for sample in result.samples:
         if sample.channel == channel and sample.reason is not None:

@@ -218,12 +218,16 @@ async def run_load(
     grace = grace_s if grace_s is not None else float(timeout) + 1.0
     limit = profile.ramp_up_s + profile.bound.limit_s + grace
     tasks = [asyncio.ensure_future(load.caller(index, caller)) for index, caller in enumerate(callers)]
-    done, pending = await asyncio.wait(tasks, timeout=limit)
+    try:
+        done, pending = await asyncio.wait(tasks, timeout=limit)
+    finally:  # cancelled itself (an interrupt): no caller's task outlives the load
+        running = [task for task in tasks if not task.done()]
+        for task in running:
+            task.cancel()
+        if running:
+            await asyncio.gather(*running, return_exceptions=True)
     if pending:
         load.halt(f"its time limit of {limit:g} s ran out with {len(pending)} callers' calls still in flight")
-        for task in pending:
-            task.cancel()
-        await asyncio.gather(*pending, return_exceptions=True)
     for task in done:
         if not task.cancelled() and task.exception() is not None:
             error = task.exception()
