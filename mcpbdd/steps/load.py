@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import parse
 from behave import given, register_type, then, when
 
 from mcpbdd.steps._world import world
@@ -23,14 +24,9 @@ _BOUND = re.compile(
 )
 
 
-def _verbatim_word() -> Any:
-    import parse
-
-    @parse.with_pattern(r"[A-Za-z]+")
-    def method(text: str) -> str:
-        return text.upper()
-
-    return method
+@parse.with_pattern(r"[A-Za-z]+")
+def _http_method(text: str) -> str:
+    return text.upper()
 
 
 _BOUNDS = '"for 5 seconds", "for 200 calls" or "3 times each"'
@@ -40,7 +36,7 @@ register_type(
     LoadBound=lambda text: text,
     LoadChannel=lambda text: text,
     # The upstream steps register their own method type when imported, after this module: one of ours, alike.
-    LoadMethod=_verbatim_word(),
+    LoadMethod=_http_method,
 )
 
 
@@ -135,6 +131,12 @@ def callers_arrive_over(context: Any, seconds: str) -> None:
 def run_the_profile(context: Any, bound: str) -> None:
     """When the callers run the load profile for 5 seconds  (or: for 200 calls; 3 times each)"""
     _run(context, bound)
+
+
+@when("the callers run the load profile")
+def run_the_profile_unbounded(context: Any) -> None:
+    """When the callers run the load profile  (broken: a load needs a bound, so it stops by itself)"""
+    raise SpecError(f"{location(context)}: a load needs a bound so that it stops by itself: add {_BOUNDS}")
 
 
 @when('the callers call "{tool:Text}" {bound:LoadBound} with:')

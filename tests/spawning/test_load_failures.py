@@ -55,6 +55,9 @@ EXPECTED: dict[str, list[str]] = {
         "Expected the upstream to receive GET /documents/d-42 once for each call of 'list_notes': 6 times, but it "
         "received it 0 times during the load"
     ],
+    "a load with no bound": [
+        f'{FEATURE}:75: a load needs a bound so that it stops by itself: add "for 5 seconds", "for 200 calls" or'
+    ],
     "an unreachable target": [
         'The server "http://127.0.0.1:9/mcp" cannot start: it gave no first answer (ConnectError'
     ],

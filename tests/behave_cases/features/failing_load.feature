@@ -71,6 +71,9 @@ Feature: Every load check fails when it should, with a message that says why
     When the callers call "list_notes" for 6 calls
     Then the upstream "https://docs.example.com" received GET "/documents/d-42" once for each call of "list_notes"
 
+  Scenario: a load with no bound
+    When the callers run the load profile
+
   Scenario: an unreachable target
     Given the MCP server "http://127.0.0.1:9/mcp"
     When the callers call "list_notes" for 6 calls
