@@ -323,3 +323,8 @@ async def test_a_cancelled_load_leaves_no_caller_running() -> None:
             await load
         left = [task for task in asyncio.all_tasks() - before if not task.done() and "caller" in repr(task)]
         assert left == []
+
+
+def test_reads_are_checked_only_when_something_was_read() -> None:
+    with pytest.raises(AssertionError, match="no call answered ok under load, so nothing a caller read"):
+        check_answers_isolated(_run([("alice", "acme", "alice note 1")]))

@@ -239,6 +239,10 @@ def check_written_once(run: LoadRun, storage: Mapping[str, Mapping[str, Any]], t
 def check_answers_isolated(run: LoadRun) -> None:
     """No caller read another tenant's write: no answer holds a mark written by a caller of another tenant."""
     owners = _written_marks(run)
+    if not run.answers:
+        raise AssertionError(
+            f"no call answered ok under load, so nothing a caller read can be checked ({_context(run.result)})"
+        )
     by_tenant: dict[str | None, list[str]] = {}
     for mark, (_, tenant) in owners.items():
         by_tenant.setdefault(tenant, []).append(mark)
