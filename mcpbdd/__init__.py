@@ -57,6 +57,7 @@ if TYPE_CHECKING:
     from mcpbdd.kit.doubles import scenario_doubles as scenario_doubles
     from mcpbdd.kit.principals import Principal as Principal
     from mcpbdd.kit.principals import acting_as as acting_as
+    from mcpbdd.load import run_load as run_load
     from mcpbdd.model import answers as answers
     from mcpbdd.model import matching as matching
     from mcpbdd.model.cancellation import CancelPlan as CancelPlan
@@ -125,6 +126,7 @@ _NAMES: Final = {
     "Upstream": "mcpbdd.upstream",
     "World": "mcpbdd.scenario.world",
     "acting_as": "mcpbdd.kit.principals",
+    "run_load": "mcpbdd.load",
     "scenario_doubles": "mcpbdd.kit.doubles",
     "was_cancelled": "mcpbdd.checks.cancellation",
 }

@@ -25,6 +25,7 @@ from mcpbdd.steps import (  # noqa: F401  (registering the steps is the point)
     consent,
     contracts,
     discovery,
+    load,
     logs,
     outcomes,
     progress,

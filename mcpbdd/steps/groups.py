@@ -25,6 +25,7 @@ GROUPS = {
     "mcpbdd.steps.cancellation": "Cancellation",
     "mcpbdd.steps.discovery": "Discovery, completions and caching hints",
     "mcpbdd.steps.apps": "Apps (ui:// views)",
+    "mcpbdd.steps.load": "Load",
 }
 
 NOTES = """

@@ -1,0 +1,266 @@
+"""The load driver: many callers at once against one harness, on the scenario's own event loop.
+
+Each caller is one task that goes through the profile's schedule, one call at a time, over its own session
+(the harness keeps one `mcp.Client` per caller, so every call carries that caller's identity: in-process its
+access token, over HTTP its bearer token, over stdio its own server process). Concurrency is the number of
+callers: in-process they interleave at every await on one loop; over HTTP one server takes every caller's
+requests at once; over stdio each caller has its own server process (a stdio server serves one client), all
+sharing the scenario's storage file, so concurrency there is between processes.
+
+Every run stops by itself: at its bound, or at its time limit (what was measured is kept, the calls still in
+flight are cancelled and said so), or when the server stops answering (a closed connection, a process that
+exited: the load stops at once and says why, with every sample taken until then).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from mcpbdd.harness.base import Harness
+from mcpbdd.kit.errors import reason_and_hint
+from mcpbdd.kit.principals import Principal
+from mcpbdd.load.profile import LoadProfile, LoadSpecError, LoadStep
+from mcpbdd.load.results import CallChannel, CallSample, LoadResult
+from mcpbdd.model.outcome import Call, Channel, Outcome
+
+ANSWERS_KEPT = 20_000
+"""At most this many answers are kept for the isolation check of what callers read (counted beyond that)."""
+ANSWER_CHARS = 65_536
+"""At most this much of one answer's text is kept for that check."""
+_TIMEOUT = "no answer within the call timeout"
+REASON_CHARS = 120
+"""A reason is a server's word: at most this much of it is kept (a server could send a megabyte per call)."""
+
+
+@dataclass(frozen=True)
+class Written:
+    """An acknowledged call (it ended `ok`) whose arguments name it alone: what storage must hold once."""
+
+    tool: str
+    caller: str
+    tenant: str | None
+    marks: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What one caller read: the text of an `ok` answer (capped), for the check that no tenant saw another's."""
+
+    tool: str
+    caller: str
+    tenant: str | None
+    text: str
+
+
+@dataclass
+class LoadRun:
+    """A finished load: its result (the shared model), plus what the integrity and isolation checks need."""
+
+    result: LoadResult
+    callers: list[Principal]
+    written: list[Written] = field(default_factory=list)
+    answers: list[Answer] = field(default_factory=list)
+    answers_dropped: int = 0
+
+    def marks_of(self, tenant: str | None) -> set[str]:
+        return {mark for write in self.written if write.tenant == tenant for mark in write.marks}
+
+
+def channel_of(outcome: Outcome) -> tuple[CallChannel, str | None]:
+    """The load channel of an outcome and its reason (the declared reason, or what a transport failure was)."""
+    channel, reason = _channel_of(outcome)
+    return channel, reason[:REASON_CHARS] if reason is not None else None
+
+
+def _channel_of(outcome: Outcome) -> tuple[CallChannel, str | None]:
+    if outcome.channel is Channel.OK:
+        return "ok", None
+    if outcome.channel is Channel.INPUT_REQUIRED:
+        return "tool_error", "input_required"  # a call that asks a question did not finish under load
+    if outcome.channel is Channel.TRANSPORT_FAILURE:
+        failure = outcome.failure or "transport failure"
+        if failure.startswith(_TIMEOUT):
+            return "timeout", None
+        return "transport_error", failure.split(":", 1)[0][:80]
+    reason, _ = reason_and_hint(outcome.structured, outcome.error.data if outcome.error else None)
+    if outcome.channel is Channel.PROTOCOL_ERROR:
+        return "protocol_error", reason or (f"code {outcome.error.code}" if outcome.error else None)
+    return "tool_error", reason
+
+
+class _Load:
+    """One run's shared state: the clock, the counters, the reason it stopped."""
+
+    def __init__(self, harness: Harness, profile: LoadProfile, callers: Sequence[Principal]) -> None:
+        self.harness = harness
+        self.profile = profile
+        self.callers = list(callers)
+        self.schedule = profile.schedule()
+        self.keep_answers = any(step.marked() for step in profile.steps)
+        """Answers are kept only when some write names its call: the isolation check of reads needs nothing else."""
+        self.started = time.perf_counter()
+        self.issued = 0
+        self.samples: list[CallSample] = []
+        self.written: list[Written] = []
+        self.answers: list[Answer] = []
+        self.answers_dropped = 0
+        self.stopped_because: str | None = None
+        self.stop = asyncio.Event()
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.started
+
+    def halt(self, why: str) -> None:
+        if self.stopped_because is None:
+            self.stopped_because = why
+        self.stop.set()
+
+    def may_call(self, done: int) -> bool:
+        bound = self.profile.bound
+        if self.stop.is_set():
+            return False
+        if bound.iterations is not None and done >= bound.iterations * len(self.schedule):
+            return False
+        if bound.duration_s is not None and self.elapsed() >= bound.duration_s:
+            self.halt(f"its duration of {bound.duration_s:g} s was reached")
+            return False
+        if bound.calls is not None:
+            if self.issued >= bound.calls:
+                self.halt(f"its {bound.calls} calls were made")
+                return False
+            self.issued += 1
+        return True
+
+    async def caller(self, index: int, principal: Principal) -> None:
+        ramp = self.profile.ramp_up_s
+        if ramp > 0:
+            await asyncio.sleep(ramp * index / len(self.callers))
+        done = 0
+        while self.may_call(done):
+            step = self.schedule[(done + index) % len(self.schedule)]
+            done += 1
+            await self.call(principal, step, done)
+
+    def keep_answer(self, answer: Answer) -> None:
+        if len(self.answers) < ANSWERS_KEPT:
+            self.answers.append(answer)
+        else:
+            self.answers_dropped += 1
+
+    async def call(self, principal: Principal, step: LoadStep, n: int) -> None:
+        arguments = step.filled(principal.user, principal.tenant, n)
+        started = self.elapsed()
+        try:
+            outcome = await self.harness.send(principal, Call.tool(step.tool, arguments))
+        except Exception as exc:  # a harness that raised instead of answering: the server is gone
+            latency = (self.elapsed() - started) * 1000
+            why = f"{type(exc).__name__}: {exc}"
+            self.samples.append(
+                CallSample(step.tool, principal.user, principal.tenant, started, latency, "transport_error", why[:80])
+            )
+            self.halt(f"the server stopped answering ({why})")
+            return
+        channel, reason = channel_of(outcome)
+        latency = (outcome.duration or self.elapsed() - started) * 1000
+        self.samples.append(CallSample(step.tool, principal.user, principal.tenant, started, latency, channel, reason))
+        if channel == "ok":
+            marks = tuple(arguments[name] for name in step.marked())
+            if marks:
+                self.written.append(Written(step.tool, principal.user, principal.tenant, marks))
+            if self.keep_answers:
+                self.keep_answer(Answer(step.tool, principal.user, principal.tenant, outcome.text[:ANSWER_CHARS]))
+        elif channel == "transport_error" and (outcome.failure or "").startswith("connection closed"):
+            self.halt(f"the server stopped answering ({outcome.failure})")
+
+
+async def open_sessions(harness: Harness, callers: Sequence[Principal], tools: Sequence[str]) -> None:
+    """Connect every caller before the clock starts, and refuse a profile naming a tool the server does not offer.
+
+    A connection's set-up is not a call's latency; an unknown tool is a mistake in the profile, said before any
+    load runs (its calls would only measure the server refusing them).
+    """
+    offered = [tool.name for tool in await harness.list_tools(callers[0])]
+    unknown = [tool for tool in tools if tool not in offered]
+    if unknown:
+        raise LoadSpecError(
+            f"the load profile names {', '.join(repr(tool) for tool in unknown)}, which the server does not offer; "
+            f"it offers: {', '.join(offered) or 'no tools'}"
+        )
+    session = getattr(harness, "session", None)
+    if session is not None:
+        for caller in callers[1:]:
+            await session(caller)
+
+
+async def run_load(
+    harness: Harness,
+    callers: Sequence[Principal],
+    profile: LoadProfile,
+    *,
+    engine: str = "in-process",
+    grace_s: float | None = None,
+) -> LoadRun:
+    """Run `profile` with every caller at once on `harness` (already entered) and return what was measured.
+
+    `grace_s`: how long past the bound the calls in flight may finish (default: the harness's call timeout
+    plus one second); past it they are cancelled and the run says so. Never raises for what the server did:
+    a server that dies or stalls is in the result's `stopped_because`, with every sample taken until then.
+    """
+    if not callers:
+        raise LoadSpecError("the load has no caller: declare the tenants and their callers first")
+    await open_sessions(harness, callers, profile.tools)
+    load = _Load(harness, profile, callers)
+    timeout = getattr(harness, "timeout", 5.0)
+    grace = grace_s if grace_s is not None else float(timeout) + 1.0
+    limit = profile.ramp_up_s + profile.bound.limit_s + grace
+    tasks = [asyncio.ensure_future(load.caller(index, caller)) for index, caller in enumerate(callers)]
+    try:
+        done, pending = await asyncio.wait(tasks, timeout=limit)
+    finally:  # cancelled itself (an interrupt): no caller's task outlives the load
+        running = [task for task in tasks if not task.done()]
+        for task in running:
+            task.cancel()
+        if running:
+            await asyncio.gather(*running, return_exceptions=True)
+    if pending:
+        load.halt(f"its time limit of {limit:g} s ran out with {len(pending)} callers' calls still in flight")
+    for task in done:
+        if not task.cancelled() and task.exception() is not None:
+            error = task.exception()
+            load.halt(f"a caller's task failed: {type(error).__name__}: {error}")
+    duration = load.elapsed()
+    why = load.stopped_because or _completed(profile)
+    if why.startswith("the server stopped answering"):
+        diagnosis = getattr(getattr(harness, "connector", None), "diagnose", lambda: None)() or ""
+        said, _, tail = diagnosis.partition("the end of its stderr:")
+        said = said.strip().rstrip(";")
+        if said:
+            why = f"{why}; {said}"
+        if tail.strip():
+            why = f"{why} (the server's stderr is attached to the scenario)"
+    result = LoadResult.from_samples(engine, load.samples, duration_s=duration, stopped_because=why)
+    return LoadRun(result, list(callers), load.written, load.answers, load.answers_dropped)
+
+
+def _completed(profile: LoadProfile) -> str:
+    bound = profile.bound
+    if bound.iterations is not None:
+        return f"every caller went through the profile {bound.iterations} times"
+    if bound.calls is not None:
+        return f"its {bound.calls} calls were made"
+    return f"its duration of {bound.duration_s:g} s was reached"
+
+
+def engine_of(harness: Any) -> str:
+    """The engine name a result carries: in-process, http or stdio (what the harness reaches the server over)."""
+    kind = getattr(getattr(harness, "connector", None), "kind", "inprocess")
+    if str(kind).startswith("http"):  # a URL, or a server mcpbdd started from a command
+        return "http"
+    return {"inprocess": "in-process", "stdio": "stdio"}.get(kind, str(kind))
+
+
+__all__ = ["Answer", "LoadRun", "Written", "channel_of", "engine_of", "open_sessions", "run_load"]

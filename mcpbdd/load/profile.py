@@ -1,0 +1,136 @@
+"""A load profile: what each caller does, how much of it, and how fast the callers arrive.
+
+A profile is a list of steps (a tool, its arguments, a weight) that every caller goes through in turn, and a
+bound. The bound is what makes a load stop by itself: a duration, a number of calls (over all callers), or a
+number of iterations per caller (one iteration: every step once per unit of its weight). A profile with no
+bound is refused when it is built, never discovered as a run that does not end.
+
+String arguments may name the caller: `{caller}` (the user), `{tenant}` (the caller's tenant) and `{n}` (the
+caller's own sequence number, 1 for its first call) are replaced in every string, at any depth. A value holding
+both `{caller}` and `{n}` is therefore unique to one call, which is how the checks after a load find each
+acknowledged write in storage (`mcpbdd.load.checks`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+PLACEHOLDERS = ("{caller}", "{tenant}", "{n}")
+DEFAULT_TIME_LIMIT_S = 120.0
+"""How long a load bounded by calls or iterations may run at most before it is stopped (its results kept)."""
+
+
+class LoadSpecError(ValueError):
+    """A load profile that cannot run as written (no bound, a weight below one, no step): the specification is
+    wrong, and the message says how to write it."""
+
+
+@dataclass(frozen=True)
+class LoadStep:
+    """One row of a profile: call `tool` with `arguments` (placeholders filled per call), `weight` times per
+    iteration."""
+
+    tool: str
+    arguments: Mapping[str, Any] = field(default_factory=dict)
+    weight: int = 1
+
+    def filled(self, caller: str, tenant: str | None, n: int) -> dict[str, Any]:
+        """The arguments of this caller's `n`th call."""
+        values = {"{caller}": caller, "{tenant}": tenant or "", "{n}": str(n)}
+        return {name: fill(value, values) for name, value in self.arguments.items()}
+
+    def marked(self) -> list[str]:
+        """The argument names whose values are unique to one call (they hold both `{caller}` and `{n}`)."""
+        return [name for name, value in self.arguments.items() if _names_the_call(value)]
+
+
+def fill(value: Any, values: Mapping[str, str]) -> Any:
+    """`value` with every placeholder replaced, in strings at any depth of lists and objects."""
+    if isinstance(value, str):
+        for placeholder, replacement in values.items():
+            value = value.replace(placeholder, replacement)
+        return value
+    if isinstance(value, list):
+        return [fill(item, values) for item in value]
+    if isinstance(value, dict):
+        return {key: fill(item, values) for key, item in value.items()}
+    return value
+
+
+def _names_the_call(value: Any) -> bool:
+    return isinstance(value, str) and "{caller}" in value and "{n}" in value
+
+
+@dataclass(frozen=True)
+class LoadBound:
+    """When a load stops: after `duration_s`, after `calls` calls in all, or after `iterations` per caller.
+
+    Several may be given; the first reached stops the load. `time_limit_s` stops a load bounded by count
+    that takes too long (a slow server must not hold the run); a duration is its own limit.
+    """
+
+    duration_s: float | None = None
+    calls: int | None = None
+    iterations: int | None = None
+    time_limit_s: float = DEFAULT_TIME_LIMIT_S
+
+    def __post_init__(self) -> None:
+        if self.duration_s is None and self.calls is None and self.iterations is None:
+            raise LoadSpecError(
+                "the load has no bound, so it would never stop: say how long it runs (`for 5 seconds`), how many "
+                "calls it makes (`for 200 calls`) or how many times each caller goes through the profile "
+                "(`for 10 iterations per caller`)"
+            )
+        for name, value in (("duration", self.duration_s), ("calls", self.calls), ("iterations", self.iterations)):
+            if value is not None and (not math.isfinite(value) or value <= 0):
+                raise LoadSpecError(f"the load's {name} must be a positive number, not {value!r}")
+        if not math.isfinite(self.time_limit_s) or self.time_limit_s <= 0:
+            raise LoadSpecError(f"the load's time limit must be a positive number of seconds, not {self.time_limit_s}")
+
+    @property
+    def limit_s(self) -> float:
+        """The longest the load may run (its duration when it has one, else the time limit)."""
+        return self.duration_s if self.duration_s is not None else self.time_limit_s
+
+    def describe(self) -> str:
+        parts = []
+        if self.duration_s is not None:
+            parts.append(f"{self.duration_s:g} s")
+        if self.calls is not None:
+            parts.append(f"{self.calls} calls")
+        if self.iterations is not None:
+            parts.append(f"{self.iterations} iterations per caller")
+        return " or ".join(parts)
+
+
+@dataclass(frozen=True)
+class LoadProfile:
+    """The steps every caller goes through, the bound, and the ramp-up (callers start evenly spread over it)."""
+
+    steps: Sequence[LoadStep]
+    bound: LoadBound
+    ramp_up_s: float = 0.0
+
+    def __post_init__(self) -> None:
+        if not self.steps:
+            raise LoadSpecError("the load profile has no step: give at least one tool to call")
+        for step in self.steps:
+            if step.weight < 1:
+                raise LoadSpecError(f"the weight of {step.tool!r} must be a whole number from 1, not {step.weight}")
+        if not math.isfinite(self.ramp_up_s) or self.ramp_up_s < 0:
+            raise LoadSpecError(f"the ramp-up must be zero or a positive number of seconds, not {self.ramp_up_s}")
+
+    def schedule(self) -> list[LoadStep]:
+        """One iteration: each step as many times as its weight, interleaved so no tool comes in a long run."""
+        rounds = max(step.weight for step in self.steps)
+        return [step for turn in range(rounds) for step in self.steps if turn < step.weight]
+
+    @property
+    def tools(self) -> list[str]:
+        return list(dict.fromkeys(step.tool for step in self.steps))
+
+
+__all__ = ["DEFAULT_TIME_LIMIT_S", "PLACEHOLDERS", "LoadBound", "LoadProfile", "LoadSpecError", "LoadStep", "fill"]
