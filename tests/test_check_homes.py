@@ -20,6 +20,7 @@ ELSEWHERE: dict[str, tuple[str, ...]] = {
     "discovery": ("described", "cache_hints", "completions"),  # one module per thing a server tells besides answers
     "surface": ("tool_surface",),
     "conformance": (),  # the bundled pack's checks are the conformance package's own (`mcpbdd.conformance`)
+    "load": (),  # what must hold under load is the load package's own (`mcpbdd.load.checks`), beside its driver
 }
 """Steps modules whose checks are not in `checks/<the same name>.py` -> where they are (modules or packages of
 `mcpbdd/checks/`)."""
