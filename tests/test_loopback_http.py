@@ -272,6 +272,8 @@ def test_the_fake_authorization_server_answers_json_for_what_it_does_not_serve(
         token = httpx.post(fake.issuer + "/token", data={"grant_type": "client_credentials"})
         assert (token.status_code, token.json()["error"]) == (400, "unsupported_grant_type")
         assert httpx.delete(fake.jwks_url).status_code == 405
+        assert httpx.get(fake.jwks_url + "/").status_code == 404, "no redirect to the document"
+        assert httpx.get(fake.jwks_url + "?x=1").json() == fake.jwks(), "a query changes nothing"
     finally:
         fake.stop()
     assert refused(port_of(fake.issuer))

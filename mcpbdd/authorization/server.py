@@ -62,7 +62,9 @@ def _app(fake: FakeAuthorizationServer) -> Starlette:
         Route(JWKS_PATH, jwks, methods=["GET"]),
         Route(TOKEN_PATH, token, methods=["POST"]),
     ]
-    return Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found})
+    app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found})
+    app.router.redirect_slashes = False  # `/jwks.json/` is not served (a 404), as a path no route names
+    return app
 
 
 class FakeAuthorizationServer:
