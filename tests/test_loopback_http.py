@@ -281,3 +281,23 @@ def test_the_fake_authorization_server_answers_json_for_what_it_does_not_serve(
 
 def test_the_stop_grace_is_a_few_seconds() -> None:
     assert 1 <= _loopback_http.STOP_GRACE <= 10
+
+
+def raw_request(url: str, head: bytes) -> bytes:
+    with socket.create_connection(("127.0.0.1", port_of(url)), timeout=5) as sock:
+        sock.sendall(head)
+        return sock.recv(4096).split(b"\r\n", 1)[0]
+
+
+def test_a_target_that_is_not_a_path_under_the_origin_is_refused_400(threads_before: set[threading.Thread]) -> None:
+    upstream = Upstream()
+    with LoopbackServer(upstream, bases=[API]) as server:
+        named, other = server.url_for(API), server.other_url
+        assert other is not None
+        absolute = b"GET http://evil.example/x HTTP/1.1\r\nhost: x\r\n\r\n"
+        assert raw_request(named, absolute) == raw_request(other, absolute) == b"HTTP/1.1 400 Bad Request"
+        not_web = b"GET /ftp/host/x HTTP/1.1\r\nhost: x\r\n\r\n"
+        assert raw_request(other, not_web) == b"HTTP/1.1 400 Bad Request", "the catch-all takes http(s) only"
+        kept = b"GET /https/other.example/a%2F..?q=1 HTTP/1.1\r\nhost: x\r\n\r\n"
+        assert raw_request(other, kept) == b"HTTP/1.1 502 Bad Gateway"
+    assert [r.url for r in upstream.requests] == ["https://other.example/a%2F..?q=1"], "recorded as sent, not decoded"
