@@ -8,25 +8,14 @@ contain the expected fragments: that is how every assertion step is shown to fai
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from behave_process import ROOT, behave
+
 __all__ = ["ROOT", "FailingRun", "assert_each_scenario_fails_with", "behave", "failure_messages", "run_failing"]
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def behave(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    """behave in a subprocess, with the repository and tests/ (the test-only servers) importable."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests")])}
-    return subprocess.run(
-        [sys.executable, "-m", "behave", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=300
-    )
 
 
 def failure_messages(report: list[dict[str, Any]]) -> dict[str, str]:

@@ -37,6 +37,9 @@ def kit_name(target: str) -> str:
     return target
 
 
+# Classes made of parts (World: one module per concern, mcpbdd/scenario/world_*.py): their members are the parts'.
+INHERITING = {"World": ["      inherited_members: true"]}
+
 lines = [
     "# Python API",
     "",
@@ -51,7 +54,7 @@ lines = [
 for name in sorted((n for n in mcpbdd.__all__ if n != "__version__"), key=str.lower):
     target = mcpbdd._MODULES[name] if name in mcpbdd._MODULES else f"{mcpbdd._NAMES[name]}.{name}"
     target = kit_name(target)
-    lines += [f"::: {target}", "    options:", "      heading_level: 3", ""]
+    lines += [f"::: {target}", "    options:", "      heading_level: 3", *INHERITING.get(name, []), ""]
 lines += ["## What a server imports: the kit and storage", ""]
 for module in SERVER_SIDE:
     lines += [f"::: {module}", "    options:", "      heading_level: 3", "      members_order: source", ""]

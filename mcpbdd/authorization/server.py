@@ -15,65 +15,64 @@ at the end of a flow.
 from __future__ import annotations
 
 import atexit
-import json
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from mcpbdd._loopback_http import LoopbackHttp
 from mcpbdd.authorization.keys import ALGORITHM, run_key
+
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
 
 __all__ = ["JWKS_PATH", "METADATA_PATH", "FakeAuthorizationServer", "fake_authorization_server"]
 
 METADATA_PATH = "/.well-known/oauth-authorization-server"
 JWKS_PATH = "/jwks.json"
+TOKEN_PATH = "/token"
 
 
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.0"
-    timeout = 5.0
-    server: _Server
+def _app(fake: FakeAuthorizationServer) -> Starlette:
+    """The two documents, a token endpoint that refuses every grant, and a JSON 404 for anything else."""
+    from starlette.applications import Starlette
+    from starlette.exceptions import HTTPException
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse, Response
+    from starlette.routing import Route
 
-    def log_message(self, format: str, *args: Any) -> None:  # quiet: nothing here is worth a line per request
-        pass
+    def send(status: int, document: dict[str, Any]) -> Response:
+        return JSONResponse(document, status_code=status, headers={"Cache-Control": "no-store"})
 
-    def do_GET(self) -> None:
-        path = self.path.split("?", 1)[0]
-        documents = {METADATA_PATH: self.server.fake.metadata, JWKS_PATH: self.server.fake.jwks}
-        if path not in documents:
-            self._send(404, {"error": "not_found", "error_description": f"the fake authorization server has no {path}"})
-            return
-        self._send(200, documents[path]())
+    async def metadata(request: Request) -> Response:
+        return send(200, fake.metadata())
 
-    def do_POST(self) -> None:
-        self._send(400, {"error": "unsupported_grant_type", "error_description": "mcpbdd mints tokens itself"})
+    async def jwks(request: Request) -> Response:
+        return send(200, fake.jwks())
 
-    def _send(self, status: int, document: dict[str, Any]) -> None:
-        body = json.dumps(document).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("Cache-Control", "no-store")
-        self.end_headers()
-        self.wfile.write(body)
+    async def token(request: Request) -> Response:
+        return send(400, {"error": "unsupported_grant_type", "error_description": "mcpbdd mints tokens itself"})
 
+    async def not_found(request: Request, exc: Exception) -> Response:
+        if isinstance(exc, HTTPException) and exc.status_code == 405:
+            return send(405, {"error": "method_not_allowed", "error_description": f"{request.method} is not served"})
+        path = request.url.path
+        return send(404, {"error": "not_found", "error_description": f"the fake authorization server has no {path}"})
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def __init__(self, fake: FakeAuthorizationServer) -> None:
-        self.fake = fake
-        super().__init__(("127.0.0.1", 0), _Handler)
+    routes = [
+        Route(METADATA_PATH, metadata, methods=["GET"]),
+        Route(JWKS_PATH, jwks, methods=["GET"]),
+        Route(TOKEN_PATH, token, methods=["POST"]),
+    ]
+    app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found})
+    app.router.redirect_slashes = False  # `/jwks.json/` is not served (a 404), as a path no route names
+    return app
 
 
 class FakeAuthorizationServer:
     """One loopback authorization server: its issuer URL, its metadata, its JWKS."""
 
     def __init__(self) -> None:
-        self._server = _Server(self)
-        port = self._server.server_address[1]
-        self.issuer = f"http://127.0.0.1:{port}"
-        self._thread = threading.Thread(target=self._server.serve_forever, name="mcpbdd-fake-as", daemon=True)
-        self._thread.start()
+        self._http = LoopbackHttp("mcpbdd-fake-as")
+        self.issuer = self._http.serve(_app(self))
 
     @property
     def jwks_url(self) -> str:
@@ -88,7 +87,7 @@ class FakeAuthorizationServer:
         return {
             "issuer": self.issuer,
             "authorization_endpoint": f"{self.issuer}/authorize",
-            "token_endpoint": f"{self.issuer}/token",
+            "token_endpoint": f"{self.issuer}{TOKEN_PATH}",
             "jwks_uri": self.jwks_url,
             "response_types_supported": ["code"],
             "grant_types_supported": ["authorization_code", "client_credentials"],
@@ -101,8 +100,8 @@ class FakeAuthorizationServer:
         return {"keys": [run_key().jwk]}
 
     def stop(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
+        """Close its port and join its thread (at exit, for the run's server)."""
+        self._http.stop()
 
     def __repr__(self) -> str:
         return f"FakeAuthorizationServer({self.issuer!r})"

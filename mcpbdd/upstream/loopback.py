@@ -12,168 +12,138 @@ to the network (or to whatever listens on that port of 127.0.0.1) unseen.
 
 from __future__ import annotations
 
-import contextlib
+import asyncio
 import json as jsonlib
-import select
 import socket
-import struct
 import threading
-import time
 import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import httpx
 
+from mcpbdd._loopback_http import ASGIApp, LoopbackHttp, Scope
 from mcpbdd.kit.upstream import ENV_ALL, ENV_OTHER, env_var, origin_of
 from mcpbdd.upstream.routes import Upstream
 
-__all__ = ["MAX_BODY", "LoopbackServer"]
+__all__ = ["BODY_DEADLINE", "MAX_BODY", "MAX_HEADERS", "LoopbackServer"]
 
 MAX_BODY = 16 * 1024 * 1024
 """The largest request body the loopback server reads (a bigger one is answered 413)."""
 
+MAX_HEADERS = 64 * 1024
+"""The largest request head (names and values of every header) the loopback server takes (a bigger one: 431)."""
 
-class _Server(ThreadingHTTPServer):
-    """One upstream origin, served on 127.0.0.1 from the shared route table."""
+BODY_DEADLINE = 10.0
+"""Seconds a client has to send its whole request body (a client that stalls is answered 408)."""
 
-    daemon_threads = False  # handler threads are joined by server_close(): nothing outlives stop()
-    block_on_close = True
-
-    def __init__(self, upstream: Upstream, origin: str | None, hold: float, stopping: threading.Event) -> None:
-        self.upstream = upstream
-        self.origin = origin
-        self.hold = hold
-        self.stopping = stopping
-        super().__init__(("127.0.0.1", 0), _Handler)
+_SKIPPED = (b"host", b"content-length", b"transfer-encoding")
+"""Request headers not recorded: Host is the loopback's (the request is recorded with its upstream's, as
+in-process), the framing is the loopback connection's."""
 
 
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.0"  # one request per connection: no idle keep-alive thread to wait for
-    timeout = 5.0  # a client that connects and stalls cannot hold a thread for long
-    server: _Server
+def _app(upstream: Upstream, origin: str | None, hold: float, http: LoopbackHttp) -> ASGIApp:
+    """One upstream origin (None: the catch-all), served from the shared route table."""
 
-    def log_message(self, format: str, *args: Any) -> None:  # quiet: the route table records everything
-        pass
-
-    def _serve(self) -> None:
-        if not self.path.startswith("/"):
-            self.send_error(400, "mcpbdd loopback upstream: expected an origin-form request target")
+    async def app(scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
             return
-        origin, path = self.server.origin, self.path
-        if origin is None:  # the catch-all: /<scheme>/<host[:port]>/<path>, an origin the scenario did not name
+        target = scope.get("raw_path", b"").decode("latin-1")
+        if not target.startswith("/"):
+            await _plain(send, 400, "mcpbdd loopback upstream: expected an origin-form request target")
+            return
+        where, path = origin, target + (f"?{scope['query_string'].decode('latin-1')}" if scope["query_string"] else "")
+        if where is None:  # the catch-all: /<scheme>/<host[:port]>/<path>, an origin the scenario did not name
             parts = [*path.split("/", 3), "", "", ""]
-            scheme, where, rest = parts[1], parts[2], parts[3]
-            if scheme not in ("http", "https") or not where:
-                self.send_error(400, "mcpbdd loopback upstream: expected /<scheme>/<host[:port]>/<path>")
+            scheme, host, rest = parts[1], parts[2], parts[3]
+            if scheme not in ("http", "https") or not host:
+                await _plain(send, 400, "mcpbdd loopback upstream: expected /<scheme>/<host[:port]>/<path>")
                 return
-            origin, path = f"{scheme}://{where}", "/" + rest
-        body = self._read_body()
+            where, path = f"{scheme}://{host}", "/" + rest
+        if sum(len(k) + len(v) for k, v in scope["headers"]) > MAX_HEADERS:
+            await _plain(send, 431, f"mcpbdd loopback upstream: request headers over {MAX_HEADERS} bytes")
+            return
+        body = await _read_body(scope, receive, send)
         if body is None:
             return
-        # Host is the loopback's; the request is recorded with its upstream's (as in-process)
-        skipped = ("host", "content-length", "transfer-encoding")
-        headers = [(k, v) for k, v in self.headers.items() if k.lower() not in skipped]
+        headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in scope["headers"] if k.lower() not in _SKIPPED]
         try:
-            request = httpx.Request(self.command, origin + path, headers=headers, content=body)
+            request = httpx.Request(scope["method"], where + path, headers=headers, content=body)
         except httpx.InvalidURL:
-            self.send_error(400, "mcpbdd loopback upstream: not a URL")
+            await _plain(send, 400, "mcpbdd loopback upstream: not a URL")
             return
-        route, record = self.server.upstream.decide(request)
+        route, record = upstream.decide(request)
         if route is not None and route.kind == "timeout":
-            self._hold()
+            await _hold(receive, http.stopping, hold)
+            await http.drop(scope)  # close without a response
         elif route is not None and route.kind == "unreachable":
-            self._reset()
+            await http.drop(scope, reset=True)  # the server sees the upstream vanish
         else:
-            self._send(self.server.upstream.response(route, record))
+            await _send(send, upstream.response(route, record), head=scope["method"] == "HEAD")
 
-    do_GET = do_HEAD = do_POST = do_PUT = do_PATCH = do_DELETE = do_OPTIONS = _serve
+    return app
 
-    def _read_body(self) -> bytes | None:
-        if self.headers.get("transfer-encoding", "").lower() == "chunked":
-            chunks: list[bytes] = []
+
+async def _read_body(scope: Scope, receive: Any, send: Any) -> bytes | None:
+    """The whole request body, or None once answered 413 (too big) or 408 (too slow), or the client left."""
+    declared = dict(scope["headers"]).get(b"content-length", b"0")
+    if declared.isdigit() and int(declared) > MAX_BODY:
+        await _plain(send, 413, f"mcpbdd loopback upstream: a body over {MAX_BODY} bytes")
+        return None
+    body = bytearray()
+    try:
+        async with asyncio.timeout(BODY_DEADLINE):
             while True:
-                size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
-                if size == 0:
-                    while self.rfile.readline() not in (b"\r\n", b"\n", b""):
-                        pass  # trailers
-                    return b"".join(chunks)
-                if sum(map(len, chunks)) + size > MAX_BODY:
-                    self.send_error(413)
+                message = await receive()
+                if message["type"] == "http.disconnect":
                     return None
-                chunks.append(self.rfile.read(size))
-                self.rfile.readline()
-        length = int(self.headers.get("content-length") or 0)
-        if length > MAX_BODY:
-            self.send_error(413)
-            return None
-        return self.rfile.read(length) if length else b""
-
-    def _send(self, response: httpx.Response) -> None:
-        self.send_response(response.status_code)
-        for name, value in response.headers.multi_items():
-            if name.lower() not in ("content-length", "connection", "transfer-encoding"):
-                self.send_header(name, value)
-        self.send_header("content-length", str(len(response.content)))
-        self.send_header("connection", "close")
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(response.content)
-
-    def _hold(self) -> None:
-        """Never answer: keep the connection open until the client gives up, the hold ends or the server stops."""
-        deadline = time.monotonic() + self.server.hold
-        while not self.server.stopping.is_set() and time.monotonic() < deadline:
-            readable, _, _ = select.select([self.connection], [], [], 0.05)
-            if readable:  # the client closed its end (it timed out), or sent something unexpected
-                break
-        self.close_connection = True  # close without a response
-
-    def _reset(self) -> None:
-        """Drop the connection with a TCP reset: the server sees the upstream vanish."""
-        self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-        self.connection.close()
-        self.close_connection = True
-
-    def finish(self) -> None:
-        with contextlib.suppress(OSError):  # the connection was reset on purpose (unreachable) or the client left
-            super().finish()
+                body += message.get("body", b"")
+                if len(body) > MAX_BODY:
+                    await _plain(send, 413, f"mcpbdd loopback upstream: a body over {MAX_BODY} bytes")
+                    return None
+                if not message.get("more_body", False):
+                    return bytes(body)
+    except TimeoutError:
+        await _plain(send, 408, f"mcpbdd loopback upstream: the body did not arrive within {BODY_DEADLINE:g} s")
+        return None
 
 
-def _shut_down_now(server: _Server) -> None:
-    """`server.shutdown()` without waiting out serve_forever's poll interval (50 ms, so 25 ms a stop on average,
-    which every scenario paid once the catch-all listener ran in each one: bench/bench_spawn.py showed a forked
-    stdio scenario at 54 ms instead of 29). A connection wakes its select at once; serve_forever sees the
-    shutdown request and returns. A wake-up that arrives first is served as an empty request, which the handler
-    drops, and the next one follows within 2 ms."""
-    stopper = threading.Thread(target=server.shutdown, name="mcpbdd-upstream-stop", daemon=True)
-    stopper.start()
-    host, port = server.server_address[:2]
-    while stopper.is_alive():
-        with contextlib.suppress(OSError):
-            socket.create_connection((str(host), int(port)), timeout=0.5).close()
-        stopper.join(0.002)
+async def _send(send: Any, response: httpx.Response, *, head: bool = False) -> None:
+    """`response` as the answer: its status, its headers (repeated ones kept), its body; one request per connection."""
+    framing = ("content-length", "connection", "transfer-encoding")
+    headers = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in response.headers.multi_items()]
+    headers = [(k, v) for k, v in headers if k.lower().decode() not in framing]
+    headers += [(b"content-length", str(len(response.content)).encode()), (b"connection", b"close")]
+    await send({"type": "http.response.start", "status": response.status_code, "headers": headers})
+    await send({"type": "http.response.body", "body": b"" if head else response.content})
+
+
+async def _plain(send: Any, status: int, text: str) -> None:
+    await _send(send, httpx.Response(status, text=text))
+
+
+async def _hold(receive: Any, stopping: asyncio.Event, hold: float) -> None:
+    """Never answer: wait until the client gives up (it disconnects), the hold ends or the server stops."""
+
+    async def client_left() -> None:
+        while (await receive())["type"] != "http.disconnect":
+            pass
+
+    waits = [asyncio.ensure_future(client_left()), asyncio.ensure_future(stopping.wait())]
+    try:
+        await asyncio.wait(waits, timeout=hold, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for wait in waits:
+            wait.cancel()
 
 
 @dataclass
 class _Listener:
     origin: str
     url: str
-    server: _Server | None = None
-    thread: threading.Thread | None = None
     refusing: socket.socket | None = None
     """A bound socket that never listens: connecting to it is refused (an upstream unreachable from the start)."""
-
-    def stop(self) -> None:
-        if self.server is not None:
-            _shut_down_now(self.server)  # serve_forever returns
-            self.server.server_close()  # the port closes; handler threads are joined
-        if self.thread is not None:
-            self.thread.join(timeout=10)
-        if self.refusing is not None:
-            self.refusing.close()
 
 
 @dataclass
@@ -183,6 +153,8 @@ class _Listeners:
     by_origin: dict[str, _Listener] = field(default_factory=dict)
     other: _Listener | None = None
     """The catch-all, for the origins the scenario did not name."""
+    http: LoopbackHttp | None = None
+    """The thread serving every listener of this server, started with the server."""
     stopping: threading.Event = field(default_factory=threading.Event)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -190,11 +162,13 @@ class _Listeners:
         self.stopping.set()
         with self.lock:
             listeners, self.by_origin = list(self.by_origin.values()), {}
-            if self.other is not None:
-                listeners.append(self.other)
-                self.other = None
+            self.other = None
+            http, self.http = self.http, None
+        if http is not None:
+            http.stop()  # every port closes, every connection ends (a hold at once), the thread is joined
         for listener in listeners:
-            listener.stop()
+            if listener.refusing is not None:
+                listener.refusing.close()
 
 
 class LoopbackServer:
@@ -203,11 +177,11 @@ class LoopbackServer:
     Each upstream origin gets its own random port, so the server's requests keep their own
     paths; `environment()` is what to add to the server's environment (see `env_var`).
     The route table is the same object the steps fill, so routes declared after `start()`
-    apply at once. A stdlib `ThreadingHTTPServer` per origin, each in a thread: serving must
-    not depend on the scenario's event loop, which only runs while a step drives it, while a
-    server in another process may call its upstream at any moment (at start-up, in the
-    background, between steps). Everything it starts, `stop()` ends: the ports close and
-    every thread is joined. Use it as a context manager (sync or async) in the scenario's
+    apply at once. Served by uvicorn from an event loop in a thread of its own (`LoopbackHttp`):
+    serving must not depend on the scenario's event loop, which only runs while a step drives
+    it, while a server in another process may call its upstream at any moment (at start-up, in
+    the background, between steps). Everything it starts, `stop()` ends: the ports close, the
+    connections end and the thread is joined. Use it as a context manager (sync or async) in the scenario's
     owner task so it stops with the scenario; it also stops when garbage-collected.
 
     - an answering or failing route: that response;
@@ -266,14 +240,13 @@ class LoopbackServer:
         return self._serve(origin)
 
     def _serve(self, origin: str | None) -> _Listener:
-        """A listener serving `origin` from the route table (None: the catch-all, for every unnamed origin)."""
-        server = _Server(self.upstream, origin, self.hold, self._state.stopping)
-        port = server.server_address[1]
-        thread = threading.Thread(
-            target=server.serve_forever, kwargs={"poll_interval": 0.05}, name=f"mcpbdd-upstream-{port}", daemon=True
-        )
-        thread.start()
-        return _Listener(origin or "", f"http://127.0.0.1:{port}", server=server, thread=thread)
+        """A listener serving `origin` from the route table (None: the catch-all, for every unnamed origin).
+
+        Called with the lock held."""
+        if self._state.http is None:
+            self._state.http = LoopbackHttp("mcpbdd-upstream-http")
+        url = self._state.http.serve(_app(self.upstream, origin, self.hold, self._state.http))
+        return _Listener(origin or "", url)
 
     @property
     def base_urls(self) -> dict[str, str]:
@@ -308,4 +281,4 @@ class LoopbackServer:
         return self.start()
 
     async def __aexit__(self, *exc: object) -> None:
-        self.stop()  # shutdown is quick: serve_forever polls every 50 ms, holds end on the stop event
+        self.stop()  # quick: the ports close, idle connections close, holds end at once

@@ -9,16 +9,16 @@ strict xfail: it must fail there, or the fix is no longer needed.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import behave_process
 import pytest
+from behave_process import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 PLAIN = "tests/allure_cases/plain/features"
 MCP = "tests/allure_cases/mcp/features"
 OURS = "mcpbdd.reporting.allure_formatter:AllureFormatter"
@@ -55,9 +55,8 @@ class Results:
 
 
 def behave(folder: Path, formatter: str, *args: str) -> Results:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    command = [sys.executable, "-m", "behave", "--format", formatter, "--outfile", str(folder), *args]
-    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    """behave with `formatter` writing into `folder`, the repository importable (not tests/: no test servers)."""
+    done = behave_process.behave("--format", formatter, "--outfile", str(folder), *args, importable=[ROOT])
     return Results(folder, done.returncode, done.stdout + done.stderr)
 
 

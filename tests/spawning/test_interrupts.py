@@ -19,6 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from behave_process import behave_argv
 from conftest import TESTS
 from processes import MARKER_ENV, processes_marked, stdio_server_settings, wait_until
 
@@ -57,7 +58,7 @@ class Run:
         """Start the process in a session of its own: `signal(..., group=True)` is then a Ctrl-C at its terminal."""
         with open(self.output, "wb") as out:
             self.process = subprocess.Popen(
-                [sys.executable, *command],
+                list(command),
                 cwd=self.root,
                 env=self.env,
                 stdout=out,
@@ -67,11 +68,11 @@ class Run:
         return self.process
 
     def behave(self, *options: str) -> subprocess.Popen[bytes]:
-        return self.start("-m", "behave", "features", "--format", "plain", "--no-capture", *options)
+        return self.start(*behave_argv("features", "--format", "plain", "--no-capture", *options))
 
     def mcpbdd(self, *options: str) -> subprocess.Popen[bytes]:
         reports = ["--results", str(self.root / "results"), "--junit", str(self.root / "junit")]
-        return self.start("-m", "mcpbdd.cli.main", "run", *reports, "-f", "plain", "features", *options)
+        return self.start(sys.executable, "-m", "mcpbdd.cli.main", "run", *reports, "-f", "plain", "features", *options)
 
     def signal(self, number: int, *, group: bool = False) -> float:
         """Signal the process, or its whole process group as a terminal does on Ctrl-C; return when."""

@@ -15,9 +15,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import behave_process
 import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
+from behave_process import ROOT
 
 FEATURE = """\
 Feature: Notes
@@ -86,8 +86,9 @@ def mcpbdd_run(project: Path, server: str, *args: str) -> subprocess.CompletedPr
 
 
 def behave(project: Path, server: str, harness: str = "client") -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-m", "behave", "-f", "plain", "-D", f"mcpbdd.server={server}"]
-    return run(project, *command, "-D", f"mcpbdd.harness={harness}")
+    """Plain behave in `project` against `server` (only the repository importable, besides the project)."""
+    options = ("-f", "plain", "-D", f"mcpbdd.server={server}", "-D", f"mcpbdd.harness={harness}")
+    return behave_process.behave(*options, cwd=project, importable=[ROOT])
 
 
 # targets that cannot load at all: mcpbdd run stops before the first scenario -----------------------------------
