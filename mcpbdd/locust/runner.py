@@ -39,7 +39,7 @@ from mcpbdd.locust.processes import LocustTiming, MasterOptions, started_locust
 from mcpbdd.locust.reports import read_workers, timeline_of_workers
 from mcpbdd.locust.stats import read_result
 
-__all__ = ["LocustOptions", "LocustSetupError", "TokenKind", "run_locust", "workers_report"]
+__all__ = ["LocustOptions", "LocustSetupError", "TokenKind", "run_locust", "with_tokens", "workers_report"]
 
 TokenKind = Literal["jwt", "test", "none"]
 PREFLIGHT_TIMEOUT_S = 15.0
@@ -81,16 +81,16 @@ def run_locust(
     if not callers:
         raise LocustSetupError("the load has no callers: give at least one tenant with one caller")
     profile = steps_of(steps)
-    with_tokens = _with_tokens(url, callers, options)
-    _preflight(url, with_tokens[0], [step.tool for step in profile], options.call_timeout_s)
+    tokened = with_tokens(url, callers, options)
+    _preflight(url, tokened[0], [step.tool for step in profile], options.call_timeout_s)
     private = Path(tempfile.mkdtemp(prefix="mcpbdd-locust-"))
     try:
         keep = Path(options.csv_dir) if options.csv_dir is not None else private / "out"
         keep.mkdir(parents=True, exist_ok=True)
         plan = LocustPlan(
-            url, with_tokens, profile, options.workers, options.call_timeout_s, str(keep / "workers.json")
+            url, tokened, profile, options.workers, options.call_timeout_s, str(keep / "workers.json")
         ).write(private / "plan.json")
-        return _run(plan, keep, options, len(with_tokens))
+        return _run(plan, keep, options, len(tokened))
     finally:
         shutil.rmtree(private, ignore_errors=True)
 
@@ -136,7 +136,8 @@ def workers_report(result: LoadResult) -> dict[str, dict[str, Any]]:
     return read_workers(result.artifacts.get("workers"))
 
 
-def _with_tokens(url: str, callers: Sequence[LocustCaller], options: LocustOptions) -> list[LocustCaller]:
+def with_tokens(url: str, callers: Sequence[LocustCaller], options: LocustOptions) -> list[LocustCaller]:
+    """The callers, each with the token `options.tokens` says (JWTs for `url` from the fake authorization server)."""
     if options.tokens == "none":
         return [replace(caller, token="") for caller in callers]
     if options.tokens == "test":
