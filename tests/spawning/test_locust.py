@@ -10,16 +10,25 @@ a runner killed with SIGKILL leave no Locust process.
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
+from processes import MARKER_ENV, alive, processes_marked, wait_until
 
 from mcpbdd.load.results import LoadResult
-from mcpbdd.locust.plan import LocustCaller, LocustStep, callers_of
-from mcpbdd.locust.runner import LocustOptions, run_locust, with_tokens, workers_report
+from mcpbdd.locust.plan import LocustCaller, LocustPlan, LocustStep, callers_of
+from mcpbdd.locust.processes import LocustTiming, MasterOptions, started_locust
+from mcpbdd.locust.runner import LocustOptions, LocustSetupError, run_locust, with_tokens, workers_report
 from mcpbdd.locust.target import started_server
 
 NOTES = "{python} -m mcpbdd.examples.notes --http 127.0.0.1:{port} --auth jwks={jwks},issuer={issuer}"
@@ -106,3 +115,110 @@ def test_each_tenant_stores_only_what_its_callers_wrote(notes_run: tuple[LoadRes
         assert notes, f"{tenant} has no note after the load"
         assert all(note["title"].startswith(f"{tenant}/{tenant}-") for note in notes), notes
     assert sum(len(notes) for notes in stored.values()) == result.per_tool["create_note"].by_channel["ok"]
+
+
+@pytest.fixture(scope="module")
+def misbehaving_url() -> Iterator[str]:
+    with started_server(MISBEHAVING) as url:
+        yield url
+
+
+def test_a_stalling_flooding_refusing_server_is_counted_and_the_run_ends_on_time(
+    misbehaving_url: str, tmp_path: Path
+) -> None:
+    profile = [LocustStep("stall"), LocustStep("flood"), LocustStep("refuse"), LocustStep("echo", {"text": "{n}"})]
+    options = LocustOptions(workers=2, run_time_s=3, call_timeout_s=1.0, csv_dir=tmp_path, tokens="test")
+    started = time.monotonic()
+    result = run_locust(misbehaving_url, callers_of({"acme": 2}), profile, options)
+    took = time.monotonic() - started
+    timing = LocustTiming(3, startup_s=options.startup_s, stop_s=1.0)
+    assert took < timing.hard_deadline_s, took
+    assert result.stopped_because == "the 3 s run time ended", result.stopped_because
+    stall, flood, refuse, echo = (result.per_tool[tool] for tool in ("stall", "flood", "refuse", "echo"))
+    assert stall.by_channel["timeout"] == stall.calls > 0, stall
+    assert stall.p50_ms >= 900, stall  # each waited its whole timeout (Locust rounds 1000 ms to 2 figures)
+    assert flood.by_channel["ok"] == flood.calls > 0, flood
+    assert refuse.by_channel["protocol_error"] == refuse.calls > 0 and refuse.reasons == {"over_quota": refuse.calls}
+    assert echo.by_channel["ok"] == echo.calls > 0, echo
+
+
+def test_a_server_that_dies_mid_run_keeps_what_was_measured(tmp_path: Path) -> None:
+    profile = [LocustStep("echo", {"text": "{caller} {n}"})]
+    options = LocustOptions(workers=2, run_time_s=5, call_timeout_s=1.0, csv_dir=tmp_path, tokens="test")
+    with started_server(MISBEHAVING) as url:
+        killer = threading.Thread(target=_kill_once_calls_were_made, args=(_listening_pid(url), tmp_path), daemon=True)
+        killer.start()
+        result = run_locust(url, callers_of({"acme": 2}), profile, options)
+        killer.join(timeout=5)
+    echo = result.per_tool["echo"]
+    assert echo.by_channel["ok"] > 0, echo
+    assert echo.by_channel["transport_error"] > 0, echo
+    assert result.stopped_because == "the 5 s run time ended"
+
+
+def _kill_once_calls_were_made(pid: int, out: Path) -> None:
+    """SIGKILL the server as soon as both workers have reported calls (the run is under way)."""
+    from mcpbdd.locust.reports import read_workers
+
+    def under_way() -> bool | None:
+        workers = read_workers(out / "workers.json")
+        return (len(workers) == 2 and all(sum(w["calls"].values()) > 0 for w in workers.values())) or None
+
+    wait_until(under_way, 60, "both workers to report calls")
+    os.kill(pid, signal.SIGKILL)
+
+
+def _listening_pid(url: str) -> int:
+    port = url.rsplit(":", 1)[1].split("/", 1)[0]
+    found = subprocess.run(["ss", "-Htlnp", f"sport = :{port}"], capture_output=True, text=True, check=True).stdout
+    return int(found.split("pid=", 1)[1].split(",", 1)[0])
+
+
+def test_an_unknown_tool_or_an_unreachable_server_stops_before_any_process(misbehaving_url: str) -> None:
+    with pytest.raises(LocustSetupError, match=r"calls 'no_such_tool', which the server .* offers 'echo'"):
+        run_locust(misbehaving_url, callers_of({"acme": 1}), [LocustStep("no_such_tool")], LocustOptions(tokens="test"))
+    closed = misbehaving_url.replace(misbehaving_url.rsplit(":", 1)[1].split("/")[0], "9")
+    with pytest.raises(LocustSetupError, match="could not be reached to list its tools as acme-1"):
+        run_locust(closed, callers_of({"acme": 1}), [LocustStep("echo")], LocustOptions(tokens="test"))
+
+
+def test_an_interrupted_run_leaves_no_locust_process(
+    misbehaving_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    marker = uuid.uuid4().hex
+    monkeypatch.setenv(MARKER_ENV, marker)
+    plan = tmp_path / "plan.json"
+    LocustPlan(misbehaving_url, callers_of({"acme": 2}), [LocustStep("stall")], 2, 1.0, str(tmp_path / "w.json")).write(
+        plan
+    )
+    options = MasterOptions(misbehaving_url, _free_port(), 2, 2.0, 2, tmp_path / "locust")
+    with pytest.raises(KeyboardInterrupt), started_locust(options, LocustTiming(60), plan, tmp_path):
+        wait_until(lambda: len(processes_marked(marker)) >= 3 or None, 30, "the master and two workers")
+        raise KeyboardInterrupt
+    assert processes_marked(marker) == []
+
+
+def test_a_runner_killed_with_sigkill_takes_its_locust_processes_with_it(misbehaving_url: str, tmp_path: Path) -> None:
+    marker = uuid.uuid4().hex
+    script = (
+        "import sys; from pathlib import Path; from mcpbdd.locust.plan import LocustStep, callers_of; "
+        "from mcpbdd.locust.runner import LocustOptions, run_locust; "
+        f"run_locust({misbehaving_url!r}, callers_of({{'acme': 2}}), [LocustStep('stall')], "
+        f"LocustOptions(run_time_s=60, tokens='test', csv_dir=Path({str(tmp_path)!r})))"
+    )
+    runner = subprocess.Popen([sys.executable, "-c", script], env={**os.environ, MARKER_ENV: marker})
+    try:
+        wait_until(lambda: len(processes_marked(marker)) >= 4 or None, 60, "the runner, the master and two workers")
+        locust = [pid for pid in processes_marked(marker) if pid != runner.pid]
+        runner.send_signal(signal.SIGKILL)
+        runner.wait(timeout=10)
+        wait_until(lambda: not any(alive(pid) for pid in locust) or None, 15, "the Locust processes to die")
+    finally:
+        if runner.poll() is None:
+            runner.kill()
+
+
+def _free_port() -> int:
+    from mcpbdd.harness.processes.http_process import free_port
+
+    return free_port()
