@@ -39,7 +39,15 @@ from mcpbdd.locust.processes import LocustTiming, MasterOptions, started_locust
 from mcpbdd.locust.reports import read_workers, timeline_of_workers
 from mcpbdd.locust.stats import read_result
 
-__all__ = ["LocustOptions", "LocustSetupError", "TokenKind", "run_locust", "with_tokens", "workers_report"]
+__all__ = [
+    "LocustOptions",
+    "LocustSetupError",
+    "TokenKind",
+    "prepare_plan",
+    "run_locust",
+    "with_tokens",
+    "workers_report",
+]
 
 TokenKind = Literal["jwt", "test", "none"]
 PREFLIGHT_TIMEOUT_S = 15.0
@@ -78,21 +86,30 @@ def run_locust(
 ) -> LoadResult:
     """Run the profile with one Locust user per caller, spread over the workers; the statistics as a LoadResult."""
     options = options or LocustOptions()
-    if not callers:
-        raise LocustSetupError("the load has no callers: give at least one tenant with one caller")
-    profile = steps_of(steps)
-    tokened = with_tokens(url, callers, options)
-    _preflight(url, tokened[0], [step.tool for step in profile], options.call_timeout_s)
     private = Path(tempfile.mkdtemp(prefix="mcpbdd-locust-"))
     try:
         keep = Path(options.csv_dir) if options.csv_dir is not None else private / "out"
         keep.mkdir(parents=True, exist_ok=True)
-        plan = LocustPlan(
-            url, tokened, profile, options.workers, options.call_timeout_s, str(keep / "workers.json")
-        ).write(private / "plan.json")
-        return _run(plan, keep, options, len(tokened))
+        plan = prepare_plan(url, callers, steps, options, keep / "workers.json")
+        return _run(plan.write(private / "plan.json"), keep, options, len(plan.callers))
     finally:
         shutil.rmtree(private, ignore_errors=True)
+
+
+def prepare_plan(
+    url: str, callers: Sequence[LocustCaller], steps: Sequence[ProfileStep], options: LocustOptions, report: Path
+) -> LocustPlan:
+    """The plan of a run: the callers with their tokens, after one call showed the server reachable and offering
+    every tool of the profile (`LocustSetupError` otherwise). Write it with `LocustPlan.write` (it holds tokens)."""
+    if not callers:
+        raise LocustSetupError("the load has no callers: give at least one tenant with one caller")
+    try:
+        profile = steps_of(steps)
+    except ValueError as error:
+        raise LocustSetupError(str(error)) from error
+    tokened = with_tokens(url, callers, options)
+    _preflight(url, tokened[0], [step.tool for step in profile], options.call_timeout_s)
+    return LocustPlan(url, tokened, profile, options.workers, options.call_timeout_s, str(report))
 
 
 def _run(plan: Path, keep: Path, options: LocustOptions, users: int) -> LoadResult:

@@ -10,6 +10,7 @@ a runner killed with SIGKILL leave no Locust process.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -222,3 +223,23 @@ def _free_port() -> int:
     from mcpbdd.harness.processes.http_process import free_port
 
     return free_port()
+
+
+def test_the_command_prints_the_table_and_writes_json(misbehaving_url: str, tmp_path: Path, capsys: Any) -> None:
+    from mcpbdd.cli.main import main
+
+    profile = tmp_path / "profile.json"
+    profile.write_text('[{"tool": "echo", "arguments": {"text": "{caller}"}}, {"tool": "refuse", "weight": 2}]')
+    common = ["locust", "--url", misbehaving_url, "--tokens", "test", "--tenant", "acme=2", "--profile", str(profile)]
+    out = ["--run-time", "2", "--workers", "1", "--csv-dir", str(tmp_path / "csv"), "--json", str(tmp_path / "r.json")]
+    assert main([*common, *out]) == 0
+    printed = capsys.readouterr().out
+    assert "echo" in printed and "protocol_error" in printed and "stopped because the 2 s run time ended" in printed
+    document = json.loads((tmp_path / "r.json").read_text())
+    refused = document["per_tool"]["refuse"]
+    echoed = document["per_tool"]["echo"]["calls"]
+    assert refused["by_channel"]["protocol_error"] == refused["calls"] >= 2 * echoed - 2 > 0  # the weights: 2 to 1
+
+    profile.write_text('[{"tool": "nope"}]')
+    assert main(common) == 2
+    assert "'nope', which the server" in capsys.readouterr().err
