@@ -123,3 +123,20 @@ def test_the_plan_gives_each_worker_its_own_callers_and_is_private(tmp_path: Pat
 def test_a_step_weight_below_one_is_refused(weight: int) -> None:
     with pytest.raises(ValueError, match="at least 1"):
         LocustStep("t", weight=weight)
+
+
+def test_why_a_run_stopped_never_reads_complete_when_it_was_not(tmp_path: Path) -> None:
+    from types import SimpleNamespace
+
+    from mcpbdd.locust.processes import LocustTiming
+    from mcpbdd.locust.runner import _why
+
+    ran = SimpleNamespace(logs={"master": tmp_path / "master.log"}, killed=[])
+    timing = LocustTiming(5)
+    assert _why(True, 1, ran, timing, 5, calls=10) == "the 5 s run time ended"
+    assert "measured no call" in _why(True, 1, ran, timing, 5, calls=0)  # e.g. no worker connected
+    assert "exited with code 2" in _why(True, 2, ran, timing, 5, calls=10)
+    killed = SimpleNamespace(logs=ran.logs, killed=["the master", "worker 0"])
+    assert _why(False, None, killed, timing, 5, calls=10).startswith(
+        "the hard deadline (50 s) passed before Locust ended: the master, worker 0 were killed"
+    )

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import importlib.util
 import shutil
 import tempfile
 import time
@@ -86,6 +87,8 @@ def run_locust(
 ) -> LoadResult:
     """Run the profile with one Locust user per caller, spread over the workers; the statistics as a LoadResult."""
     options = options or LocustOptions()
+    if importlib.util.find_spec("locust") is None:
+        raise LocustSetupError("Locust is not installed here: pip install 'mcpbdd[load]' (Locust and gevent)")
     private = Path(tempfile.mkdtemp(prefix="mcpbdd-locust-"))
     try:
         keep = Path(options.csv_dir) if options.csv_dir is not None else private / "out"
@@ -128,23 +131,30 @@ def _run(plan: Path, keep: Path, options: LocustOptions, users: int) -> LoadResu
     with started_locust(master, timing, plan, keep) as processes:
         ended = processes.wait(started + timing.hard_deadline_s)
         code = processes.master.poll()
-    if not ended:
-        why = (
-            f"the hard deadline ({timing.hard_deadline_s:g} s) passed before Locust ended: "
-            f"{', '.join(processes.killed) or 'its processes'} were killed; the statistics are those written so far"
-        )
-    elif code not in (0, 1):  # 1: some calls failed (Locust's --exit-code-on-error)
-        why = f"Locust's master exited with code {code} (see {processes.logs['master']})"
-    else:
-        why = f"the {options.run_time_s:g} s run time ended"
     report = keep / "workers.json"
     timeline, span = timeline_of_workers(read_workers(report))
     duration = options.run_time_s if ended and code in (0, 1) else span
-    result = read_result(keep / "locust", duration_s=duration, stopped_because=why)
+    result = read_result(keep / "locust", duration_s=duration, stopped_because="")
+    why = _why(ended, code, processes, timing, options.run_time_s, result.calls)
     artifacts = {**result.artifacts, **{f"log {name}": path for name, path in processes.logs.items()}}
     if report.is_file():
         artifacts["workers"] = report
-    return replace(result, artifacts=artifacts, timeline=timeline or result.timeline)
+    return replace(result, stopped_because=why, artifacts=artifacts, timeline=timeline or result.timeline)
+
+
+def _why(ended: bool, code: int | None, processes: Any, timing: LocustTiming, run_time_s: float, calls: int) -> str:
+    """Why the run stopped, in words: a partial or empty result must never read as a complete one."""
+    log = processes.logs["master"]
+    if not ended:
+        return (
+            f"the hard deadline ({timing.hard_deadline_s:g} s) passed before Locust ended: "
+            f"{', '.join(processes.killed) or 'its processes'} were killed; the statistics are those written so far"
+        )
+    if code not in (0, 1):  # 1: some calls failed (Locust's --exit-code-on-error), or Locust gave up
+        return f"Locust's master exited with code {code} (see {log})"
+    if calls == 0:
+        return f"Locust's master exited with code {code} and measured no call (see {log} and the workers' logs)"
+    return f"the {run_time_s:g} s run time ended"
 
 
 def workers_report(result: LoadResult) -> dict[str, dict[str, Any]]:

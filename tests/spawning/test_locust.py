@@ -193,8 +193,9 @@ def test_an_interrupted_run_leaves_no_locust_process(
         plan
     )
     options = MasterOptions(misbehaving_url, _free_port(), 2, 2.0, 2, tmp_path / "locust")
-    with pytest.raises(KeyboardInterrupt), started_locust(options, LocustTiming(60), plan, tmp_path):
+    with pytest.raises(KeyboardInterrupt), started_locust(options, LocustTiming(60), plan, tmp_path) as processes:
         wait_until(lambda: len(processes_marked(marker)) >= 3 or None, 30, "the master and two workers")
+        assert processes.wait(time.monotonic() + 0.5) is False  # a deadline passed: the runner stops them
         raise KeyboardInterrupt
     assert processes_marked(marker) == []
 
