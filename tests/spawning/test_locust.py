@@ -118,6 +118,18 @@ def test_each_tenant_stores_only_what_its_callers_wrote(notes_run: tuple[LoadRes
     assert sum(len(notes) for notes in stored.values()) == result.per_tool["create_note"].by_channel["ok"]
 
 
+def test_no_token_reaches_a_file_the_run_left(notes_run: tuple[LoadResult, dict[str, list[Any]]]) -> None:
+    from mcpbdd.model.minted import minted
+
+    result, _ = notes_run
+    tokens = [secret for secret in minted() if secret.count(".") == 2]
+    assert len(tokens) >= 4, "the callers' JWTs were not minted here"
+    for name, path in result.artifacts.items():
+        text = path.read_text(encoding="utf-8", errors="replace")
+        leaked = [token[-12:] for token in tokens if token in text or token.rsplit(".", 1)[1] in text]
+        assert leaked == [], f"{name} ({path}) holds a token ending {leaked}"
+
+
 @pytest.fixture(scope="module")
 def misbehaving_url() -> Iterator[str]:
     with started_server(MISBEHAVING) as url:
