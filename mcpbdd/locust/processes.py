@@ -11,6 +11,7 @@ as an exception, any error), every group started gets SIGTERM, then SIGKILL afte
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import signal
 import subprocess
@@ -37,13 +38,14 @@ class LocustTiming:
     startup_s: float = 30.0
     """For the workers to start and connect to the master (the master gives up after this too)."""
     stop_s: float = 5.0
-    """For a user to finish the call it is in once the run time is over (Locust's `--stop-timeout`)."""
+    """For a user to finish the call it is in once the run time is over (Locust's `--stop-timeout`, whole seconds:
+    a fraction is rounded up, as is the start-up allowance)."""
     grace_s: float = 10.0
     """For the master to write its last statistics and end."""
 
     @property
     def hard_deadline_s(self) -> float:
-        return self.startup_s + self.run_time_s + self.stop_s + self.grace_s
+        return self.startup_s + self.run_time_s + math.ceil(self.stop_s) + self.grace_s
 
 
 @dataclass
@@ -126,9 +128,9 @@ def started_locust(options: MasterOptions, timing: LocustTiming, plan: Path, log
     """Start the master and the workers; whatever happens in the block, every process is gone after it."""
     master_argv = [
         "--master", "--headless", "--master-bind-host", "127.0.0.1", "--master-bind-port", str(options.port),
-        "--expect-workers", str(options.workers), "--expect-workers-max-wait", f"{timing.startup_s:g}",
+        "--expect-workers", str(options.workers), "--expect-workers-max-wait", str(math.ceil(timing.startup_s)),
         "-u", str(options.users), "-r", f"{options.spawn_rate:g}", "--run-time", f"{max(1, round(timing.run_time_s))}s",
-        "--stop-timeout", f"{timing.stop_s:g}", "-H", options.url, "--csv", str(options.csv_prefix),
+        "--stop-timeout", str(math.ceil(timing.stop_s)), "-H", options.url, "--csv", str(options.csv_prefix),
         "--csv-full-history", "--only-summary", "--loglevel", "WARNING",
     ]  # fmt: skip
     worker_argv = [

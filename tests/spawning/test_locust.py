@@ -19,6 +19,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -44,15 +45,27 @@ PROFILE = [
 pytestmark = pytest.mark.timeout(180)
 
 
+@dataclass(frozen=True)
+class NotesRun:
+    result: LoadResult
+    stored: dict[str, list[Any]]
+    """Every tenant's notes after the load, as a fresh caller of the tenant lists them."""
+    tokens: list[str]
+    """The JWTs minted for the run (each test starts with the registry of minted secrets emptied)."""
+
+
 @pytest.fixture(scope="module")
-def notes_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LoadResult, dict[str, list[Any]]]]:
-    """One Locust run against the notes server, and afterwards every tenant's notes as its first caller lists them."""
+def notes_run(tmp_path_factory: pytest.TempPathFactory) -> NotesRun:
+    """One Locust run against the notes server, and afterwards every tenant's notes."""
+    from mcpbdd.model.minted import minted
+
     out = tmp_path_factory.mktemp("locust")
     callers = callers_of({"acme": 2, "globex": 2}, scopes=["notes:write"])
     with started_server(NOTES) as url:
         result = run_locust(url, callers, PROFILE, LocustOptions(workers=2, run_time_s=RUN_TIME_S, csv_dir=out))
+        tokens = [secret for secret in minted() if secret.count(".") == 2]
         stored = {tenant: _notes_of(url, result, tenant) for tenant in ("acme", "globex")}
-    yield result, stored
+    return NotesRun(result, stored, tokens)
 
 
 def _notes_of(url: str, result: LoadResult, tenant: str) -> list[Any]:
@@ -76,8 +89,8 @@ def _notes_of(url: str, result: LoadResult, tenant: str) -> list[Any]:
     return anyio.run(listed)
 
 
-def test_every_tool_was_called_and_measured(notes_run: tuple[LoadResult, dict[str, list[Any]]]) -> None:
-    result, _ = notes_run
+def test_every_tool_was_called_and_measured(notes_run: NotesRun) -> None:
+    result = notes_run.result
     assert result.engine == "locust"
     assert sorted(result.per_tool) == ["create_note", "get_note", "list_notes"], result.per_tool
     for summary in result.per_tool.values():
@@ -90,8 +103,8 @@ def test_every_tool_was_called_and_measured(notes_run: tuple[LoadResult, dict[st
         assert result.artifacts[kind].is_file(), result.artifacts
 
 
-def test_both_workers_made_calls_as_their_own_callers(notes_run: tuple[LoadResult, dict[str, list[Any]]]) -> None:
-    result, _ = notes_run
+def test_both_workers_made_calls_as_their_own_callers(notes_run: NotesRun) -> None:
+    result = notes_run.result
     workers = workers_report(result)
     assert len(workers) == 2, workers
     callers = [set(report["callers"]) for report in workers.values()]
@@ -101,8 +114,8 @@ def test_both_workers_made_calls_as_their_own_callers(notes_run: tuple[LoadResul
     assert made == result.calls, (made, result.calls)
 
 
-def test_the_failing_tool_is_counted_on_its_channel(notes_run: tuple[LoadResult, dict[str, list[Any]]]) -> None:
-    result, _ = notes_run
+def test_the_failing_tool_is_counted_on_its_channel(notes_run: NotesRun) -> None:
+    result = notes_run.result
     lookups = result.per_tool["get_note"]
     assert lookups.by_channel["tool_error"] == lookups.calls > 0, lookups
     assert lookups.reasons == {"note_not_found": lookups.calls}
@@ -110,19 +123,16 @@ def test_the_failing_tool_is_counted_on_its_channel(notes_run: tuple[LoadResult,
         assert result.per_tool[tool].by_channel["ok"] == result.per_tool[tool].calls, result.per_tool[tool]
 
 
-def test_each_tenant_stores_only_what_its_callers_wrote(notes_run: tuple[LoadResult, dict[str, list[Any]]]) -> None:
-    result, stored = notes_run
+def test_each_tenant_stores_only_what_its_callers_wrote(notes_run: NotesRun) -> None:
+    result, stored = notes_run.result, notes_run.stored
     for tenant, notes in stored.items():
         assert notes, f"{tenant} has no note after the load"
         assert all(note["title"].startswith(f"{tenant}/{tenant}-") for note in notes), notes
     assert sum(len(notes) for notes in stored.values()) == result.per_tool["create_note"].by_channel["ok"]
 
 
-def test_no_token_reaches_a_file_the_run_left(notes_run: tuple[LoadResult, dict[str, list[Any]]]) -> None:
-    from mcpbdd.model.minted import minted
-
-    result, _ = notes_run
-    tokens = [secret for secret in minted() if secret.count(".") == 2]
+def test_no_token_reaches_a_file_the_run_left(notes_run: NotesRun) -> None:
+    result, tokens = notes_run.result, notes_run.tokens
     assert len(tokens) >= 4, "the callers' JWTs were not minted here"
     for name, path in result.artifacts.items():
         text = path.read_text(encoding="utf-8", errors="replace")
@@ -139,18 +149,19 @@ def misbehaving_url() -> Iterator[str]:
 def test_a_stalling_flooding_refusing_server_is_counted_and_the_run_ends_on_time(
     misbehaving_url: str, tmp_path: Path
 ) -> None:
-    profile = [LocustStep("stall"), LocustStep("flood"), LocustStep("refuse"), LocustStep("echo", {"text": "{n}"})]
-    options = LocustOptions(workers=2, run_time_s=3, call_timeout_s=1.0, csv_dir=tmp_path, tokens="test")
+    profile = [LocustStep("flood"), LocustStep("refuse"), LocustStep("echo", {"text": "{n}"}), LocustStep("stall")]
+    options = LocustOptions(workers=2, run_time_s=4, call_timeout_s=1.5, csv_dir=tmp_path, tokens="test")
     started = time.monotonic()
     result = run_locust(misbehaving_url, callers_of({"acme": 2}), profile, options)
     took = time.monotonic() - started
-    timing = LocustTiming(3, startup_s=options.startup_s, stop_s=1.0)
+    timing = LocustTiming(4, startup_s=options.startup_s, stop_s=1.5)
     assert took < timing.hard_deadline_s, took
-    assert result.stopped_because == "the 3 s run time ended", result.stopped_because
+    assert result.stopped_because == "the 4 s run time ended", result.stopped_because
     stall, flood, refuse, echo = (result.per_tool[tool] for tool in ("stall", "flood", "refuse", "echo"))
     assert stall.by_channel["timeout"] == stall.calls > 0, stall
-    assert stall.p50_ms >= 900, stall  # each waited its whole timeout (Locust rounds 1000 ms to 2 figures)
-    assert flood.by_channel["ok"] == flood.calls > 0, flood
+    assert stall.p50_ms >= 1400, stall  # each waited its whole timeout (Locust rounds to 2 figures)
+    # 4 MB an answer: read whole, or out of time on a crowded machine; either way counted, and nothing broke
+    assert flood.by_channel["ok"] + flood.by_channel["timeout"] == flood.calls > 0, flood
     assert refuse.by_channel["protocol_error"] == refuse.calls > 0 and refuse.reasons == {"over_quota": refuse.calls}
     assert echo.by_channel["ok"] == echo.calls > 0, echo
 
@@ -251,7 +262,8 @@ def test_the_command_prints_the_table_and_writes_json(misbehaving_url: str, tmp_
     document = json.loads((tmp_path / "r.json").read_text())
     refused = document["per_tool"]["refuse"]
     echoed = document["per_tool"]["echo"]["calls"]
-    assert refused["by_channel"]["protocol_error"] == refused["calls"] >= 2 * echoed - 2 > 0  # the weights: 2 to 1
+    # the weights, 2 to 1: each of the 2 callers goes echo, refuse, refuse, ... and may stop anywhere in a round
+    assert refused["by_channel"]["protocol_error"] == refused["calls"] >= 2 * echoed - 4 > 0, (refused, echoed)
 
     profile.write_text('[{"tool": "nope"}]')
     assert main(common) == 2
