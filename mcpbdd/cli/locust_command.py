@@ -14,8 +14,12 @@ server, an unknown tool, a bad option). The work is `mcpbdd.locust.runner`'s; he
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import signal
 import sys
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +59,30 @@ def add_parser(commands: Any) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
+    with _sigterm_as_interrupt():
+        return _main(args)
+
+
+@contextlib.contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """SIGTERM raises `Terminated` (a KeyboardInterrupt): the runner stops Locust and the server it started, and
+    `mcpbdd` exits 143, instead of dying with them still running."""
+    from mcpbdd.scenario.runtime import Terminated
+
+    def terminated(number: int, frame: object) -> None:
+        raise Terminated()
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _main(args: argparse.Namespace) -> int:
     from mcpbdd.locust.plan import callers_of
     from mcpbdd.locust.runner import LocustOptions, LocustSetupError
     from mcpbdd.locust.target import ServerStartError, started_server

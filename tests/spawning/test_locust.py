@@ -268,3 +268,23 @@ def test_the_command_prints_the_table_and_writes_json(misbehaving_url: str, tmp_
     profile.write_text('[{"tool": "nope"}]')
     assert main(common) == 2
     assert "'nope', which the server" in capsys.readouterr().err
+
+
+def test_sigterm_to_the_command_stops_locust_and_the_server_it_started(tmp_path: Path) -> None:
+    marker = uuid.uuid4().hex
+    profile = tmp_path / "profile.json"
+    profile.write_text('[{"tool": "stall"}]')
+    command = [
+        sys.executable, "-m", "mcpbdd.cli.main", "locust", "--server", MISBEHAVING, "--tokens", "test",
+        "--tenant", "acme=2", "--profile", str(profile), "--run-time", "60", "--csv-dir", str(tmp_path / "csv"),
+    ]  # fmt: skip
+    cli = subprocess.Popen(command, env={**os.environ, MARKER_ENV: marker}, stdout=subprocess.PIPE, text=True)
+    try:
+        what = "the command, the server, the master and two workers"
+        wait_until(lambda: len(processes_marked(marker)) >= 5 or None, 60, what)
+        cli.send_signal(signal.SIGTERM)
+        assert cli.wait(timeout=30) == 128 + signal.SIGTERM
+        wait_until(lambda: processes_marked(marker) == [] or None, 15, "every process the command started to end")
+    finally:
+        if cli.poll() is None:
+            cli.kill()
