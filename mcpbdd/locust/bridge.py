@@ -142,18 +142,23 @@ class CallerSession:
         self._thread.call_soon(self._enqueue, None)
 
     async def _own(self) -> None:
+        """Serve the caller's calls in one session, reopened when its transport breaks, until `close`."""
         assert self._queue is not None
-        job = await self._queue.get()
+        job: _Job | None = await self._queue.get()
         while job is not None:
             current: _Job | None = job
+            closing = False
             try:
                 async with self._connect() as client:
                     while current is not None:
                         await self._answer(client, current)
                         current = None  # answered: a break while waiting for the next call loses none
                         current = await self._queue.get()
-                    return
+                    closing = True
+                return
             except Exception as error:  # the session broke: answer the call it held, reopen on the next one
+                if closing:
+                    return  # it broke while closing: nothing more to serve
                 if current is not None:
                     self._thread.answer(current.waiting, None, classify_error(error))
             job = await self._queue.get()

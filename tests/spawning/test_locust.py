@@ -288,3 +288,14 @@ def test_sigterm_to_the_command_stops_locust_and_the_server_it_started(tmp_path:
     finally:
         if cli.poll() is None:
             cli.kill()
+
+
+def test_greenlets_wait_for_their_calls_without_blocking_each_other(misbehaving_url: str) -> None:
+    probe = Path(__file__).parents[1] / "locust_bridge_probe.py"
+    done = subprocess.run([sys.executable, str(probe), misbehaving_url], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert seen["stalled"] == ["timeout"] * 8, seen
+    assert seen["took_s"] < 2.0, seen  # 8 waits of 0.5 s at once, not one after another (4 s)
+    assert seen["ticks"] >= 10, seen  # another greenlet ran all along: the hub was never blocked
+    assert seen["echo"] == "ok" and seen["refuse"] == "protocol_error reason=over_quota code=-32001", seen
