@@ -159,7 +159,7 @@ def timeline_of(samples: Iterable[CallSample], duration_s: float) -> list[tuple[
     """(second, calls started in it, of which errors) for every whole second of the run, empty seconds included."""
     calls: Counter[int] = Counter()
     errors: Counter[int] = Counter()
-    last = max(0, math.ceil(duration_s) - 1)
+    last = max(0, math.ceil(duration_s - 0.001) - 1)  # a run of 1.0003 s has one second, not a second empty one
     for sample in samples:
         second = int(sample.started_s)
         last = max(last, second)
@@ -167,3 +167,15 @@ def timeline_of(samples: Iterable[CallSample], duration_s: float) -> list[tuple[
         if sample.channel != "ok":
             errors[second] += 1
     return [(float(second), calls[second], errors[second]) for second in range(last + 1)]
+
+
+__all__ = [
+    "CHANNELS",
+    "ERROR_CHANNELS",
+    "CallChannel",
+    "CallSample",
+    "LoadResult",
+    "ToolSummary",
+    "nearest_rank",
+    "timeline_of",
+]

@@ -12,8 +12,11 @@ from __future__ import annotations
 import signal
 import sys
 
+__all__ = ["main"]
+
 
 def main(argv: list[str]) -> int:
+    """Run Locust with `argv[1:]`, having asked to die with process `argv[0]` (the runner)."""
     if len(argv) < 1 or not argv[0].isdigit():
         print("usage: python -m mcpbdd.locust.launch PARENT_PID [locust options]", file=sys.stderr)
         return 2
