@@ -149,14 +149,15 @@ def misbehaving_url() -> Iterator[str]:
 def test_a_stalling_flooding_refusing_server_is_counted_and_the_run_ends_on_time(
     misbehaving_url: str, tmp_path: Path
 ) -> None:
-    profile = [LocustStep("flood"), LocustStep("refuse"), LocustStep("echo", {"text": "{n}"}), LocustStep("stall")]
-    options = LocustOptions(workers=2, run_time_s=4, call_timeout_s=1.5, csv_dir=tmp_path, tokens="test")
+    # one round: 1.5 s of stall, a 4 MB answer (about a second on a crowded machine), two quick calls; 6 s hold two
+    profile = [LocustStep("stall"), LocustStep("refuse"), LocustStep("echo", {"text": "{n}"}), LocustStep("flood")]
+    options = LocustOptions(workers=2, run_time_s=6, call_timeout_s=1.5, csv_dir=tmp_path, tokens="test")
     started = time.monotonic()
     result = run_locust(misbehaving_url, callers_of({"acme": 2}), profile, options)
     took = time.monotonic() - started
-    timing = LocustTiming(4, startup_s=options.startup_s, stop_s=1.5)
+    timing = LocustTiming(6, startup_s=options.startup_s, stop_s=1.5)
     assert took < timing.hard_deadline_s, took
-    assert result.stopped_because == "the 4 s run time ended", result.stopped_because
+    assert result.stopped_because == "the 6 s run time ended", result.stopped_because
     stall, flood, refuse, echo = (result.per_tool[tool] for tool in ("stall", "flood", "refuse", "echo"))
     assert stall.by_channel["timeout"] == stall.calls > 0, stall
     assert stall.p50_ms >= 1400, stall  # each waited its whole timeout (Locust rounds to 2 figures)
