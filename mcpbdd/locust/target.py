@@ -8,8 +8,10 @@
 authorization server (started when the command names them), whose tokens `run_locust(tokens="jwt")` mints: the
 server verifies them with its own production verifier. The command is split as a shell would split it but never
 run by a shell. It runs in a session of its own; when the block ends (or start-up fails) its whole process
-group gets SIGTERM, then SIGKILL after a grace. A server that exits or does not listen within the start-up time
-is an error naming the command, its exit code and the end of its output.
+group gets SIGTERM, then SIGKILL after a grace; and it is started through `mcpbdd.locust.launch --exec`, so it
+dies with this process even when this one is killed with SIGKILL (started from a thread, it dies with that
+thread). A server that exits or does not listen within the start-up time is an error naming the command, its
+exit code and the end of its output.
 """
 
 from __future__ import annotations
@@ -63,8 +65,9 @@ def started_server(command: str, *, start_timeout_s: float = 30.0, path: str = "
     port = _free_port()
     argv = _fill(command, port)
     with tempfile.TemporaryFile() as output:
+        guarded = [sys.executable, "-m", "mcpbdd.locust.launch", str(os.getpid()), "--exec", *argv]
         process = subprocess.Popen(  # the user's own command, as an argument list (no shell)
-            argv, stdin=subprocess.DEVNULL, stdout=output, stderr=subprocess.STDOUT, start_new_session=True
+            guarded, stdin=subprocess.DEVNULL, stdout=output, stderr=subprocess.STDOUT, start_new_session=True
         )
         try:
             _wait_listening(process, port, start_timeout_s, command, output)

@@ -169,7 +169,8 @@ def test_a_stalling_flooding_refusing_server_is_counted_and_the_run_ends_on_time
 
 def test_a_server_that_dies_mid_run_keeps_what_was_measured(tmp_path: Path) -> None:
     profile = [LocustStep("echo", {"text": "{caller} {n}"})]
-    options = LocustOptions(workers=2, run_time_s=5, call_timeout_s=1.0, csv_dir=tmp_path, tokens="test")
+    # generous: on a crowded machine a session's first call can take seconds, and the kill waits for a report (3 s)
+    options = LocustOptions(workers=2, run_time_s=10, call_timeout_s=5.0, csv_dir=tmp_path, tokens="test")
     with started_server(MISBEHAVING) as url:
         killer = threading.Thread(target=_kill_once_calls_were_made, args=(_listening_pid(url), tmp_path), daemon=True)
         killer.start()
@@ -178,18 +179,17 @@ def test_a_server_that_dies_mid_run_keeps_what_was_measured(tmp_path: Path) -> N
     echo = result.per_tool["echo"]
     assert echo.by_channel["ok"] > 0, echo
     assert echo.by_channel["transport_error"] > 0, echo
-    assert result.stopped_because == "the 5 s run time ended"
+    assert result.stopped_because == "the 10 s run time ended"
 
 
 def _kill_once_calls_were_made(pid: int, out: Path) -> None:
-    """SIGKILL the server as soon as both workers have reported calls (the run is under way)."""
+    """SIGKILL the server as soon as a worker has reported calls (the run is under way)."""
     from mcpbdd.locust.reports import read_workers
 
     def under_way() -> bool | None:
-        workers = read_workers(out / "workers.json")
-        return (len(workers) == 2 and all(sum(w["calls"].values()) > 0 for w in workers.values())) or None
+        return sum(sum(w["calls"].values()) for w in read_workers(out / "workers.json").values()) > 0 or None
 
-    wait_until(under_way, 60, "both workers to report calls")
+    wait_until(under_way, 60, "a worker to report calls")
     os.kill(pid, signal.SIGKILL)
 
 
@@ -224,21 +224,24 @@ def test_an_interrupted_run_leaves_no_locust_process(
     assert processes_marked(marker) == []
 
 
-def test_a_runner_killed_with_sigkill_takes_its_locust_processes_with_it(misbehaving_url: str, tmp_path: Path) -> None:
+def test_a_runner_killed_with_sigkill_takes_its_server_and_locust_processes_with_it(tmp_path: Path) -> None:
     marker = uuid.uuid4().hex
     script = (
-        "import sys; from pathlib import Path; from mcpbdd.locust.plan import LocustStep, callers_of; "
+        "from pathlib import Path; from mcpbdd.locust.plan import LocustStep, callers_of; "
         "from mcpbdd.locust.runner import LocustOptions, run_locust; "
-        f"run_locust({misbehaving_url!r}, callers_of({{'acme': 2}}), [LocustStep('stall')], "
+        "from mcpbdd.locust.target import started_server\n"
+        f"with started_server({MISBEHAVING!r}) as url:\n"
+        "    run_locust(url, callers_of({'acme': 2}), [LocustStep('stall')], "
         f"LocustOptions(run_time_s=60, tokens='test', csv_dir=Path({str(tmp_path)!r})))"
     )
     runner = subprocess.Popen([sys.executable, "-c", script], env={**os.environ, MARKER_ENV: marker})
     try:
-        wait_until(lambda: len(processes_marked(marker)) >= 4 or None, 60, "the runner, the master and two workers")
-        locust = [pid for pid in processes_marked(marker) if pid != runner.pid]
+        what = "the runner, the server, the master and two workers"
+        wait_until(lambda: len(processes_marked(marker)) >= 5 or None, 60, what)
+        started = [pid for pid in processes_marked(marker) if pid != runner.pid]
         runner.send_signal(signal.SIGKILL)
         runner.wait(timeout=10)
-        wait_until(lambda: not any(alive(pid) for pid in locust) or None, 15, "the Locust processes to die")
+        wait_until(lambda: not any(alive(pid) for pid in started) or None, 15, "the server and Locust to die")
     finally:
         if runner.poll() is None:
             runner.kill()
