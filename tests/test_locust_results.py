@@ -137,6 +137,7 @@ def test_why_a_run_stopped_never_reads_complete_when_it_was_not(tmp_path: Path) 
     assert "measured no call" in _why(True, 1, ran, timing, 5, calls=0)  # e.g. no worker connected
     assert "exited with code 2" in _why(True, 2, ran, timing, 5, calls=10)
     killed = SimpleNamespace(logs=ran.logs, killed=["the master", "worker 0"])
+    assert timing.master_run_time_s == 5 + 10 + 2 + 3 + 1  # the calls' timeout, the grace, a report, a second
     assert _why(False, None, killed, timing, 5, calls=10).startswith(
-        "the hard deadline (50 s) passed before Locust ended: the master, worker 0 were killed"
+        f"the hard deadline ({timing.hard_deadline_s:g} s) passed before Locust ended: the master, worker 0 were killed"
     )

@@ -126,12 +126,29 @@ def _go(url: str, callers: list[Any], steps: list[Any], options: Any, args: argp
         plan = prepare_plan(url, callers, steps, options, Path("locust_workers.json"))
         plan.write(args.write_plan)
         print(f"wrote {args.write_plan} (it holds the callers' tokens: copy it only to the Locust machines)")
+        print(_commands(plan, options, args.write_plan.name))
         return EXIT_OK
     result = run_locust(url, callers, steps, options)
     print(_table(result))
     if args.json is not None:
         args.json.write_text(json.dumps(_document(result), indent=2), encoding="utf-8")
     return EXIT_OK
+
+
+def _commands(plan: Any, options: Any, name: str) -> str:
+    """The master's and each worker's command for this plan (Locust's run time outlasting the users' calls)."""
+    from mcpbdd.locust.processes import LOCUSTFILE, LocustTiming
+
+    run_time = LocustTiming(options.run_time_s, options.call_timeout_s).master_run_time_s
+    users = len(plan.callers)
+    return "\n".join([
+        "the master (reachable by the workers on port 5557):",
+        f"  MCPBDD_LOCUST_PLAN={name} locust -f {LOCUSTFILE} --master --headless --expect-workers {plan.workers} "
+        f"-u {users} -r {users} --run-time {run_time}s --stop-timeout 2 -H {plan.url} "
+        "--csv out/locust --csv-full-history",
+        f"each of the {plan.workers} workers:",
+        f"  MCPBDD_LOCUST_PLAN={name} locust -f {LOCUSTFILE} --worker --master-host MASTER_HOST",
+    ])  # fmt: skip
 
 
 def _table(result: Any) -> str:

@@ -125,6 +125,11 @@ class LocustPlan:
     call_timeout_s: float
     workers_report: str
     """The file the master keeps each worker's call counts in (proof that every worker took part)."""
+    run_time_s: float = 10.0
+    """How long each worker's users make calls, from its first user's start. Locust's own `--run-time` must be
+    longer (`LocustTiming.master_run_time_s`): users stop calling first, their last calls end and are reported,
+    then the master quits, so no call is cut off unreported (Locust's quit waits half a second for the workers'
+    final statistics, while a call in flight may need its whole timeout)."""
 
     def caller_for(self, worker_index: int, local_index: int) -> LocustCaller:
         """The caller of a worker's `local_index`th user: worker w takes callers w, w+N, w+2N... (N workers).
@@ -153,6 +158,7 @@ class LocustPlan:
             workers=int(document["workers"]),
             call_timeout_s=float(document["call_timeout_s"]),
             workers_report=document["workers_report"],
+            run_time_s=float(document.get("run_time_s", 10.0)),
         )
 
     @classmethod

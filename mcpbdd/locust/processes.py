@@ -6,6 +6,9 @@ and its process group is remembered. The run ends when the master does: `--run-t
 `--stop-timeout` bounds how long a user may finish its call. Should the master not end by the hard deadline
 (start-up allowance + run time + stop time + grace), or should the runner be interrupted (Ctrl-C, SIGTERM raised
 as an exception, any error), every group started gets SIGTERM, then SIGKILL after a short grace.
+
+The users stop calling at the run time themselves (`user.py`); Locust's `--run-time` is longer by the last calls'
+timeout and a statistics interval, so that the master quits only once every call made has been reported.
 """
 
 from __future__ import annotations
@@ -21,10 +24,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mcpbdd.locust.bridge import WAIT_GRACE_S
 from mcpbdd.locust.plan import PLAN_ENV
 
-__all__ = ["KILL_GRACE_S", "LocustProcesses", "LocustTiming", "MasterOptions", "started_locust"]
+__all__ = ["KILL_GRACE_S", "LOCUSTFILE", "LocustProcesses", "LocustTiming", "MasterOptions", "started_locust"]
 
+REPORT_INTERVAL_S = 3.0
+"""How often a Locust worker sends the master its statistics (`locust.runners.WORKER_REPORT_INTERVAL`)."""
 KILL_GRACE_S = 3.0
 """Seconds a Locust process has after SIGTERM before its group gets SIGKILL."""
 LOCUSTFILE = Path(__file__).with_name("locustfile.py")
@@ -35,6 +41,8 @@ class LocustTiming:
     """How long the run may take: the users run for `run_time_s`; the rest are allowances around it."""
 
     run_time_s: float
+    call_timeout_s: float = 10.0
+    """The longest a call may take: the users' last calls end this long after the run time at most."""
     startup_s: float = 30.0
     """For the workers to start and connect to the master (the master gives up after this too)."""
     stop_s: float = 5.0
@@ -44,8 +52,14 @@ class LocustTiming:
     """For the master to write its last statistics and end."""
 
     @property
+    def master_run_time_s(self) -> int:
+        """Locust's `--run-time`: the users' run time, their last calls (timeout and the bridge's grace), a worker's
+        statistics interval (3 s) and a second, so that every call made is in the master's statistics."""
+        return math.ceil(self.run_time_s + self.call_timeout_s + WAIT_GRACE_S + REPORT_INTERVAL_S + 1)
+
+    @property
     def hard_deadline_s(self) -> float:
-        return self.startup_s + self.run_time_s + math.ceil(self.stop_s) + self.grace_s
+        return self.startup_s + self.master_run_time_s + math.ceil(self.stop_s) + self.grace_s
 
 
 @dataclass
@@ -129,7 +143,7 @@ def started_locust(options: MasterOptions, timing: LocustTiming, plan: Path, log
     master_argv = [
         "--master", "--headless", "--master-bind-host", "127.0.0.1", "--master-bind-port", str(options.port),
         "--expect-workers", str(options.workers), "--expect-workers-max-wait", str(math.ceil(timing.startup_s)),
-        "-u", str(options.users), "-r", f"{options.spawn_rate:g}", "--run-time", f"{max(1, round(timing.run_time_s))}s",
+        "-u", str(options.users), "-r", f"{options.spawn_rate:g}", "--run-time", f"{timing.master_run_time_s}s",
         "--stop-timeout", str(math.ceil(timing.stop_s)), "-H", options.url, "--csv", str(options.csv_prefix),
         "--csv-full-history", "--only-summary", "--loglevel", "WARNING",
     ]  # fmt: skip

@@ -112,13 +112,15 @@ def prepare_plan(
         raise LocustSetupError(str(error)) from error
     tokened = with_tokens(url, callers, options)
     _preflight(url, tokened[0], [step.tool for step in profile], options.call_timeout_s)
-    return LocustPlan(url, tokened, profile, options.workers, options.call_timeout_s, str(report))
+    return LocustPlan(
+        url, tokened, profile, options.workers, options.call_timeout_s, str(report), run_time_s=options.run_time_s
+    )
 
 
 def _run(plan: Path, keep: Path, options: LocustOptions, users: int) -> LoadResult:
     from mcpbdd.harness.processes.http_process import free_port
 
-    timing = LocustTiming(options.run_time_s, startup_s=options.startup_s, stop_s=min(options.call_timeout_s, 10.0))
+    timing = LocustTiming(options.run_time_s, options.call_timeout_s, startup_s=options.startup_s, stop_s=2.0)
     master = MasterOptions(
         LocustPlan.read(plan).url,
         free_port(),

@@ -7,6 +7,8 @@ locustfile mcpbdd hands Locust (`mcpbdd/locust/locustfile.py`). Each user:
   caller's bearer token on every request, in a session of its own (`bridge.CallerSession`);
 - goes through the profile in turn, each step as many times as its weight per round, interleaved, with `{caller}`,
   `{tenant}` and `{n}` filled in (`{n}` counts the caller's calls, from 1);
+- stops making calls when the plan's run time is over (counted from the worker's first user), so that Locust's
+  master, whose own run time is longer, quits only once every call made has been reported;
 - reports every call through Locust's request event: the request type is `MCP`, the name the tool, the response
   time in milliseconds, and a failed call's exception a `CallFailed` naming its channel (`channels.py`).
 
@@ -25,6 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import gevent
 from locust import User, constant, events, task
 
 from mcpbdd.locust.bridge import CallerSession, LoopThread
@@ -43,6 +46,8 @@ _shared: dict[str, Any] = {}
 def _plan() -> LocustPlan:
     if "plan" not in _shared:
         _shared["plan"] = LocustPlan.from_environment()
+        # now is the first user's start: the worker's run began
+        _shared["deadline"] = time.monotonic() + _shared["plan"].run_time_s
         _shared["counter"] = itertools.count()
         _shared["calls"] = {}
         _shared["seconds"] = {}
@@ -116,6 +121,9 @@ class McpUser(User):
 
     @task
     def next_call(self) -> None:
+        if time.monotonic() >= _shared["deadline"]:
+            gevent.sleep(0.5)  # the run time is over: no new call; the master quits once the last are reported
+            return
         step = self.schedule[self.sequence % len(self.schedule)]
         self.sequence += 1
         arguments = step.filled(self.caller, self.sequence)

@@ -62,7 +62,8 @@ def notes_run(tmp_path_factory: pytest.TempPathFactory) -> NotesRun:
     out = tmp_path_factory.mktemp("locust")
     callers = callers_of({"acme": 2, "globex": 2}, scopes=["notes:write"])
     with started_server(NOTES) as url:
-        result = run_locust(url, callers, PROFILE, LocustOptions(workers=2, run_time_s=RUN_TIME_S, csv_dir=out))
+        options = LocustOptions(workers=2, run_time_s=RUN_TIME_S, call_timeout_s=3.0, csv_dir=out)
+        result = run_locust(url, callers, PROFILE, options)
         tokens = [secret for secret in minted() if secret.count(".") == 2]
         stored = {tenant: _notes_of(url, result, tenant) for tenant in ("acme", "globex")}
     return NotesRun(result, stored, tokens)
@@ -155,22 +156,25 @@ def test_a_stalling_flooding_refusing_server_is_counted_and_the_run_ends_on_time
     started = time.monotonic()
     result = run_locust(misbehaving_url, callers_of({"acme": 2}), profile, options)
     took = time.monotonic() - started
-    timing = LocustTiming(6, startup_s=options.startup_s, stop_s=1.5)
+    timing = LocustTiming(6, 1.5, startup_s=options.startup_s, stop_s=2.0)
     assert took < timing.hard_deadline_s, took
     assert result.stopped_because == "the 6 s run time ended", result.stopped_because
     stall, flood, refuse, echo = (result.per_tool[tool] for tool in ("stall", "flood", "refuse", "echo"))
     assert stall.by_channel["timeout"] == stall.calls > 0, stall
     assert stall.p50_ms >= 1400, stall  # each waited its whole timeout (Locust rounds to 2 figures)
-    # 4 MB an answer: read whole, or out of time on a crowded machine; either way counted, and nothing broke
+    # 4 MB an answer: read whole, or out of time on a crowded machine (and while the one-process server writes it,
+    # another caller's quick call may time out too); every call is counted, on its own channel, and nothing broke
     assert flood.by_channel["ok"] + flood.by_channel["timeout"] == flood.calls > 0, flood
-    assert refuse.by_channel["protocol_error"] == refuse.calls > 0 and refuse.reasons == {"over_quota": refuse.calls}
-    assert echo.by_channel["ok"] == echo.calls > 0, echo
+    refused = refuse.by_channel["protocol_error"]
+    assert refused + refuse.by_channel["timeout"] == refuse.calls and refused > 0, refuse
+    assert refuse.reasons == {"over_quota": refused}, refuse
+    assert echo.by_channel["ok"] + echo.by_channel["timeout"] == echo.calls and echo.by_channel["ok"] > 0, echo
 
 
 def test_a_server_that_dies_mid_run_keeps_what_was_measured(tmp_path: Path) -> None:
     profile = [LocustStep("echo", {"text": "{caller} {n}"})]
     # generous: on a crowded machine a session's first call can take seconds, and the kill waits for a report (3 s)
-    options = LocustOptions(workers=2, run_time_s=10, call_timeout_s=5.0, csv_dir=tmp_path, tokens="test")
+    options = LocustOptions(workers=2, run_time_s=10, call_timeout_s=3.0, csv_dir=tmp_path, tokens="test")
     with started_server(MISBEHAVING) as url:
         killer = threading.Thread(target=_kill_once_calls_were_made, args=(_listening_pid(url), tmp_path), daemon=True)
         killer.start()
@@ -259,7 +263,18 @@ def test_the_command_prints_the_table_and_writes_json(misbehaving_url: str, tmp_
     profile = tmp_path / "profile.json"
     profile.write_text('[{"tool": "echo", "arguments": {"text": "{caller}"}}, {"tool": "refuse", "weight": 2}]')
     common = ["locust", "--url", misbehaving_url, "--tokens", "test", "--tenant", "acme=2", "--profile", str(profile)]
-    out = ["--run-time", "2", "--workers", "1", "--csv-dir", str(tmp_path / "csv"), "--json", str(tmp_path / "r.json")]
+    out = [
+        "--run-time",
+        "2",
+        "--call-timeout",
+        "2",
+        "--workers",
+        "1",
+        "--csv-dir",
+        str(tmp_path / "csv"),
+        "--json",
+        str(tmp_path / "r.json"),
+    ]
     assert main([*common, *out]) == 0
     printed = capsys.readouterr().out
     assert "echo" in printed and "protocol_error" in printed and "stopped because the 2 s run time ended" in printed
