@@ -29,8 +29,9 @@ def _normal(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
-RUNTIME_EXTRAS = ("apps",)
-"""Extras that are part of mcpbdd's runtime for one feature (`apps`: Playwright, for mcpbdd.apps); not `dev`."""
+RUNTIME_EXTRAS = ("apps", "load")
+"""Extras that are part of mcpbdd's runtime for one feature (`apps`: Playwright, for mcpbdd.apps; `load`: Locust
+and gevent, for mcpbdd.locust); not `dev`."""
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@
     mcpbdd conformance TARGET [--only IDS] [--skip IDS] [--expected-failures FILE] [--summary FILE]
     mcpbdd lint [TARGET] [--baseline FILE] [--max-tokens N] [--sarif FILE] [--json FILE] [--markdown FILE]
     mcpbdd steps [--markdown]
+    mcpbdd locust (--url URL | --server COMMAND) --profile FILE --tenant NAME=CALLERS... (see mcpbdd.cli.locust_command)
     mcpbdd init --server package.module:attr [DIRECTORY]
     mcpbdd record --out FILE -- COMMAND | feature CASSETTE | verify CASSETTE  (see mcpbdd.cli.recording)
 
@@ -40,7 +41,7 @@ from mcpbdd.cli import catalog as catalog_cli
 from mcpbdd.cli import conformance as conformance_cli
 from mcpbdd.cli import coverage as coverage_cli
 from mcpbdd.cli import diff as diff_cli
-from mcpbdd.cli import init_command, recording, report, steps_listing
+from mcpbdd.cli import init_command, locust_command, recording, report, steps_listing
 from mcpbdd.cli import lint as lint_cli
 from mcpbdd.cli import options as run_options
 from mcpbdd.cli import surface as surface_cli
@@ -60,6 +61,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "diff": diff_cli.main,
     "init": init_command.main,
     "steps": steps_listing.main,
+    "locust": locust_command.main,
 }
 """The subcommands that take only their own options (`run` passes the rest to behave; `recording` a command)."""
 
@@ -74,6 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
     conformance_cli.add_parser(commands)
     surface_cli.add_parser(commands)
     lint_cli.add_parser(commands)
+    locust_command.add_parser(commands)
     coverage_cli.add_parser(commands)
     steps_listing.add_parser(commands)
     init_command.add_parser(commands)
