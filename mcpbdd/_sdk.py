@@ -109,7 +109,8 @@ def lowlevel_server(server: MCPServer[Any]) -> Server[Any]:
     for every caller's `Client`). If it changes, neither harness can reach an
     in-process server.
     """
-    return _private(server, "_lowlevel_server", "to call its handlers and enter its lifespan", "mcp")
+    lowlevel: Server[Any] = _private(server, "_lowlevel_server", "to call its handlers and enter its lifespan", "mcp")
+    return lowlevel
 
 
 _SHARED_VALIDATORS: dict[str, Any] = {}
@@ -154,7 +155,8 @@ def subscription_bus(server: MCPServer[Any]) -> SubscriptionBus:
     change notification publishes it on the server's bus, as in production. If it
     changes, every Context the context harness builds fails to be made.
     """
-    return _private(server, "_subscriptions", "to build Contexts as the server does", "mcp")
+    bus: SubscriptionBus = _private(server, "_subscriptions", "to build Contexts as the server does", "mcp")
+    return bus
 
 
 def spy_on_notifications(session: Any, hear: Callable[[str, Mapping[str, Any] | None], None]) -> None:
@@ -187,7 +189,10 @@ def connection_of(session: Any) -> Connection:
     `mcpbdd.kit.announce` to remember who subscribed; if it changes, subscribing fails with
     `SdkSeamError`.
     """
-    return _private(session, "_connection", "to tell which client connection a request came over", "mcp")
+    connection: Connection = _private(
+        session, "_connection", "to tell which client connection a request came over", "mcp"
+    )
+    return connection
 
 
 def registered_tools(server: object) -> list[RegisteredTool]:
