@@ -13,6 +13,7 @@ import importlib.metadata
 import re
 import sys
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
 
 from mcpbdd.harness.processes.forkserver import absolute_imports
@@ -49,7 +50,7 @@ def _imported_top_levels() -> dict[str, set[str]]:
 
 
 @functools.cache
-def _installed() -> dict[str, list[str]]:
+def _installed() -> Mapping[str, list[str]]:
     return importlib.metadata.packages_distributions()
 
 
