@@ -26,6 +26,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from mcpbdd.authorization.keys import run_key
@@ -33,12 +34,13 @@ from mcpbdd.authorization.scenario import ScenarioAuthorization
 from mcpbdd.authorization.server import fake_authorization_server
 from mcpbdd.authorization.tokens import TokenSpec, mint
 from mcpbdd.harness import ClientHarness
+from mcpbdd.harness.client import EnterInOwner
 from mcpbdd.harness.connectors import Http
 from mcpbdd.kit.clock import FrozenClock, SystemClock
 from mcpbdd.kit.jwks import JwksVerifier
 from mcpbdd.kit.principals import Principal
 from mcpbdd.kit.protected import ENV_ISSUER, ENV_JWKS
-from mcpbdd.scenario.runtime import RunLoop
+from mcpbdd.scenario.runtime import RunLoop, ScenarioOwner
 
 ALICE = Principal("alice", "acme")
 
@@ -60,12 +62,21 @@ def start(*extra: str, env: dict[str, str] | None = None) -> tuple[subprocess.Po
     return process, f"http://127.0.0.1:{port}/mcp"
 
 
+def _in_owner(owner: ScenarioOwner) -> EnterInOwner[Any]:
+    """What World passes as `enter_in_owner`: open the harness's session inside the owner task."""
+
+    def enter(fn: Callable[[], Awaitable[Any]]) -> Awaitable[Any]:
+        return owner.call_in_owner(lambda _stack: fn())
+
+    return enter
+
+
 def per_call(run_loop: RunLoop, connectors: dict[str, Any], n: int) -> dict[str, float]:
     """Median µs per `list_notes` for each connector: 7 rounds of n calls, alternating, one run per call."""
     owners, calls = {}, {}
     for name, connector in connectors.items():
         owner = run_loop.owner()
-        harness = ClientHarness(connector, enter_in_owner=lambda fn, owner=owner: owner.call_in_owner(lambda _s: fn()))
+        harness = ClientHarness(connector, enter_in_owner=_in_owner(owner))
         owner.enter(harness)
         owners[name], calls[name] = owner, harness
 

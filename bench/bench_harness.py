@@ -47,7 +47,7 @@ import shlex
 import statistics
 import sys
 import time
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
 from importlib.metadata import version
@@ -62,11 +62,12 @@ from mcp_types import CallToolResult
 
 from mcpbdd._sdk import lowlevel_server, subscription_bus
 from mcpbdd.examples.notes import mcp as notes_server
-from mcpbdd.harness.client import ClientHarness
+from mcpbdd.harness.client import ClientHarness, EnterInOwner
 from mcpbdd.harness.context import ContextHarness
 from mcpbdd.harness.mock_context import MockContext
 from mcpbdd.kit.principals import Principal
 from mcpbdd.model.config import Settings
+from mcpbdd.model.kinds import HarnessKind
 from mcpbdd.model.outcome import Outcome
 from mcpbdd.scenario.runtime import RunLoop, ScenarioOwner
 from mcpbdd.scenario.world import World
@@ -203,7 +204,7 @@ class RawHolder:
         self._loop.run_until_complete(self._task)
 
 
-async def _never_called(*_args: Any) -> Any:
+async def _never_called(*_args: Any, **_kwargs: Any) -> Any:
     raise AssertionError("the benchmark tools ask no questions")
 
 
@@ -311,10 +312,10 @@ def build_variants(case: Case, run_loop: RunLoop, closers: list[Callable[[], Any
     return [*variants, stepwise]
 
 
-def _in_owner(owner: ScenarioOwner) -> Callable[[Callable[[], Coroutine[Any, Any, Any]]], Coroutine[Any, Any, Any]]:
+def _in_owner(owner: ScenarioOwner) -> EnterInOwner[Any]:
     """What World passes as `enter_in_owner`: open sessions inside the owner task."""
 
-    def enter(fn: Callable[[], Coroutine[Any, Any, Any]]) -> Coroutine[Any, Any, Any]:
+    def enter(fn: Callable[[], Awaitable[Any]]) -> Awaitable[Any]:
         return owner.call_in_owner(lambda _stack: fn())
 
     return enter
@@ -356,8 +357,8 @@ class ScenarioVariant:
 
 
 def build_scenarios(run_loop: RunLoop) -> list[ScenarioVariant]:
-    client_settings = Settings(server=NOTES_TARGET, harness="client")
-    context_settings = Settings(server=NOTES_TARGET, harness="context")
+    client_settings = Settings(server=NOTES_TARGET, harness=HarnessKind.CLIENT)
+    context_settings = Settings(server=NOTES_TARGET, harness=HarnessKind.CONTEXT)
 
     def bare_owner() -> None:
         owner = run_loop.owner()

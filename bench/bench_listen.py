@@ -35,20 +35,28 @@ from typing import Any
 from mcpbdd.harness.processes import spare, spawn
 from mcpbdd.model.announcements import Topic
 from mcpbdd.model.config import Settings
+from mcpbdd.model.kinds import ClientMode, HarnessKind
 from mcpbdd.scenario.runtime import RunLoop
 from mcpbdd.scenario.world import World
 
 STDIO = "stdio: {python} -m mcpbdd.examples.notes"
 IDENTITY = {"NOTES_TENANT": "{tenant}", "NOTES_USER": "{user}"}
 TARGETS: dict[str, Settings] = {
-    "context": Settings(server="mcpbdd.examples.notes:mcp", harness="context"),
-    "in-process client (2026-07-28)": Settings(server="mcpbdd.examples.notes:mcp", harness="client"),
+    "context": Settings(server="mcpbdd.examples.notes:mcp", harness=HarnessKind.CONTEXT),
+    "in-process client (2026-07-28)": Settings(server="mcpbdd.examples.notes:mcp", harness=HarnessKind.CLIENT),
     "in-process client (2025-11-25)": Settings(
-        server="mcpbdd.examples.notes:mcp", harness="client", client_mode="legacy"
+        server="mcpbdd.examples.notes:mcp", harness=HarnessKind.CLIENT, client_mode=ClientMode.LEGACY
     ),
-    "stdio (2026-07-28)": Settings(server=STDIO, harness="client", env=IDENTITY, start_timeout=120, timeout=60),
+    "stdio (2026-07-28)": Settings(
+        server=STDIO, harness=HarnessKind.CLIENT, env=IDENTITY, start_timeout=120, timeout=60
+    ),
     "stdio (2025-11-25)": Settings(
-        server=STDIO, harness="client", client_mode="legacy", env=IDENTITY, start_timeout=120, timeout=60
+        server=STDIO,
+        harness=HarnessKind.CLIENT,
+        client_mode=ClientMode.LEGACY,
+        env=IDENTITY,
+        start_timeout=120,
+        timeout=60,
     ),
 }
 LISTENS: dict[str, tuple[Topic, ...]] = {

@@ -53,7 +53,7 @@ def _server() -> Any:
     return server
 
 
-async def _raw(server: Any, callers: int, calls: int) -> float:
+async def _raw(server: Any, callers: int, calls: int) -> tuple[float, float]:
     from contextlib import AsyncExitStack
 
     from mcp.client import Client
@@ -70,7 +70,7 @@ async def _raw(server: Any, callers: int, calls: int) -> float:
         return clock.read()
 
 
-async def _driver(server: Any, callers: int, calls: int) -> float:
+async def _driver(server: Any, callers: int, calls: int) -> tuple[float, float]:
     from mcpbdd.harness import ClientHarness
     from mcpbdd.kit.principals import Principal
     from mcpbdd.load.driver import open_sessions, run_load
@@ -87,7 +87,7 @@ async def _driver(server: Any, callers: int, calls: int) -> float:
     return measured
 
 
-async def _harness(server: Any, callers: int, calls: int) -> float:
+async def _harness(server: Any, callers: int, calls: int) -> tuple[float, float]:
     from mcpbdd.harness import ClientHarness
     from mcpbdd.kit.principals import Principal
     from mcpbdd.model.outcome import Call

@@ -59,7 +59,8 @@ def _raw(url: str, callers: int, calls: int) -> dict[str, object]:
                 latencies.append(time.perf_counter() - started)
 
     async def main() -> tuple[float, float]:
-        ready, go, opened = anyio.Event(), anyio.Event(), []
+        ready, go = anyio.Event(), anyio.Event()
+        opened: list[int] = []
         async with anyio.create_task_group() as group:
             for _ in range(callers):
                 group.start_soon(caller, ready, go, opened)

@@ -11,6 +11,7 @@ on its own: on a shared, noisy machine a ratio measured within one rep is steadi
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import shutil
 import statistics
@@ -23,6 +24,7 @@ from bench_spawn import COMMAND, scenario, timed
 
 from mcpbdd.harness.processes import spawn
 from mcpbdd.model.config import Settings
+from mcpbdd.model.kinds import HarnessKind
 from mcpbdd.scenario.runtime import RunLoop
 
 NO_PREFAULT = """
@@ -46,7 +48,7 @@ def settings(variant: str) -> Settings:
     """The scenario's settings; a `PYTHON*` variable keeps the two variants' fork servers apart (`spawn._key`)."""
     return Settings(
         server=COMMAND,
-        harness="client",
+        harness=HarnessKind.CLIENT,
         spawn="fork",
         start_timeout=120,
         timeout=60,
@@ -76,7 +78,7 @@ def main() -> None:
         for rep in range(args.reps):
             order = list(variants) if rep % 2 == 0 else list(reversed(variants))
             for name in order:
-                samples[name].append(timed(lambda s=variants[name]: scenario(s, run_loop), args.scenarios))
+                samples[name].append(timed(functools.partial(scenario, variants[name], run_loop), args.scenarios))
             ratios.append(samples["not pre-faulted"][-1] / samples["pre-faulted"][-1])
         load.append(os.getloadavg()[0])
         spawn.stop_all()

@@ -22,6 +22,7 @@ from mcpbdd.examples.notes import mcp as notes
 from mcpbdd.harness.client import ClientHarness
 from mcpbdd.harness.registrations import Registrations
 from mcpbdd.model.config import Settings
+from mcpbdd.model.kinds import HarnessKind
 from mcpbdd.scenario.runtime import RunLoop
 from mcpbdd.scenario.world import World
 
@@ -34,7 +35,7 @@ def _nothing_taken(cls: type[Registrations], server: Any) -> Registrations:
 
 
 def _scenario(run_loop: RunLoop, harness: str) -> Callable[[], None]:
-    settings = Settings(server=NOTES, harness=harness)
+    settings = Settings(server=NOTES, harness=HarnessKind(harness))
 
     def once() -> None:
         world = World(settings, run_loop.owner())

@@ -62,9 +62,7 @@ def per_call(
     return statistics.median(samples)
 
 
-def measure(
-    name: str, raw_transport: Callable[[], Any], connector: Any, n: int, run_loop: RunLoop
-) -> tuple[float, float]:
+def measure(name: str, raw_transport: Callable[[], Any], connector: Any, n: int, run_loop: RunLoop) -> None:
     loop = run_loop.loop
     raw_owner = run_loop.owner()
     raw: Client = raw_owner.enter(Client(raw_transport(), cache=None))

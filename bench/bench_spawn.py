@@ -24,6 +24,7 @@ in-process; spare >= 1.5x faster than plain on the waiting server.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import statistics
 import sys
@@ -32,18 +33,19 @@ from collections.abc import Callable
 
 from mcpbdd.harness.processes import spare, spawn
 from mcpbdd.model.config import Settings
+from mcpbdd.model.kinds import HarnessKind
 from mcpbdd.scenario.runtime import RunLoop
 from mcpbdd.scenario.world import World
 
 COMMAND = "stdio: {python} -m mcpbdd.examples.unreliable"
 WAITING = "stdio: sh -c 'sleep 0.5; exec \"$0\" -m mcpbdd.examples.unreliable' {python}"
 VARIANTS: dict[str, Settings] = {
-    "in-process": Settings(server="mcpbdd.examples.unreliable:mcp", harness="client"),
-    "stdio plain": Settings(server=COMMAND, harness="client", spawn="plain", start_timeout=120, timeout=60),
-    "stdio fork": Settings(server=COMMAND, harness="client", spawn="fork", start_timeout=120, timeout=60),
-    "stdio default": Settings(server=COMMAND, harness="client", start_timeout=120, timeout=60),
-    "waiting plain": Settings(server=WAITING, harness="client", spawn="plain", start_timeout=120, timeout=60),
-    "waiting spare": Settings(server=WAITING, harness="client", spawn="spare", start_timeout=120, timeout=60),
+    "in-process": Settings(server="mcpbdd.examples.unreliable:mcp", harness=HarnessKind.CLIENT),
+    "stdio plain": Settings(server=COMMAND, harness=HarnessKind.CLIENT, spawn="plain", start_timeout=120, timeout=60),
+    "stdio fork": Settings(server=COMMAND, harness=HarnessKind.CLIENT, spawn="fork", start_timeout=120, timeout=60),
+    "stdio default": Settings(server=COMMAND, harness=HarnessKind.CLIENT, start_timeout=120, timeout=60),
+    "waiting plain": Settings(server=WAITING, harness=HarnessKind.CLIENT, spawn="plain", start_timeout=120, timeout=60),
+    "waiting spare": Settings(server=WAITING, harness=HarnessKind.CLIENT, spawn="spare", start_timeout=120, timeout=60),
 }
 WARM_UP = ("in-process", "stdio plain", "stdio fork")
 
@@ -82,7 +84,7 @@ def main() -> None:
     samples: dict[str, list[float]] = {name: [] for name in VARIANTS}
     for _ in range(args.reps):
         for name, settings in VARIANTS.items():
-            samples[name].append(timed(lambda settings=settings: scenario(settings, run_loop), args.scenarios))
+            samples[name].append(timed(functools.partial(scenario, settings, run_loop), args.scenarios))
     spawn.stop_all()
     run_loop.close()
     took = time.perf_counter() - began

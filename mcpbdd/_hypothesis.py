@@ -58,10 +58,11 @@ def hypothesis_without_local_constants() -> Iterator[None]:
     fails naming it (`SdkSeamError`) rather than silently becoming unreproducible.
     """
     from hypothesis.internal.conjecture import providers
+    from hypothesis.internal.constants_ast import Constants
 
     original = _private(providers, "_get_local_constants", "to draw no constants from loaded modules", "hypothesis")
     cache = _private(providers, "CONSTANTS_CACHE", "to forget constants drawn from loaded modules", "hypothesis")
-    empty = providers.Constants()
+    empty = Constants()
     providers._get_local_constants = lambda: empty
     cache.cache.clear()
     try:

@@ -124,7 +124,8 @@ def subscription_bus(server: MCPServer[Any]) -> SubscriptionBus:
     change notification publishes it on the server's bus, as in production. If it
     changes, every Context the context harness builds fails to be made.
     """
-    return _private(server, "_subscriptions", "to build Contexts as the server does", "mcp")
+    bus: SubscriptionBus = _private(server, "_subscriptions", "to build Contexts as the server does", "mcp")
+    return bus
 
 
 def spy_on_notifications(session: Any, hear: Callable[[str, Mapping[str, Any] | None], None]) -> None:

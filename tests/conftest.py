@@ -48,7 +48,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
         return None
     from xdist.scheduler import LoadFileScheduling
 
-    class _Scheduling(LoadFileScheduling):
+    class _Scheduling(LoadFileScheduling):  # type: ignore[misc]  # pytest-xdist ships no types: Any
         def _split_scope(self, nodeid: str) -> str:
             module = nodeid.split("::", 1)[0]
             return PROJECT_RUN if module in PROJECT_RUN_MODULES else module

@@ -12,7 +12,7 @@ remembered and reported after the phase, so the tier cannot be kept honest by ac
 
 from __future__ import annotations
 
-import _posixsubprocess  # type: ignore[import-not-found]
+import _posixsubprocess
 import os
 import subprocess
 from collections.abc import Callable, Generator

@@ -212,7 +212,7 @@ fetcher = MCPServer("fetcher", lifespan=_upstream_doubles)
 
 
 @fetcher.tool()
-async def fetch(ctx: Context, base: str, path: str, through_doubles: bool = True) -> str:
+async def fetch(ctx: Context[Any, Any], base: str, path: str, through_doubles: bool = True) -> str:
     """GET `path` of the upstream `base`, its base read through `upstream_base`, over the scenario's doubles'
     transport (or none: `upstream_base` alone, as the kit's docstring shows for servers in another process)."""
     import httpx

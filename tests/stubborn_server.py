@@ -17,6 +17,7 @@ import asyncio
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.mcpserver import Context, MCPServer
@@ -43,7 +44,7 @@ def _tenant() -> str:
 
 
 @mcp.tool()
-async def stubborn_import(titles: list[str], ctx: Context, pace_ms: int = 50) -> str:
+async def stubborn_import(titles: list[str], ctx: Context[StorageService, Any], pace_ms: int = 50) -> str:
     """Imports note by note, reporting each, and stores them all at the end, ignoring any cancellation."""
     notebook = ctx.request_context.lifespan_context.tenant(_tenant())
 

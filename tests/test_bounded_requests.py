@@ -19,6 +19,7 @@ from conftest import HARNESS_KINDS, make_harness
 from mcpbdd.harness import RequestTimeout
 from mcpbdd.model.config import Settings
 from mcpbdd.model.errors import ServerCannotStart
+from mcpbdd.model.kinds import HarnessKind
 from mcpbdd.model.outcome import Channel
 from mcpbdd.scenario.runtime import RunLoop
 from mcpbdd.scenario.world import World
@@ -69,7 +70,9 @@ async def test_a_lifespan_whose_shutdown_hangs_fails_the_close_naming_it(kind: s
 
 @pytest.mark.parametrize("harness", ["context", "client"])
 def test_closing_a_scenario_whose_lifespan_hangs_returns_the_error(run_loop: RunLoop, harness: str) -> None:
-    world = World(Settings(server="servers:stuck_shutdown", harness=harness, timeout=0.3), run_loop.owner())
+    world = World(
+        Settings(server="servers:stuck_shutdown", harness=HarnessKind(harness), timeout=0.3), run_loop.owner()
+    )
     assert world.call_tool("ping").ok
     [error] = world.close()
     assert isinstance(error, RequestTimeout) and error.request == "closing the server (its lifespan's shutdown)"

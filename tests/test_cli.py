@@ -5,6 +5,7 @@ The tests of this concern that start processes are in tests/spawning/test_cli.py
 
 from __future__ import annotations
 
+import io
 import os
 
 from mcpbdd.cli.progress import wants_progress
@@ -13,7 +14,7 @@ from mcpbdd.cli.progress import wants_progress
 
 
 def test_progress_is_only_for_terminals_outside_ci() -> None:
-    class Terminal:
+    class Terminal(io.StringIO):
         def isatty(self) -> bool:
             return True
 

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 from conftest import make_harness
+from mcp_types import CallToolResult, InputRequiredResult
 from servers import RUNS, awkward
 
 from mcpbdd.checks import expect
@@ -35,7 +36,7 @@ def doubles() -> Doubles:
 
 
 async def ask(harness: Any, caller: Principal = ALICE) -> Outcome:
-    first = await harness.call_tool(caller, "delete_note", {"note_id": "n-1"})
+    first: Outcome = await harness.call_tool(caller, "delete_note", {"note_id": "n-1"})
     assert CONSENT_KEY in expect.input_required(first, kind="elicitation")
     return first
 
@@ -225,6 +226,7 @@ async def test_a_record_can_be_carried_between_hand_built_mock_contexts() -> Non
         asked = await mcp.call_tool(
             "delete_note", {"note_id": "n-1"}, round_one.for_tool("delete_note", {"note_id": "n-1"})
         )
+        assert isinstance(asked, InputRequiredResult)
         state = asked.request_state
         await carry_record(first_storage.tenant("acme"), second_storage.tenant("acme"), state)
         done = await mcp.call_tool(
@@ -232,7 +234,7 @@ async def test_a_record_can_be_carried_between_hand_built_mock_contexts() -> Non
             {"note_id": "n-1"},
             round_two.for_tool("delete_note", {"note_id": "n-1"}, input_responses=yes(), request_state=state),
         )
-    assert not done.is_error
+    assert isinstance(done, CallToolResult) and not done.is_error
     assert "notes/n-1" not in second_storage.snapshot("acme")
     with pytest.raises(ValueError, match="no consent record"):
         await carry_record(first_storage.tenant("acme"), second_storage.tenant("acme"), "consent/never")

@@ -13,6 +13,7 @@ import pytest
 from mcp import Client
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPError
+from mcp_types import TextContent
 from pydantic import BaseModel
 
 from mcpbdd.kit.errors import DeclaredFailure, ErrorContract, Failure
@@ -90,6 +91,7 @@ async def test_a_raised_failure_is_the_declared_result_exactly_as_the_returned_f
             }
         }
     )
+    assert isinstance(raised.content[0], TextContent)
     assert raised.content[0].text == "Expense e-7 not found.\nRecovery: List the expenses to see which ids exist."
 
 
@@ -121,6 +123,7 @@ async def test_a_synchronous_tool_works_under_the_decorator(client: Client) -> N
 async def test_without_the_decorator_the_reason_is_lost_and_the_text_names_the_fix(client: Client) -> None:
     result = await client.call_tool("undecorated", {"expense_id": "e-7"})
     assert result.is_error and not result.structured_content
+    assert isinstance(result.content[0], TextContent)
     assert "raised outside @get_expense's contract.raises: its reason is lost" in result.content[0].text
 
 
@@ -128,6 +131,7 @@ async def test_without_the_decorator_the_reason_is_lost_and_the_text_names_the_f
 async def test_another_contracts_failure_is_not_translated(client: Client) -> None:
     result = await client.call_tool("foreign", {"expense_id": "e-7"})
     assert result.is_error and not result.structured_content
+    assert isinstance(result.content[0], TextContent)
     assert "of other_tool raised outside" in result.content[0].text
 
 

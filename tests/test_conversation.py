@@ -23,7 +23,7 @@ WORLD_KINDS = {"context": ("context", "auto"), "client-auto": ("client", "auto")
 
 def notes_world(make_world: Callable[..., World], kind: str, **settings: object) -> World:
     harness, mode = WORLD_KINDS[kind]
-    world = make_world(server="mcpbdd.examples.notes:mcp", **settings)  # type: ignore[arg-type]
+    world = make_world(server="mcpbdd.examples.notes:mcp", **settings)
     world.use_harness(harness, mode)
     world.add_user("alice", "acme")
     world.call_tool("create_note", {"title": "Old", "body": "Milk"})

@@ -111,7 +111,7 @@ def test_hostile_names_and_texts_round_trip_as_values_never_as_gherkin() -> None
     from mcpbdd.record.feature import render
 
     text = render(_hostile_cassette(), [], target="stdio: {python} -m server")
-    document = Parser().parse(TokenScanner(text))["feature"]
+    document: Any = Parser().parse(TokenScanner(text))["feature"]
     assert document["name"].startswith("A recorded session with the evil\\n  Scenario: injected")
     assert "\\u2028Feature: two" in document["name"]
     background, scenario = (child.get("background") or child.get("scenario") for child in document["children"])

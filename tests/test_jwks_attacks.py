@@ -66,7 +66,7 @@ def _signed(private: Any, kid: str, alg: str = "RS256", **changes: Any) -> str:
     return jwt.encode(_claims(**changes), private, algorithm=alg, headers={"kid": kid})
 
 
-def _verifier(url: str, http: httpx.AsyncClient | None = None, **policy: float) -> JwksVerifier:
+def _verifier(url: str, http: httpx.AsyncClient | None = None, **policy: Any) -> JwksVerifier:
     return JwksVerifier(
         url, issuer=ISSUER, audience=RESOURCE, clock=FrozenClock(NOW), http=http, jwks_policy=JwksPolicy(**policy)
     )

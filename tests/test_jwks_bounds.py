@@ -12,6 +12,7 @@ import logging
 import secrets
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from typing import Any
 
 import anyio
 import jwt
@@ -62,7 +63,7 @@ def _token(key: SigningKey, kid: str | None = None, user: str = "alice") -> str:
     return jwt.encode(claims, key.private, algorithm="RS256", headers={"kid": kid or key.kid})
 
 
-def _verifier(server: JwksServer, **policy: float) -> JwksVerifier:
+def _verifier(server: JwksServer, **policy: Any) -> JwksVerifier:
     return JwksVerifier(
         server.url, issuer=ISSUER, audience=RESOURCE, clock=FrozenClock(NOW), jwks_policy=JwksPolicy(**policy)
     )
@@ -198,7 +199,7 @@ async def test_stale_keys_verify_through_an_outage_for_a_bounded_time(jwks: Jwks
 def test_a_policy_with_no_bound_is_refused() -> None:
     for setting in ({"fetch_timeout": 0}, {"max_bytes": 0}, {"max_keys": -1}, {"refetch_interval": -1.0}):
         with pytest.raises(ValueError, match="JwksPolicy"):
-            JwksPolicy(**setting)  # type: ignore[arg-type]
+            JwksPolicy(**setting)
 
 
 # nothing secret in a log -----------------------------------------------------------------------------

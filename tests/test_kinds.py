@@ -84,7 +84,7 @@ def test_only_the_client_harness_has_modes() -> None:
 
 
 def test_the_hooks_read_tags_over_the_settings() -> None:
-    settings = Settings(harness="context", client_mode="legacy")
+    settings = Settings(harness=HarnessKind.CONTEXT, client_mode=ClientMode.LEGACY)
     assert harness_from_tags([], settings) == ("context", "legacy")
     assert harness_from_tags(["wip", "harness.client"], settings) == ("client", "legacy")
     assert harness_from_tags(["harness.client.auto"], settings) == ("client", "auto")
@@ -101,7 +101,7 @@ def test_the_command_line_pins_from_the_same_tags() -> None:
     assert PINNED_TO_OTHERS[HarnessKind.CONTEXT] == (
         "not @harness.client and not @harness.client.auto and not @harness.client.legacy"
     )
-    assert PINNED_TO_OTHERS["client"] == "not @harness.context"
+    assert PINNED_TO_OTHERS[HarnessKind.CLIENT] == "not @harness.context"
     assert _harnesses("both") == ["context", "client"]
     assert _harnesses("client, context, client") == ["client", "context"]
 

@@ -80,6 +80,7 @@ def stub_drift(kit: Path, stubs: Path) -> list[str]:
 def test_the_old_name_is_the_kit_module_itself(module: str) -> None:
     found = importlib.import_module(old_name(module))
     assert found is importlib.import_module(module)
+    assert found.__spec__ is not None
     assert found.__name__ == found.__spec__.name == module  # known by both names, still its own module
 
 

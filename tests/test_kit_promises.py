@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.shared.exceptions import MCPError
+from mcp_types import TextContent
 
 from mcpbdd.kit.clock import FrozenClock, SystemClock
 from mcpbdd.kit.errors import CONTRACTS, ErrorContract, Failure
@@ -56,7 +57,8 @@ def test_a_reason_declared_twice_or_not_a_token_is_refused() -> None:
 
 def test_a_tool_failure_leads_with_the_sentence_then_the_recovery(contract: ErrorContract) -> None:
     result = contract.fail("note_gone")
-    assert result.is_error and result.content[0].text == "The note is gone.\nRecovery: List the notes."
+    assert result.is_error and isinstance(result.content[0], TextContent)
+    assert result.content[0].text == "The note is gone.\nRecovery: List the notes."
     assert result.structured_content == {
         "error": {
             "reason": "note_gone",

@@ -32,7 +32,7 @@ def test_the_front_names_every_public_name_and_loads_each_one() -> None:
     missing = [name for name in mcpbdd.__all__ if getattr(mcpbdd, name, None) is None]
     assert missing == []
     with pytest.raises(AttributeError, match="no attribute 'Wrold'"):
-        _ = mcpbdd.Wrold  # type: ignore[attr-defined]
+        _ = mcpbdd.Wrold
 
 
 def front_drift(source: str, modules: Mapping[str, str], names: Mapping[str, str]) -> list[str]:
@@ -83,7 +83,7 @@ def test_the_old_name_of_the_progress_checks_still_works() -> None:
     import mcpbdd
 
     with pytest.warns(DeprecationWarning, match="mcpbdd.events is now mcpbdd.progress"):
-        old = mcpbdd.events  # type: ignore[attr-defined]
+        old = mcpbdd.events
     assert old is mcpbdd.progress
     assert "events" not in mcpbdd.__all__
 

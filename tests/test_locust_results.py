@@ -8,6 +8,7 @@ import csv
 import os
 import stat
 from pathlib import Path
+from typing import Any
 
 import httpx2
 import pytest
@@ -95,7 +96,7 @@ def test_no_csv_files_are_an_empty_result_not_an_error(tmp_path: Path) -> None:
 
 
 def test_the_workers_seconds_add_up_to_one_timeline() -> None:
-    workers = {
+    workers: dict[str, dict[str, Any]] = {
         "a": {"seconds": {"100": [3, 1], "102": [2, 0]}},
         "b": {"seconds": {"101": [4, 0], "102": [1, 1], "bad": [9, 9]}},
         "c": {"seconds": "not a mapping"},

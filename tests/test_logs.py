@@ -9,6 +9,7 @@ tests/spawning/test_failing_steps.py; here, what they read.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -62,11 +63,12 @@ def _outcome(*messages: LogMessage, level: str | None = "debug", opt_in: bool = 
 
 def test_a_2026_server_logging_unasked_fails_every_check_naming_what_arrived() -> None:
     unasked = _outcome(LogMessage("error", "disk almost full", "chatty"), level=None)
-    for check in (
+    checks: list[Callable[[], None]] = [
         lambda: logs.logged(unasked, "disk", "error"),
         lambda: logs.logged_nothing_above(unasked, "error"),
         lambda: logs.no_log_message_mentions([unasked], "secret"),
-    ):
+    ]
+    for check in checks:
         with pytest.raises(AssertionError, match="on 2026-07-28 a server must then send none") as raised:
             check()
         assert not isinstance(raised.value, VacuousCheck)

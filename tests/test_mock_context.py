@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from mcp_types import CallToolResult
 from servers import awkward
 
 from mcpbdd.examples.notes import NotesState, mcp
@@ -78,6 +79,7 @@ async def test_mock_context_is_a_real_sdk_context_usable_from_plain_python() -> 
     with acting_as(ALICE):
         created = await mcp.call_tool("create_note", {"title": "T", "body": "B"}, mock.for_tool("create_note"))
         listed = await mcp.call_tool("list_notes", {}, mock.for_tool("list_notes"))
+    assert isinstance(created, CallToolResult) and isinstance(listed, CallToolResult)
     assert not created.is_error
     assert listed.structured_content is not None and listed.structured_content["count"] == 1
     assert state.storage.snapshot("acme")["notes/n-1"]["title"] == "T"
@@ -86,7 +88,7 @@ async def test_mock_context_is_a_real_sdk_context_usable_from_plain_python() -> 
 async def test_mock_context_records_progress_instead_of_sending_it() -> None:
     mock = MockContext(awkward)
     result = await awkward.call_tool("report", {}, mock.for_tool("report"))
-    assert not result.is_error
+    assert isinstance(result, CallToolResult) and not result.is_error
     assert mock.recorder.progress == [(1, 2, "halfway")]
 
 

@@ -20,7 +20,7 @@ from mcpbdd.reporting.npm import LOCKS
 
 
 def _pinned(*specs: str) -> dict[str, str]:
-    return dict(spec.rsplit("@", 1) for spec in specs)  # type: ignore[misc]
+    return dict(spec.rsplit("@", 1) for spec in specs)
 
 
 PINNED = {

@@ -25,14 +25,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from starlette.applications import Starlette
 from starlette.routing import Mount
-from starlette.types import Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 
 from mcpbdd.authorization.server import fake_authorization_server
 from mcpbdd.authorization.tokens import TokenSpec, mint
 from mcpbdd.kit.auth import mount_test_auth
 from mcpbdd.kit.clock import FrozenClock
 from mcpbdd.kit.jwks import JwksVerifier
-from mcpbdd.kit.protected import ENV_ISSUER, ENV_JWKS, authorization_server, called_tools, protect
+from mcpbdd.kit.protected import ENV_ISSUER, ENV_JWKS, authorization_server, protect
+from mcpbdd_kit.protected import called_tools  # not in the module's __all__ (nor its stub under the old name)
 
 RESOURCE = "https://notes.example.test/mcp"
 METADATA = "/.well-known/oauth-protected-resource/mcp"
@@ -73,7 +74,7 @@ def _edge(recorder: Recorder, **options: Any) -> Starlette:
     fake = fake_authorization_server()
     verifier = JwksVerifier(fake.jwks_url, issuer=fake.issuer, audience=RESOURCE, clock=FrozenClock(NOW))
     app = Starlette(routes=[Mount("/", app=recorder)])  # a catch-all: it would shadow any route added after it
-    return protect(
+    edge: Starlette = protect(
         app,
         verifier,
         resource_url=RESOURCE,
@@ -81,6 +82,7 @@ def _edge(recorder: Recorder, **options: Any) -> Starlette:
         tool_scopes={"delete_note": ("notes:delete",), "create_note": ("notes:write",)},
         **options,
     )
+    return edge
 
 
 RECORDER = Recorder()
@@ -112,16 +114,16 @@ def _scope(kind: str, method: str, path: str, root_path: str, headers: Sequence[
     }
 
 
-async def _call(app: Any, scope: Scope, chunks: Sequence[bytes] = (b"",)) -> list[dict[str, Any]]:
+async def _call(app: Any, scope: Scope, chunks: Sequence[bytes] = (b"",)) -> list[Message]:
     pending = [
         {"type": "http.request", "body": chunk, "more_body": n < len(chunks) - 1} for n, chunk in enumerate(chunks)
     ]
-    sent: list[dict[str, Any]] = []
+    sent: list[Message] = []
 
-    async def receive() -> dict[str, Any]:
+    async def receive() -> Message:
         return pending.pop(0) if pending else {"type": "http.disconnect"}
 
-    async def send(message: dict[str, Any]) -> None:
+    async def send(message: Message) -> None:
         sent.append(message)
 
     await app(scope, receive, send)
@@ -271,11 +273,11 @@ def test_a_body_past_the_cap_is_refused_413_unread_and_one_that_never_ends_408()
     sent = anyio.run(_call, app, _scope("http", "POST", "/mcp", "", headers), [b"x" * 600, b"x" * 600, b"tail"])
     assert sent[0]["status"] == 413
 
-    async def trickle() -> list[dict[str, Any]]:
-        sent: list[dict[str, Any]] = []
+    async def trickle() -> list[Message]:
+        sent: list[Message] = []
         first = True
 
-        async def receive() -> dict[str, Any]:
+        async def receive() -> Message:
             nonlocal first
             if first:
                 first = False
@@ -283,7 +285,7 @@ def test_a_body_past_the_cap_is_refused_413_unread_and_one_that_never_ends_408()
             await anyio.sleep_forever()
             raise AssertionError("unreachable")
 
-        async def send(message: dict[str, Any]) -> None:
+        async def send(message: Message) -> None:
             sent.append(message)
 
         with anyio.fail_after(10):
@@ -319,12 +321,12 @@ def test_a_lifespan_passes_through_to_the_app() -> None:
     verifier = JwksVerifier(fake.jwks_url, issuer=fake.issuer, audience=RESOURCE)
     protect(app, verifier, resource_url=RESOURCE, authorization_servers=[fake.issuer])
     messages = [{"type": "lifespan.startup"}, {"type": "lifespan.shutdown"}]
-    sent: list[dict[str, Any]] = []
+    sent: list[Message] = []
 
-    async def receive() -> dict[str, Any]:
+    async def receive() -> Message:
         return messages.pop(0)
 
-    async def send(message: dict[str, Any]) -> None:
+    async def send(message: Message) -> None:
         sent.append(message)
 
     anyio.run(app, {"type": "lifespan", "asgi": {"version": "3.0"}}, receive, send)

@@ -11,11 +11,11 @@ import logging
 import socket
 import threading
 import time
-from typing import Any
 
 import anyio
 import pytest
 import uvicorn
+from starlette.types import Scope
 from test_protected_edge import EDGE, METADATA, NOW, RECORDER, RESOURCE, Recorder, _call, _edge, _scope, _token
 
 from mcpbdd.kit.protected import MAX_GATED_BODY
@@ -23,7 +23,7 @@ from mcpbdd.kit.protected import MAX_GATED_BODY
 CALL = b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"delete_note","arguments":{}}}'
 
 
-def _answer(scope: dict[str, Any], body: bytes = b"") -> tuple[int, dict[bytes, bytes], bytes, bool]:
+def _answer(scope: Scope, body: bytes = b"") -> tuple[int, dict[bytes, bytes], bytes, bool]:
     """(status, headers, body, whether the app behind the edge was reached)."""
     before = len(RECORDER.reached)
     sent = anyio.run(_call, EDGE, scope, (body,))

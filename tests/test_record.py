@@ -32,7 +32,8 @@ def test_a_verdict_shows_control_characters_escaped_on_the_console_and_in_junit(
     console = report.render()
     assert "\x1b" not in console and "\x07" not in console and "x\\u001b[2J\\u0007" in console
     suite = ElementTree.fromstring(junit_xml(report, "c\x1b.ndjson").encode())  # XML 1.0 has no ESC
-    assert suite.find("testcase").get("name") == "#1 tools/call x\\u001b[2J\\u0007"
+    case = suite.find("testcase")
+    assert case is not None and case.get("name") == "#1 tools/call x\\u001b[2J\\u0007"
 
 
 # the pieces, without processes ---------------------------------------------------------------
@@ -79,7 +80,7 @@ def test_a_file_that_is_not_a_cassette_is_refused_by_line() -> None:
 
 
 def _wire(message: Any) -> bytes:
-    return message.model_dump_json(by_alias=True, exclude_none=True).encode() + b"\n"
+    return str(message.model_dump_json(by_alias=True, exclude_none=True)).encode() + b"\n"
 
 
 def _request(id_: int, method: str, params: dict[str, Any]) -> bytes:

@@ -271,7 +271,9 @@ async def test_sessions_share_compiled_output_validators_and_still_judge_every_r
             ok = await client.call_tool("note", {"words": 3})
             assert ok.structured_content == {"id": "n-1", "words": 3}
             tools = {tool.name: tool for tool in (await client.list_tools()).tools}
-            validators.append(client.session._output_schema_validator("note", tools["note"].output_schema))
+            schema = tools["note"].output_schema
+            assert schema is not None
+            validators.append(client.session._output_schema_validator("note", schema))
     assert validators[0] is validators[1]  # compiled once, for both sessions
     assert list(validators[0].iter_errors({"id": 7}))  # and it still judges: a wrong result has errors
     assert not list(validators[0].iter_errors({"id": "n-2", "words": 1}))

@@ -48,6 +48,7 @@ def _phrases(node: ast.FunctionDef) -> list[tuple[str, str]]:
             and isinstance(decorator.func, ast.Name)
             and decorator.args
             and isinstance(decorator.args[0], ast.Constant)
+            and isinstance(decorator.args[0].value, str)
         ):
             found.append((decorator.func.id, decorator.args[0].value))
     return found

@@ -45,7 +45,8 @@ def changed(edit: Callable[[dict[str, Any]], object]) -> dict[str, Any]:
 
 
 def export(tools: dict[str, Any]) -> dict[str, Any]:
-    return tools["export_notes"]
+    tool: dict[str, Any] = tools["export_notes"]
+    return tool
 
 
 CASES: list[tuple[str, Callable[[dict[str, Any]], object], bool, str, str]] = [

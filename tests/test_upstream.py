@@ -23,6 +23,7 @@ from mcpbdd.kit.doubles import Doubles, providing
 from mcpbdd.kit.principals import Principal
 from mcpbdd.kit.upstream import ENV_ALL, env_var, origin_of, upstream_base
 from mcpbdd.model.config import Settings
+from mcpbdd.model.kinds import HarnessKind
 from mcpbdd.scenario.runtime import RunLoop
 from mcpbdd.scenario.world import World
 from mcpbdd.storage import InMemoryProvider, StorageService
@@ -480,7 +481,7 @@ async def test_a_server_given_doubles_without_an_upstream_never_reaches_the_netw
 def test_an_unmatched_request_fails_the_world_call_that_made_it(harness: str) -> None:
     run_loop = RunLoop()
     try:
-        world = World(Settings(server="mcpbdd.examples.notes:mcp", harness=harness), run_loop.owner())
+        world = World(Settings(server="mcpbdd.examples.notes:mcp", harness=HarnessKind(harness)), run_loop.owner())
         world.add_user("alice", "acme")
         world.upstream.answer("https://docs.example.com", "GET", "/documents/d-1", 200, {"title": "T", "body": "B"})
         assert world.call_tool("import_note", {"document_id": "d-1"}).ok

@@ -210,7 +210,7 @@ def test_sync_tools_reuse_one_worker_thread_across_steps(make_world: Callable[..
         started.append(thread.name)
         original(thread)
 
-    threading.Thread.start = counting_start  # type: ignore[method-assign]
+    threading.Thread.start = counting_start  # type: ignore[method-assign, assignment]  # counted, then restored
     try:
         for _ in range(20):
             assert world.call_tool("list_notes", {}).ok

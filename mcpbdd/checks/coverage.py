@@ -229,7 +229,7 @@ class CoverageCollector:
 
     @staticmethod
     def _failure(section: dict[str, Any], tool: str, reason: str) -> dict[str, Any]:
-        failures = section["failures"].setdefault(tool, {})
+        failures: dict[str, dict[str, Any]] = section["failures"].setdefault(tool, {})
         return failures.setdefault(reason, {"declared": False, "observed": 0, "asserted": 0, "scenarios": []})
 
     def _count(self, section: dict[str, Any], surface: _Surface | None, exchange: Exchange, label: str) -> None:

@@ -87,7 +87,7 @@ def result_violations(schema: Mapping[str, Any], outcome: Outcome) -> list[Schem
     return violations(schema, outcome.structured)
 
 
-def _usable_schema(tool: Tool, which: str, schema: Any) -> Mapping[str, Any]:
+def _usable_schema(tool: Tool, which: str, schema: Mapping[str, Any]) -> Mapping[str, Any]:
     problems = schema_problems(schema)
     if problems:
         raise AssertionError(

@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import anyio
 
@@ -78,7 +78,7 @@ class RequestScope:
             self.handler_running = False
         if self.requested:  # the server writes nothing for a request its peer cancelled
             await asyncio.Event().wait()
-        return answer
+        return cast(T, answer)  # the request's own answer: a failed one raised above, a cancelled one never returns
 
     async def cancel(self) -> None:
         self.requested = True

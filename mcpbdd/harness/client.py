@@ -351,13 +351,15 @@ class ClientHarness(Harness):
     async def _on_elicitation(
         self, context: ClientRequestContext, params: ElicitRequestParams
     ) -> ElicitResult | ErrorData:
-        return await self._park(ElicitRequest(params=params))
+        answer: ElicitResult | ErrorData = await self._park(ElicitRequest(params=params))
+        return answer
 
     async def _on_sampling(self, context: ClientRequestContext, params: CreateMessageRequestParams) -> Any:
         return await self._park(CreateMessageRequest(params=params))
 
     async def _on_list_roots(self, context: ClientRequestContext) -> ListRootsResult | ErrorData:
-        return await self._park(ListRootsRequest())
+        answer: ListRootsResult | ErrorData = await self._park(ListRootsRequest())
+        return answer
 
     @property
     def in_flight(self) -> list[InFlightCall]:

@@ -194,7 +194,8 @@ class MockContext:
 
 def _wire_params(params: Any) -> dict[str, Any]:
     """The raw params mapping a transport would have delivered (what `ctx.params` shows a handler)."""
-    return params.model_dump(mode="json", by_alias=True, exclude_none=True)
+    wire: dict[str, Any] = params.model_dump(mode="json", by_alias=True, exclude_none=True)
+    return wire
 
 
 __all__ = ["MOCK_TRANSPORT", "MockContext", "Recorder", "RecordingDispatchContext", "client_capabilities"]

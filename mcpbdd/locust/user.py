@@ -155,7 +155,7 @@ def _count(tool: str, started_at: float, failed: bool) -> None:
     second[1] += int(failed)
 
 
-@events.report_to_master.add_listener
+@events.report_to_master.add_listener  # type: ignore[untyped-decorator]  # Locust's EventHook is unannotated
 def _report(client_id: str, data: dict[str, Any], **_: Any) -> None:
     """On a worker: what it has done so far (cumulative), sent with its statistics."""
     if "plan" not in _shared:
@@ -168,7 +168,7 @@ def _report(client_id: str, data: dict[str, Any], **_: Any) -> None:
     }
 
 
-@events.worker_report.add_listener
+@events.worker_report.add_listener  # type: ignore[untyped-decorator]  # Locust's EventHook is unannotated
 def _received(client_id: str, data: dict[str, Any], **_: Any) -> None:
     """On the master: keep every worker's latest report in the plan's file (written whole, then renamed)."""
     mine = data.get(REPORT_KEY)

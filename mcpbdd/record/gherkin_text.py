@@ -87,7 +87,7 @@ def json_text(value: Any, *, indent: int | None = None) -> str:
     return text.replace('\\"\\"\\"', "\\u0022\\u0022\\u0022")
 
 
-def cell(text: Any, what: str) -> str:
+def cell(text: object, what: str) -> str:
     """`text` as a table cell (`|` escaped); `Unwritable` if either parser would read it differently."""
     text = str(text)
     if "\\" in text:

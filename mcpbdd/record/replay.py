@@ -156,7 +156,8 @@ class _Session:
             raise ReplayError("the server closed the connection") from exc
         if isinstance(item, Exception):
             raise ReplayError(f"the transport failed: {item}")
-        return item.message
+        message: mcp_types.JSONRPCMessage = item.message
+        return message
 
     async def request(self, id_: Any, method: str, params: dict[str, Any]) -> None:
         message = mcp_types.JSONRPCRequest(jsonrpc="2.0", id=id_, method=method, params=params)

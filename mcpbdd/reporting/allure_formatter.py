@@ -131,7 +131,7 @@ def _merge_labels(labels: list[Label], new: Iterable[Label]) -> list[Label]:
     return merged
 
 
-class McpbddListener(_AllureBehaveListener):
+class McpbddListener(_AllureBehaveListener):  # type: ignore[misc]  # allure-behave ships no types: its listener is Any
     """allure-behave's listener plus rules, dynamic metadata, hook failures and labels from tags."""
 
     def __init__(self, behave_config: Any) -> None:
@@ -273,7 +273,8 @@ class McpbddListener(_AllureBehaveListener):
     def _current(self) -> TestResult | None:
         if self.current_scenario_uuid is None:
             return None
-        return self.logger.get_test(self.current_scenario_uuid)
+        result: TestResult | None = self.logger.get_test(self.current_scenario_uuid)
+        return result
 
     @allure_commons.hookimpl
     def add_title(self, test_title: str) -> None:
@@ -313,7 +314,7 @@ def _step_status(result: Any) -> Any:
 
 def _step_details(result: Any) -> StatusDetails | None:
     """allure-behave's details; for an expectation or a mistake, the trace without mcpbdd's and behave's frames."""
-    details = step_status_details(result)
+    details: StatusDetails | None = step_status_details(result)
     if (
         details is not None
         and isinstance(result.exception, AssertionError)
@@ -390,7 +391,7 @@ class RedactingFileLogger(AllureFileLogger):
     """
 
     def __init__(self, report_dir: str | Path, redactor: Redactor) -> None:
-        super().__init__(report_dir)
+        super().__init__(report_dir)  # type: ignore[no-untyped-call]  # allure-commons leaves it unannotated
         self.redactor = redactor
         self._folder = str(self._report_dir)
 
@@ -443,7 +444,7 @@ def _plain(item: Any) -> Any:
     return getattr(item, "value", item) if not isinstance(item, str | int | float | bool) else item
 
 
-class AllureFormatter(_AllureBehaveFormatter):
+class AllureFormatter(_AllureBehaveFormatter):  # type: ignore[misc]  # allure-behave ships no types: Any
     """`--format mcpbdd.reporting.allure_formatter:AllureFormatter --outfile <results dir>`."""
 
     name = "mcpbdd.reporting.allure_formatter"

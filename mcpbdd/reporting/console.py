@@ -87,7 +87,7 @@ def _says_assert(step: Any) -> bool:
     return isinstance(message, str) and message.startswith(BEHAVE_ASSERT) and step_kind(step) == "broken"
 
 
-class ScenarioLines(ScenarioStepProgressFormatter):
+class ScenarioLines(ScenarioStepProgressFormatter):  # type: ignore[misc]  # behave ships no types: Any
     """behave's `progress3` (a line per scenario, a failing step in full), Outline rows named by their values."""
 
     name = "mcpbdd.scenario-lines"
@@ -107,7 +107,7 @@ class ScenarioLines(ScenarioStepProgressFormatter):
         self._report_problem_steps("ERROR", self.error_steps)
 
 
-class PrettyFormatter(_BehavePretty):
+class PrettyFormatter(_BehavePretty):  # type: ignore[misc]  # behave ships no types: its formatter is Any
     """behave's `pretty`: each feature's header once (with a Background too), Outline rows named by their values."""
 
     statement: Any  # behave's pretty formatter keeps here what it prints next (a feature, background or scenario)

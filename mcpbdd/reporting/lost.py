@@ -111,7 +111,8 @@ def write_lost_allure(lost: Sequence[LostScenario], results: Path, *, since: flo
 def _history_id(scenario: LostScenario) -> str:
     """The history id the scenario's own result would have had (`AllureFormatter`: feature, rule, name, parameters)."""
     parameters = [f"harness={scenario.harness}"] if scenario.harness else []
-    return md5(scenario.feature_name, "", scenario.title, *parameters)
+    history_id: str = md5(scenario.feature_name, "", scenario.title, *parameters)
+    return history_id
 
 
 def write_lost_junit(lost: Sequence[LostScenario], folder: Path) -> Path | None:

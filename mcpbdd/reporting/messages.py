@@ -70,7 +70,8 @@ _STATUS = {
 
 def envelope(**message: Any) -> dict[str, Any]:
     """One envelope as JSON-ready data (camelCase, empty fields left out), from `cucumber-messages` dataclasses."""
-    return cm.message_converter.to_dict(cm.Envelope(**message))
+    data: dict[str, Any] = cm.message_converter.to_dict(cm.Envelope(**message))
+    return data
 
 
 def _timestamp(seconds: float | None = None) -> cm.Timestamp:

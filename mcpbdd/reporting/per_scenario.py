@@ -15,7 +15,7 @@ from behave.formatter.base import Formatter
 __all__ = ["PerScenarioFormatter"]
 
 
-class PerScenarioFormatter(Formatter):
+class PerScenarioFormatter(Formatter):  # type: ignore[misc]  # behave ships no types: its Formatter is Any
     """Follows one scenario at a time (`current`) and hands it to `finished` once it is over."""
 
     def __init__(self, stream_opener: Any, config: Any) -> None:

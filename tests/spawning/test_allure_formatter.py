@@ -49,9 +49,10 @@ class Results:
         return found[0]
 
     def attachment(self, item: dict[str, Any], name_start: str) -> str:
-        found = [a for a in item.get("attachments", []) if a["name"].startswith(name_start)]
+        found: list[dict[str, Any]] = [a for a in item.get("attachments", []) if a["name"].startswith(name_start)]
         assert found, f"no attachment {name_start!r} on {item['name']!r}: {[a['name'] for a in item['attachments']]}"
-        return (self.folder / found[0]["source"]).read_text(encoding="utf-8")
+        source: str = found[0]["source"]
+        return (self.folder / source).read_text(encoding="utf-8")
 
 
 def behave(folder: Path, formatter: str, *args: str) -> Results:
@@ -183,7 +184,7 @@ def reviewer(tmp_path_factory: pytest.TempPathFactory) -> Results:
 
 
 def _step(test: dict[str, Any], start: str) -> dict[str, Any]:
-    found = [s for s in test["steps"] if s["name"].startswith(start)]
+    found: list[dict[str, Any]] = [s for s in test["steps"] if s["name"].startswith(start)]
     assert found, f"no step {start!r} in {[s['name'] for s in test['steps']]}"
     return found[0]
 

@@ -27,6 +27,7 @@ from mcpbdd.harness.connectors import Stdio, python_command
 from mcpbdd.harness.limits import CLIENT_ARGUMENT_DEPTH, STDIO_ARGUMENT_DEPTH, TRANSPORT_LIMIT, nesting_depth
 from mcpbdd.harness.processes.process_options import ProcessOptions
 from mcpbdd.model.config import Settings
+from mcpbdd.model.kinds import HarnessKind
 from mcpbdd.model.outcome import Channel
 from mcpbdd.scenario.runtime import RunLoop
 from mcpbdd.scenario.world import World
@@ -79,7 +80,7 @@ def test_a_step_whose_tool_error_leads_to_a_silent_listing_fails_naming_it(
     run_loop: RunLoop, harness: str, server: str
 ) -> None:
     """The World lists the tools after a tool error (a misspelt name reads as one); that listing is bounded too."""
-    world = World(Settings(server=server, harness=harness, timeout=0.5, cwd=str(TESTS)), run_loop.owner())
+    world = World(Settings(server=server, harness=HarnessKind(harness), timeout=0.5, cwd=str(TESTS)), run_loop.owner())
     try:
         with pytest.raises(RequestTimeout) as raised:
             world.call_tool("refuse")

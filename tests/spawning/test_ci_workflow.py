@@ -39,7 +39,8 @@ EMBEDDED = re.compile(r'd\("widgets/allure_environment\.json","([A-Za-z0-9+/=]+)
 
 
 def _workflow() -> dict[str, Any]:
-    return YAML(typ="safe").load(WORKFLOW.read_text())
+    workflow: dict[str, Any] = YAML(typ="safe").load(WORKFLOW.read_text())
+    return workflow
 
 
 def _lint(path: Path) -> subprocess.CompletedProcess[str]:

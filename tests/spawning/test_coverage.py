@@ -102,7 +102,8 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _coverage(root: Path) -> dict[str, Any]:
-    return json.loads((root / "reports" / "coverage.json").read_text())["harnesses"]["context"]
+    coverage: dict[str, Any] = json.loads((root / "reports" / "coverage.json").read_text())["harnesses"]["context"]
+    return coverage
 
 
 def test_what_no_scenario_exercises_shows_as_uncovered(project: Path) -> None:

@@ -18,6 +18,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import anyio
 import pytest
@@ -352,14 +353,17 @@ def interrupt_hanging_run(
     env: dict[str, str],
     started: Path,
     signum: signal.Signals,
-    ready: Callable[[], object],
+    ready: Callable[[list[int]], object],
 ) -> None:
     """Run `command` until its call hangs (`started` exists) and `ready()` holds, send `signum`, and wait until no
     process mentioning `cwd` is left (what each test then checks on top is its own)."""
     process = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         assert wait_until(started.exists, 300), "the server never started the call"
-        servers = lambda: [pid for pid in processes_mentioning(str(cwd)) if pid != process.pid]  # noqa: E731
+
+        def servers() -> list[int]:
+            return [pid for pid in processes_mentioning(str(cwd)) if pid != process.pid]
+
         assert wait_until(lambda: ready(servers()), 120), servers()
         process.send_signal(signum)
         process.communicate(timeout=120)
@@ -430,7 +434,7 @@ async def test_the_next_fork_waits_as_a_named_standby_and_ends_with_its_fork_ser
         async with ClientHarness(Stdio(f"{{python}} {script}"), timeout=30, start_timeout=120) as harness:
             seen = await harness.call_tool(None, "about", {})
             assert seen.ok, seen.failure
-            found = json.loads(seen.text)
+            found: dict[str, Any] = json.loads(seen.text)
             assert not is_standby(found["pid"])  # once it took its request it is the server, named as one
             return found
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import subprocess
 from pathlib import Path
+from typing import Any
 from xml.etree import ElementTree
 
 import pytest
@@ -33,12 +34,12 @@ def matrix_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.Com
     return run, out
 
 
-def _rows(out: Path) -> dict[str, dict]:
+def _rows(out: Path) -> dict[str, dict[str, Any]]:
     matrix = json.loads((out / "parity.json").read_text())
     return {row["name"]: row for row in matrix["scenarios"]}
 
 
-def test_the_matrix_has_a_column_per_harness_and_era(matrix_run) -> None:
+def test_the_matrix_has_a_column_per_harness_and_era(matrix_run: tuple[subprocess.CompletedProcess[str], Path]) -> None:
     run, out = matrix_run
     assert run.returncode == 1, run.stdout + run.stderr  # the diverging scenarios fail where they cannot ask
     matrix = json.loads((out / "parity.json").read_text())
@@ -47,7 +48,9 @@ def test_the_matrix_has_a_column_per_harness_and_era(matrix_run) -> None:
     assert matrix["summary"] == {"scenarios": 4, "same": 1, "documented": 2, "unexplained": 1}
 
 
-def test_a_scenario_made_to_diverge_is_flagged_unexplained_with_the_reason(matrix_run) -> None:
+def test_a_scenario_made_to_diverge_is_flagged_unexplained_with_the_reason(
+    matrix_run: tuple[subprocess.CompletedProcess[str], Path],
+) -> None:
     _run, out = matrix_run
     row = _rows(out)["A mid-call question, nothing saying it needs the old handshake"]
     assert row["verdicts"] == {"context": "failed", "client.auto": "failed", "client.legacy": "passed"}
@@ -60,7 +63,7 @@ def test_a_scenario_made_to_diverge_is_flagged_unexplained_with_the_reason(matri
     assert "documented as needing" not in unexplained
 
 
-def test_a_tag_documents_the_difference(matrix_run) -> None:
+def test_a_tag_documents_the_difference(matrix_run: tuple[subprocess.CompletedProcess[str], Path]) -> None:
     _run, out = matrix_run
     rows = _rows(out)
     documented = rows["A mid-call question, documented as needing the old handshake"]
@@ -71,7 +74,7 @@ def test_a_tag_documents_the_difference(matrix_run) -> None:
     assert rows["Who the caller is, the same everywhere"]["parity"] == "same"
 
 
-def test_the_allure_report_carries_the_matrix(matrix_run) -> None:
+def test_the_allure_report_carries_the_matrix(matrix_run: tuple[subprocess.CompletedProcess[str], Path]) -> None:
     _run, out = matrix_run
     results = [json.loads(p.read_text()) for p in (out / "allure").glob("*-result.json")]
     parity = [r for r in results if r["name"] == "Parity matrix"]
@@ -80,7 +83,9 @@ def test_the_allure_report_carries_the_matrix(matrix_run) -> None:
     assert attachment.read_text() == (out / "parity.md").read_text()
 
 
-def test_each_junit_test_case_names_harness_era_tools_and_tenants(matrix_run) -> None:
+def test_each_junit_test_case_names_harness_era_tools_and_tenants(
+    matrix_run: tuple[subprocess.CompletedProcess[str], Path],
+) -> None:
     """In its system-out, and the pass's harness and era in the suite's properties: junit-10.xsd allows no
     properties in a test case."""
     _run, out = matrix_run
@@ -105,7 +110,7 @@ def test_each_junit_test_case_names_harness_era_tools_and_tenants(matrix_run) ->
     assert len(seen) == 11 and all(facts for facts in seen.values())
 
 
-def test_the_timing_file_has_every_feature_and_pass(matrix_run) -> None:
+def test_the_timing_file_has_every_feature_and_pass(matrix_run: tuple[subprocess.CompletedProcess[str], Path]) -> None:
     _run, out = matrix_run
     timings = json.loads((out / "timings.json").read_text())
     assert set(timings["features"][FEATURE]) == {"context", "client.auto", "client.legacy"}

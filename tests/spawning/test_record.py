@@ -103,6 +103,7 @@ def test_the_notes_session_is_recorded_with_its_consent_round(notes_cassette: Pa
     retry = round_["retry"]["params"]
     assert retry["inputResponses"] == {"confirm": {"action": "accept", "content": {"confirm": True}}}
     assert retry["requestState"] == round_["asked"]["requestState"]  # the state the client echoed
+    assert delete.response is not None and calls[3].response is not None
     assert delete.response["result"]["structuredContent"] == {"id": "n-1", "deleted": True}
     assert calls[3].response["result"]["isError"] is True
     assert all(c.latency_ms is not None and c.latency_ms >= 0 for c in calls)
@@ -439,6 +440,7 @@ def test_the_http_reverse_proxy_records_the_caller_but_never_the_token(notes_htt
     assert [c.target for c in calls] == ["create_note", "get_note", "delete_note"]
     assert {json.dumps(c.caller) for c in calls} == {json.dumps({"subject": "alice", "tenant": "acme"})}
     assert calls[2].rounds[0]["era"] == MODERN and "retry" in calls[2].rounds[0]
+    assert calls[2].response is not None
     assert calls[2].response["result"]["structuredContent"] == {"id": "n-1", "deleted": True}
     verified = mcpbdd("verify", str(cassette), "--url", notes_http)  # the caller's test token, from the recording
     assert verified.returncode == 0, verified.stdout + verified.stderr

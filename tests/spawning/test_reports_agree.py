@@ -131,7 +131,7 @@ def test_every_scenario_has_one_name_in_every_file(run: Path) -> None:
     allure = {r["name"] for r in _allure(run) if r["name"] != "Parity matrix"}
     cucumber = {e["name"] for feature in json.loads((run / "cucumber.json").read_text()) for e in feature["elements"]}
     for name, suffix in PASSES.items():
-        junit = {case.get("name") for case in _junit_cases(run, name)}
+        junit = {case.get("name", "") for case in _junit_cases(run, name)}
         messages = {e["pickle"]["name"] for e in _stream(run, name) if "pickle" in e}
         mine = {n for n in allure if n.endswith(suffix)}
         assert junit == messages == mine == {n for n in cucumber if n.endswith(suffix)}, name

@@ -11,6 +11,7 @@ These tests start processes; the in-process tests of this concern are in tests/t
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import signal
 import subprocess
@@ -60,6 +61,10 @@ def process_started_at(pid: int) -> float:
     ticks = int(Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[19])
     uptime = float(Path("/proc/uptime").read_text().split()[0])
     return time.time() - (uptime - ticks / os.sysconf("SC_CLK_TCK"))
+
+
+def gone(pid: int | None) -> bool:
+    return not alive(pid)
 
 
 def alive(pid: int | None) -> bool:
@@ -140,7 +145,7 @@ def test_a_spare_started_for_another_caller_is_not_used_but_stopped_saying_why_o
         assert listed.ok, listed.failure
         assert stdio_of(bob).spares == {}
         assert bob.close() == []
-        drive_until(run_loop, lambda n=number: not alive(started_as_alice[n]), 30, "the unused spare to stop")
+        drive_until(run_loop, functools.partial(gone, started_as_alice[number]), 30, "the unused spare to stop")
     again = notes_scenario(make_world, "bob")
     assert again.call_tool("list_notes").ok
     assert 0 in stdio_of(again).spares  # started as bob's, while bob's scenarios ran

@@ -53,7 +53,7 @@ def test_shards_from_the_timing_file_take_the_same_time_within_20_percent(record
     loads = [_seconds(shard, timings) for shard in shards]
     assert max(loads) <= 1.2 * min(loads), loads
     # every scenario runs in exactly one shard: the shards' scenarios are the suite's, once each
-    scenarios = Counter()
+    scenarios: Counter[str] = Counter()
     for shard in shards:
         for location in shard:
             lines = [location] if ":" in location else [w for w in timings if w.startswith(location + ":")]

@@ -8,6 +8,7 @@ diverges from the others within a few steps.
 
 from __future__ import annotations
 
+import functools
 import shutil
 import tempfile
 from collections.abc import Awaitable, Callable
@@ -78,7 +79,7 @@ class StorageMachine(RuleBasedStateMachine):
         return len(set(keys) & live.keys())
 
     def _on_both(self, tenant: str, call: Callable[[TenantStorage], Awaitable[Any]]) -> list[Any]:
-        return [_run(lambda service=service: call(service.tenant(tenant))) for service in self.services]
+        return [_run(functools.partial(call, service.tenant(tenant))) for service in self.services]
 
     # -- operations ----------------------------------------------------------------------
 
@@ -101,7 +102,7 @@ class StorageMachine(RuleBasedStateMachine):
     def refused_set_many(self, tenant: str, mapping: dict[str, Any], bad: str) -> None:
         for service in self.services:
             try:
-                _run(lambda service=service: service.tenant(tenant).set_many({**mapping, bad: 1}))
+                _run(functools.partial(service.tenant(tenant).set_many, {**mapping, bad: 1}))
             except InvalidKeyError:
                 continue
             raise AssertionError(f"set_many with {bad!r} was accepted")

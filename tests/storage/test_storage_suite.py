@@ -247,7 +247,9 @@ async def test_default_size_cap_is_one_mebibyte(acme: TenantStorage) -> None:
 # -- TTL ---------------------------------------------------------------------------------
 
 
-async def test_ttl_expires_entries_from_every_read(acme: TenantStorage, service: StorageService, clock: FrozenClock):
+async def test_ttl_expires_entries_from_every_read(
+    acme: TenantStorage, service: StorageService, clock: FrozenClock
+) -> None:
     await acme.set("session", {"user": "ada"}, ttl=60)
     await acme.set("forever", 1)
     clock.advance(timedelta(seconds=59))
@@ -344,7 +346,7 @@ async def test_large_batches_round_trip(acme: TenantStorage) -> None:
     assert await acme.get_many(keys) == {}
 
 
-async def test_delete_many_is_all_or_nothing_and_counts_existing(acme: TenantStorage, service: StorageService):
+async def test_delete_many_is_all_or_nothing_and_counts_existing(acme: TenantStorage, service: StorageService) -> None:
     await acme.set_many({"a": 1, "b": 2, "c": 3})
     with pytest.raises(InvalidKeyError):
         await acme.delete_many(["a", "b", "../c"])
@@ -527,7 +529,7 @@ async def test_cancelled_request_cannot_read_or_write(
     provider: StorageProvider, clock: FrozenClock, operation: Callable[[TenantStorage], Awaitable[Any]]
 ) -> None:
     recording = RecordingProvider(provider)
-    service = StorageService(recording, clock)  # type: ignore[arg-type]
+    service = StorageService(recording, clock)
     state = {"cancelled": False}
     store = service.tenant("acme", cancelled=lambda: state["cancelled"])
     await store.set("k", "original")

@@ -106,7 +106,8 @@ async def _shrink_leaf(state: _ShrinkState, value: dict[str, Any], path: NodePat
     best: dict[str, Any] | None = None
     if isinstance(leaf, str) and leaf:
         if await state.fails(_replace(value, path, "")):
-            return _replace(value, path, "")
+            emptied: dict[str, Any] = _replace(value, path, "")
+            return emptied
         low, high = 0, len(leaf)  # s[:low] passes, s[:high] fails
         while high - low > 1 and state.budget > 0:
             middle = (low + high) // 2
@@ -125,7 +126,8 @@ async def _shrink_leaf(state: _ShrinkState, value: dict[str, Any], path: NodePat
             best = _replace(value, path, False)
     elif isinstance(leaf, int | float) and leaf != 0:
         if await state.fails(_replace(value, path, 0)):
-            return _replace(value, path, 0)
+            zeroed: dict[str, Any] = _replace(value, path, 0)
+            return zeroed
         current = leaf
         while state.budget > 0:
             smaller = int(current / 2) if isinstance(current, int) or abs(current) > 1 else 0
@@ -162,8 +164,11 @@ def _get(value: Any, path: NodePath) -> Any:
     return value
 
 
-def _replace(value: dict[str, Any], path: NodePath, new: Any) -> dict[str, Any]:
-    """A copy of `value` with the node at `path` replaced (only the nodes along the path are copied)."""
+def _replace(value: Any, path: NodePath, new: Any) -> Any:
+    """A copy of `value` with the node at `path` replaced (only the nodes along the path are copied).
+
+    Any node: the arguments' dict at the top, whatever lies along the path below it (a dict or a list).
+    """
     if not path:
         return new
     head, rest = path[0], path[1:]

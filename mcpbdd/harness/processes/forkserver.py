@@ -493,14 +493,16 @@ class ForkServer:
                 sys.argv = [argv[0] if argv else self.target, *argv[1:]]
                 runpy.run_path(self.target, run_name="__main__")
         except SystemExit as exc:
-            return interpreter.exit_code(exc.code)
+            status: int = interpreter.exit_code(exc.code)  # a sibling loaded from its path: mypy sees Any
+            return status
         except KeyboardInterrupt:
             signal.signal(signal.SIGINT, signal.SIG_DFL)
             interpreter.finish(0)
             os.kill(os.getpid(), signal.SIGINT)
             return 130
         except BaseException:
-            return interpreter.report(*sys.exc_info())
+            status = interpreter.report(*sys.exc_info())
+            return status
         return 0
 
 
