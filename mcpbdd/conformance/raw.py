@@ -21,6 +21,7 @@ from typing import Any
 
 import anyio
 from mcp.client._memory import InMemoryTransport
+from mcp.shared.inbound import MCP_METHOD_HEADER, MCP_PROTOCOL_VERSION_HEADER
 from mcp.shared.message import ClientMessageMetadata, SessionMessage
 from mcp_types import (
     CLIENT_CAPABILITIES_META_KEY,
@@ -143,7 +144,7 @@ class RawLine:
         version = ((params or {}).get("_meta") or {}).get(PROTOCOL_VERSION_META_KEY)
         if not self._http or version is None:
             return None
-        return ClientMessageMetadata(headers={"MCP-Protocol-Version": version, "Mcp-Method": method})
+        return ClientMessageMetadata(headers={MCP_PROTOCOL_VERSION_HEADER: version, MCP_METHOD_HEADER: method})
 
 
 @contextlib.asynccontextmanager
@@ -157,7 +158,7 @@ async def raw_line(probe: Probe) -> AsyncIterator[RawLine]:
     with acting_as(probe.caller, harness.tenant_claim):
         try:
             async with transport as (read, write):
-                yield RawLine(read, write, harness.timeout, http=connector.kind == "http")
+                yield RawLine(read, write, harness.timeout, http=connector.kind in ("http", "http-command"))
         except BaseExceptionGroup as group:  # a transport's task group wraps the check's own verdict
             raise _verdict_in(group) from None
 
