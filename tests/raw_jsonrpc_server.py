@@ -4,7 +4,8 @@
 id, answers a notification, floods, stalls, dies, lies about versions). It misbehaves only towards the
 conformance pack's own connection (the client named `mcpbdd-conformance`), so the SDK's client still opens its
 session and the message checks are the ones that must find the defect. `ok` breaks nothing: the checks pass it.
-`modern` answers `server/discover` (2026-07-28); every other mode speaks only 2025-11-25.
+`modern`, `discover-lies` and `lenient-meta` answer `server/discover` (2026-07-28); the others speak only
+2025-11-25.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import time
 from typing import Any
 
 MODE = sys.argv[1] if len(sys.argv) > 1 else "ok"
-MODERN = MODE in ("modern", "discover-lies")
+MODERN = MODE in ("modern", "discover-lies", "lenient-meta")
 pack = False
 """Whether this connection's client is the conformance pack's raw line (each connection is its own process)."""
 
@@ -36,6 +37,8 @@ def error(id: Any, code: int, message: str) -> None:
 def discover(id: Any, meta: dict[str, Any]) -> None:
     global pack
     pack = meta.get("io.modelcontextprotocol/clientInfo", {}).get("name") == "mcpbdd-conformance"
+    if "io.modelcontextprotocol/clientCapabilities" not in meta and MODE != "lenient-meta":
+        return error(id, -32602, "Missing required _meta field: io.modelcontextprotocol/clientCapabilities")
     versions = ["2025-11-25"] if MODE == "discover-lies" and pack else ["2026-07-28"]
     info = {"io.modelcontextprotocol/serverInfo": {"name": "raw", "version": "1"}}
     answer(id, {"supportedVersions": versions, "capabilities": {}, "resultType": "complete", "_meta": info})
@@ -64,7 +67,11 @@ def misbehave(message: dict[str, Any]) -> bool:
     id, method = message.get("id"), message.get("method")
     if not pack:
         return False
-    if "id" not in message and method == "notifications/mcpbdd-no-such-notification" and MODE == "answers-notifications":
+    if (
+        "id" not in message
+        and method == "notifications/mcpbdd-no-such-notification"
+        and MODE == "answers-notifications"
+    ):
         error(None, -32601, "Method not found")
         return True
     if id == 1 and MODE == "wrong-id":

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from mcp_types import CLIENT_CAPABILITIES_META_KEY, INVALID_PARAMS
+
 from mcpbdd.conformance.probe import Probe
 from mcpbdd.conformance.raw import CLIENT_INFO, RawLine, modern_meta, raw_line
 from mcpbdd.conformance.registry import ConformanceFailure, NotApplicable, check
@@ -46,7 +48,9 @@ def _error_text(error: Any) -> str:
     "jsonrpc-messages",
     sends="On a connection of its own: the handshake (2025-11-25, with a string id) or `server/discover` "
     "(2026-07-28); a request with an integer id; a request of a method nobody defines; a notification nobody "
-    "defines, then one more request. Each request waits for its own answer before the next is sent.",
+    "defines, then one more request; on 2026-07-28, a request without the required "
+    "`_meta['io.modelcontextprotocol/clientCapabilities']`. Each request waits for its own answer before the next "
+    "is sent.",
     blind="Batches and malformed JSON (it sends only well-formed messages, so the error for an unreadable request "
     "is not seen); ids the server reuses for its own requests; what the server does on other connections.",
     title="Responses carry their request's id; notifications get no response",
@@ -55,9 +59,11 @@ def _error_text(error: Any) -> str:
     rule="Every message follows JSON-RPC 2.0: a response carries the id of the request it answers (a string or "
     "an integer, never null), has a `result` or an `error` with an integer `code` and a `message`; a "
     "notification is never answered. A response that answers nothing in flight, answers twice, or cannot be "
-    "decoded is a broken message.",
+    "decoded is a broken message. On 2026-07-28 a request missing a required `_meta` field is malformed: refused "
+    "with -32602.",
     fix="Answer each request once, echoing its `id` exactly as sent (a string stays a string); answer an unknown "
-    "method with the error -32601; send nothing back for a notification, known or not. The SDK's server does all "
+    "method with the error -32601; send nothing back for a notification, known or not; refuse a 2026-07-28 request "
+    "without its `_meta` envelope with -32602. The SDK's server does all "
     "of this: a hand-rolled dispatcher is what usually breaks it.",
 )
 async def jsonrpc_messages(probe: Probe) -> None:
@@ -82,6 +88,20 @@ async def jsonrpc_messages(probe: Probe) -> None:
             )
         await line.notify(_UNKNOWN_NOTIFICATION, params)
         await line.request(3, again, params)  # a response to the notification would come first, and fail here
+        if modern:
+            await _refuses_missing_meta(line, again)
+
+
+async def _refuses_missing_meta(line: RawLine, method: str) -> None:
+    """A 2026-07-28 request without a required `_meta` field is malformed: refused with -32602."""
+    meta = {k: v for k, v in modern_meta(MODERN_VERSION).items() if k != CLIENT_CAPABILITIES_META_KEY}
+    answer = await line.request(4, method, {"_meta": meta})
+    if answer.error is None or answer.error.error.code != INVALID_PARAMS:
+        got = f"the result {answer.result!r}" if answer.error is None else _error_text(answer.error)
+        raise ConformanceFailure(
+            f"{answer.request} without _meta[{CLIENT_CAPABILITIES_META_KEY!r}]: {got}, not the error -32602 a "
+            "request missing a required field gets"
+        )
 
 
 @check(

@@ -98,9 +98,11 @@ Feature: Conformance: what every MCP server must do, checked from its own surfac
     Scenario: jsonrpc-messages: Responses carry their request's id; notifications get no response
       Every response carries the id of the request it answers (a string stays a string), exactly
       once, with a result or an error whose code is an integer; a method nobody defines is an error,
-      never a result; a notification, known or not, is never answered. Sent: the handshake or
-      server/discover, a request with an integer id, an unknown method, an unknown notification and
-      one more request, each waiting for its answer (bounded in time and in messages read).
+      never a result; a notification, known or not, is never answered; on 2026-07-28 a request
+      without its required _meta field is refused with -32602. Sent: the handshake or server/discover,
+      a request with an integer id, an unknown method, an unknown notification, one more request (and
+      on 2026-07-28 one without clientCapabilities), each waiting for its answer (bounded in time and
+      in messages read).
       Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic#messages
       Then the server passes the conformance check "jsonrpc-messages"
 
