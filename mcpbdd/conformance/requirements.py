@@ -51,12 +51,21 @@ PACK: tuple[tuple[str, str, str], ...] = (
         "jsonrpc-messages",
     ),
     (r"basic/index#meta/", r"missing any required field", "jsonrpc-messages"),
+    (r"basic/transports(#stdio|/stdio#)/", r"MUST NOT write anything to its `stdout`", "jsonrpc-messages"),
     (r"basic/index#error-codes/", r"MUST NOT emit any code|SHOULD be allocated outside", "error-channels"),
     (r"basic/index#error-codes/", r"`-32002`", "unknown-resource"),
     (r"basic/index#schema-validation/", r"Schemas MUST be valid", "tool-schemas"),
     (r"basic/lifecycle#version-negotiation/", r"the server MUST respond with", "version-negotiation"),
     (r"basic/versioning#protocol-version-negotiation/", r"server/discover", "server-discover"),
     (r"server/discover#/", r"MUST implement it", "server-discover"),
+    (
+        r"basic/authorization(/index)?#(overview|authorization-server-location|authorization-server-discovery|"
+        r"protected-resource-metadata-discovery-requirements)/",
+        r"Protected Resource Metadata|`authorization_servers`|WWW-Authenticate Header|Well-Known URI|This can be "
+        r"either|At the path|At the root|normative discovery requirements",
+        "protected-resource-metadata",
+    ),
+    (r"basic/authorization(/index)?#token-handling/", r"Invalid or expired tokens", "protected-resource-metadata"),
 )
 """(requirement id pattern, sentence pattern, pack check): the pack check checks the sentence. `unknown-tool` and
 `error-channels` check the tools page's error-handling section, which states no MUST or SHOULD (it describes the
@@ -73,9 +82,15 @@ _ALIASES = {
 """2026-07-28 pages under the names the official suite's links use (its links cite the draft's older paths)."""
 
 REASONS: dict[str, str] = {
-    "basic/authorization": "authorization at the HTTP edge (tokens, audiences, challenges): not observable without "
-    "an authorization server; mcpbdd's authorization steps specify it against the server's own verifier (the "
-    "Authorization guide), and the official suite's auth scenarios check clients",
+    "basic/authorization": "authorization that needs a real token (signatures, audiences, expiry, scopes, "
+    "passthrough) or concerns the client and the authorization server (registration, redirect URIs, PKCE): not "
+    "observable without an authorization server; mcpbdd's authorization steps specify the server's side against "
+    "its own verifier (the Authorization guide); protected-resource-metadata checks what a client without a token "
+    "sees",
+    "basic/authorization#protected-resource-metadata-discovery-requirements": "the scopes a 401 SHOULD name, and "
+    "how consistently: not checked by the pack (protected-resource-metadata checks the rest of the section)",
+    "basic/authorization/index#protected-resource-metadata-discovery-requirements": "the scopes a 401 SHOULD name, "
+    "and how consistently: not checked by the pack (protected-resource-metadata checks the rest of the section)",
     "basic/index": "the base protocol's summary and its rules for other parties: each rule of the page a server "
     "keeps is traced by its own section",
     "basic/index#requests": "the ids of requests the server sends (sampling, elicitation, roots): no pack check "
@@ -107,8 +122,12 @@ REASONS: dict[str, str] = {
     "server that names it",
     "basic/lifecycle": "the initialize handshake: every 2025-11-25 check opens a session with it (a server that "
     "breaks it fails every check); the official suite's lifecycle scenario checks it at a URL",
-    "basic/transports": "the transport (HTTP headers, sessions, SSE, stdio framing): the official suite checks "
-    "HTTP at a URL (--official); the pack checks what the messages say, whatever carries them",
+    "basic/transports": "the transports' framing and HTTP mechanics (statuses, SSE streams, resumption, headers, "
+    "stdin and stderr): the SDK's transports carry the pack's messages rather than examine them; the official "
+    "suite's http-header-validation, dns-rebinding-protection and server-stateless scenarios check parts of HTTP "
+    "at a URL (--official), and the sections they cite are traced to them",
+    "basic/transports/streamable-http#schema-extension": "x-mcp-header annotations in a tool's inputSchema: not "
+    "yet checked by the pack (tools/list shows them; tool-schemas checks the schemas are valid JSON Schema)",
     "basic/utilities/cancellation": "cancellation: the cancellation steps specify it per tool (a scenario names the "
     "call to cancel); the pack cannot tell which generic call would run long enough to cancel",
     "basic/patterns/cancellation": "cancellation: the cancellation steps specify it per tool (a scenario names the "

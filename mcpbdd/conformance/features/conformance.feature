@@ -121,6 +121,18 @@ Feature: Conformance: what every MCP server must do, checked from its own surfac
       Spec: https://modelcontextprotocol.io/specification/2026-07-28/server/discover
       Then the server passes the conformance check "server-discover"
 
+  Rule: Authorization: what a client without a token sees at the HTTP edge
+    Over HTTP only (a stdio server takes its credentials from the environment), and only on a
+    server that refuses a request without a token.
+
+    @check.protected-resource-metadata @spec.authorization
+    Scenario: protected-resource-metadata: A protected HTTP server says where to get a token, and refuses a token it never issued
+      A request without a token is answered 401 with a Bearer challenge naming resource_metadata
+      (or the RFC 9728 document is at its well-known URI); the document is a JSON object whose
+      authorization_servers names at least one; a bearer token the server never issued is 401 too.
+      Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#authorization-server-location
+      Then the server passes the conformance check "protected-resource-metadata"
+
   Rule: Resources: what a read of a missing resource comes to
     The URI is one no resource or template of the server can match.
 
