@@ -7,7 +7,8 @@ answers nothing). So these checks open their own connection, the same way the sc
 session at the URL over HTTP, with the probe's caller), and exchange `JSONRPCMessage`s on it, decoded by the
 SDK's transport exactly as any client decodes them.
 
-Every read is bounded: an exchange waits at most the harness's call timeout for its answer, and reads at most
+Every read is bounded: an exchange waits at most the harness's call timeout for its answer (the first, its start
+timeout: over stdio it waits for a process just started, as a session's first request does), and reads at most
 `MAX_MESSAGES` messages before it (a server that floods notifications instead of answering fails, it does not
 hold the check). A message the transport cannot decode is one of the things a check reports.
 """
@@ -76,10 +77,12 @@ class Answer:
 class RawLine:
     """One connection to the server on which a check writes JSON-RPC messages of its own."""
 
-    def __init__(self, read: Any, write: Any, timeout: float, http: bool) -> None:
+    def __init__(self, read: Any, write: Any, timeout: float, http: bool, start_timeout: float | None = None) -> None:
         self._read = read
         self._write = write
         self.timeout = timeout
+        self.start_timeout = timeout if start_timeout is None else start_timeout
+        """The first request's bound: over stdio it waits for a process just started, as a session's first does."""
         self._http = http
         self.sent: list[str] = []
         """Every request sent so far, as failures name them."""
@@ -99,8 +102,9 @@ class RawLine:
         await self._write.send(SessionMessage(message, metadata=self._metadata(method, params)))
         self.sent.append(what)
         before: list[Any] = []
+        timeout = self.start_timeout if len(self.sent) == 1 else self.timeout
         try:
-            with anyio.fail_after(self.timeout):
+            with anyio.fail_after(timeout):
                 while len(before) < MAX_MESSAGES:
                     received = await self._read.receive()
                     if isinstance(received, Exception):
@@ -118,7 +122,7 @@ class RawLine:
                     raise ConformanceFailure(self._stray(what, incoming))
         except TimeoutError:
             raise ConformanceFailure(
-                f"no answer to {what} within {self.timeout:g} s ({len(before)} other messages came meanwhile)"
+                f"no answer to {what} within {timeout:g} s ({len(before)} other messages came meanwhile)"
             ) from None
         except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
             raise ConformanceFailure(f"the server closed the connection instead of answering {what}") from None
@@ -158,7 +162,8 @@ async def raw_line(probe: Probe) -> AsyncIterator[RawLine]:
     with acting_as(probe.caller, harness.tenant_claim):
         try:
             async with transport as (read, write):
-                yield RawLine(read, write, harness.timeout, http=connector.kind in ("http", "http-command"))
+                http = connector.kind in ("http", "http-command")
+                yield RawLine(read, write, harness.timeout, http, start_timeout=harness.start_timeout)
         except BaseExceptionGroup as group:  # a transport's task group wraps the check's own verdict
             raise _verdict_in(group) from None
 
