@@ -103,6 +103,8 @@ def misbehave(message: dict[str, Any]) -> bool:
 def main() -> None:
     for line in sys.stdin:
         message = json.loads(line)
+        if "params" in message and not isinstance(message["params"], dict | list):
+            continue  # `"params": null` is no valid JSON-RPC: dropped unanswered, as the TypeScript SDK's server does
         id, method, params = message.get("id"), message.get("method"), message.get("params") or {}
         if method is None or misbehave(message) or "id" not in message:
             continue  # a response from the client, a handled misdeed, or a notification: nothing to answer

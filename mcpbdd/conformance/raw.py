@@ -90,7 +90,8 @@ class RawLine:
 
     async def notify(self, method: str, params: dict[str, Any] | None = None) -> None:
         """Send a notification (no id: nothing may answer it)."""
-        message = JSONRPCNotification(jsonrpc="2.0", method=method, params=params)
+        # `params` left unset when there are none: `"params": null` is no valid JSON-RPC, and a strict server drops it.
+        message = JSONRPCNotification(jsonrpc="2.0", method=method, **_params(params))
         await self._write.send(SessionMessage(message, metadata=self._metadata(method, params)))
         self.sent.append(f"the notification {method}")
 
@@ -98,7 +99,7 @@ class RawLine:
         """Send a request and read up to its answer; a `ConformanceFailure` for any response that answers
         something else, a message the transport could not decode, a flood, or no answer in time."""
         what = f"{method} (id {id!r})"
-        message = JSONRPCRequest(jsonrpc="2.0", id=id, method=method, params=params)
+        message = JSONRPCRequest(jsonrpc="2.0", id=id, method=method, **_params(params))
         await self._write.send(SessionMessage(message, metadata=self._metadata(method, params)))
         self.sent.append(what)
         before: list[Any] = []
@@ -149,6 +150,10 @@ class RawLine:
         if not self._http or version is None:
             return None
         return ClientMessageMetadata(headers={MCP_PROTOCOL_VERSION_HEADER: version, MCP_METHOD_HEADER: method})
+
+
+def _params(params: dict[str, Any] | None) -> dict[str, Any]:
+    return {} if params is None else {"params": params}
 
 
 @contextlib.asynccontextmanager
