@@ -21,8 +21,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
-from mcp.client._memory import InMemoryTransport
+from mcp.server import Server
 from mcp.shared.inbound import MCP_METHOD_HEADER, MCP_PROTOCOL_VERSION_HEADER
+from mcp.shared.memory import create_client_server_memory_streams
 from mcp.shared.message import ClientMessageMetadata, SessionMessage
 from mcp_types import (
     CLIENT_CAPABILITIES_META_KEY,
@@ -152,6 +153,19 @@ class RawLine:
         return ClientMessageMetadata(headers={MCP_PROTOCOL_VERSION_HEADER: version, MCP_METHOD_HEADER: method})
 
 
+@contextlib.asynccontextmanager
+async def _served_in_process(server: Server[Any]) -> AsyncIterator[tuple[Any, Any]]:
+    """The in-process server's own JSON-RPC stream loop on memory streams (what it runs over stdio), for this line."""
+    streams = create_client_server_memory_streams()
+    async with streams as (client_streams, server_streams), anyio.create_task_group() as group:
+        options = server.create_initialization_options()
+        group.start_soon(server.run, server_streams[0], server_streams[1], options)
+        try:
+            yield client_streams
+        finally:
+            group.cancel_scope.cancel()
+
+
 def _params(params: dict[str, Any] | None) -> dict[str, Any]:
     return {} if params is None else {"params": params}
 
@@ -162,7 +176,7 @@ async def raw_line(probe: Probe) -> AsyncIterator[RawLine]:
     harness = probe.harness
     connector = harness.connector
     target = connector.target(probe.caller)
-    transport = InMemoryTransport(target) if connector.kind == "inprocess" else target
+    transport = _served_in_process(target) if connector.kind == "inprocess" else target
     # Entered unbounded: every transport opens lazily (a process started, a client made); the exchanges are bounded.
     with acting_as(probe.caller, harness.tenant_claim):
         try:
