@@ -63,8 +63,14 @@ SHOULDS = {"sep-2575-server-identifies-in-result-meta"}
 """SHOULD-level checks: a warning, a failure under strict (tested on their own below)."""
 
 
+WIRE = {"jsonrpc-messages", "version-negotiation", "server-discover", "protected-resource-metadata"}
+"""Rules of the messages themselves, which the SDK's server keeps whatever its handlers do, and of the HTTP edge,
+which an in-process server does not have: hand-rolled servers break each instead
+(tests/spawning/test_conformance_messages.py, over stdio, and tests/spawning/test_conformance_edge.py, over HTTP)."""
+
+
 def test_every_check_but_the_sdk_stamped_ones_has_a_breaking_variant() -> None:
-    assert set(MESSAGES) | UNBROKEN | SHOULDS == {check.id for check in all_checks()}
+    assert set(MESSAGES) | UNBROKEN | SHOULDS | WIRE == {check.id for check in all_checks()}
     assert set(MESSAGES) == set(variants.VARIANTS)
 
 
@@ -335,3 +341,11 @@ async def test_a_code_mcp_defines_for_its_own_answers_is_no_wrong_channel() -> N
     unlike -32600 or -32001 borrowed for a domain refusal."""
     verdict = await _verdict(variants.needs_capability, "error-channels")
     assert verdict == "passed", verdict
+
+
+async def test_the_http_edge_check_is_not_applicable_in_process_saying_why() -> None:
+    verdict = await _verdict(variants.clean, "protected-resource-metadata")
+    assert verdict.startswith(
+        "not applicable: protected-resource-metadata checks an HTTP edge and this server is "
+        "reached in process, where there is none"
+    ), verdict

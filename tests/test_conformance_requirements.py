@@ -89,3 +89,17 @@ def test_the_specs_own_markup_is_written_literally_on_the_page() -> None:
     page = render(markdown=True)
     assert "[`subscriptions/listen`][subscriptions-listen]" not in page
     assert "\\[\\`subscriptions/listen\\`\\]\\[subscriptions-listen\\]" in page
+
+
+def test_the_message_rules_a_client_can_observe_are_traced_to_the_pack() -> None:
+    """The JSON-RPC message rules, version negotiation and server/discover were "nothing" with a reason that did not
+    hold (a raw client sees them): each is now a pack check's, and a section's own reason beats its page's."""
+    rows = {(row.era, row.id): row for row in requirements()}
+    for era in ("2025-11-25", "2026-07-28"):
+        for anchor in ("result-responses/1", "error-responses/1", "error-responses/3", "notifications/1"):
+            assert "jsonrpc-messages" in rows[era, f"basic/index#{anchor}"].pack, (era, anchor)
+        assert rows[era, "basic/index#icons/6"].reason == REASONS["basic/index#icons"]
+    assert rows["2025-11-25", "basic/lifecycle#version-negotiation/3"].pack == ("version-negotiation",)
+    assert rows["2026-07-28", "server/discover#/1"].pack == ("server-discover",)
+    assert rows["2026-07-28", "basic/versioning#protocol-version-negotiation/1"].pack == ("server-discover",)
+    assert rows["2026-07-28", "basic/index#meta/6"].pack == ("jsonrpc-messages",)

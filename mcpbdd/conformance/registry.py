@@ -125,4 +125,4 @@ def check_named(name: str) -> Check:
 
 def _load() -> None:
     """Import the modules that define checks (they register on import)."""
-    from mcpbdd.conformance import calls, forms, identity, leaks, listings  # noqa: F401
+    from mcpbdd.conformance import calls, edge, forms, identity, leaks, listings, messages  # noqa: F401

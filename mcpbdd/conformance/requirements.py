@@ -45,10 +45,31 @@ PACK: tuple[tuple[str, str, str], ...] = (
         "tampered-request-state",
     ),
     (r"basic/(index|patterns/mrtr)#", r"resultType", "result-type"),
+    (
+        r"basic/index#(messages|result-responses|error-responses|notifications)/",
+        r"JSON-RPC 2\.0 spec|same ID|a `result` field|an `error` field|codes MUST be integers|MUST NOT send a response",
+        "jsonrpc-messages",
+    ),
+    (r"basic/index#meta/", r"missing any required field", "jsonrpc-messages"),
+    (r"basic/transports(#stdio|/stdio#)/", r"MUST NOT write anything to its `stdout`", "jsonrpc-messages"),
+    (r"basic/index#error-codes/", r"MUST NOT emit any code|SHOULD be allocated outside", "error-channels"),
+    (r"basic/index#error-codes/", r"`-32002`", "unknown-resource"),
+    (r"basic/index#schema-validation/", r"Schemas MUST be valid", "tool-schemas"),
+    (r"basic/lifecycle#version-negotiation/", r"the server MUST respond with", "version-negotiation"),
+    (r"basic/versioning#protocol-version-negotiation/", r"server/discover", "server-discover"),
+    (r"server/discover#/", r"MUST implement it", "server-discover"),
+    (
+        r"basic/authorization(/index)?#(overview|authorization-server-location|authorization-server-discovery|"
+        r"protected-resource-metadata-discovery-requirements)/",
+        r"Protected Resource Metadata|`authorization_servers`|WWW-Authenticate Header|Well-Known URI|This can be "
+        r"either|At the path|At the root|normative discovery requirements",
+        "protected-resource-metadata",
+    ),
+    (r"basic/authorization(/index)?#token-handling/", r"Invalid or expired tokens", "protected-resource-metadata"),
 )
 """(requirement id pattern, sentence pattern, pack check): the pack check checks the sentence. `unknown-tool` and
 `error-channels` check the tools page's error-handling section, which states no MUST or SHOULD (it describes the
-two channels), so they trace no sentence here."""
+two channels), so they trace no sentence here; on 2026-07-28 `error-channels` traces the reserved error codes."""
 
 _ALIASES = {
     "basic/transports/streamable-http": "basic/transports",
@@ -61,15 +82,52 @@ _ALIASES = {
 """2026-07-28 pages under the names the official suite's links use (its links cite the draft's older paths)."""
 
 REASONS: dict[str, str] = {
-    "basic/authorization": "authorization at the HTTP edge (tokens, audiences, challenges): not observable without "
-    "an authorization server; mcpbdd's authorization steps specify it against the server's own verifier (the "
-    "Authorization guide), and the official suite's auth scenarios check clients",
-    "basic/index": "JSON-RPC message rules: the SDK's client refuses a malformed message, which any check then "
-    "reports (a result the client refuses fails the check that made the call); no check sends malformed JSON-RPC",
+    "basic/authorization": "authorization that needs a real token (signatures, audiences, expiry, scopes, "
+    "passthrough) or concerns the client and the authorization server (registration, redirect URIs, PKCE): not "
+    "observable without an authorization server; mcpbdd's authorization steps specify the server's side against "
+    "its own verifier (the Authorization guide); protected-resource-metadata checks what a client without a token "
+    "sees",
+    "basic/authorization#protected-resource-metadata-discovery-requirements": "the scopes a 401 SHOULD name, and "
+    "how consistently: not checked by the pack (protected-resource-metadata checks the rest of the section)",
+    "basic/authorization/index#protected-resource-metadata-discovery-requirements": "the scopes a 401 SHOULD name, "
+    "and how consistently: not checked by the pack (protected-resource-metadata checks the rest of the section)",
+    "basic/index": "the base protocol's summary and its rules for other parties: each rule of the page a server "
+    "keeps is traced by its own section",
+    "basic/index#requests": "the ids of requests the server sends (sampling, elicitation, roots): no pack check "
+    "receives a server request; jsonrpc-messages checks the ids of the server's answers",
+    "basic/index#notifications": "a notification of the server carrying an id: the SDK's transport decodes such a "
+    "message as a request, so no client can tell it from one",
+    "basic/index#resulttype": "which result types a server supports beyond the core ones: result-type checks "
+    "that every result names one",
+    "basic/index#error-codes": "rules for the specification's authors and for receivers (which codes are allocated, "
+    "what a client may assume), and -32042 (2025-11-25 only, sent when a tool needs a URL answered): no pack call "
+    "asks for one",
+    "basic/index#statelessness": "statelessness across connections: the official suite's server-stateless "
+    "scenario checks it at a URL (--official); each pack check runs on its own connections",
+    "basic/index#auth": "authorization: its own page carries the rules",
+    "basic/index#schema-dialect": "which JSON Schema dialects a server's validator supports: invisible from a "
+    "client, which sees only the schemas (tool-schemas) and the refusals of arguments breaking them "
+    "(invalid-arguments)",
+    "basic/index#implementation-requirements": "how a server validates with the dialects it supports: invisible "
+    "from a client beyond tool-schemas (the published schemas) and invalid-arguments (the refusals)",
+    "basic/index#ref-resolution": "whether a server's validator dereferences a network `$ref`: not observable "
+    "without a schema that names one, which the pack does not send",
+    "basic/index#composition-keyword-resource-use": "bounds inside a server's validator: not observable without "
+    "sending schemas, which a client does not",
+    "basic/index#meta": "`_meta` key naming (what a key may look like, what either party must not assume of "
+    "one), HTTP statuses (the official suite's http-header-validation checks them at a URL) and client "
+    "capabilities a request would need (no generic call needs one): not checked by the pack; jsonrpc-messages "
+    "checks that a request missing a required field is -32602",
+    "basic/index#icons": "icons: rules for the party that fetches and renders an icon (a client), not for the "
+    "server that names it",
     "basic/lifecycle": "the initialize handshake: every 2025-11-25 check opens a session with it (a server that "
     "breaks it fails every check); the official suite's lifecycle scenario checks it at a URL",
-    "basic/transports": "the transport (HTTP headers, sessions, SSE, stdio framing): the official suite checks "
-    "HTTP at a URL (--official); the pack checks what the messages say, whatever carries them",
+    "basic/transports": "the transports' framing and HTTP mechanics (statuses, SSE streams, resumption, headers, "
+    "stdin and stderr): the SDK's transports carry the pack's messages rather than examine them; the official "
+    "suite's http-header-validation, dns-rebinding-protection and server-stateless scenarios check parts of HTTP "
+    "at a URL (--official), and the sections they cite are traced to them",
+    "basic/transports/streamable-http#schema-extension": "x-mcp-header annotations in a tool's inputSchema: not "
+    "yet checked by the pack (tools/list shows them; tool-schemas checks the schemas are valid JSON Schema)",
     "basic/utilities/cancellation": "cancellation: the cancellation steps specify it per tool (a scenario names the "
     "call to cancel); the pack cannot tell which generic call would run long enough to cancel",
     "basic/patterns/cancellation": "cancellation: the cancellation steps specify it per tool (a scenario names the "
@@ -83,22 +141,27 @@ REASONS: dict[str, str] = {
     "basic/patterns/subscriptions": "subscriptions: the listen steps specify them (a scenario says what should be "
     "announced after which call); the pack cannot tell what a server will announce",
     "basic/patterns/index": "patterns overview: each pattern's page carries its rules",
-    "basic/versioning": "version negotiation: the pack runs each era with the SDK's client, which negotiates; a "
-    "server that refuses an era fails every check of that era",
+    "basic/versioning": "extensions: which a server offers and how it falls back depends on the extension; no "
+    "generic check can name one to negotiate",
+    "basic/versioning#backward-compatibility-with-initialization-based-versions": "a 2026-07-28-only server's "
+    "answer to `initialize`: not yet checked by the pack (version-negotiation checks servers that speak 2025-11-25)",
     "server/tools": "tool behaviour that depends on what a tool does (access control, rate limits, annotations, "
     "notifications, x-mcp-header on HTTP): the project's own features specify it",
     "server/resources": "resource contents and subscriptions depend on the server's data: the resource steps "
     "specify them; URI validation is reached only through templates the pack fills with unknown ids",
     "server/prompts": "prompt contents depend on the server: the prompt steps specify them; the pack reads prompt "
     "errors for leaks only",
-    "server/utilities/pagination": "cursor handling beyond what the pack sends (a made-up cursor, every page)",
+    "server/utilities/pagination": "a rule for the requests a client sends (the page's sentence names no server)",
     "server/utilities/caching": "caching semantics beyond the hints being present (shared caches, invalidation)",
     "server/utilities/completion": "completions: the completion steps specify them per argument; no pack check",
     "server/utilities/logging": "log levels and notifications: the logging steps specify them; the pack reads log "
     "messages only for leaks",
-    "server/discover": "server/discover: not yet checked by the pack (the SDK's client calls it on 2026-07-28)",
+    "server/discover": "a rule for clients (when to call server/discover)",
+    "server/discover#discoverresult": "the optional DiscoverResult field the sentence names: not yet checked by "
+    "server-discover, which checks the required ones",
 }
-"""Each page's reason for a requirement no check covers (its longest matching page wins)."""
+"""Each page's (or section's: `page#anchor`) reason for a requirement no check covers; the longest matching key
+wins."""
 
 
 @dataclass(frozen=True)
@@ -136,8 +199,10 @@ def _data() -> dict[str, Any]:
     return loaded
 
 
-def _reason(page: str) -> str:
-    matches = [prefix for prefix in REASONS if page == prefix or page.startswith(prefix + "/")]
+def _reason(ident: str) -> str:
+    """The reason of the longest key naming the requirement's page (or a parent page) or its section."""
+    page = ident.partition("#")[0]
+    matches = [key for key in REASONS if page == key or ident.startswith((key + "/", key + "#"))]
     if not matches:
         raise LookupError(f"no reason written for the page {page!r}: add it to REASONS")
     return REASONS[max(matches, key=len)]
@@ -161,7 +226,7 @@ def requirements(era: str | None = None) -> list[Requirement]:
             page, _, rest = ident.partition("#")
             pack = tuple(check for where, words, check in PACK if re.match(where, ident) and re.search(words, text))
             official = _official(page, rest.rpartition("/")[0], data["official"])
-            reason = None if pack or official else _reason(page)
+            reason = None if pack or official else _reason(ident)
             found.append(Requirement(name, ident, item["level"], text, pack, official, reason))
     return found
 

@@ -90,6 +90,49 @@ Feature: Conformance: what every MCP server must do, checked from its own surfac
       Spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning
       Then the server passes the conformance check "sep-2575-server-identifies-in-result-meta"
 
+  Rule: Messages: the JSON-RPC messages themselves, and how a version is agreed
+    These checks write their own messages on a connection of their own (the SDK's client would
+    number, negotiate and match them for the pack) and read every message that comes back.
+
+    @check.jsonrpc-messages @spec.messages
+    Scenario: jsonrpc-messages: Responses carry their request's id; notifications get no response
+      Every response carries the id of the request it answers (a string stays a string), exactly
+      once, with a result or an error whose code is an integer; a method nobody defines is an error,
+      never a result; a notification, known or not, is never answered; on 2026-07-28 a request
+      without its required _meta field is refused with -32602. Sent: the handshake or server/discover,
+      a request with an integer id, an unknown method, an unknown notification, one more request (and
+      on 2026-07-28 one without clientCapabilities), each waiting for its answer (bounded in time and
+      in messages read).
+      Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic#messages
+      Then the server passes the conformance check "jsonrpc-messages"
+
+    @check.version-negotiation @spec.lifecycle
+    Scenario: version-negotiation: An initialize offering an unsupported version is answered with a version the server supports
+      On 2025-11-25 an initialize offering a version the server does not support is answered with
+      another version it supports, never an error or the offered version echoed back; and offering
+      that version then gets the same version back.
+      Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#version-negotiation
+      Then the server passes the conformance check "version-negotiation"
+
+    @check.server-discover @spec.versioning
+    Scenario: server-discover: server/discover names the versions the server supports and its capabilities
+      On 2026-07-28 a server implements server/discover: its result lists supportedVersions, which
+      include the version the session speaks, and the server's capabilities.
+      Spec: https://modelcontextprotocol.io/specification/2026-07-28/server/discover
+      Then the server passes the conformance check "server-discover"
+
+  Rule: Authorization: what a client without a token sees at the HTTP edge
+    Over HTTP only (a stdio server takes its credentials from the environment), and only on a
+    server that refuses a request without a token.
+
+    @check.protected-resource-metadata @spec.authorization
+    Scenario: protected-resource-metadata: A protected HTTP server says where to get a token, and refuses a token it never issued
+      A request without a token is answered 401 with a Bearer challenge naming resource_metadata
+      (or the RFC 9728 document is at its well-known URI); the document is a JSON object whose
+      authorization_servers names at least one; a bearer token the server never issued is 401 too.
+      Spec: https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#authorization-server-location
+      Then the server passes the conformance check "protected-resource-metadata"
+
   Rule: Resources: what a read of a missing resource comes to
     The URI is one no resource or template of the server can match.
 
