@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from mcpbdd.cli.exits import EXIT_OK, EXIT_USAGE
 from mcpbdd.model.kinds import HarnessKind
+from mcpbdd.runner.exits import EXIT_OK, EXIT_USAGE
 
 __all__ = ["add_parser", "main"]
 

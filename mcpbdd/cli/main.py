@@ -44,8 +44,8 @@ from mcpbdd.cli import init_command, recording, report, steps_listing
 from mcpbdd.cli import lint as lint_cli
 from mcpbdd.cli import options as run_options
 from mcpbdd.cli import surface as surface_cli
-from mcpbdd.cli.exits import EXIT_OK
 from mcpbdd.cli.run import run
+from mcpbdd.runner.exits import EXIT_OK
 from mcpbdd.scenario.runtime import Terminated
 
 __all__ = ["build_parser", "main"]

@@ -34,7 +34,6 @@ from typing import TextIO
 
 from mcpbdd.cli import coverage as coverage_cli
 from mcpbdd.cli.behave_argv import ReportFiles, behave_args
-from mcpbdd.cli.exits import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
 from mcpbdd.cli.finish import RunOutputs, finish_run
 from mcpbdd.cli.formatters import MESSAGES, VERDICTS
 from mcpbdd.cli.lost import lost_scenarios
@@ -55,6 +54,7 @@ from mcpbdd.reporting.console import without_banner
 from mcpbdd.reporting.lost import LostScenario, write_lost_allure, write_lost_junit
 from mcpbdd.reporting.messages import lost_case_envelopes
 from mcpbdd.reporting.verdicts import read_verdicts
+from mcpbdd.runner.exits import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
 
 __all__ = ["STARTUP_ERRORS", "Run", "RunConsole", "RunSettings", "plan_processes", "run", "run_outputs"]
 
