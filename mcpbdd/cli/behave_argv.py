@@ -3,7 +3,7 @@
 behave pairs `--outfile`s with `--format`s by position, so mcpbdd's formatters (each with its file) come
 first; the console format follows and writes to stdout: the user's own when they gave one, else a line per
 scenario, or every step with `--steps` (see `mcpbdd.reporting.console`). Then JUnit, colour, the pass's
-`-D` options and tags (`mcpbdd.cli.passes`), the user's options and paths, and last the pass's `-D`
+`-D` options and tags (`mcpbdd.runner.passes`), the user's options and paths, and last the pass's `-D`
 options that must win over the user's (behave keeps the last `-D` of a name).
 """
 
@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mcpbdd.cli.formatters import ALLURE, FORMATTERS, PROGRESS, STEPS, SUMMARY
-from mcpbdd.cli.passes import pass_options, pass_overrides
 from mcpbdd.model.kinds import HarnessKind, harness_tags
+from mcpbdd.runner.passes import pass_options, pass_overrides
 
 __all__ = ["PINNED_TO_OTHERS", "ReportFiles", "behave_args"]
 

@@ -63,7 +63,6 @@ from mcpbdd.cli import options as run_options
 from mcpbdd.cli.conformance_reports import RunConsole, apply_expected, totals_line
 from mcpbdd.cli.conformance_start import cannot_start
 from mcpbdd.cli.options import DEFAULT_JUNIT, DEFAULT_RESULTS, REPORTS
-from mcpbdd.cli.passes import LEGACY, MODERN
 from mcpbdd.cli.run import run
 from mcpbdd.conformance import PACK, all_checks, check_named
 from mcpbdd.conformance.agreement import disagreements, pack_verdicts
@@ -76,6 +75,7 @@ from mcpbdd.harness.targets import ServerTarget
 from mcpbdd.kit.principals import ANONYMOUS_CALLER
 from mcpbdd.model.config import Settings, find_pyproject, load_settings
 from mcpbdd.runner.exits import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from mcpbdd.runner.passes import LEGACY, MODERN
 
 __all__ = ["DEFAULT_SUMMARY", "add_parser", "main", "tag_filter", "with_settings"]
 

@@ -38,7 +38,6 @@ from mcpbdd.cli.finish import RunOutputs, finish_run
 from mcpbdd.cli.formatters import MESSAGES, VERDICTS
 from mcpbdd.cli.lost import lost_scenarios
 from mcpbdd.cli.options import REPORTS
-from mcpbdd.cli.passes import ALL, passes_for_all
 from mcpbdd.cli.plan import Plan, PlanError, Unit, balance, plan_run, shard_of
 from mcpbdd.cli.progress import EventFiles, ProgressLine, ended_normally, wants_progress
 from mcpbdd.cli.rerun import Flaky, Rerun, mark_flaky
@@ -55,6 +54,7 @@ from mcpbdd.reporting.lost import LostScenario, write_lost_allure, write_lost_ju
 from mcpbdd.reporting.messages import lost_case_envelopes
 from mcpbdd.reporting.verdicts import read_verdicts
 from mcpbdd.runner.exits import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
+from mcpbdd.runner.passes import ALL, passes_for_all
 
 __all__ = ["STARTUP_ERRORS", "Run", "RunConsole", "RunSettings", "plan_processes", "run", "run_outputs"]
 
