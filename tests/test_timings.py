@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mcpbdd.cli.plan import plan_run
 from mcpbdd.cli.run import plan_processes
 from mcpbdd.cli.timings import load_timings, record_timings
 from mcpbdd.reporting.verdicts import Verdict
+from mcpbdd.runner.plan import plan_run
 
 
 def _shards(timings: Path | None, count: int) -> list[list[str]]:

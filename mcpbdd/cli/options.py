@@ -11,10 +11,10 @@ import os
 from pathlib import Path
 from typing import Any
 
-from mcpbdd.cli.plan import parse_shard
 from mcpbdd.model.kinds import HarnessKind
 from mcpbdd.model.requirements import MACHINE_CAPABILITIES, check_capability_names
 from mcpbdd.runner.passes import ALL
+from mcpbdd.runner.plan import parse_shard
 
 REPORTS = Path("reports")
 DEFAULT_RESULTS = REPORTS / "allure-results"

@@ -3,7 +3,7 @@
 `run` is a thin wrapper over behave: mcpbdd's Allure formatter (results under `reports/allure-
 results`), JUnit XML for CI (`reports/junit`), behave's readable console output (a line per scenario
 unless a format is given; every step with `--steps`), the same specifications once per harness,
-`--jobs` processes on one machine and `--shard` for CI machines (see `mcpbdd.cli.plan`), balanced by
+`--jobs` processes on one machine and `--shard` for CI machines (see `mcpbdd.runner.plan`), balanced by
 the timing file (`mcpbdd.cli.timings`), the parity matrix (`--harness all`), Cucumber Messages and
 Cucumber JSON, JUnit properties (`mcpbdd.cli.finish`), and a progress line on a terminal. The
 configured secrets are redacted from the console output and, once every behave process has ended,
@@ -38,7 +38,6 @@ from mcpbdd.cli.finish import RunOutputs, finish_run
 from mcpbdd.cli.formatters import MESSAGES, VERDICTS
 from mcpbdd.cli.lost import lost_scenarios
 from mcpbdd.cli.options import REPORTS
-from mcpbdd.cli.plan import Plan, PlanError, Unit, balance, plan_run, shard_of
 from mcpbdd.cli.progress import EventFiles, ProgressLine, ended_normally, wants_progress
 from mcpbdd.cli.rerun import Flaky, Rerun, mark_flaky
 from mcpbdd.cli.run_lock import FolderBusy, holding_reports
@@ -55,6 +54,7 @@ from mcpbdd.reporting.messages import lost_case_envelopes
 from mcpbdd.reporting.verdicts import read_verdicts
 from mcpbdd.runner.exits import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
 from mcpbdd.runner.passes import ALL, passes_for_all
+from mcpbdd.runner.plan import Plan, PlanError, Unit, balance, plan_run, shard_of
 
 __all__ = ["STARTUP_ERRORS", "Run", "RunConsole", "RunSettings", "plan_processes", "run", "run_outputs"]
 
