@@ -28,13 +28,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from mcpbdd.cli.timings import record_timings
 from mcpbdd.reporting.cucumber_json import write_cucumber_json
 from mcpbdd.reporting.junit import complete_junit
 from mcpbdd.reporting.messages import merge_streams, read_envelopes
 from mcpbdd.reporting.parity import Column, ParityMatrix, build_matrix, write_matrix
 from mcpbdd.reporting.verdicts import Verdict, read_verdicts
 from mcpbdd.runner.passes import pass_named
+from mcpbdd.runner.timings import record_timings
 
 __all__ = ["Finished", "RunOutputs", "finish_run", "pass_streams"]
 

@@ -4,7 +4,7 @@
 results`), JUnit XML for CI (`reports/junit`), behave's readable console output (a line per scenario
 unless a format is given; every step with `--steps`), the same specifications once per harness,
 `--jobs` processes on one machine and `--shard` for CI machines (see `mcpbdd.runner.plan`), balanced by
-the timing file (`mcpbdd.cli.timings`), the parity matrix (`--harness all`), Cucumber Messages and
+the timing file (`mcpbdd.runner.timings`), the parity matrix (`--harness all`), Cucumber Messages and
 Cucumber JSON, JUnit properties (`mcpbdd.cli.finish`), and a progress line on a terminal. The
 configured secrets are redacted from the console output and, once every behave process has ended,
 from every file the run wrote: the Allure results, the JUnit XML, any `--outfile` and anything else
@@ -42,7 +42,6 @@ from mcpbdd.cli.progress import EventFiles, ProgressLine, ended_normally, wants_
 from mcpbdd.cli.rerun import Flaky, Rerun, mark_flaky
 from mcpbdd.cli.run_lock import FolderBusy, holding_reports
 from mcpbdd.cli.run_summary import Breakdown, print_summary, skip_reasons
-from mcpbdd.cli.timings import load_timings, merge_units, split_for_shards, unit_weights, written_to
 from mcpbdd.cli.workers import Worker, run_workers
 from mcpbdd.model.config import JOB_ENV
 from mcpbdd.model.minted import MINTED_ENV
@@ -55,6 +54,7 @@ from mcpbdd.reporting.verdicts import read_verdicts
 from mcpbdd.runner.exits import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
 from mcpbdd.runner.passes import ALL, passes_for_all
 from mcpbdd.runner.plan import Plan, PlanError, Unit, balance, plan_run, shard_of
+from mcpbdd.runner.timings import load_timings, merge_units, split_for_shards, unit_weights, written_to
 
 __all__ = ["STARTUP_ERRORS", "Run", "RunConsole", "RunSettings", "plan_processes", "run", "run_outputs"]
 
