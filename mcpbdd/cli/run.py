@@ -40,7 +40,6 @@ from mcpbdd.cli.lost import lost_scenarios
 from mcpbdd.cli.options import REPORTS
 from mcpbdd.cli.progress import EventFiles, ProgressLine, ended_normally, wants_progress
 from mcpbdd.cli.rerun import Flaky, Rerun, mark_flaky
-from mcpbdd.cli.run_lock import FolderBusy, holding_reports
 from mcpbdd.cli.run_summary import Breakdown, print_summary, skip_reasons
 from mcpbdd.cli.workers import Worker, run_workers
 from mcpbdd.model.config import JOB_ENV
@@ -54,6 +53,7 @@ from mcpbdd.reporting.verdicts import read_verdicts
 from mcpbdd.runner.exits import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
 from mcpbdd.runner.passes import ALL, passes_for_all
 from mcpbdd.runner.plan import Plan, PlanError, Unit, balance, plan_run, shard_of
+from mcpbdd.runner.run_lock import FolderBusy, holding_reports
 from mcpbdd.runner.timings import load_timings, merge_units, split_for_shards, unit_weights, written_to
 
 __all__ = ["STARTUP_ERRORS", "Run", "RunConsole", "RunSettings", "plan_processes", "run", "run_outputs"]
@@ -90,7 +90,7 @@ def run(args: argparse.Namespace, passthrough: Sequence[str], out: TextIO | None
         print(settings.redactor.redact(f"mcpbdd run: {cannot_start}"), file=sys.stderr)
         return EXIT_USAGE
     try:
-        with holding_reports(args.results):  # one run at a time writes a reports folder (`mcpbdd.cli.run_lock`)
+        with holding_reports(args.results):  # one run at a time writes a reports folder (`mcpbdd.runner.run_lock`)
             scratch = Path(tempfile.mkdtemp(prefix="mcpbdd-run-"))
             try:  # the scratch folder goes whatever happens, a Ctrl-C before the workers start included
                 return Run(args, plan, settings, scratch=scratch, out=out, started=started).execute()
