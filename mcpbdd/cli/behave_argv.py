@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from mcpbdd.cli.formatters import ALLURE, FORMATTERS, PROGRESS, STEPS, SUMMARY
 from mcpbdd.model.kinds import HarnessKind, harness_tags
+from mcpbdd.runner.formatters import ALLURE, FORMATTERS, PROGRESS, STEPS, SUMMARY
 from mcpbdd.runner.passes import pass_options, pass_overrides
 
 __all__ = ["PINNED_TO_OTHERS", "ReportFiles", "behave_args"]

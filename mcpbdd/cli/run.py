@@ -35,7 +35,6 @@ from typing import TextIO
 from mcpbdd.cli import coverage as coverage_cli
 from mcpbdd.cli.behave_argv import ReportFiles, behave_args
 from mcpbdd.cli.finish import RunOutputs, finish_run
-from mcpbdd.cli.formatters import MESSAGES, VERDICTS
 from mcpbdd.cli.lost import lost_scenarios
 from mcpbdd.cli.options import REPORTS
 from mcpbdd.cli.progress import EventFiles, ProgressLine, ended_normally, wants_progress
@@ -51,6 +50,7 @@ from mcpbdd.reporting.lost import LostScenario, write_lost_allure, write_lost_ju
 from mcpbdd.reporting.messages import lost_case_envelopes
 from mcpbdd.reporting.verdicts import read_verdicts
 from mcpbdd.runner.exits import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
+from mcpbdd.runner.formatters import MESSAGES, VERDICTS
 from mcpbdd.runner.passes import ALL, passes_for_all
 from mcpbdd.runner.plan import Plan, PlanError, Unit, balance, plan_run, shard_of
 from mcpbdd.runner.run_lock import FolderBusy, holding_reports
