@@ -35,7 +35,7 @@ class ReportFiles:
     results: Path
     """Allure's results folder."""
     events: Path | None = None
-    """The progress events the parent reads (`mcpbdd.cli.progress`)."""
+    """The progress events the parent reads (`mcpbdd.runner.progress`)."""
     junit: Path | None = None
     """JUnit's folder (None: no JUnit)."""
     formats: Sequence[tuple[str, Path]] = ()

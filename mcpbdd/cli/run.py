@@ -37,7 +37,6 @@ from mcpbdd.cli.behave_argv import ReportFiles, behave_args
 from mcpbdd.cli.finish import RunOutputs, finish_run
 from mcpbdd.cli.lost import lost_scenarios
 from mcpbdd.cli.options import REPORTS
-from mcpbdd.cli.progress import EventFiles, ProgressLine, ended_normally, wants_progress
 from mcpbdd.cli.rerun import Flaky, Rerun, mark_flaky
 from mcpbdd.cli.run_summary import Breakdown, print_summary, skip_reasons
 from mcpbdd.cli.workers import Worker, run_workers
@@ -53,6 +52,7 @@ from mcpbdd.runner.exits import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USA
 from mcpbdd.runner.formatters import MESSAGES, VERDICTS
 from mcpbdd.runner.passes import ALL, passes_for_all
 from mcpbdd.runner.plan import Plan, PlanError, Unit, balance, plan_run, shard_of
+from mcpbdd.runner.progress import EventFiles, ProgressLine, ended_normally, wants_progress
 from mcpbdd.runner.run_lock import FolderBusy, holding_reports
 from mcpbdd.runner.timings import load_timings, merge_units, split_for_shards, unit_weights, written_to
 

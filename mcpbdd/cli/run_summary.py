@@ -19,11 +19,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from mcpbdd.cli.progress import EventFiles
 from mcpbdd.reporting.lost import LostScenario
 from mcpbdd.reporting.totals import Totals
 from mcpbdd.reporting.verdicts import Verdict
 from mcpbdd.runner.exits import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from mcpbdd.runner.progress import EventFiles
 
 __all__ = ["Breakdown", "print_summary", "skip_reasons"]
 

@@ -16,7 +16,7 @@ ALLURE, PROGRESS, VERDICTS, MESSAGES, SUMMARY, STEPS = "allure", "progress", "ve
 
 FORMATTERS: dict[str, str] = {
     ALLURE: "mcpbdd.reporting.allure_formatter:AllureFormatter",  # the Allure results (--results)
-    PROGRESS: "mcpbdd.cli.progress:ProgressFormatter",  # a character per scenario: the progress line's events
+    PROGRESS: "mcpbdd.runner.progress:ProgressFormatter",  # a character per scenario: the progress line's events
     VERDICTS: "mcpbdd.reporting.verdicts:VerdictFormatter",  # a line per scenario: timings, JUnit, parity
     MESSAGES: "mcpbdd.reporting.messages:MessagesFormatter",  # Cucumber Messages (--messages, --cucumber-json)
     SUMMARY: SUMMARY_FORMAT,  # the console: a line per scenario (the default)
