@@ -33,7 +33,6 @@ from pathlib import Path
 from typing import TextIO
 
 from mcpbdd.cli import coverage as coverage_cli
-from mcpbdd.cli.behave_argv import ReportFiles, behave_args
 from mcpbdd.cli.finish import RunOutputs, finish_run
 from mcpbdd.cli.lost import lost_scenarios
 from mcpbdd.cli.options import REPORTS
@@ -48,6 +47,7 @@ from mcpbdd.reporting.console import without_banner
 from mcpbdd.reporting.lost import LostScenario, write_lost_allure, write_lost_junit
 from mcpbdd.reporting.messages import lost_case_envelopes
 from mcpbdd.reporting.verdicts import read_verdicts
+from mcpbdd.runner.behave_argv import ReportFiles, behave_args
 from mcpbdd.runner.exits import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
 from mcpbdd.runner.formatters import MESSAGES, VERDICTS
 from mcpbdd.runner.passes import ALL, passes_for_all
