@@ -25,10 +25,10 @@ from pathlib import Path
 from typing import TextIO
 from xml.etree import ElementTree
 
-from mcpbdd.cli.workers import Worker, run_workers
 from mcpbdd.reporting.verdicts import Verdict, read_verdicts
 from mcpbdd.runner.behave_argv import ReportFiles
 from mcpbdd.runner.formatters import MESSAGES, VERDICTS
+from mcpbdd.runner.workers import Worker, run_workers
 
 __all__ = ["FLAKY_WORD", "Flaky", "Rerun", "mark_flaky"]
 

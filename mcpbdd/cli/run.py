@@ -38,7 +38,6 @@ from mcpbdd.cli.lost import lost_scenarios
 from mcpbdd.cli.options import REPORTS
 from mcpbdd.cli.rerun import Flaky, Rerun, mark_flaky
 from mcpbdd.cli.run_summary import Breakdown, print_summary, skip_reasons
-from mcpbdd.cli.workers import Worker, run_workers
 from mcpbdd.model.config import JOB_ENV
 from mcpbdd.model.minted import MINTED_ENV
 from mcpbdd.model.minted import refresh as refresh_minted
@@ -55,6 +54,7 @@ from mcpbdd.runner.plan import Plan, PlanError, Unit, balance, plan_run, shard_o
 from mcpbdd.runner.progress import EventFiles, ProgressLine, ended_normally, wants_progress
 from mcpbdd.runner.run_lock import FolderBusy, holding_reports
 from mcpbdd.runner.timings import load_timings, merge_units, split_for_shards, unit_weights, written_to
+from mcpbdd.runner.workers import Worker, run_workers
 
 __all__ = ["STARTUP_ERRORS", "Run", "RunConsole", "RunSettings", "plan_processes", "run", "run_outputs"]
 

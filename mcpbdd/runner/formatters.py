@@ -2,7 +2,7 @@
 
 behave takes a formatter by its `module:Class` path (`--format mcpbdd.reporting.verdicts:VerdictFormatter`),
 as its own table of built-in formats does (`behave.formatter._builtins`). The run names each one here once,
-and every place that passes one to behave or imports one ahead (`mcpbdd.cli.workers`) reads it from this
+and every place that passes one to behave or imports one ahead (`mcpbdd.runner.workers`) reads it from this
 table. The two console formats are `mcpbdd.reporting.console`'s own (it documents what they print).
 """
 

@@ -6,7 +6,7 @@ cannot run a behave formatter during the run (its `--formatter` post-processes i
 report), so every Allure attachment a step makes is lost; it was slower than our split on
 both benchmark suites, has no shards (a deterministic subset per CI machine), empties its
 output folder on every run and pulls in jinja2/pillow/minify-html. Here each job is ONE
-behave process that runs a whole bucket of features (see `mcpbdd.cli.workers`), so start-up is
+behave process that runs a whole bucket of features (see `mcpbdd.runner.workers`), so start-up is
 paid once per job, not once per feature.
 
 The unit of work is a feature file (with any `file:line` locations the command line
