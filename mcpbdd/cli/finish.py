@@ -86,7 +86,7 @@ class RunOutputs:
     scratch: Path | None = None
     """The run's scratch folder: the merged stream goes there when only `cucumber_json` is asked for."""
     lost: int = 0
-    """How many planned scenarios never reported (`mcpbdd.cli.lost`): the stream's run did not succeed."""
+    """How many planned scenarios never reported (`mcpbdd.runner.lost`): the stream's run did not succeed."""
 
 
 @dataclass

@@ -34,7 +34,6 @@ from typing import TextIO
 
 from mcpbdd.cli import coverage as coverage_cli
 from mcpbdd.cli.finish import RunOutputs, finish_run
-from mcpbdd.cli.lost import lost_scenarios
 from mcpbdd.cli.options import REPORTS
 from mcpbdd.cli.rerun import Flaky, Rerun, mark_flaky
 from mcpbdd.cli.run_summary import Breakdown, print_summary, skip_reasons
@@ -49,6 +48,7 @@ from mcpbdd.reporting.verdicts import read_verdicts
 from mcpbdd.runner.behave_argv import ReportFiles, behave_args
 from mcpbdd.runner.exits import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
 from mcpbdd.runner.formatters import MESSAGES, VERDICTS
+from mcpbdd.runner.lost import lost_scenarios
 from mcpbdd.runner.passes import ALL, passes_for_all
 from mcpbdd.runner.plan import Plan, PlanError, Unit, balance, plan_run, shard_of
 from mcpbdd.runner.progress import EventFiles, ProgressLine, ended_normally, wants_progress
@@ -218,7 +218,7 @@ class Run:
         self.per_harness: dict[str, EventFiles] = {}  # the summary's totals per harness
         self.verdicts_of: dict[int, tuple[Path, str | None]] = {}  # each worker's verdict file and pass
         self.lost: list[LostScenario] = []
-        """The planned scenarios no verdict came for (`mcpbdd.cli.lost`): broken in every report."""
+        """The planned scenarios no verdict came for (`mcpbdd.runner.lost`): broken in every report."""
         self.flaky: list[Flaky] = []
         """The scenarios that failed, then passed on a rerun (`--rerun-failures`, `mcpbdd.cli.rerun`)."""
 

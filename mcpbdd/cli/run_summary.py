@@ -42,7 +42,7 @@ class Breakdown:
 
     per_harness: dict[str, EventFiles] = field(default_factory=dict)
     lost: Sequence[LostScenario] = ()
-    """Each lost scenario (its process ended before it reported, `mcpbdd.cli.lost`): named first, as broken."""
+    """Each lost scenario (its process ended before it reported, `mcpbdd.runner.lost`): named first, as broken."""
     skipped: Sequence[tuple[str, int]] = ()
     """`skip_reasons`: a line per reason after the totals."""
 

@@ -1,7 +1,7 @@
 """Lost scenarios in the reports: broken, each named, in Allure, JUnit and Cucumber Messages.
 
 A scenario is lost when the behave process running it ended before it reported a verdict
-(`mcpbdd.cli.lost` finds them). Nothing of it reached the reports its process writes, so
+(`mcpbdd.runner.lost` finds them). Nothing of it reached the reports its process writes, so
 `mcpbdd run` writes, for each one:
 
 - an Allure result, status *broken*, whose message says the process ended before the scenario
