@@ -5,7 +5,7 @@ results`), JUnit XML for CI (`reports/junit`), behave's readable console output 
 unless a format is given; every step with `--steps`), the same specifications once per harness,
 `--jobs` processes on one machine and `--shard` for CI machines (see `mcpbdd.runner.plan`), balanced by
 the timing file (`mcpbdd.runner.timings`), the parity matrix (`--harness all`), Cucumber Messages and
-Cucumber JSON, JUnit properties (`mcpbdd.cli.finish`), and a progress line on a terminal. The
+Cucumber JSON, JUnit properties (`mcpbdd.runner.finish`), and a progress line on a terminal. The
 configured secrets are redacted from the console output and, once every behave process has ended,
 from every file the run wrote: the Allure results, the JUnit XML, any `--outfile` and anything else
 under `reports/` (see `mcpbdd.model.redaction`); so are the tokens the behave processes minted (they
@@ -33,7 +33,6 @@ from pathlib import Path
 from typing import TextIO
 
 from mcpbdd.cli import coverage as coverage_cli
-from mcpbdd.cli.finish import RunOutputs, finish_run
 from mcpbdd.cli.options import REPORTS
 from mcpbdd.cli.rerun import Flaky, Rerun, mark_flaky
 from mcpbdd.cli.run_summary import Breakdown, print_summary, skip_reasons
@@ -47,6 +46,7 @@ from mcpbdd.reporting.messages import lost_case_envelopes
 from mcpbdd.reporting.verdicts import read_verdicts
 from mcpbdd.runner.behave_argv import ReportFiles, behave_args
 from mcpbdd.runner.exits import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
+from mcpbdd.runner.finish import RunOutputs, finish_run
 from mcpbdd.runner.formatters import MESSAGES, VERDICTS
 from mcpbdd.runner.lost import lost_scenarios
 from mcpbdd.runner.passes import ALL, passes_for_all
@@ -156,7 +156,7 @@ def run_outputs(args: argparse.Namespace, plan: Plan) -> list[Path]:
     if not args.no_junit:
         outputs.append(args.junit)
     outputs += [path for path in (args.messages, args.cucumber_json, written_to(args.timings, args.shard)) if path]
-    if args.messages is not None:  # a run of several passes writes a stream per pass beside it (cli.finish)
+    if args.messages is not None:  # a run of several passes writes a stream per pass beside it (runner.finish)
         outputs += sorted(args.messages.parent.glob(f"{args.messages.stem}.*{args.messages.suffix}"))
     if args.harness == [ALL]:
         outputs.append(args.parity)
@@ -392,7 +392,7 @@ class Run:
         )
 
     def finish(self) -> None:
-        """The merged coverage, then the outputs derived from every process's verdicts (`mcpbdd.cli.finish`)."""
+        """The merged coverage, then the outputs derived from every process's verdicts (`mcpbdd.runner.finish`)."""
         args = self.args
         if self.coverage:
             parts = sorted(self.scratch.glob("coverage-*.json"))
