@@ -15,7 +15,7 @@ behave's `main()` leaks step definitions when called twice in one process.
 A `Run` is one run once planned, in the order it happens: its workers (`chains`: one chain of
 behave processes per job, `behave_argv` for each one's arguments), the output folders emptied
 (`prepare_outputs`), the processes watched (`watch`, printing through a `RunConsole`), the derived
-outputs written (`finish`), and the exit status with the summary (`conclude`, `mcpbdd.cli.run_summary`).
+outputs written (`finish`), and the exit status with the summary (`conclude`, `mcpbdd.runner.run_summary`).
 """
 
 from __future__ import annotations
@@ -35,7 +35,6 @@ from typing import TextIO
 from mcpbdd.cli import coverage as coverage_cli
 from mcpbdd.cli.options import REPORTS
 from mcpbdd.cli.rerun import Flaky, Rerun, mark_flaky
-from mcpbdd.cli.run_summary import Breakdown, print_summary, skip_reasons
 from mcpbdd.model.config import JOB_ENV
 from mcpbdd.model.minted import MINTED_ENV
 from mcpbdd.model.minted import refresh as refresh_minted
@@ -53,6 +52,7 @@ from mcpbdd.runner.passes import ALL, passes_for_all
 from mcpbdd.runner.plan import Plan, PlanError, Unit, balance, plan_run, shard_of
 from mcpbdd.runner.progress import EventFiles, ProgressLine, ended_normally, wants_progress
 from mcpbdd.runner.run_lock import FolderBusy, holding_reports
+from mcpbdd.runner.run_summary import Breakdown, print_summary, skip_reasons
 from mcpbdd.runner.timings import load_timings, merge_units, split_for_shards, unit_weights, written_to
 from mcpbdd.runner.workers import Worker, run_workers
 
