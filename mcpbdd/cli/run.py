@@ -83,7 +83,7 @@ def run(args: argparse.Namespace, passthrough: Sequence[str], out: TextIO | None
         print(f"mcpbdd run: {exc}", file=sys.stderr)
         return EXIT_USAGE
     settings = RunSettings.read(plan.userdata)
-    from mcpbdd.cli.preflight import check_server
+    from mcpbdd.runner.preflight import check_server
 
     cannot_start = check_server(plan.userdata)  # a server that can never load: one message, not one per scenario
     if cannot_start is not None:
