@@ -34,7 +34,6 @@ from typing import TextIO
 
 from mcpbdd.cli import coverage as coverage_cli
 from mcpbdd.cli.options import REPORTS
-from mcpbdd.cli.rerun import Flaky, Rerun, mark_flaky
 from mcpbdd.model.config import JOB_ENV
 from mcpbdd.model.minted import MINTED_ENV
 from mcpbdd.model.minted import refresh as refresh_minted
@@ -51,6 +50,7 @@ from mcpbdd.runner.lost import lost_scenarios
 from mcpbdd.runner.passes import ALL, passes_for_all
 from mcpbdd.runner.plan import Plan, PlanError, Unit, balance, plan_run, shard_of
 from mcpbdd.runner.progress import EventFiles, ProgressLine, ended_normally, wants_progress
+from mcpbdd.runner.rerun import Flaky, Rerun, mark_flaky
 from mcpbdd.runner.run_lock import FolderBusy, holding_reports
 from mcpbdd.runner.run_summary import Breakdown, print_summary, skip_reasons
 from mcpbdd.runner.timings import load_timings, merge_units, split_for_shards, unit_weights, written_to
@@ -220,7 +220,7 @@ class Run:
         self.lost: list[LostScenario] = []
         """The planned scenarios no verdict came for (`mcpbdd.runner.lost`): broken in every report."""
         self.flaky: list[Flaky] = []
-        """The scenarios that failed, then passed on a rerun (`--rerun-failures`, `mcpbdd.cli.rerun`)."""
+        """The scenarios that failed, then passed on a rerun (`--rerun-failures`, `mcpbdd.runner.rerun`)."""
 
     def execute(self) -> int:
         """Start the processes, watch them to the end, write what derives from them; the run's exit status."""
