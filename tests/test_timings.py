@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mcpbdd.cli.run import plan_processes
 from mcpbdd.reporting.verdicts import Verdict
 from mcpbdd.runner.plan import plan_run
+from mcpbdd.runner.run import plan_processes
 from mcpbdd.runner.timings import load_timings, record_timings
 
 

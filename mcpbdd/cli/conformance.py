@@ -59,11 +59,8 @@ import tempfile
 from pathlib import Path
 from typing import Any, TextIO, cast
 
-from mcpbdd.cli import options as run_options
 from mcpbdd.cli.conformance_reports import RunConsole, apply_expected, totals_line
 from mcpbdd.cli.conformance_start import cannot_start
-from mcpbdd.cli.options import DEFAULT_JUNIT, DEFAULT_RESULTS, REPORTS
-from mcpbdd.cli.run import run
 from mcpbdd.conformance import PACK, all_checks, check_named
 from mcpbdd.conformance.agreement import disagreements, pack_verdicts
 from mcpbdd.conformance.baseline import load_baseline
@@ -76,6 +73,8 @@ from mcpbdd.kit.principals import ANONYMOUS_CALLER
 from mcpbdd.model.config import Settings, find_pyproject, load_settings
 from mcpbdd.runner.exits import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from mcpbdd.runner.passes import LEGACY, MODERN
+from mcpbdd.runner.run import run
+from mcpbdd.runner.run_options import DEFAULT_JUNIT, DEFAULT_RESULTS, REPORTS, RunOptions
 
 __all__ = ["DEFAULT_SUMMARY", "add_parser", "main", "tag_filter", "with_settings"]
 
@@ -192,16 +191,18 @@ def _pack(folder: Path) -> Path:
     return features
 
 
-def _run_arguments(args: argparse.Namespace, scratch: Path) -> argparse.Namespace:
+def _run_options(args: argparse.Namespace, scratch: Path) -> RunOptions:
     """`mcpbdd run`'s options for the pack: its defaults, the output paths given here, the two eras."""
-    parser = argparse.ArgumentParser(prog="mcpbdd")
-    run_options.add_parser(parser.add_subparsers(dest="command"))
-    argv = ["run", "--results", str(args.results), "--junit", str(args.junit), "--messages", str(args.messages)]
-    argv += ["--no-coverage", "--timings", str(scratch / "timings.json"), *(["--steps"] if args.steps else [])]
-    run_args = parser.parse_args(argv)
-    run_args.harness = [MODERN, LEGACY]
-    run_args.jobs = 2  # one behave process per era, side by side (the pack is one feature: one unit per era)
-    return run_args
+    return RunOptions(
+        harness=[MODERN, LEGACY],
+        jobs=2,  # one behave process per era, side by side (the pack is one feature: one unit per era)
+        results=args.results,
+        junit=args.junit,
+        messages=args.messages,
+        no_coverage=True,
+        timings=scratch / "timings.json",
+        steps=args.steps,
+    )
 
 
 def with_settings(args: argparse.Namespace) -> tuple[argparse.Namespace, Settings]:
@@ -304,7 +305,7 @@ def main(args: argparse.Namespace) -> int:
         passthrough = [str(features), "-D", f"mcpbdd.server={served}", "-D", "mcpbdd.reuse_server=scenario"]
         passthrough += [*caller_options, "-D", f"mcpbdd.capabilities={CAPABILITIES}", *tags]
         console = RunConsole(sys.stdout)  # the run's totals count expected failures as failed: this command's count
-        status = run(_run_arguments(args, scratch), passthrough, out=cast(TextIO, console))
+        status = run(_run_options(args, scratch), passthrough, out=cast(TextIO, console))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     if status not in (EXIT_OK, EXIT_FAILED):

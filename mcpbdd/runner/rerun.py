@@ -64,7 +64,7 @@ class Rerun:
     options: Sequence[str]
     """The run's behave options (without paths)."""
     make_args: Callable[[ReportFiles, str | None, list[str]], list[str]]
-    """behave's arguments for a pass (`mcpbdd.cli.run.Run.rerun_args`)."""
+    """behave's arguments for a pass (`mcpbdd.runner.run.Run.rerun_args`)."""
     message_parts: list[Path]
     """The run's Cucumber Messages parts (None: not written): a rerun's stream is added to its pass's."""
     messages: bool = False

@@ -13,7 +13,6 @@ Every skipped scenario is counted under its reason, one line per reason (a skip 
 
 from __future__ import annotations
 
-import argparse
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -24,6 +23,7 @@ from mcpbdd.reporting.totals import Totals
 from mcpbdd.reporting.verdicts import Verdict
 from mcpbdd.runner.exits import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from mcpbdd.runner.progress import EventFiles
+from mcpbdd.runner.run_options import RunOptions
 
 __all__ = ["Breakdown", "print_summary", "skip_reasons"]
 
@@ -48,7 +48,7 @@ class Breakdown:
 
 
 def print_summary(
-    args: argparse.Namespace,
+    args: RunOptions,
     events: EventFiles,
     worst: int,
     elapsed: float,

@@ -20,7 +20,6 @@ outputs written (`finish`), and the exit status with the summary (`conclude`, `m
 
 from __future__ import annotations
 
-import argparse
 import json
 import shutil
 import signal
@@ -32,8 +31,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from mcpbdd.cli import coverage as coverage_cli
-from mcpbdd.cli.options import REPORTS
 from mcpbdd.model.config import JOB_ENV
 from mcpbdd.model.minted import MINTED_ENV
 from mcpbdd.model.minted import refresh as refresh_minted
@@ -44,7 +41,7 @@ from mcpbdd.reporting.messages import lost_case_envelopes
 from mcpbdd.reporting.verdicts import read_verdicts
 from mcpbdd.runner.behave_argv import ReportFiles, behave_args
 from mcpbdd.runner.exits import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
-from mcpbdd.runner.finish import RunOutputs, finish_run
+from mcpbdd.runner.finish import RunOutputs, finish_run, merge_run_coverage
 from mcpbdd.runner.formatters import MESSAGES, VERDICTS
 from mcpbdd.runner.lost import lost_scenarios
 from mcpbdd.runner.passes import ALL, passes_for_all
@@ -52,6 +49,7 @@ from mcpbdd.runner.plan import Plan, PlanError, Unit, balance, plan_run, shard_o
 from mcpbdd.runner.progress import EventFiles, ProgressLine, ended_normally, wants_progress
 from mcpbdd.runner.rerun import Flaky, Rerun, mark_flaky
 from mcpbdd.runner.run_lock import FolderBusy, holding_reports
+from mcpbdd.runner.run_options import REPORTS, RunOptions
 from mcpbdd.runner.run_summary import Breakdown, print_summary, skip_reasons
 from mcpbdd.runner.timings import load_timings, merge_units, split_for_shards, unit_weights, written_to
 from mcpbdd.runner.workers import Worker, run_workers
@@ -73,7 +71,7 @@ NO_STEPS_HINT = (
 """What a newcomer who skipped the README's second step reads, instead of behave's bare ConfigError alone."""
 
 
-def run(args: argparse.Namespace, passthrough: Sequence[str], out: TextIO | None = None) -> int:
+def run(options: RunOptions, passthrough: Sequence[str], out: TextIO | None = None) -> int:
     """`mcpbdd run`: plan, check the server can load, run in a scratch folder, redact what the run wrote."""
     out = out if out is not None else sys.stdout
     started, wall_started = time.monotonic(), time.time()
@@ -90,14 +88,14 @@ def run(args: argparse.Namespace, passthrough: Sequence[str], out: TextIO | None
         print(settings.redactor.redact(f"mcpbdd run: {cannot_start}"), file=sys.stderr)
         return EXIT_USAGE
     try:
-        with holding_reports(args.results):  # one run at a time writes a reports folder (`mcpbdd.runner.run_lock`)
+        with holding_reports(options.results):  # one run at a time writes a reports folder (`mcpbdd.runner.run_lock`)
             scratch = Path(tempfile.mkdtemp(prefix="mcpbdd-run-"))
             try:  # the scratch folder goes whatever happens, a Ctrl-C before the workers start included
-                return Run(args, plan, settings, scratch=scratch, out=out, started=started).execute()
+                return Run(options, plan, settings, scratch=scratch, out=out, started=started).execute()
             finally:
                 refresh_minted(scratch / MINTED_FILE)  # every token the processes minted, masked below too
                 shutil.rmtree(scratch, ignore_errors=True)
-                redact_tree(run_outputs(args, plan), settings.redactor, since=wall_started)  # also when interrupted
+                redact_tree(run_outputs(options, plan), settings.redactor, since=wall_started)  # also when interrupted
     except FolderBusy as busy:
         print(f"mcpbdd run: {busy}", file=sys.stderr)
         return EXIT_USAGE
@@ -150,16 +148,18 @@ def plan_processes(
     return [bucket for bucket in balance(units, jobs, unit_weights(units, known)) if bucket]
 
 
-def run_outputs(args: argparse.Namespace, plan: Plan) -> list[Path]:
+def run_outputs(options: RunOptions, plan: Plan) -> list[Path]:
     """Where the run writes, to redact at the end: results, JUnit, `--outfile`s and `reports/` (any other format)."""
-    outputs = [args.results, *(Path(name) for name in plan.outfiles)]
-    if not args.no_junit:
-        outputs.append(args.junit)
-    outputs += [path for path in (args.messages, args.cucumber_json, written_to(args.timings, args.shard)) if path]
-    if args.messages is not None:  # a run of several passes writes a stream per pass beside it (runner.finish)
-        outputs += sorted(args.messages.parent.glob(f"{args.messages.stem}.*{args.messages.suffix}"))
-    if args.harness == [ALL]:
-        outputs.append(args.parity)
+    outputs = [options.results, *(Path(name) for name in plan.outfiles)]
+    if not options.no_junit:
+        outputs.append(options.junit)
+    outputs += [
+        path for path in (options.messages, options.cucumber_json, written_to(options.timings, options.shard)) if path
+    ]
+    if options.messages is not None:  # a run of several passes writes a stream per pass beside it (runner.finish)
+        outputs += sorted(options.messages.parent.glob(f"{options.messages.stem}.*{options.messages.suffix}"))
+    if options.harness == [ALL]:
+        outputs.append(options.parity)
     if REPORTS.is_dir():
         outputs.append(REPORTS)
     return list(dict.fromkeys(path.resolve() for path in outputs))
@@ -180,10 +180,10 @@ def _exit_code(worker: Worker) -> int:
     return EXIT_FAILED  # 1: a scenario failed; anything else (a crash, a signal): the run did not pass either
 
 
-def _required(args: argparse.Namespace, settings: RunSettings) -> list[str]:
+def _required(options: RunOptions, settings: RunSettings) -> list[str]:
     """The `-D` options that add `--require`'s capabilities to the configured ones (none without it): set last,
     so they win over a `-D` given to the run; what is required is no longer optional."""
-    given = list(getattr(args, "require", None) or ())
+    given = list(options.require)
     if not given:
         return []
     require = list(dict.fromkeys([*settings.require, *given]))
@@ -199,16 +199,16 @@ class Run:
     """One `mcpbdd run` once planned: its behave processes, their progress and output, what they leave, the summary."""
 
     def __init__(
-        self, args: argparse.Namespace, plan: Plan, settings: RunSettings, *, scratch: Path, out: TextIO, started: float
+        self, options: RunOptions, plan: Plan, settings: RunSettings, *, scratch: Path, out: TextIO, started: float
     ) -> None:
-        self.args, self.plan, self.scratch, self.out, self.started = args, plan, scratch, out, started
+        self.options, self.plan, self.scratch, self.out, self.started = options, plan, scratch, out, started
         self.wall_started = time.time() - (time.monotonic() - started)  # the run's start, as file times read
         self.redactor = settings.redactor
-        self.coverage: Path | None = None if args.no_coverage else (args.coverage or settings.coverage_file)
+        self.coverage: Path | None = None if options.no_coverage else (options.coverage or settings.coverage_file)
         self.color = bool(getattr(out, "isatty", lambda: False)())
         self.stdio_command = settings.parity_stdio
-        self.required = _required(args, settings)
-        harnesses: list[str | None] = list(args.harness) if args.harness else [None]
+        self.required = _required(options, settings)
+        harnesses: list[str | None] = list(options.harness) if options.harness else [None]
         self.matrix = harnesses == [ALL]  # --harness all: the parity matrix's columns, stdio when configured
         if self.matrix:
             harnesses = [column.name for column in passes_for_all(self.stdio_command)]
@@ -227,7 +227,7 @@ class Run:
         chains, total = self.chains()
         self.prepare_outputs()
         if not any(chains):
-            where = f"shard {self.args.shard[0]}/{self.args.shard[1]}" if self.args.shard else "this run"
+            where = f"shard {self.options.shard[0]}/{self.options.shard[1]}" if self.options.shard else "this run"
             print(
                 f"mcpbdd: {where} has no feature to run ({len(self.plan.units)} feature file(s) in all)", file=self.out
             )
@@ -239,10 +239,10 @@ class Run:
             events.poll()  # the last scenarios, before the files go
             if stopped_by is None:  # an interrupted run says so: what it did not reach is not lost
                 self.report_lost(chains)
-                if getattr(self.args, "rerun_failures", 0) > 0:
+                if self.options.rerun_failures > 0:
                     self.rerun()
             self.finish()
-            mark_flaky(self.flaky, junit=None if self.args.no_junit else self.args.junit)
+            mark_flaky(self.flaky, junit=None if self.options.no_junit else self.options.junit)
         finally:
             progress.close()
         return self.conclude(chains, events, stopped_by)
@@ -253,7 +253,7 @@ class Run:
         """One chain of behave processes per job (one per harness, run one after the other), and the scenarios."""
         # Serial or not, behave gets the planned feature files, never the original paths: the same
         # arguments give the same JUnit class names (behave derives them from the paths it was given).
-        buckets = plan_processes(self.plan, self.harnesses, self.args.jobs, self.args.shard, self.args.timings)
+        buckets = plan_processes(self.plan, self.harnesses, self.options.jobs, self.options.shard, self.options.timings)
         chains: list[list[Worker]] = []
         for number, bucket in enumerate(buckets, start=1):
             job = number if len(buckets) > 1 else None
@@ -271,19 +271,19 @@ class Run:
         events = self.scratch / f"events-{name}"
         self.per_harness.setdefault(str(harness), EventFiles()).add(events)
         options = [*self.plan.options, *locations]
-        if self.args.update_snapshots:
+        if self.options.update_snapshots:
             options = ["-D", "mcpbdd.update_snapshots=true", *options]
-        if self.args.update_screenshots:
+        if self.options.update_screenshots:
             options = ["-D", "mcpbdd.update_screenshots=true", *options]
-        junit = None if self.args.no_junit else (self.args.junit / harness if harness else self.args.junit)
+        junit = None if self.options.no_junit else (self.options.junit / harness if harness else self.options.junit)
         behave = behave_args(
-            ReportFiles(self.args.results, events=events, junit=junit, formats=self._formats(name, harness)),
+            ReportFiles(self.options.results, events=events, junit=junit, formats=self._formats(name, harness)),
             harness,
             options,
             color=self.color,
             pinned_elsewhere=len(self.harnesses) > 1,
             stdio_command=self.stdio_command,
-            steps=self.args.steps,
+            steps=self.options.steps,
         )
         # Each process writes its own coverage file (set last: it wins over a -D given to the run); merged in finish.
         part = self.scratch / f"coverage-{name}.json" if self.coverage else ""
@@ -300,18 +300,18 @@ class Run:
         verdicts = self.scratch / f"verdicts-{name}.jsonl"
         self.verdict_files.append((verdicts, harness))
         formats = [(VERDICTS, verdicts)]
-        if self.args.messages is not None or self.args.cucumber_json is not None:
+        if self.options.messages is not None or self.options.cucumber_json is not None:
             self.message_parts.append(self.scratch / f"messages-{name}.ndjson")
             formats.append((MESSAGES, self.message_parts[-1]))
         return formats
 
     def prepare_outputs(self) -> None:
         """Empty the results and JUnit folders (unless `--keep-results`), and the last run's coverage."""
-        _prepare(self.args.results, self.args.keep_results)
-        if self.coverage and not self.args.keep_results:
+        _prepare(self.options.results, self.options.keep_results)
+        if self.coverage and not self.options.keep_results:
             self.coverage.unlink(missing_ok=True)  # a run that calls nothing must not leave the last run's coverage
-        if not self.args.no_junit:
-            _prepare(self.args.junit, self.args.keep_results)
+        if not self.options.no_junit:
+            _prepare(self.options.junit, self.options.keep_results)
 
     def watch(self, chains: list[list[Worker]], console: RunConsole) -> int | None:
         """Run the chains to the end; the signal that stopped them, if one did."""
@@ -342,10 +342,10 @@ class Run:
                 )
         if not self.lost:
             return
-        write_lost_allure(self.lost, self.args.results, since=self.wall_started)
-        if not self.args.no_junit:
+        write_lost_allure(self.lost, self.options.results, since=self.wall_started)
+        if not self.options.no_junit:
             for harness in dict.fromkeys(lost.column for lost in self.lost):
-                folder = self.args.junit / harness if harness else self.args.junit
+                folder = self.options.junit / harness if harness else self.options.junit
                 write_lost_junit([lost for lost in self.lost if lost.column == harness], folder)
         for column in dict.fromkeys(lost.column for lost in self.lost):
             # Added to a stream of the same pass, so each pass's merged stream names its own lost scenarios.
@@ -366,16 +366,16 @@ class Run:
         verdicts = [v for path, column in self.verdict_files for v in read_verdicts(path, column or "")]
         rerun = Rerun(
             self.scratch,
-            self.args.results,
+            self.options.results,
             self.plan.options,
             self.rerun_args,
             self.message_parts,
-            messages=self.args.messages is not None or self.args.cucumber_json is not None,
+            messages=self.options.messages is not None or self.options.cucumber_json is not None,
             redact=self.redactor.redact,
         )
         parts = len(self.message_parts)
-        self.flaky = rerun.run(verdicts, self.args.rerun_failures, self.out)
-        mark_flaky(self.flaky, results=self.args.results, streams=self.message_parts[:parts])
+        self.flaky = rerun.run(verdicts, self.options.rerun_failures, self.out)
+        mark_flaky(self.flaky, results=self.options.results, streams=self.message_parts[:parts])
         for flaky in self.flaky:
             print(self.redactor.redact(flaky.line()), file=self.out)
 
@@ -388,28 +388,28 @@ class Run:
             color=self.color,
             pinned_elsewhere=len(self.harnesses) > 1,
             stdio_command=self.stdio_command,
-            steps=self.args.steps,
+            steps=self.options.steps,
         )
 
     def finish(self) -> None:
         """The merged coverage, then the outputs derived from every process's verdicts (`mcpbdd.runner.finish`)."""
-        args = self.args
+        options = self.options
         if self.coverage:
             parts = sorted(self.scratch.glob("coverage-*.json"))
-            coverage_cli.merge_run_coverage(parts, self.coverage, keep=args.keep_results, results=args.results)
+            merge_run_coverage(parts, self.coverage, keep=options.keep_results, results=options.results)
         finish_run(
             RunOutputs(
                 self.verdict_files,
-                timings=args.timings,
-                timings_output=written_to(args.timings, args.shard),
-                junit=None if args.no_junit else args.junit,
-                parity=args.parity if self.matrix else None,
+                timings=options.timings,
+                timings_output=written_to(options.timings, options.shard),
+                junit=None if options.no_junit else options.junit,
+                parity=options.parity if self.matrix else None,
                 columns=[h for h in self.harnesses if h] if self.matrix else (),
-                results=args.results,
+                results=options.results,
                 stdio_command=self.stdio_command,
                 message_parts=self.message_parts,
-                messages=args.messages,
-                cucumber_json=args.cucumber_json,
+                messages=options.messages,
+                cucumber_json=options.cucumber_json,
                 scratch=self.scratch,
                 lost=len(self.lost),
             )
@@ -426,7 +426,7 @@ class Run:
         if stopped_by is not None:
             name = signal.Signals(stopped_by).name
             breakdown = Breakdown(self.per_harness, skipped=self.skip_reasons())
-            print_summary(self.args, events, EXIT_INTERRUPTED, elapsed, self.out, name, breakdown)
+            print_summary(self.options, events, EXIT_INTERRUPTED, elapsed, self.out, name, breakdown)
             return 128 + stopped_by
         worst = max(_exit_code(w) for chain in chains for w in chain)
         if worst == EXIT_USAGE and any(NO_STEPS in "".join(w.output) for chain in chains for w in chain):
@@ -434,7 +434,7 @@ class Run:
         if self.lost:
             worst = max(worst, EXIT_FAILED)  # a process that ended before its scenarios never passes the run
         breakdown = Breakdown(self.per_harness, self.lost, self.skip_reasons())
-        print_summary(self.args, events, worst, elapsed, self.out, breakdown=breakdown)
+        print_summary(self.options, events, worst, elapsed, self.out, breakdown=breakdown)
         if self.coverage and self.coverage.is_file():
             print(f"mcpbdd: coverage in {self.coverage.resolve()} (summarise it: mcpbdd coverage)", file=self.out)
         return worst
