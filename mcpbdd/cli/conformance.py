@@ -59,7 +59,6 @@ import tempfile
 from pathlib import Path
 from typing import Any, TextIO, cast
 
-from mcpbdd.cli.conformance_reports import RunConsole, apply_expected, totals_line
 from mcpbdd.conformance import PACK, all_checks, check_named
 from mcpbdd.conformance.agreement import disagreements, pack_verdicts
 from mcpbdd.conformance.baseline import load_baseline
@@ -70,6 +69,7 @@ from mcpbdd.harness.processes.process_options import ProcessOptions
 from mcpbdd.harness.targets import ServerTarget
 from mcpbdd.kit.principals import ANONYMOUS_CALLER
 from mcpbdd.model.config import Settings, find_pyproject, load_settings
+from mcpbdd.runner.conformance_reports import RunConsole, apply_expected, totals_line
 from mcpbdd.runner.conformance_start import cannot_start
 from mcpbdd.runner.exits import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from mcpbdd.runner.passes import LEGACY, MODERN
