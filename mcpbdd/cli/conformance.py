@@ -20,7 +20,7 @@ Python command), and an in-process `module:attr` target is served over stdio for
 naming the call, and the next check meets a fresh server. A Markdown summary (a row per check, a column
 per era) is written for a CI job summary, and appended to `$GITHUB_STEP_SUMMARY` when that is set.
 
-`--official` also runs the official suite's generic scenarios (`mcpbdd.cli.official`): at a URL, at
+`--official` also runs the official suite's generic scenarios (`mcpbdd.runner.official`): at a URL, at
 an `http:` command it starts, and at a stdio target through a loopback HTTP bridge; where it cannot
 run it is reported as skipped, saying what to install, never as passed. On a server the pack found
 speaking only 2025-11-25 the suite's 2026-07-28-only scenarios are not applicable, saying why; where
@@ -318,7 +318,7 @@ def main(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     official = None
     if args.official:
-        from mcpbdd.cli.official import run_official
+        from mcpbdd.runner.official import run_official
 
         options = ProcessOptions(env=settings.env, cwd=settings.cwd, spawn="plain")
         legacy = speaks_only_legacy(summary.verdicts, [check.id for check in all_checks() if check.modern_only])
