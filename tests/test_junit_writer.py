@@ -142,3 +142,20 @@ def test_a_drifted_exchange_fails_with_its_paths_and_a_kept_one_passes() -> None
     failure = second.find("failure")
     assert failure is not None and failure.get("message") == drifted.lines()[0]
     assert failure.text == "\n".join(drifted.lines())
+
+
+def test_a_completed_behave_file_holds_no_character_a_server_sent_that_xml_cannot(tmp_path: Path) -> None:
+    """A tool's name and a failure's message come from the server: in the test case's facts and error, escaped."""
+    from mcpbdd.reporting.junit import complete_junit
+    from mcpbdd.reporting.verdicts import Verdict as ScenarioVerdict
+
+    verdict = ScenarioVerdict(
+        "features/notes.feature", 3, "A call", "A call", "Notes", "failed", 0.5, kind="failed", tools=[HOSTILE]
+    )
+    verdict.message = f"expected 1, got {HOSTILE}"
+    assert complete_junit(tmp_path, [verdict]) == 1
+    (path,) = tmp_path.glob("TESTS-*.xml")
+    case = next(ET.parse(path).getroot().iter("testcase"))  # it parses: a CI tool reads it
+    assert "tools: x\\u001b[2J\\u0007\\ud800\\ufffe\n" in str(case.findtext("system-out"))
+    failure = case.find("failure")
+    assert failure is not None and failure.get("message") == "expected 1, got x\\u001b[2J\\u0007\\ud800\\ufffe"

@@ -31,7 +31,8 @@ The JUnit files mcpbdd writes itself (the scenarios a run lost, `mcpbdd.reportin
 conformance suite's checks, `mcpbdd.runner.official`; a cassette's verification, `mcpbdd.record.verify`) are
 written here too, as `JUnitCase`s (`write_junit_suite`, `junit_suite_xml`), so every JUnit file keeps the same
 rules: counts and times as junit-10.xsd reads them, no `<properties>` in a test case, and no character XML 1.0
-cannot hold (a control character a server or a cassette sent is written as its JSON escape, `\u001b`).
+cannot hold (a control character a server or a cassette sent, in a tool's name or a message, is written as its
+JSON escape, `\u001b`, in behave's completed files too).
 """
 
 from __future__ import annotations
@@ -80,6 +81,13 @@ class JUnitCase:
 def _xml_safe(text: str) -> str:
     """`text` with each character XML 1.0 cannot hold written as its JSON escape (`\\u001b` for ESC)."""
     return _NOT_XML.sub(lambda found: json.dumps(found.group())[1:-1], text)
+
+
+def _xml_safe_tree(root: ElementTree.Element) -> None:
+    for element in root.iter():
+        element.attrib = {key: _xml_safe(value) for key, value in element.attrib.items()}
+        element.text = _xml_safe(element.text) if element.text else element.text
+        element.tail = _xml_safe(element.tail) if element.tail else element.tail
 
 
 def _case_element(suite: ElementTree.Element, case: JUnitCase) -> ElementTree.Element:
@@ -296,6 +304,7 @@ def complete_junit(root: Path, verdicts: Iterable[Verdict]) -> int:
             completed += 1
         _suite_properties(suite, mine)
         _recount(suite)
+        _xml_safe_tree(suite)  # a tool's name or a message a server wrote, in a file a CI tool must parse
         path.parent.mkdir(parents=True, exist_ok=True)
         ElementTree.ElementTree(suite).write(path, encoding="utf-8", xml_declaration=True)
     return completed
