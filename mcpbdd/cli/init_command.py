@@ -60,10 +60,17 @@ def _slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_") or "server"
 
 
+def _cell(text: str) -> str:
+    """`text` as a Gherkin table cell holds it: a backslash, a pipe and a line break escaped (the parser reads
+    the cell back as `text`)."""
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", "\\n")
+
+
 def _feature(title: str, tools: list[str]) -> str:
     """One scenario that lists the server's tools (all of them when it has none, so it still says something)."""
-    width = max([len("name"), *(len(name) for name in tools)])
-    rows = "".join(f"      | {name.ljust(width)} |\n" for name in ["name", *tools])
+    cells = [_cell(name) for name in ["name", *tools]]
+    width = max(len(cell) for cell in cells)
+    rows = "".join(f"      | {cell.ljust(width)} |\n" for cell in cells)
     exactly = "" if tools else " exactly"
     return (
         f"Feature: The {title} MCP server\n"
@@ -79,7 +86,8 @@ def _feature(title: str, tools: list[str]) -> str:
 
 def _tools(target: str, directory: Path) -> tuple[str, list[str]]:
     """The server's name and its tools' names, read from the server itself (imported on first use: `mcpbdd`'s
-    other commands do not pay for the harness)."""
+    other commands do not pay for the harness). The name goes into the feature's title: on one line, printable
+    characters only, so no name starts a step or a scenario of its own."""
     from mcpbdd.harness.targets import ServerTarget, load_inprocess
     from mcpbdd.model.errors import TargetError
 
@@ -94,7 +102,8 @@ def _tools(target: str, directory: Path) -> tuple[str, list[str]]:
     finally:
         sys.path.remove(str(directory))
     tools = asyncio.run(server.list_tools())
-    return str(getattr(server, "name", None) or target.split(":")[0]), [tool.name for tool in tools]
+    title = "".join(c for c in " ".join(str(getattr(server, "name", None) or "").split()) if c.isprintable())
+    return title or target.split(":")[0], [tool.name for tool in tools]
 
 
 def _write(path: Path, text: str, done: Scaffold) -> None:
