@@ -12,10 +12,12 @@ under `reports/` (see `mcpbdd.model.redaction`); so are the tokens the behave pr
 name each in a file of the run's scratch folder, `mcpbdd.model.minted`). Each behave run is its own process, because
 behave's `main()` leaks step definitions when called twice in one process.
 
-A `Run` is one run once planned, in the order it happens: its workers (`chains`: one chain of
-behave processes per job, `behave_argv` for each one's arguments), the output folders emptied
-(`prepare_outputs`), the processes watched (`watch`, printing through a `RunConsole`), the derived
-outputs written (`finish`), and the exit status with the summary (`conclude`, `mcpbdd.runner.run_summary`).
+`run` reads a `RunOptions` (`mcpbdd.runner.run_options`: what `mcpbdd run`'s options parse into) and the
+arguments left for behave (paths, `-D` settings, tags). A `Run` is one run once planned, in the order it
+happens: its workers (`chains`: one chain of behave processes per job, `behave_argv` for each one's
+arguments), the output folders emptied (`prepare_outputs`), the processes watched (`watch`, printing through a
+`RunConsole`), the derived outputs written (`finish`), and the exit status with the summary (`conclude`,
+`mcpbdd.runner.run_summary`).
 """
 
 from __future__ import annotations

@@ -48,7 +48,7 @@ class Breakdown:
 
 
 def print_summary(
-    args: RunOptions,
+    options: RunOptions,
     events: EventFiles,
     worst: int,
     elapsed: float,
@@ -72,10 +72,10 @@ def print_summary(
     if events.skipped:
         counts += f", {events.skipped} skipped"
     where = []
-    if args.jobs > 1:
-        where.append(f"{args.jobs} jobs")
-    if args.shard:
-        where.append(f"shard {args.shard[0]}/{args.shard[1]}")
+    if options.jobs > 1:
+        where.append(f"{options.jobs} jobs")
+    if options.shard:
+        where.append(f"shard {options.shard[0]}/{options.shard[1]}")
     how = f" ({', '.join(where)})" if where else ""
     verdict = {EXIT_OK: "passed", EXIT_FAILED: "FAILED", EXIT_USAGE: "could not run"}.get(
         worst, f"interrupted ({signal_name})"
@@ -89,6 +89,6 @@ def print_summary(
             )
     for reason, count in breakdown.skipped:
         print(f"mcpbdd:   {count} skipped: {reason}", file=out)
-    print(f"mcpbdd: Allure results in {args.results.resolve()} (render them: mcpbdd report)", file=out)
-    if not args.no_junit:
-        print(f"mcpbdd: JUnit XML in {args.junit.resolve()}", file=out)
+    print(f"mcpbdd: Allure results in {options.results.resolve()} (render them: mcpbdd report)", file=out)
+    if not options.no_junit:
+        print(f"mcpbdd: JUnit XML in {options.junit.resolve()}", file=out)
