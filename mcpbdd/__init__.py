@@ -9,11 +9,13 @@ the kit alone, never the harnesses, behave, hypothesis or allure behind the name
 starts without them.
 
 Where the rest lives, top layer first (pyproject.toml's layers contract holds the order):
-`mcpbdd.cli` (the command line), `mcpbdd.behave` (the hooks), `mcpbdd.phrases` (the vocabulary's
-listing), `mcpbdd.steps` (the vocabulary), `mcpbdd.reporting` and `mcpbdd.record`, `mcpbdd.scenario`
+`mcpbdd.cli` (the command line), `mcpbdd.runner` (the run's machinery), `mcpbdd.behave` (the hooks),
+`mcpbdd.phrases` (the vocabulary's listing), `mcpbdd.steps` (the vocabulary), `mcpbdd.record` and
+`mcpbdd.conformance`, `mcpbdd.reporting`, `mcpbdd.scenario`
 (the World and the run's loop), `mcpbdd.checks` (what each phrase asserts, contracts, generated calls,
-the error catalog), `mcpbdd.harness` (the two harnesses, connectors, targets and server processes),
-`mcpbdd.upstream` (outbound HTTP doubles), `mcpbdd.model` (outcomes, trace, matching, settings, errors),
+the error catalog),
+`mcpbdd.harness` (the two harnesses, connectors, targets and server processes), `mcpbdd.upstream`
+(outbound HTTP doubles), `mcpbdd.model` (outcomes, trace, matching, settings, errors),
 then `mcpbdd.kit` and `mcpbdd.storage` (what a production server imports).
 """
 

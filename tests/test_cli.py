@@ -8,7 +8,7 @@ from __future__ import annotations
 import io
 import os
 
-from mcpbdd.cli.progress import wants_progress
+from mcpbdd.runner.progress import wants_progress
 
 # progress ------------------------------------------------------------------------------------------------
 

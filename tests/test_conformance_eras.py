@@ -9,7 +9,6 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from mcpbdd.cli.official import OfficialRun, _write_junit
 from mcpbdd.conformance import all_checks
 from mcpbdd.conformance.agreement import disagreements, pack_verdicts
 from mcpbdd.conformance.eras import (
@@ -21,6 +20,7 @@ from mcpbdd.conformance.eras import (
     speaks_only_legacy,
 )
 from mcpbdd.conformance.summary import EXPECTED, FAILED, PASSED, SKIPPED, Verdict
+from mcpbdd.runner.official import OfficialRun, _write_junit
 
 LISTING = """Server scenarios (test against a server):
   - server-initialize [2025-06-18,2025-11-25]

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from mcpbdd.cli.conformance import with_settings
-from mcpbdd.cli.exits import EXIT_USAGE
 from mcpbdd.cli.main import build_parser, main
 from mcpbdd.model.config import ConfigError, load_settings
+from mcpbdd.runner.exits import EXIT_USAGE
 
 
 def _project(folder: Path, text: str) -> Path:

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from behave.formatter.base import Formatter
 
-from mcpbdd.cli.behave_argv import ReportFiles, behave_args
-from mcpbdd.cli.formatters import FORMATTERS, MESSAGES, VERDICTS, formatter_module
-from mcpbdd.cli.workers import PREIMPORT
+from mcpbdd.runner.behave_argv import ReportFiles, behave_args
+from mcpbdd.runner.formatters import FORMATTERS, MESSAGES, VERDICTS, formatter_module
+from mcpbdd.runner.workers import PREIMPORT
 
 
 def _load(path: str) -> type:

@@ -13,7 +13,6 @@ import pytest
 from mcpbdd import storage
 from mcpbdd._text import MISSING, clip
 from mcpbdd.behave import harness_from_tags
-from mcpbdd.cli.behave_argv import PINNED_TO_OTHERS
 from mcpbdd.cli.options import parse_harnesses as _harnesses
 from mcpbdd.model import matching
 from mcpbdd.model.config import ConfigError, Settings, load_settings
@@ -30,6 +29,7 @@ from mcpbdd.model.kinds import (
     harness_tags,
     parse_harness_tag,
 )
+from mcpbdd.runner.behave_argv import PINNED_TO_OTHERS
 
 
 def test_the_enums_are_the_plain_strings_settings_and_tags_use() -> None:

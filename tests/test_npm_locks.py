@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from mcpbdd.cli.official import NODE, SUITE
 from mcpbdd.reporting.cucumber_html import HTML_FORMATTER_VERSION, MESSAGES_VERSION
 from mcpbdd.reporting.html import ALLURE_VERSION
 from mcpbdd.reporting.npm import LOCKS
+from mcpbdd.runner.official import NODE, SUITE
 
 
 def _pinned(*specs: str) -> dict[str, str]:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from mcpbdd.cli.plan import Unit, balance, parse_shard, plan_run, shard_of, split_passthrough
+from mcpbdd.runner.plan import Unit, balance, parse_shard, plan_run, shard_of, split_passthrough
 
 
 def test_behave_options_and_paths_are_told_apart_by_behave_s_own_parser() -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mcpbdd.cli.passes import passes_for_all
+from mcpbdd.runner.passes import passes_for_all
 
 ROOT = Path(__file__).resolve().parent.parent
 

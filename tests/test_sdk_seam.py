@@ -198,7 +198,7 @@ NOT_THE_SDK = {
         ("examples/notes_app.py", name): "the example server's own helpers, which its app module shares"
         for name in ("_find", "_caller", "_state", "_notebook")
     },
-    ("cli/plan.py", "_actions"): "argparse's list of a parser's options (behave's parser)",
+    ("runner/plan.py", "_actions"): "argparse's list of a parser's options (behave's parser)",
     ("storage/service.py", "_entries"): "another StorageService's own state",
     ("storage/service.py", "_expiry"): "another StorageService's own state",
     ("storage/service.py", "_read_cursor"): "another StorageService's own state",

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mcpbdd.cli.plan import plan_run
-from mcpbdd.cli.run import plan_processes
-from mcpbdd.cli.timings import load_timings, record_timings
 from mcpbdd.reporting.verdicts import Verdict
+from mcpbdd.runner.plan import plan_run
+from mcpbdd.runner.run import plan_processes
+from mcpbdd.runner.timings import load_timings, record_timings
 
 
 def _shards(timings: Path | None, count: int) -> list[list[str]]:
@@ -63,7 +63,7 @@ def test_a_damaged_timing_file_is_no_reason_to_fail(tmp_path: Path) -> None:
 
 
 def test_a_shard_writes_beside_the_file_it_splits_by(tmp_path: Path) -> None:
-    from mcpbdd.cli.timings import written_to
+    from mcpbdd.runner.timings import written_to
 
     path = tmp_path / "timings.json"
     assert written_to(path, None) == path

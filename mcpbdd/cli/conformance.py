@@ -20,7 +20,7 @@ Python command), and an in-process `module:attr` target is served over stdio for
 naming the call, and the next check meets a fresh server. A Markdown summary (a row per check, a column
 per era) is written for a CI job summary, and appended to `$GITHUB_STEP_SUMMARY` when that is set.
 
-`--official` also runs the official suite's generic scenarios (`mcpbdd.cli.official`): at a URL, at
+`--official` also runs the official suite's generic scenarios (`mcpbdd.runner.official`): at a URL, at
 an `http:` command it starts, and at a stdio target through a loopback HTTP bridge; where it cannot
 run it is reported as skipped, saying what to install, never as passed. On a server the pack found
 speaking only 2025-11-25 the suite's 2026-07-28-only scenarios are not applicable, saying why; where
@@ -51,43 +51,18 @@ verdict (with the harness's reason) instead of a failure per check.
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import shutil
 import sys
-import tempfile
 from pathlib import Path
-from typing import Any, TextIO, cast
+from typing import Any
 
-from mcpbdd.cli import options as run_options
-from mcpbdd.cli.conformance_reports import RunConsole, apply_expected, totals_line
-from mcpbdd.cli.conformance_start import cannot_start
-from mcpbdd.cli.exits import EXIT_FAILED, EXIT_OK, EXIT_USAGE
-from mcpbdd.cli.options import DEFAULT_JUNIT, DEFAULT_RESULTS, REPORTS
-from mcpbdd.cli.passes import LEGACY, MODERN
-from mcpbdd.cli.run import run
-from mcpbdd.conformance import PACK, all_checks, check_named
-from mcpbdd.conformance.agreement import disagreements, pack_verdicts
 from mcpbdd.conformance.baseline import load_baseline
-from mcpbdd.conformance.eras import speaks_only_legacy
-from mcpbdd.conformance.summary import Summary, read_verdicts
-from mcpbdd.harness.connectors import python_command
-from mcpbdd.harness.processes.process_options import ProcessOptions
 from mcpbdd.harness.targets import ServerTarget
-from mcpbdd.kit.principals import ANONYMOUS_CALLER
 from mcpbdd.model.config import Settings, find_pyproject, load_settings
+from mcpbdd.runner.conformance import DEFAULT_MESSAGES, DEFAULT_SUMMARY, run_conformance, tag_filter
+from mcpbdd.runner.exits import EXIT_OK, EXIT_USAGE
+from mcpbdd.runner.run_options import DEFAULT_JUNIT, DEFAULT_RESULTS
 
-__all__ = ["DEFAULT_SUMMARY", "add_parser", "main", "tag_filter", "with_settings"]
-
-DEFAULT_SUMMARY = REPORTS / "conformance.md"
-CAPABILITIES = "elicitation,sampling"
-"""What the pack's client declares: no roots, so a server that asks for them on every new session (as
-server-everything does) does not put that question into the first call of each check's fresh session."""
-DEFAULT_MESSAGES = REPORTS / "conformance.ndjson"
-STEPS = (
-    '"""The mcpbdd step vocabulary (written by mcpbdd conformance)."""\n\nfrom mcpbdd.steps import *  # noqa: F403\n'
-)
-HOOKS = '"""The mcpbdd hooks (written by mcpbdd conformance)."""\n\nfrom mcpbdd.behave import *  # noqa: F403\n'
+__all__ = ["add_parser", "main", "with_settings"]
 
 
 def _ids(text: str) -> list[str]:
@@ -167,43 +142,6 @@ def _add_caller(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def tag_filter(only: list[str] | None, skip: list[str] | None) -> list[str]:
-    """behave's `--tags` options selecting the checks (`@check.<id>`); ValueError names an unknown id."""
-
-    for name in [*(only or []), *(skip or [])]:
-        check_named(name)
-    tags: list[str] = []
-    if only:
-        tags += ["--tags", " or ".join(f"@check.{name}" for name in only)]
-    if skip:
-        tags += ["--tags", " and ".join(f"not @check.{name}" for name in skip)]
-    return tags
-
-
-def _pack(folder: Path) -> Path:
-    """The pack as a behave project in `folder`: its features, the one-line steps and hooks."""
-
-    features = folder / "conformance"
-    (features / "steps").mkdir(parents=True)
-    for feature in sorted(PACK.glob("*.feature")):
-        shutil.copy(feature, features / feature.name)
-    (features / "steps" / "mcpbdd_steps.py").write_text(STEPS, encoding="utf-8")
-    (features / "environment.py").write_text(HOOKS, encoding="utf-8")
-    return features
-
-
-def _run_arguments(args: argparse.Namespace, scratch: Path) -> argparse.Namespace:
-    """`mcpbdd run`'s options for the pack: its defaults, the output paths given here, the two eras."""
-    parser = argparse.ArgumentParser(prog="mcpbdd")
-    run_options.add_parser(parser.add_subparsers(dest="command"))
-    argv = ["run", "--results", str(args.results), "--junit", str(args.junit), "--messages", str(args.messages)]
-    argv += ["--no-coverage", "--timings", str(scratch / "timings.json"), *(["--steps"] if args.steps else [])]
-    run_args = parser.parse_args(argv)
-    run_args.harness = [MODERN, LEGACY]
-    run_args.jobs = 2  # one behave process per era, side by side (the pack is one feature: one unit per era)
-    return run_args
-
-
 def with_settings(args: argparse.Namespace) -> tuple[argparse.Namespace, Settings]:
     """The options given, each missing one from `[tool.mcpbdd.conformance]` (ConfigError, ValueError: why not)."""
 
@@ -239,41 +177,6 @@ def with_settings(args: argparse.Namespace) -> tuple[argparse.Namespace, Setting
     return chosen, settings
 
 
-def caller_label(args: argparse.Namespace) -> str:
-    """Who the pack calls as, as the summary says it."""
-    if not args.user:
-        return ANONYMOUS_CALLER
-    scopes = f" with scopes {', '.join(args.scopes)}" if args.scopes else " with no scopes"
-    token = " and the bearer token given (redacted)" if args.token else ""
-    return f"{args.user} of tenant {args.tenant or args.user}{scopes}{token}"
-
-
-def _userdata(args: argparse.Namespace, settings: Settings) -> tuple[str, list[str]]:
-    """The target the pack reaches (an in-process one served over stdio) and the `-D` options naming the caller."""
-    target = ServerTarget.parse(args.target)
-    served = args.target
-    options: list[str] = []
-    if target.kind == "inprocess":
-        served = "stdio: " + python_command("mcpbdd.record.stdio_server", target.spec)
-        from mcpbdd.record.stdio_server import CALLER_ENV
-
-        env = {**settings.env, **CALLER_ENV, "MCPBDD_TENANT_CLAIM": settings.tenant_claim}
-        options += ["-D", f"mcpbdd.env={json.dumps(env)}"]
-    section = {
-        "user": args.user,
-        "tenant": args.tenant,
-        "scopes": list(args.scopes or []),
-        "token": args.token,
-        "strict": bool(args.strict),
-    }
-    options += ["-D", f"mcpbdd.conformance={json.dumps(section)}"]
-    if args.token:
-        tokens = {**settings.tokens, args.user: args.token}
-        options += ["-D", f"mcpbdd.tokens={json.dumps(tokens)}"]
-        options += ["-D", f"mcpbdd.secrets={','.join([*settings.secrets, args.token])}"]
-    return served, options
-
-
 def main(args: argparse.Namespace) -> int:
     if getattr(args, "requirements", False):
         from mcpbdd.conformance.requirements import render
@@ -288,92 +191,4 @@ def main(args: argparse.Namespace) -> int:
     except ValueError as exc:  # ConfigError too: it names the setting and where it came from
         print(f"mcpbdd conformance: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    served, caller_options = _userdata(args, settings)
-    problem = cannot_start(served, settings)
-    if problem is not None:
-        print(f"mcpbdd conformance: cannot start {args.target}: no check ran: {problem}", file=sys.stderr)
-        _write_summary(
-            f"## mcpbdd conformance: `{args.target}`\n\ncannot start: no check ran.\n\n```\n{problem}\n```\n",
-            args.summary,
-        )
-        return EXIT_USAGE
-    scratch = Path(tempfile.mkdtemp(prefix="mcpbdd-conformance-"))
-    try:
-        features = _pack(scratch)
-        # a fresh server per check (reuse_server=scenario): one that a check ended or stalled ends only that check
-        passthrough = [str(features), "-D", f"mcpbdd.server={served}", "-D", "mcpbdd.reuse_server=scenario"]
-        passthrough += [*caller_options, "-D", f"mcpbdd.capabilities={CAPABILITIES}", *tags]
-        console = RunConsole(sys.stdout)  # the run's totals count expected failures as failed: this command's count
-        status = run(_run_arguments(args, scratch), passthrough, out=cast(TextIO, console))
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
-    if status not in (EXIT_OK, EXIT_FAILED):
-        console.release()
-        return status  # a usage error, an interrupt: the run said why
-    summary = Summary.of(read_verdicts(args.junit, args.messages), baseline)
-    apply_expected(args, summary, baseline)  # expected failures: skipped with their reason in every file
-    if not summary.verdicts:
-        print("mcpbdd conformance: no check ran (see --only and --skip)", file=sys.stderr)
-        return EXIT_USAGE
-    official = None
-    if args.official:
-        from mcpbdd.cli.official import run_official
-
-        options = ProcessOptions(env=settings.env, cwd=settings.cwd, spawn="plain")
-        legacy = speaks_only_legacy(summary.verdicts, [check.id for check in all_checks() if check.modern_only])
-        pack = pack_verdicts(summary.verdicts)
-        official = run_official(
-            args.target,
-            args.junit,
-            options=options,
-            legacy=legacy,
-            disagree=lambda checks: disagreements(pack, checks),
-            expected=baseline.official,
-        )
-        if legacy is None and not official.skipped:
-            print(
-                "mcpbdd conformance: no 2026-07-28 check of the pack ran, so the server's era is unknown: the "
-                "official suite's 2026-07-28 scenarios keep their verdicts"
-            )
-        for line in official.console():
-            print(f"mcpbdd conformance: {line}")
-    who = caller_label(args)
-    print(f"mcpbdd conformance: called as {who}")
-    text = summary.markdown(args.target, all_checks(), who) + (official.markdown() if official else "")
-    _write_summary(text, args.summary)
-    for entry in summary.stale:
-        print(f"mcpbdd conformance: the expected failure {entry} now passes: remove it from the file")
-    print(f"mcpbdd conformance: {totals_line(summary)}")
-    expected = sum(v.status == "expected failure" for v in summary.verdicts)
-    if expected:
-        print(
-            f"mcpbdd conformance: {expected} expected failure(s), as the expected-failures file says (skipped in "
-            "every report, naming the file)"
-        )
-    print(f"mcpbdd conformance: summary in {args.summary}")
-    print(  # every file it wrote, so none is a surprise in the working folder (--results/--junit/--messages move them)
-        f"mcpbdd conformance: also wrote Allure results in {args.results}, JUnit in {args.junit}, "
-        f"Cucumber Messages in {args.messages.with_suffix('')}.*{args.messages.suffix}"
-    )
-    if official is not None and official.skipped is not None:  # asked for and not run: never a green
-        print(f"mcpbdd conformance: the official suite could not run: {official.skipped}", file=sys.stderr)
-        return EXIT_USAGE
-    if summary.unexpected or summary.stale or (official is not None and (official.failed or official.stale)):
-        return EXIT_FAILED
-    if summary.refused_only:
-        print(
-            f"mcpbdd conformance: no check judged the server: it refused {who} wherever a check applied; name a "
-            "caller it accepts (--user, --tenant, --scopes, --token)",
-            file=sys.stderr,
-        )
-        return EXIT_FAILED
-    return EXIT_OK
-
-
-def _write_summary(text: str, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    job_summary = os.environ.get("GITHUB_STEP_SUMMARY")
-    if job_summary:
-        with open(job_summary, "a", encoding="utf-8") as summary:
-            summary.write(text)
+    return run_conformance(args, settings, tags, baseline)

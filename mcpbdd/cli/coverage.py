@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-__all__ = ["DEFAULT_COVERAGE", "add_parser", "main", "merge_run_coverage", "threshold"]
+__all__ = ["DEFAULT_COVERAGE", "add_parser", "main", "threshold"]
 
 DEFAULT_COVERAGE = Path("reports") / "coverage.json"
 EXIT_OK, EXIT_BELOW, EXIT_USAGE = 0, 1, 2
@@ -87,26 +87,3 @@ def main(args: argparse.Namespace) -> int:
     for failure in failures:
         print(f"mcpbdd coverage: {failure}", file=sys.stderr)
     return EXIT_BELOW if failures else EXIT_OK
-
-
-def merge_run_coverage(parts: list[Path], destination: Path, *, keep: bool, results: Path | None) -> Path | None:
-    """After `mcpbdd run`: merge each behave process's file into `destination` (and the file there with `keep`).
-
-    The Allure results get the totals as environment entries, so the report shows them.
-    """
-    from mcpbdd.checks.coverage import load_coverage, merge, write_coverage
-    from mcpbdd.reporting.coverage_environment import write_environment
-
-    documents = []
-    for path in [*([destination] if keep and destination.is_file() else []), *parts]:
-        try:
-            documents.append(load_coverage(path))
-        except (OSError, ValueError):
-            continue  # a process that crashed wrote nothing: the others still count
-    if not documents:
-        return None
-    document = merge(documents)
-    write_coverage(destination, document)
-    if results is not None and results.is_dir():
-        write_environment(results, document)
-    return destination

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from mcpbdd.cli.exits import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from mcpbdd.runner.exits import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 
 __all__ = ["DEFAULT_SLOWER", "add_parser", "main"]
 

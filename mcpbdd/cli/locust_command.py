@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from mcpbdd.cli.exits import EXIT_OK, EXIT_USAGE
+from mcpbdd.runner.exits import EXIT_OK, EXIT_USAGE
 
 __all__ = ["add_parser", "main"]
 

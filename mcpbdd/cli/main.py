@@ -17,7 +17,7 @@
     mcpbdd record --out FILE -- COMMAND | feature CASSETTE | verify CASSETTE  (see mcpbdd.cli.recording)
 
 Here only the parser (each subcommand registers its own options, in its module) and the dispatch
-to the module that does the work: `mcpbdd.cli.run` (with `options`), `report`, `surface`,
+to the module that does the work: `mcpbdd.runner.run` (with `options`), `report`, `surface`,
 `coverage`, `catalog`, `conformance`, `lint`, `diff`, `steps_listing`, `init_command` and `recording`.
 
 Exit codes CI can trust: 0 every scenario passed; 1 a scenario failed; 2 a usage error
@@ -45,8 +45,8 @@ from mcpbdd.cli import init_command, locust_command, recording, report, steps_li
 from mcpbdd.cli import lint as lint_cli
 from mcpbdd.cli import options as run_options
 from mcpbdd.cli import surface as surface_cli
-from mcpbdd.cli.exits import EXIT_OK
-from mcpbdd.cli.run import run
+from mcpbdd.runner.exits import EXIT_OK
+from mcpbdd.runner.run import run
 from mcpbdd.scenario.runtime import Terminated
 
 __all__ = ["build_parser", "main"]
@@ -91,7 +91,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "run":
             with _sigterm_as_interrupt():
-                return run(args, passthrough)
+                return run(run_options.options_of(args), passthrough)
         if passthrough:
             parser.error(f"unrecognized arguments: {' '.join(passthrough)}")
         if args.command in COMMANDS:

@@ -1,26 +1,23 @@
-"""The options of `mcpbdd run`, how their values are read, and the default paths of what a run writes.
+"""The options of `mcpbdd run` and how their values are read: what a user types, parsed into a `RunOptions`.
 
-Apart from `mcpbdd.cli.run` so the run reads as what it does: here is what a user types. Each other
-subcommand registers its own options (`add_parser` in its module); `mcpbdd.cli.main` builds the parser.
+The run itself is `mcpbdd.runner.run`, which reads only the `RunOptions` (`options_of` here), never the command
+line. Each other subcommand registers its own options (`add_parser` in its module); `mcpbdd.cli.main` builds the
+parser.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
-from mcpbdd.cli.passes import ALL
-from mcpbdd.cli.plan import parse_shard
 from mcpbdd.model.kinds import HarnessKind
 from mcpbdd.model.requirements import MACHINE_CAPABILITIES, check_capability_names
-
-REPORTS = Path("reports")
-DEFAULT_RESULTS = REPORTS / "allure-results"
-DEFAULT_JUNIT = REPORTS / "junit"
-DEFAULT_HTML = REPORTS / "html"
-DEFAULT_TIMINGS = REPORTS / "timings.json"
+from mcpbdd.runner.passes import ALL
+from mcpbdd.runner.plan import parse_shard
+from mcpbdd.runner.run_options import DEFAULT_JUNIT, DEFAULT_RESULTS, DEFAULT_TIMINGS, REPORTS, RunOptions
 
 
 def parse_harnesses(text: str) -> list[str]:
@@ -133,15 +130,16 @@ def add_parser(commands: Any) -> None:
     )
 
 
+def options_of(args: argparse.Namespace) -> RunOptions:
+    """The run's options from the parsed command line (every field of `RunOptions` is an option of `run`)."""
+    return RunOptions(**{option.name: getattr(args, option.name) for option in fields(RunOptions)})
+
+
 __all__ = [
-    "DEFAULT_HTML",
-    "DEFAULT_JUNIT",
-    "DEFAULT_RESULTS",
-    "DEFAULT_TIMINGS",
-    "REPORTS",
     "add_parser",
     "parse_harnesses",
     "parse_jobs",
+    "options_of",
     "parse_required",
     "shard_option",
 ]

@@ -18,9 +18,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from mcpbdd.cli.exits import EXIT_OK, EXIT_USAGE
-from mcpbdd.cli.options import DEFAULT_HTML, DEFAULT_RESULTS, REPORTS
 from mcpbdd.reporting.totals import totals_lines
+from mcpbdd.runner.exits import EXIT_OK, EXIT_USAGE
+from mcpbdd.runner.run_options import DEFAULT_HTML, DEFAULT_RESULTS, REPORTS
 
 __all__ = ["DEFAULT_HISTORY", "add_parser", "main"]
 

@@ -11,7 +11,7 @@ import argparse
 import sys
 from typing import Any
 
-from mcpbdd.cli.exits import EXIT_OK
+from mcpbdd.runner.exits import EXIT_OK
 
 __all__ = ["add_parser", "main"]
 

@@ -25,7 +25,7 @@ process started ahead, which the next `initialize` or one-off request takes whil
 
 What the bridge cannot carry is the server's HTTP layer: header validation, Host and Origin checks,
 session management over HTTP are the bridge's here, not the server's (so the official suite's
-scenarios of them do not apply over stdio, `mcpbdd.cli.official`). It validates nothing of that kind,
+scenarios of them do not apply over stdio, `mcpbdd.runner.official`). It validates nothing of that kind,
 and listens on 127.0.0.1 only.
 """
 

@@ -18,10 +18,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Unpack
-from xml.sax.saxutils import escape as xml_escape
-from xml.sax.saxutils import quoteattr
 
 from mcpbdd.model.redaction import MASK, Redactor
 from mcpbdd.record.cassette import Cassette, Exchange
@@ -37,6 +35,7 @@ from mcpbdd.record.compare import (
 )
 from mcpbdd.record.gherkin_text import visible
 from mcpbdd.record.replay import Replayed, ReplayTarget, leaves, replay_runs, result_document
+from mcpbdd.reporting.junit import JUnitCase, junit_suite_xml
 
 LINES_PER_EXCHANGE = 20
 """Differences printed per exchange (all of them are in the Report and the JUnit file)."""
@@ -299,27 +298,19 @@ def verify_cassette(
 
 
 def junit_xml(report: Report, suite: str) -> str:
-    """One JUnit test case per exchange; a drifted one fails with its paths as the message body.
+    """One JUnit test case per exchange (`mcpbdd.reporting.junit`); a drifted one fails with its paths as the text.
 
-    A recorded name or value with a control character is written escaped (`\\u001b`): XML 1.0
+    A recorded name or value with a line break or a control character is written escaped (`\\u001b`): XML 1.0
     cannot hold most of them, and the console must not receive one from a cassette (`render`).
     """
     cases = []
     for verdict in report.verdicts:
-        name = quoteattr(visible(verdict.name))
-        if verdict.ok:
-            cases.append(f'  <testcase classname="mcpbdd.verify" name={name}/>')
-        else:
+        case = JUnitCase("mcpbdd.verify", visible(verdict.name))
+        if not verdict.ok:
             found = [visible(line) for line in verdict.lines()]
-            body = xml_escape("\n".join(found))
-            first = quoteattr(found[0])
-            cases.append(
-                f'  <testcase classname="mcpbdd.verify" name={name}>\n'
-                f"    <failure message={first}>{body}</failure>\n  </testcase>"
-            )
-    failures = sum(not v.ok for v in report.verdicts)
-    head = f'<testsuite name={quoteattr(visible(suite))} tests="{len(report.verdicts)}" failures="{failures}">'
-    return "\n".join(['<?xml version="1.0" encoding="utf-8"?>', head, *cases, "</testsuite>", ""])
+            case = replace(case, outcome="failed", message=found[0], details="\n".join(found))
+        cases.append(case)
+    return junit_suite_xml(visible(suite), cases)
 
 
 __all__ = ["Report", "Verdict", "judge", "junit_xml", "made_up", "verify_cassette"]

@@ -26,20 +26,105 @@ recorded (`mcpbdd.reporting.verdicts`), so that the file tells the run's verdict
 A test case is found by its feature file (behave's class name starts with the file's dotted
 path, relative to behave's base folder) and its full scenario name; names repeated in one file
 are matched in order.
+
+The JUnit files mcpbdd writes itself (the scenarios a run lost, `mcpbdd.reporting.lost`; the official
+conformance suite's checks, `mcpbdd.runner.official`; a cassette's verification, `mcpbdd.record.verify`) are
+written here too, as `JUnitCase`s (`write_junit_suite`, `junit_suite_xml`), so every JUnit file keeps the same
+rules: counts and times as junit-10.xsd reads them, no `<properties>` in a test case, and no character XML 1.0
+cannot hold (a control character a server or a cassette sent, in a tool's name or a message, is written as its
+JSON escape, `\u001b`, in behave's completed files too).
 """
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from decimal import ROUND_CEILING, ROUND_HALF_EVEN, Decimal
 from pathlib import Path
+from typing import Literal
 from xml.etree import ElementTree
 
 from mcpbdd.reporting.broken import BEHAVE_ASSERT, BROKEN_WORD
 from mcpbdd.reporting.paths import short_paths
 from mcpbdd.reporting.verdicts import Verdict
 
-__all__ = ["complete_junit", "facts_of"]
+__all__ = ["JUnitCase", "complete_junit", "facts_of", "junit_suite_xml", "write_junit_suite"]
+
+Outcome = Literal["passed", "failed", "broken", "skipped"]
+
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+"""What XML 1.0 cannot hold, even escaped: most control characters, lone surrogates, U+FFFE and U+FFFF."""
+
+
+@dataclass(frozen=True)
+class JUnitCase:
+    """One test case of a JUnit file mcpbdd writes itself (`write_junit_suite`)."""
+
+    classname: str
+    name: str
+    outcome: Outcome = "passed"
+    """failed: a `<failure>` (an expectation unmet); broken: an `<error>` (the set-up or the run is wrong);
+    skipped: a `<skipped>` whose message says why."""
+    message: str = ""
+    """The failure's, error's or skip's message attribute (one line, as a CI tool lists it)."""
+    details: str = ""
+    """The failure's or error's text: everything the message leaves out."""
+    kind: str = ""
+    """The failure's or error's `type` (the outcome's word when empty)."""
+    time: float = 0.0
+    system_out: str = ""
+    """What else the case tells (its facts, a warning): junit-10.xsd's place for it in a test case."""
+
+
+def _xml_safe(text: str) -> str:
+    """`text` with each character XML 1.0 cannot hold written as its JSON escape (`\\u001b` for ESC)."""
+    return _NOT_XML.sub(lambda found: json.dumps(found.group())[1:-1], text)
+
+
+def _xml_safe_tree(root: ElementTree.Element) -> None:
+    for element in root.iter():
+        element.attrib = {key: _xml_safe(value) for key, value in element.attrib.items()}
+        element.text = _xml_safe(element.text) if element.text else element.text
+        element.tail = _xml_safe(element.tail) if element.tail else element.tail
+
+
+def _case_element(suite: ElementTree.Element, case: JUnitCase) -> ElementTree.Element:
+    """The `<testcase>` of `case`, added to `suite`: the one place a test case mcpbdd writes is built."""
+    element = ElementTree.SubElement(
+        suite, "testcase", classname=_xml_safe(case.classname), name=_xml_safe(case.name), time=_seconds(case.time)
+    )
+    if case.outcome in ("failed", "broken"):
+        tag = "failure" if case.outcome == "failed" else "error"
+        problem = ElementTree.SubElement(element, tag, type=_xml_safe(case.kind or case.outcome))
+        problem.set("message", _xml_safe(case.message or case.outcome))
+        problem.text = _xml_safe(case.details)
+    elif case.outcome == "skipped":
+        ElementTree.SubElement(element, "skipped", message=_xml_safe(case.message or "skipped"))
+    if case.system_out:
+        ElementTree.SubElement(element, "system-out").text = _xml_safe(case.system_out)
+    return element
+
+
+def _suite_element(name: str, cases: Iterable[JUnitCase]) -> ElementTree.Element:
+    suite = ElementTree.Element("testsuite", name=_xml_safe(name))
+    for case in cases:
+        _case_element(suite, case)
+    _recount(suite)
+    return suite
+
+
+def junit_suite_xml(name: str, cases: Iterable[JUnitCase]) -> str:
+    """A JUnit document of one `<testsuite>` named `name` holding `cases`, counted and timed."""
+    return ElementTree.tostring(_suite_element(name, cases), encoding="unicode", xml_declaration=True) + "\n"
+
+
+def write_junit_suite(path: Path, name: str, cases: Iterable[JUnitCase]) -> Path:
+    """Write `junit_suite_xml(name, cases)` to `path` (its folder created); returns `path`."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    ElementTree.ElementTree(_suite_element(name, cases)).write(path, encoding="utf-8", xml_declaration=True)
+    return path
 
 
 def facts_of(verdict: Verdict) -> list[tuple[str, str]]:
@@ -138,16 +223,18 @@ def _undefined(case: ElementTree.Element, verdict: Verdict) -> None:
 
 def _new_case(suite: ElementTree.Element, verdict: Verdict) -> ElementTree.Element:
     """A test case behave did not write: skipped on this pass, or run by a process that died before the file's end."""
-    classname = suite.get("name", "")
-    case = ElementTree.SubElement(
-        suite, "testcase", classname=classname, name=verdict.shown, time=_seconds(verdict.duration)
-    )
     word = verdict.verdict
-    if word in ("failed", "broken"):
-        problem = ElementTree.SubElement(case, "failure" if word == "failed" else "error", type=word)
-        problem.set("message", verdict.message or word)
-        problem.text = (BROKEN_WORD if word == "broken" else "") + (verdict.message or "")
-    return case
+    problem = word in ("failed", "broken")
+    case = JUnitCase(
+        suite.get("name", ""),
+        verdict.shown,
+        outcome="failed" if word == "failed" else "broken" if word == "broken" else "passed",
+        message=verdict.message or word if problem else "",
+        details=(BROKEN_WORD if word == "broken" else "") + (verdict.message or "") if problem else "",
+        kind=word if problem else "",
+        time=verdict.duration or 0.0,
+    )
+    return _case_element(suite, case)
 
 
 def _recount(suite: ElementTree.Element) -> None:
@@ -217,6 +304,7 @@ def complete_junit(root: Path, verdicts: Iterable[Verdict]) -> int:
             completed += 1
         _suite_properties(suite, mine)
         _recount(suite)
+        _xml_safe_tree(suite)  # a tool's name or a message a server wrote, in a file a CI tool must parse
         path.parent.mkdir(parents=True, exist_ok=True)
         ElementTree.ElementTree(suite).write(path, encoding="utf-8", xml_declaration=True)
     return completed

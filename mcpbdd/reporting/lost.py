@@ -1,7 +1,7 @@
 """Lost scenarios in the reports: broken, each named, in Allure, JUnit and Cucumber Messages.
 
 A scenario is lost when the behave process running it ended before it reported a verdict
-(`mcpbdd.cli.lost` finds them). Nothing of it reached the reports its process writes, so
+(`mcpbdd.runner.lost` finds them). Nothing of it reached the reports its process writes, so
 `mcpbdd run` writes, for each one:
 
 - an Allure result, status *broken*, whose message says the process ended before the scenario
@@ -20,9 +20,10 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from xml.etree import ElementTree
 
 from allure_commons.utils import md5
+
+from mcpbdd.reporting.junit import JUnitCase, write_junit_suite
 
 __all__ = ["LostScenario", "write_lost_allure", "write_lost_junit"]
 
@@ -119,17 +120,19 @@ def write_lost_junit(lost: Sequence[LostScenario], folder: Path) -> Path | None:
     """The lost scenarios of one pass as JUnit test cases with an error, in `folder/TESTS-mcpbdd-lost.xml`."""
     if not lost:
         return None
-    suite = ElementTree.Element(
-        "testsuite", name="mcpbdd.lost", tests=str(len(lost)), errors=str(len(lost)), failures="0", skipped="0"
-    )
-    for scenario in lost:
-        dotted = scenario.feature.removesuffix(".feature").replace("\\", "/").strip("/").replace("/", ".")
-        case = ElementTree.SubElement(
-            suite, "testcase", classname=f"{dotted}.{scenario.feature_name}", name=scenario.shown, time="0"
+    cases = [
+        JUnitCase(
+            f"{_dotted(scenario.feature)}.{scenario.feature_name}",
+            scenario.shown,
+            outcome="broken",
+            message=scenario.message,
+            details=scenario.details(),
+            kind="LostScenario",
         )
-        error = ElementTree.SubElement(case, "error", type="LostScenario", message=scenario.message)
-        error.text = scenario.details()
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / "TESTS-mcpbdd-lost.xml"
-    ElementTree.ElementTree(suite).write(path, encoding="utf-8", xml_declaration=True)
-    return path
+        for scenario in lost
+    ]
+    return write_junit_suite(folder / "TESTS-mcpbdd-lost.xml", "mcpbdd.lost", cases)
+
+
+def _dotted(feature: str) -> str:
+    return feature.removesuffix(".feature").replace("\\", "/").strip("/").replace("/", ".")

@@ -7,7 +7,7 @@ they have all ended. Three outputs are built from them, so none of them re-parse
 format's files (Allure's per-test JSON, behave's JUnit XML, whose names depend on paths):
 
 - the parity matrix (`mcpbdd.reporting.parity`): each scenario's verdict per harness and era;
-- the timing file (`mcpbdd.cli.timings`): how long each feature file took, for balanced shards;
+- the timing file (`mcpbdd.runner.timings`): how long each feature file took, for balanced shards;
 - the JUnit files completed (`mcpbdd.reporting.junit`): skipped scenarios, harness, era, tools, tenants.
 
 A line carries what the scenario *did* as well as how it ended: the behave hooks leave the

@@ -15,12 +15,12 @@ import pytest
 from conftest import TESTS
 from processes import processes_marked
 
-from mcpbdd.cli.official import bridge_command
 from mcpbdd.harness import ClientHarness
 from mcpbdd.harness.processes.http_process import HttpProcess
 from mcpbdd.harness.processes.process_options import ProcessOptions
 from mcpbdd.harness.targets import ServerTarget
 from mcpbdd.model.outcome import Channel
+from mcpbdd.runner.official import bridge_command
 
 NOTES = ServerTarget.parse("stdio: {python} -m mcpbdd.examples.notes")
 

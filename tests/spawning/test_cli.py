@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from mcpbdd.cli.plan import plan_run
+from mcpbdd.runner.plan import plan_run
 
 ROOT = Path(__file__).resolve().parents[2]
 FAILING = "tests/behave_cases/features/failing_assertions.feature"

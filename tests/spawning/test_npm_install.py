@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from mcpbdd.cli.official import _run_scenarios
 from mcpbdd.reporting.npm import InstallError, install
+from mcpbdd.runner.official import _run_scenarios
 
 NPM = shutil.which("npm")
 pytestmark = pytest.mark.skipif(NPM is None, reason="needs npm")

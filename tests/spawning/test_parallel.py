@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from mcpbdd.cli.plan import plan_run
+from mcpbdd.runner.plan import plan_run
 from spawning.conftest import ProjectRun
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from processes import TESTS, mcpbdd_run, wait_until
 
-from mcpbdd.cli.run_lock import LOCK_NAME
+from mcpbdd.runner.run_lock import LOCK_NAME
 
 SLOW = (
     'Feature: slow\n  Scenario: slow\n    When the client calls "block" with {"seconds": 4}\n'

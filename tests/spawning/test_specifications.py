@@ -15,7 +15,7 @@ import json
 import re
 from collections import Counter
 
-from mcpbdd.cli.plan import plan_run
+from mcpbdd.runner.plan import plan_run
 from spawning.conftest import ProjectRun
 
 

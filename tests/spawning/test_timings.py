@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from test_timings import _shards  # shared with the in-process half
 
-from mcpbdd.cli.plan import plan_run
-from mcpbdd.cli.timings import DEFAULT_PASS, load_timings
+from mcpbdd.runner.plan import plan_run
+from mcpbdd.runner.timings import DEFAULT_PASS, load_timings
 
 ROOT = Path(__file__).resolve().parents[2]
 

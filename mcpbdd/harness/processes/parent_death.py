@@ -1,6 +1,6 @@
 """A process that must not outlive its parent: the kernel's parent-death signal, asked for in one place.
 
-Used by every process mcpbdd forks to run for it: a `--jobs` worker (`cli/workers.py`, SIGHUP, so it can
+Used by every process mcpbdd forks to run for it: a `--jobs` worker (`runner/workers.py`, SIGHUP, so it can
 close its scenario) and each fork of the fork server (`forkserver.py`, SIGKILL: a server that ignores
 SIGTERM must end too, and with the fork server gone nobody would escalate). Standard library only: the fork
 server loads it from its file, as it does `fork_child.py`.

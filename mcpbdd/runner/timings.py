@@ -23,8 +23,8 @@ import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from mcpbdd.cli.plan import Unit
 from mcpbdd.reporting.verdicts import Verdict
+from mcpbdd.runner.plan import Unit
 
 __all__ = [
     "DEFAULT_PASS",

@@ -30,10 +30,9 @@ import shlex
 import shutil
 import subprocess
 import tempfile
-import xml.etree.ElementTree as ET
 from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from mcpbdd.conformance.baseline import EXPECTED_FAILURE, expect_official
@@ -41,6 +40,7 @@ from mcpbdd.conformance.eras import NOT_THIS_ERA, modern_only_scenarios, not_app
 from mcpbdd.harness.processes.http_process import HttpProcess
 from mcpbdd.harness.processes.process_options import ProcessOptions
 from mcpbdd.harness.targets import ServerTarget
+from mcpbdd.reporting.junit import JUnitCase, write_junit_suite
 from mcpbdd.reporting.npm import LOCKS, InstallError, cache_root, install
 
 __all__ = [
@@ -328,25 +328,21 @@ def _fixture_free(check: dict[str, object]) -> dict[str, object]:
 
 
 def _write_junit(result: OfficialRun, folder: Path) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
-    suite = ET.Element("testsuite", name="official conformance suite", tests=str(len(result.checks)))
-    suite.set("failures", str(len(result.failed)))
-    for check in result.checks:
-        case = ET.SubElement(
-            suite, "testcase", classname=f"official.{check.get('scenario')}", name=str(check.get("id"))
-        )
-        properties = ET.SubElement(case, "properties")
-        for ref in _refs(check):
-            ET.SubElement(properties, "property", name=f"spec.{ref.get('id')}", value=str(ref.get("url")))
-        status = check.get("status")
-        if status == "FAILURE":
-            message = str(check.get("errorMessage") or check.get("description") or "failed")
-            ET.SubElement(case, "failure", message=message).text = json.dumps(check, indent=2, default=str)
-        elif status == EXPECTED_FAILURE:
-            message = f"{check.get('reason')}: {check.get('errorMessage') or check.get('description') or 'failed'}"
-            ET.SubElement(case, "skipped", message=message)
-        elif status in ("SKIPPED", "INFO"):
-            ET.SubElement(case, "skipped", message=str(check.get("reason") or check.get("description") or status))
-        elif status == "WARNING":
-            ET.SubElement(case, "system-out").text = f"warning: {check.get('description')}"
-    ET.ElementTree(suite).write(folder / "TESTS-official.xml", encoding="utf-8", xml_declaration=True)
+    """A test case per check (`junit/official/TESTS-official.xml`), its spec references in its `system-out`."""
+    write_junit_suite(folder / "TESTS-official.xml", "official conformance suite", map(_junit_case, result.checks))
+
+
+def _junit_case(check: dict[str, object]) -> JUnitCase:
+    refs = "".join(f"spec {ref.get('id')}: {ref.get('url')}\n" for ref in _refs(check))
+    case = JUnitCase(f"official.{check.get('scenario')}", str(check.get("id")), system_out=refs)
+    status = check.get("status")
+    failed = str(check.get("errorMessage") or check.get("description") or "failed")
+    if status == "FAILURE":
+        return replace(case, outcome="failed", message=failed, details=json.dumps(check, indent=2, default=str))
+    if status == EXPECTED_FAILURE:
+        return replace(case, outcome="skipped", message=f"{check.get('reason')}: {failed}")
+    if status in ("SKIPPED", "INFO"):
+        return replace(case, outcome="skipped", message=str(check.get("reason") or check.get("description") or status))
+    if status == "WARNING":
+        return replace(case, system_out=f"{refs}warning: {check.get('description')}\n")
+    return case

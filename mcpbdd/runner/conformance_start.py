@@ -20,7 +20,6 @@ import httpx2
 from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED
 
-from mcpbdd.cli.preflight import _isolated
 from mcpbdd.harness.base import bounded
 from mcpbdd.harness.client import ClientHarness
 from mcpbdd.harness.connectors import Connector, Http, Stdio
@@ -29,6 +28,7 @@ from mcpbdd.harness.processes.process_options import ProcessOptions
 from mcpbdd.harness.targets import ServerTarget
 from mcpbdd.model.config import Settings
 from mcpbdd.model.errors import ServerCannotStart
+from mcpbdd.runner.preflight import _isolated
 
 __all__ = ["cannot_start"]
 

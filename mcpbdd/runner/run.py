@@ -3,24 +3,25 @@
 `run` is a thin wrapper over behave: mcpbdd's Allure formatter (results under `reports/allure-
 results`), JUnit XML for CI (`reports/junit`), behave's readable console output (a line per scenario
 unless a format is given; every step with `--steps`), the same specifications once per harness,
-`--jobs` processes on one machine and `--shard` for CI machines (see `mcpbdd.cli.plan`), balanced by
-the timing file (`mcpbdd.cli.timings`), the parity matrix (`--harness all`), Cucumber Messages and
-Cucumber JSON, JUnit properties (`mcpbdd.cli.finish`), and a progress line on a terminal. The
+`--jobs` processes on one machine and `--shard` for CI machines (see `mcpbdd.runner.plan`), balanced by
+the timing file (`mcpbdd.runner.timings`), the parity matrix (`--harness all`), Cucumber Messages and
+Cucumber JSON, JUnit properties (`mcpbdd.runner.finish`), and a progress line on a terminal. The
 configured secrets are redacted from the console output and, once every behave process has ended,
 from every file the run wrote: the Allure results, the JUnit XML, any `--outfile` and anything else
 under `reports/` (see `mcpbdd.model.redaction`); so are the tokens the behave processes minted (they
 name each in a file of the run's scratch folder, `mcpbdd.model.minted`). Each behave run is its own process, because
 behave's `main()` leaks step definitions when called twice in one process.
 
-A `Run` is one run once planned, in the order it happens: its workers (`chains`: one chain of
-behave processes per job, `behave_argv` for each one's arguments), the output folders emptied
-(`prepare_outputs`), the processes watched (`watch`, printing through a `RunConsole`), the derived
-outputs written (`finish`), and the exit status with the summary (`conclude`, `mcpbdd.cli.run_summary`).
+`run` reads a `RunOptions` (`mcpbdd.runner.run_options`: what `mcpbdd run`'s options parse into) and the
+arguments left for behave (paths, `-D` settings, tags). A `Run` is one run once planned, in the order it
+happens: its workers (`chains`: one chain of behave processes per job, `behave_argv` for each one's
+arguments), the output folders emptied (`prepare_outputs`), the processes watched (`watch`, printing through a
+`RunConsole`), the derived outputs written (`finish`), and the exit status with the summary (`conclude`,
+`mcpbdd.runner.run_summary`).
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import shutil
 import signal
@@ -32,21 +33,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from mcpbdd.cli import coverage as coverage_cli
-from mcpbdd.cli.behave_argv import ReportFiles, behave_args
-from mcpbdd.cli.exits import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
-from mcpbdd.cli.finish import RunOutputs, finish_run
-from mcpbdd.cli.formatters import MESSAGES, VERDICTS
-from mcpbdd.cli.lost import lost_scenarios
-from mcpbdd.cli.options import REPORTS
-from mcpbdd.cli.passes import ALL, passes_for_all
-from mcpbdd.cli.plan import Plan, PlanError, Unit, balance, plan_run, shard_of
-from mcpbdd.cli.progress import EventFiles, ProgressLine, ended_normally, wants_progress
-from mcpbdd.cli.rerun import Flaky, Rerun, mark_flaky
-from mcpbdd.cli.run_lock import FolderBusy, holding_reports
-from mcpbdd.cli.run_summary import Breakdown, print_summary, skip_reasons
-from mcpbdd.cli.timings import load_timings, merge_units, split_for_shards, unit_weights, written_to
-from mcpbdd.cli.workers import Worker, run_workers
 from mcpbdd.model.config import JOB_ENV
 from mcpbdd.model.minted import MINTED_ENV
 from mcpbdd.model.minted import refresh as refresh_minted
@@ -55,6 +41,20 @@ from mcpbdd.reporting.console import without_banner
 from mcpbdd.reporting.lost import LostScenario, write_lost_allure, write_lost_junit
 from mcpbdd.reporting.messages import lost_case_envelopes
 from mcpbdd.reporting.verdicts import read_verdicts
+from mcpbdd.runner.behave_argv import ReportFiles, behave_args
+from mcpbdd.runner.exits import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
+from mcpbdd.runner.finish import RunOutputs, finish_run, merge_run_coverage
+from mcpbdd.runner.formatters import MESSAGES, VERDICTS
+from mcpbdd.runner.lost import lost_scenarios
+from mcpbdd.runner.passes import ALL, passes_for_all
+from mcpbdd.runner.plan import Plan, PlanError, Unit, balance, plan_run, shard_of
+from mcpbdd.runner.progress import EventFiles, ProgressLine, ended_normally, wants_progress
+from mcpbdd.runner.rerun import Flaky, Rerun, mark_flaky
+from mcpbdd.runner.run_lock import FolderBusy, holding_reports
+from mcpbdd.runner.run_options import REPORTS, RunOptions
+from mcpbdd.runner.run_summary import Breakdown, print_summary, skip_reasons
+from mcpbdd.runner.timings import load_timings, merge_units, split_for_shards, unit_weights, written_to
+from mcpbdd.runner.workers import Worker, run_workers
 
 __all__ = ["STARTUP_ERRORS", "Run", "RunConsole", "RunSettings", "plan_processes", "run", "run_outputs"]
 
@@ -73,7 +73,7 @@ NO_STEPS_HINT = (
 """What a newcomer who skipped the README's second step reads, instead of behave's bare ConfigError alone."""
 
 
-def run(args: argparse.Namespace, passthrough: Sequence[str], out: TextIO | None = None) -> int:
+def run(options: RunOptions, passthrough: Sequence[str], out: TextIO | None = None) -> int:
     """`mcpbdd run`: plan, check the server can load, run in a scratch folder, redact what the run wrote."""
     out = out if out is not None else sys.stdout
     started, wall_started = time.monotonic(), time.time()
@@ -83,21 +83,21 @@ def run(args: argparse.Namespace, passthrough: Sequence[str], out: TextIO | None
         print(f"mcpbdd run: {exc}", file=sys.stderr)
         return EXIT_USAGE
     settings = RunSettings.read(plan.userdata)
-    from mcpbdd.cli.preflight import check_server
+    from mcpbdd.runner.preflight import check_server
 
     cannot_start = check_server(plan.userdata)  # a server that can never load: one message, not one per scenario
     if cannot_start is not None:
         print(settings.redactor.redact(f"mcpbdd run: {cannot_start}"), file=sys.stderr)
         return EXIT_USAGE
     try:
-        with holding_reports(args.results):  # one run at a time writes a reports folder (`mcpbdd.cli.run_lock`)
+        with holding_reports(options.results):  # one run at a time writes a reports folder (`mcpbdd.runner.run_lock`)
             scratch = Path(tempfile.mkdtemp(prefix="mcpbdd-run-"))
             try:  # the scratch folder goes whatever happens, a Ctrl-C before the workers start included
-                return Run(args, plan, settings, scratch=scratch, out=out, started=started).execute()
+                return Run(options, plan, settings, scratch=scratch, out=out, started=started).execute()
             finally:
                 refresh_minted(scratch / MINTED_FILE)  # every token the processes minted, masked below too
                 shutil.rmtree(scratch, ignore_errors=True)
-                redact_tree(run_outputs(args, plan), settings.redactor, since=wall_started)  # also when interrupted
+                redact_tree(run_outputs(options, plan), settings.redactor, since=wall_started)  # also when interrupted
     except FolderBusy as busy:
         print(f"mcpbdd run: {busy}", file=sys.stderr)
         return EXIT_USAGE
@@ -150,16 +150,18 @@ def plan_processes(
     return [bucket for bucket in balance(units, jobs, unit_weights(units, known)) if bucket]
 
 
-def run_outputs(args: argparse.Namespace, plan: Plan) -> list[Path]:
+def run_outputs(options: RunOptions, plan: Plan) -> list[Path]:
     """Where the run writes, to redact at the end: results, JUnit, `--outfile`s and `reports/` (any other format)."""
-    outputs = [args.results, *(Path(name) for name in plan.outfiles)]
-    if not args.no_junit:
-        outputs.append(args.junit)
-    outputs += [path for path in (args.messages, args.cucumber_json, written_to(args.timings, args.shard)) if path]
-    if args.messages is not None:  # a run of several passes writes a stream per pass beside it (cli.finish)
-        outputs += sorted(args.messages.parent.glob(f"{args.messages.stem}.*{args.messages.suffix}"))
-    if args.harness == [ALL]:
-        outputs.append(args.parity)
+    outputs = [options.results, *(Path(name) for name in plan.outfiles)]
+    if not options.no_junit:
+        outputs.append(options.junit)
+    outputs += [
+        path for path in (options.messages, options.cucumber_json, written_to(options.timings, options.shard)) if path
+    ]
+    if options.messages is not None:  # a run of several passes writes a stream per pass beside it (runner.finish)
+        outputs += sorted(options.messages.parent.glob(f"{options.messages.stem}.*{options.messages.suffix}"))
+    if options.harness == [ALL]:
+        outputs.append(options.parity)
     if REPORTS.is_dir():
         outputs.append(REPORTS)
     return list(dict.fromkeys(path.resolve() for path in outputs))
@@ -180,10 +182,10 @@ def _exit_code(worker: Worker) -> int:
     return EXIT_FAILED  # 1: a scenario failed; anything else (a crash, a signal): the run did not pass either
 
 
-def _required(args: argparse.Namespace, settings: RunSettings) -> list[str]:
+def _required(options: RunOptions, settings: RunSettings) -> list[str]:
     """The `-D` options that add `--require`'s capabilities to the configured ones (none without it): set last,
     so they win over a `-D` given to the run; what is required is no longer optional."""
-    given = list(getattr(args, "require", None) or ())
+    given = list(options.require)
     if not given:
         return []
     require = list(dict.fromkeys([*settings.require, *given]))
@@ -199,16 +201,16 @@ class Run:
     """One `mcpbdd run` once planned: its behave processes, their progress and output, what they leave, the summary."""
 
     def __init__(
-        self, args: argparse.Namespace, plan: Plan, settings: RunSettings, *, scratch: Path, out: TextIO, started: float
+        self, options: RunOptions, plan: Plan, settings: RunSettings, *, scratch: Path, out: TextIO, started: float
     ) -> None:
-        self.args, self.plan, self.scratch, self.out, self.started = args, plan, scratch, out, started
+        self.options, self.plan, self.scratch, self.out, self.started = options, plan, scratch, out, started
         self.wall_started = time.time() - (time.monotonic() - started)  # the run's start, as file times read
         self.redactor = settings.redactor
-        self.coverage: Path | None = None if args.no_coverage else (args.coverage or settings.coverage_file)
+        self.coverage: Path | None = None if options.no_coverage else (options.coverage or settings.coverage_file)
         self.color = bool(getattr(out, "isatty", lambda: False)())
         self.stdio_command = settings.parity_stdio
-        self.required = _required(args, settings)
-        harnesses: list[str | None] = list(args.harness) if args.harness else [None]
+        self.required = _required(options, settings)
+        harnesses: list[str | None] = list(options.harness) if options.harness else [None]
         self.matrix = harnesses == [ALL]  # --harness all: the parity matrix's columns, stdio when configured
         if self.matrix:
             harnesses = [column.name for column in passes_for_all(self.stdio_command)]
@@ -218,16 +220,16 @@ class Run:
         self.per_harness: dict[str, EventFiles] = {}  # the summary's totals per harness
         self.verdicts_of: dict[int, tuple[Path, str | None]] = {}  # each worker's verdict file and pass
         self.lost: list[LostScenario] = []
-        """The planned scenarios no verdict came for (`mcpbdd.cli.lost`): broken in every report."""
+        """The planned scenarios no verdict came for (`mcpbdd.runner.lost`): broken in every report."""
         self.flaky: list[Flaky] = []
-        """The scenarios that failed, then passed on a rerun (`--rerun-failures`, `mcpbdd.cli.rerun`)."""
+        """The scenarios that failed, then passed on a rerun (`--rerun-failures`, `mcpbdd.runner.rerun`)."""
 
     def execute(self) -> int:
         """Start the processes, watch them to the end, write what derives from them; the run's exit status."""
         chains, total = self.chains()
         self.prepare_outputs()
         if not any(chains):
-            where = f"shard {self.args.shard[0]}/{self.args.shard[1]}" if self.args.shard else "this run"
+            where = f"shard {self.options.shard[0]}/{self.options.shard[1]}" if self.options.shard else "this run"
             print(
                 f"mcpbdd: {where} has no feature to run ({len(self.plan.units)} feature file(s) in all)", file=self.out
             )
@@ -239,10 +241,10 @@ class Run:
             events.poll()  # the last scenarios, before the files go
             if stopped_by is None:  # an interrupted run says so: what it did not reach is not lost
                 self.report_lost(chains)
-                if getattr(self.args, "rerun_failures", 0) > 0:
+                if self.options.rerun_failures > 0:
                     self.rerun()
             self.finish()
-            mark_flaky(self.flaky, junit=None if self.args.no_junit else self.args.junit)
+            mark_flaky(self.flaky, junit=None if self.options.no_junit else self.options.junit)
         finally:
             progress.close()
         return self.conclude(chains, events, stopped_by)
@@ -253,7 +255,7 @@ class Run:
         """One chain of behave processes per job (one per harness, run one after the other), and the scenarios."""
         # Serial or not, behave gets the planned feature files, never the original paths: the same
         # arguments give the same JUnit class names (behave derives them from the paths it was given).
-        buckets = plan_processes(self.plan, self.harnesses, self.args.jobs, self.args.shard, self.args.timings)
+        buckets = plan_processes(self.plan, self.harnesses, self.options.jobs, self.options.shard, self.options.timings)
         chains: list[list[Worker]] = []
         for number, bucket in enumerate(buckets, start=1):
             job = number if len(buckets) > 1 else None
@@ -271,19 +273,19 @@ class Run:
         events = self.scratch / f"events-{name}"
         self.per_harness.setdefault(str(harness), EventFiles()).add(events)
         options = [*self.plan.options, *locations]
-        if self.args.update_snapshots:
+        if self.options.update_snapshots:
             options = ["-D", "mcpbdd.update_snapshots=true", *options]
-        if self.args.update_screenshots:
+        if self.options.update_screenshots:
             options = ["-D", "mcpbdd.update_screenshots=true", *options]
-        junit = None if self.args.no_junit else (self.args.junit / harness if harness else self.args.junit)
+        junit = None if self.options.no_junit else (self.options.junit / harness if harness else self.options.junit)
         behave = behave_args(
-            ReportFiles(self.args.results, events=events, junit=junit, formats=self._formats(name, harness)),
+            ReportFiles(self.options.results, events=events, junit=junit, formats=self._formats(name, harness)),
             harness,
             options,
             color=self.color,
             pinned_elsewhere=len(self.harnesses) > 1,
             stdio_command=self.stdio_command,
-            steps=self.args.steps,
+            steps=self.options.steps,
         )
         # Each process writes its own coverage file (set last: it wins over a -D given to the run); merged in finish.
         part = self.scratch / f"coverage-{name}.json" if self.coverage else ""
@@ -300,18 +302,18 @@ class Run:
         verdicts = self.scratch / f"verdicts-{name}.jsonl"
         self.verdict_files.append((verdicts, harness))
         formats = [(VERDICTS, verdicts)]
-        if self.args.messages is not None or self.args.cucumber_json is not None:
+        if self.options.messages is not None or self.options.cucumber_json is not None:
             self.message_parts.append(self.scratch / f"messages-{name}.ndjson")
             formats.append((MESSAGES, self.message_parts[-1]))
         return formats
 
     def prepare_outputs(self) -> None:
         """Empty the results and JUnit folders (unless `--keep-results`), and the last run's coverage."""
-        _prepare(self.args.results, self.args.keep_results)
-        if self.coverage and not self.args.keep_results:
+        _prepare(self.options.results, self.options.keep_results)
+        if self.coverage and not self.options.keep_results:
             self.coverage.unlink(missing_ok=True)  # a run that calls nothing must not leave the last run's coverage
-        if not self.args.no_junit:
-            _prepare(self.args.junit, self.args.keep_results)
+        if not self.options.no_junit:
+            _prepare(self.options.junit, self.options.keep_results)
 
     def watch(self, chains: list[list[Worker]], console: RunConsole) -> int | None:
         """Run the chains to the end; the signal that stopped them, if one did."""
@@ -342,10 +344,10 @@ class Run:
                 )
         if not self.lost:
             return
-        write_lost_allure(self.lost, self.args.results, since=self.wall_started)
-        if not self.args.no_junit:
+        write_lost_allure(self.lost, self.options.results, since=self.wall_started)
+        if not self.options.no_junit:
             for harness in dict.fromkeys(lost.column for lost in self.lost):
-                folder = self.args.junit / harness if harness else self.args.junit
+                folder = self.options.junit / harness if harness else self.options.junit
                 write_lost_junit([lost for lost in self.lost if lost.column == harness], folder)
         for column in dict.fromkeys(lost.column for lost in self.lost):
             # Added to a stream of the same pass, so each pass's merged stream names its own lost scenarios.
@@ -366,16 +368,16 @@ class Run:
         verdicts = [v for path, column in self.verdict_files for v in read_verdicts(path, column or "")]
         rerun = Rerun(
             self.scratch,
-            self.args.results,
+            self.options.results,
             self.plan.options,
             self.rerun_args,
             self.message_parts,
-            messages=self.args.messages is not None or self.args.cucumber_json is not None,
+            messages=self.options.messages is not None or self.options.cucumber_json is not None,
             redact=self.redactor.redact,
         )
         parts = len(self.message_parts)
-        self.flaky = rerun.run(verdicts, self.args.rerun_failures, self.out)
-        mark_flaky(self.flaky, results=self.args.results, streams=self.message_parts[:parts])
+        self.flaky = rerun.run(verdicts, self.options.rerun_failures, self.out)
+        mark_flaky(self.flaky, results=self.options.results, streams=self.message_parts[:parts])
         for flaky in self.flaky:
             print(self.redactor.redact(flaky.line()), file=self.out)
 
@@ -388,28 +390,28 @@ class Run:
             color=self.color,
             pinned_elsewhere=len(self.harnesses) > 1,
             stdio_command=self.stdio_command,
-            steps=self.args.steps,
+            steps=self.options.steps,
         )
 
     def finish(self) -> None:
-        """The merged coverage, then the outputs derived from every process's verdicts (`mcpbdd.cli.finish`)."""
-        args = self.args
+        """The merged coverage, then the outputs derived from every process's verdicts (`mcpbdd.runner.finish`)."""
+        options = self.options
         if self.coverage:
             parts = sorted(self.scratch.glob("coverage-*.json"))
-            coverage_cli.merge_run_coverage(parts, self.coverage, keep=args.keep_results, results=args.results)
+            merge_run_coverage(parts, self.coverage, keep=options.keep_results, results=options.results)
         finish_run(
             RunOutputs(
                 self.verdict_files,
-                timings=args.timings,
-                timings_output=written_to(args.timings, args.shard),
-                junit=None if args.no_junit else args.junit,
-                parity=args.parity if self.matrix else None,
+                timings=options.timings,
+                timings_output=written_to(options.timings, options.shard),
+                junit=None if options.no_junit else options.junit,
+                parity=options.parity if self.matrix else None,
                 columns=[h for h in self.harnesses if h] if self.matrix else (),
-                results=args.results,
+                results=options.results,
                 stdio_command=self.stdio_command,
                 message_parts=self.message_parts,
-                messages=args.messages,
-                cucumber_json=args.cucumber_json,
+                messages=options.messages,
+                cucumber_json=options.cucumber_json,
                 scratch=self.scratch,
                 lost=len(self.lost),
             )
@@ -426,7 +428,7 @@ class Run:
         if stopped_by is not None:
             name = signal.Signals(stopped_by).name
             breakdown = Breakdown(self.per_harness, skipped=self.skip_reasons())
-            print_summary(self.args, events, EXIT_INTERRUPTED, elapsed, self.out, name, breakdown)
+            print_summary(self.options, events, EXIT_INTERRUPTED, elapsed, self.out, name, breakdown)
             return 128 + stopped_by
         worst = max(_exit_code(w) for chain in chains for w in chain)
         if worst == EXIT_USAGE and any(NO_STEPS in "".join(w.output) for chain in chains for w in chain):
@@ -434,7 +436,7 @@ class Run:
         if self.lost:
             worst = max(worst, EXIT_FAILED)  # a process that ended before its scenarios never passes the run
         breakdown = Breakdown(self.per_harness, self.lost, self.skip_reasons())
-        print_summary(self.args, events, worst, elapsed, self.out, breakdown=breakdown)
+        print_summary(self.options, events, worst, elapsed, self.out, breakdown=breakdown)
         if self.coverage and self.coverage.is_file():
             print(f"mcpbdd: coverage in {self.coverage.resolve()} (summarise it: mcpbdd coverage)", file=self.out)
         return worst

@@ -2,7 +2,7 @@
 
 behave takes a formatter by its `module:Class` path (`--format mcpbdd.reporting.verdicts:VerdictFormatter`),
 as its own table of built-in formats does (`behave.formatter._builtins`). The run names each one here once,
-and every place that passes one to behave or imports one ahead (`mcpbdd.cli.workers`) reads it from this
+and every place that passes one to behave or imports one ahead (`mcpbdd.runner.workers`) reads it from this
 table. The two console formats are `mcpbdd.reporting.console`'s own (it documents what they print).
 """
 
@@ -16,7 +16,7 @@ ALLURE, PROGRESS, VERDICTS, MESSAGES, SUMMARY, STEPS = "allure", "progress", "ve
 
 FORMATTERS: dict[str, str] = {
     ALLURE: "mcpbdd.reporting.allure_formatter:AllureFormatter",  # the Allure results (--results)
-    PROGRESS: "mcpbdd.cli.progress:ProgressFormatter",  # a character per scenario: the progress line's events
+    PROGRESS: "mcpbdd.runner.progress:ProgressFormatter",  # a character per scenario: the progress line's events
     VERDICTS: "mcpbdd.reporting.verdicts:VerdictFormatter",  # a line per scenario: timings, JUnit, parity
     MESSAGES: "mcpbdd.reporting.messages:MessagesFormatter",  # Cucumber Messages (--messages, --cucumber-json)
     SUMMARY: SUMMARY_FORMAT,  # the console: a line per scenario (the default)

@@ -1,7 +1,8 @@
-"""What `mcpbdd run` writes once its behave processes have ended: timings, JUnit properties, the parity matrix.
+"""What `mcpbdd run` writes once its behave processes have ended: coverage, timings, JUnit, the parity matrix.
 
-Each behave process records one verdict line per scenario (`mcpbdd.reporting.verdicts`) in
-the run's scratch folder; this module reads them all and writes
+Each behave process writes its own coverage file, merged into the run's (`merge_run_coverage`), and records
+one verdict line per scenario (`mcpbdd.reporting.verdicts`) in the run's scratch folder; this module reads
+them all and writes
 
 - the timing file (`--timings`, default `reports/timings.json`): always;
 - the JUnit files completed: every scenario a test case, what each did (harness, era, tools, tenants),
@@ -28,18 +29,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from mcpbdd.cli.passes import pass_named
-from mcpbdd.cli.timings import record_timings
 from mcpbdd.reporting.cucumber_json import write_cucumber_json
 from mcpbdd.reporting.junit import complete_junit
 from mcpbdd.reporting.messages import merge_streams, read_envelopes
 from mcpbdd.reporting.parity import Column, ParityMatrix, build_matrix, write_matrix
 from mcpbdd.reporting.verdicts import Verdict, read_verdicts
+from mcpbdd.runner.passes import pass_named
+from mcpbdd.runner.timings import record_timings
 
-__all__ = ["Finished", "RunOutputs", "finish_run", "pass_streams"]
+__all__ = ["Finished", "RunOutputs", "finish_run", "merge_run_coverage", "pass_streams"]
 
 _PART = re.compile(r"^messages-\d+-(?P<name>.+)\.ndjson$")
-"""A behave process's stream in the run's scratch folder: `messages-{job}-{pass}.ndjson` (`mcpbdd.cli.run`)."""
+"""A behave process's stream in the run's scratch folder: `messages-{job}-{pass}.ndjson` (`mcpbdd.runner.run`)."""
 
 
 def pass_streams(parts: Sequence[Path], stream: Path) -> dict[Path, tuple[str | None, list[Path]]]:
@@ -86,7 +87,7 @@ class RunOutputs:
     scratch: Path | None = None
     """The run's scratch folder: the merged stream goes there when only `cucumber_json` is asked for."""
     lost: int = 0
-    """How many planned scenarios never reported (`mcpbdd.cli.lost`): the stream's run did not succeed."""
+    """How many planned scenarios never reported (`mcpbdd.runner.lost`): the stream's run did not succeed."""
 
 
 @dataclass
@@ -146,3 +147,26 @@ def _allure_result(matrix: ParityMatrix, results: Path) -> None:
         "attachments": [{"name": "parity matrix", "source": attachment, "type": "text/markdown"}],
     }
     (results / f"{result['uuid']}-result.json").write_text(json.dumps(result, ensure_ascii=False), encoding="utf-8")
+
+
+def merge_run_coverage(parts: list[Path], destination: Path, *, keep: bool, results: Path | None) -> Path | None:
+    """After `mcpbdd run`: merge each behave process's file into `destination` (and the file there with `keep`).
+
+    The Allure results get the totals as environment entries, so the report shows them.
+    """
+    from mcpbdd.checks.coverage import load_coverage, merge, write_coverage
+    from mcpbdd.reporting.coverage_environment import write_environment
+
+    documents = []
+    for path in [*([destination] if keep and destination.is_file() else []), *parts]:
+        try:
+            documents.append(load_coverage(path))
+        except (OSError, ValueError):
+            continue  # a process that crashed wrote nothing: the others still count
+    if not documents:
+        return None
+    document = merge(documents)
+    write_coverage(destination, document)
+    if results is not None and results.is_dir():
+        write_environment(results, document)
+    return destination

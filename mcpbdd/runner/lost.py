@@ -9,7 +9,7 @@ as behave reads it: locations, tags, names; `planned_scenarios`) against the ver
 console and in every report (`mcpbdd.reporting.lost`) and does not exit 0.
 
 A behave process that ended normally (behave closed its formatters: the progress file's end mark,
-`mcpbdd.cli.progress.END`) and failed may have left scenarios out on purpose (`--stop`, a run the
+`mcpbdd.runner.progress.END`) and failed may have left scenarios out on purpose (`--stop`, a run the
 hooks stopped because the server cannot load, a failed `before_feature` hook that allure already
 reports): those are not lost, the run fails anyway. One that ended normally and passed, or ended
 any other way, lost every planned scenario it did not report.

@@ -25,10 +25,10 @@ from pathlib import Path
 from typing import TextIO
 from xml.etree import ElementTree
 
-from mcpbdd.cli.behave_argv import ReportFiles
-from mcpbdd.cli.formatters import MESSAGES, VERDICTS
-from mcpbdd.cli.workers import Worker, run_workers
 from mcpbdd.reporting.verdicts import Verdict, read_verdicts
+from mcpbdd.runner.behave_argv import ReportFiles
+from mcpbdd.runner.formatters import MESSAGES, VERDICTS
+from mcpbdd.runner.workers import Worker, run_workers
 
 __all__ = ["FLAKY_WORD", "Flaky", "Rerun", "mark_flaky"]
 
@@ -64,7 +64,7 @@ class Rerun:
     options: Sequence[str]
     """The run's behave options (without paths)."""
     make_args: Callable[[ReportFiles, str | None, list[str]], list[str]]
-    """behave's arguments for a pass (`mcpbdd.cli.run.Run.rerun_args`)."""
+    """behave's arguments for a pass (`mcpbdd.runner.run.Run.rerun_args`)."""
     message_parts: list[Path]
     """The run's Cucumber Messages parts (None: not written): a rerun's stream is added to its pass's."""
     messages: bool = False

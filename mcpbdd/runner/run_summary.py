@@ -13,17 +13,17 @@ Every skipped scenario is counted under its reason, one line per reason (a skip 
 
 from __future__ import annotations
 
-import argparse
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from mcpbdd.cli.exits import EXIT_FAILED, EXIT_OK, EXIT_USAGE
-from mcpbdd.cli.progress import EventFiles
 from mcpbdd.reporting.lost import LostScenario
 from mcpbdd.reporting.totals import Totals
 from mcpbdd.reporting.verdicts import Verdict
+from mcpbdd.runner.exits import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from mcpbdd.runner.progress import EventFiles
+from mcpbdd.runner.run_options import RunOptions
 
 __all__ = ["Breakdown", "print_summary", "skip_reasons"]
 
@@ -42,13 +42,13 @@ class Breakdown:
 
     per_harness: dict[str, EventFiles] = field(default_factory=dict)
     lost: Sequence[LostScenario] = ()
-    """Each lost scenario (its process ended before it reported, `mcpbdd.cli.lost`): named first, as broken."""
+    """Each lost scenario (its process ended before it reported, `mcpbdd.runner.lost`): named first, as broken."""
     skipped: Sequence[tuple[str, int]] = ()
     """`skip_reasons`: a line per reason after the totals."""
 
 
 def print_summary(
-    args: argparse.Namespace,
+    options: RunOptions,
     events: EventFiles,
     worst: int,
     elapsed: float,
@@ -72,10 +72,10 @@ def print_summary(
     if events.skipped:
         counts += f", {events.skipped} skipped"
     where = []
-    if args.jobs > 1:
-        where.append(f"{args.jobs} jobs")
-    if args.shard:
-        where.append(f"shard {args.shard[0]}/{args.shard[1]}")
+    if options.jobs > 1:
+        where.append(f"{options.jobs} jobs")
+    if options.shard:
+        where.append(f"shard {options.shard[0]}/{options.shard[1]}")
     how = f" ({', '.join(where)})" if where else ""
     verdict = {EXIT_OK: "passed", EXIT_FAILED: "FAILED", EXIT_USAGE: "could not run"}.get(
         worst, f"interrupted ({signal_name})"
@@ -89,6 +89,6 @@ def print_summary(
             )
     for reason, count in breakdown.skipped:
         print(f"mcpbdd:   {count} skipped: {reason}", file=out)
-    print(f"mcpbdd: Allure results in {args.results.resolve()} (render them: mcpbdd report)", file=out)
-    if not args.no_junit:
-        print(f"mcpbdd: JUnit XML in {args.junit.resolve()}", file=out)
+    print(f"mcpbdd: Allure results in {options.results.resolve()} (render them: mcpbdd report)", file=out)
+    if not options.no_junit:
+        print(f"mcpbdd: JUnit XML in {options.junit.resolve()}", file=out)

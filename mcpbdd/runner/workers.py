@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mcpbdd.cli.formatters import ALLURE, PROGRESS, SUMMARY, formatter_module
+from mcpbdd.runner.formatters import ALLURE, PROGRESS, SUMMARY, formatter_module
 
 __all__ = ["GATHER", "PREIMPORT", "Worker", "run_workers", "use_fork"]
 

@@ -34,9 +34,9 @@ DELAY = float(os.environ.get("MCPBDD_PROGRESS_DELAY", "2"))
 
 
 class ProgressFormatter(PerScenarioFormatter):
-    """`--format mcpbdd.cli.progress:ProgressFormatter --outfile FILE`: one character per finished scenario."""
+    """`--format mcpbdd.runner.progress:ProgressFormatter --outfile FILE`: one character per finished scenario."""
 
-    name = "mcpbdd.cli.progress"
+    name = "mcpbdd.runner.progress"
     description = "one character per finished scenario (for mcpbdd run's progress line)"
 
     def finished(self, scenario: Any) -> None:

@@ -24,7 +24,7 @@ from mcpbdd.reporting.expected import mark_expected
 __all__ = ["RunConsole", "apply_expected", "totals_line"]
 
 _RUN_TOTALS = re.compile(r"^mcpbdd: (passed|FAILED|could not run|interrupted[^:]*): |^mcpbdd:   \S+ harness: ")
-"""The run's closing totals (`mcpbdd.cli.run_summary`), all and per harness."""
+"""The run's closing totals (`mcpbdd.runner.run_summary`), all and per harness."""
 
 
 class RunConsole:

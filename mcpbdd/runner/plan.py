@@ -6,7 +6,7 @@ cannot run a behave formatter during the run (its `--formatter` post-processes i
 report), so every Allure attachment a step makes is lost; it was slower than our split on
 both benchmark suites, has no shards (a deterministic subset per CI machine), empties its
 output folder on every run and pulls in jinja2/pillow/minify-html. Here each job is ONE
-behave process that runs a whole bucket of features (see `mcpbdd.cli.workers`), so start-up is
+behave process that runs a whole bucket of features (see `mcpbdd.runner.workers`), so start-up is
 paid once per job, not once per feature.
 
 The unit of work is a feature file (with any `file:line` locations the command line
@@ -14,7 +14,7 @@ gave for it): a feature's scenarios always run in the same process, in file orde
 `before_feature`/`after_feature` hooks and Backgrounds behave exactly as in a serial
 run, and the union of the buckets is exactly the serial run: nothing is lost or
 duplicated. Buckets are balanced by each feature's duration in the previous run (the timing
-file, `mcpbdd.cli.timings`) or, without one, by the number of scenarios it will run (longest
+file, `mcpbdd.runner.timings`) or, without one, by the number of scenarios it will run (longest
 first, to the lightest bucket; ties by path), which is deterministic: the same suite, timing
 file and N give the same split on every machine.
 """
@@ -54,7 +54,7 @@ class Unit:
     """The harness it runs on (`--harness both` makes two units of each feature); None: the configured one."""
     lines: tuple[int, ...] = ()
     """The lines of the scenarios it runs (an outline's examples: their rows), when it runs the whole file:
-    what a heavy feature is split by across CI shards (`mcpbdd.cli.timings.split_for_shards`)."""
+    what a heavy feature is split by across CI shards (`mcpbdd.runner.timings.split_for_shards`)."""
 
 
 @dataclass
@@ -189,7 +189,7 @@ def balance(units: Sequence[Unit], buckets: int, weights: Mapping[Unit, float] |
     """Deterministic split into `buckets` groups of similar weight: heaviest unit first, to the lightest bucket.
 
     The weight is a unit's expected seconds when `weights` has them (from the timing file,
-    `mcpbdd.cli.timings`), its scenario count otherwise. A feature with no selected scenario
+    `mcpbdd.runner.timings`), its scenario count otherwise. A feature with no selected scenario
     still costs a little (behave parses it, and the report lists its skipped scenarios), so
     every unit weighs at least 1 scenario.
     """

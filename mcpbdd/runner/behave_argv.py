@@ -3,7 +3,7 @@
 behave pairs `--outfile`s with `--format`s by position, so mcpbdd's formatters (each with its file) come
 first; the console format follows and writes to stdout: the user's own when they gave one, else a line per
 scenario, or every step with `--steps` (see `mcpbdd.reporting.console`). Then JUnit, colour, the pass's
-`-D` options and tags (`mcpbdd.cli.passes`), the user's options and paths, and last the pass's `-D`
+`-D` options and tags (`mcpbdd.runner.passes`), the user's options and paths, and last the pass's `-D`
 options that must win over the user's (behave keeps the last `-D` of a name).
 """
 
@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from mcpbdd.cli.formatters import ALLURE, FORMATTERS, PROGRESS, STEPS, SUMMARY
-from mcpbdd.cli.passes import pass_options, pass_overrides
 from mcpbdd.model.kinds import HarnessKind, harness_tags
+from mcpbdd.runner.formatters import ALLURE, FORMATTERS, PROGRESS, STEPS, SUMMARY
+from mcpbdd.runner.passes import pass_options, pass_overrides
 
 __all__ = ["PINNED_TO_OTHERS", "ReportFiles", "behave_args"]
 
@@ -35,7 +35,7 @@ class ReportFiles:
     results: Path
     """Allure's results folder."""
     events: Path | None = None
-    """The progress events the parent reads (`mcpbdd.cli.progress`)."""
+    """The progress events the parent reads (`mcpbdd.runner.progress`)."""
     junit: Path | None = None
     """JUnit's folder (None: no JUnit)."""
     formats: Sequence[tuple[str, Path]] = ()

@@ -13,7 +13,7 @@ the command, its exit code and the end of its stderr. A URL is not checked (the 
 come up later, and a network is not ours to probe).
 
 The in-process check imports the project's code. Where workers are forked from this process
-(`mcpbdd.cli.workers`), the import happens in a short-lived fork, so the workers inherit
+(`mcpbdd.runner.workers`), the import happens in a short-lived fork, so the workers inherit
 nothing the project's code started at import (a thread would make forking unsafe).
 """
 
