@@ -17,7 +17,7 @@ INSTALLED := $(VENV)/.installed
 # mcpbdd requires the kit's distribution (mcpbdd-kit, on no package index) from its kit/ folder, so the first install
 # brings it; the second makes it editable too, so that a change in kit/ is live (one install line cannot: pip
 # refuses an editable kit beside the same folder required as a plain dependency).
-$(INSTALLED): pyproject.toml kit/pyproject.toml
+$(INSTALLED): pyproject.toml kit/pyproject.toml mcpbdd/_version.py kit/mcpbdd_kit/_version.py
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ".[dev]"

@@ -1,5 +1,5 @@
 """The kit's version: mcpbdd's own (tests/test_kit_distribution.py keeps the two equal; they are released together)."""
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 __all__ = ["__version__"]
