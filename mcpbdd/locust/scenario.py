@@ -76,9 +76,7 @@ def locust_target(world: Any) -> tuple[str, Any]:
     return url, token_for
 
 
-def run_on_locust(
-    load: ScenarioLoad, *, workers: int = 2, run_time_s: float, csv_dir: Path | None = None
-) -> LoadRun:
+def run_on_locust(load: ScenarioLoad, *, workers: int = 2, run_time_s: float, csv_dir: Path | None = None) -> LoadRun:
     """Run the load's profile with its callers on Locust (`workers` workers, `run_time_s` seconds) against the
     scenario's HTTP server; the run becomes the load's last, so the load's checks read Locust's statistics.
 

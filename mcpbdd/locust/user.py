@@ -32,9 +32,9 @@ from typing import Any
 import gevent
 from locust import User, constant, events, task
 
+from mcpbdd.load.profile import LoadStep
 from mcpbdd.locust.bridge import CallerSession, LoopThread
 from mcpbdd.locust.channels import CallFailed
-from mcpbdd.load.profile import LoadStep
 from mcpbdd.locust.plan import LocustCaller, LocustPlan, schedule_of
 
 __all__ = ["REPORT_KEY", "McpUser"]
