@@ -85,3 +85,24 @@ def test_given_tokens_are_sent_as_they_are() -> None:
     callers = [LocustCaller("acme", "acme-1", (), "the scenario's token"), LocustCaller("globex", "globex-1")]
     given = with_tokens("http://127.0.0.1:1/mcp", callers, LocustOptions(tokens="given"))
     assert [caller.token for caller in given] == ["the scenario's token", ""]
+
+
+def test_writes_locust_counted_but_no_worker_named_fail_the_storage_checks(tmp_path: Path) -> None:
+    """A worker's last report lost: storage is never judged against part of what was written."""
+    from mcpbdd.load.results import ToolSummary
+    from mcpbdd.locust.scenario import unreported
+
+    reported = _result(tmp_path, {"w1": {"written": {"acme-caller-1": [1]}}})
+    counted = dict.fromkeys(("ok", "tool_error", "protocol_error", "transport_error", "timeout"), 0) | {"ok": 3}
+    summary = ToolSummary("create_note", 3, 1.0, 1.0, 1.0, 1.0, counted, {})  # type: ignore[arg-type]
+    result = LoadResult("locust", 2.0, "done", {"create_note": summary}, [], artifacts=reported.artifacts)
+    written = written_of(result, [ACME], PROFILE)
+    assert unreported(result, PROFILE, written) == 2
+    run = LoadRun(result, [ACME], written, writes_unreported=2)
+    storage = {"acme": {"notes/1": {"title": "acme-caller-1 note 1"}}}
+    for check in (checks.check_storage_isolated, checks.check_written_once):
+        with pytest.raises(AssertionError, match="2 acknowledged writes were counted but not named by the locust load"):
+            check(run, storage)
+    mixed = [*PROFILE, LoadStep("create_note", {"title": "unnamed"})]  # a tool also called unnamed: not comparable
+    assert unreported(result, mixed, written) == 0
+    assert unreported(result, PROFILE, [*written, *written, *written]) == 0

@@ -180,6 +180,12 @@ def _owners(run: LoadRun) -> dict[str, tuple[str, str | None]]:
 
 
 def _written_marks(run: LoadRun) -> dict[str, tuple[str, str | None]]:
+    if run.writes_unreported:
+        raise AssertionError(
+            f"{run.writes_unreported} acknowledged writes were counted but not named by the {run.result.engine} "
+            "load (a worker's last report was lost), so storage cannot be checked against everything written "
+            f"({_context(run.result)})"
+        )
     owners = _owners(run)
     if not owners:
         raise AssertionError(
@@ -212,9 +218,9 @@ def check_storage_isolated(run: LoadRun, storage: Mapping[str, Mapping[str, Any]
 
 def check_written_once(run: LoadRun, storage: Mapping[str, Mapping[str, Any]], tool: str | None = None) -> None:
     """Every acknowledged write (of `tool`, or of any tool) is in its tenant's storage exactly once."""
+    _written_marks(run)  # says why nothing can be checked, or why not everything can
     writes = [write for write in run.written if tool is None or write.tool == tool]
     if not writes:
-        _written_marks(run)  # says why nothing can be checked
         raise AssertionError(f"no acknowledged call of {tool!r} names its call, so none can be found in storage")
     found: dict[tuple[str | None, str], list[str]] = {}
     marks = {(write.tenant, write.marks[0]) for write in writes}

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from mcpbdd.kit.principals import Principal
     from mcpbdd.load.scenario import ScenarioLoad
 
-__all__ = ["LocustTargetError", "locust_target", "run_on_locust", "written_of"]
+__all__ = ["LocustTargetError", "locust_target", "run_on_locust", "unreported", "written_of"]
 
 _HTTP_EXAMPLE = (
     'Given the MCP server "http: {python} -m your.server --http 127.0.0.1:{port}" (or "http://host:port/mcp"), '
@@ -99,7 +99,8 @@ def run_on_locust(load: ScenarioLoad, *, workers: int = 2, run_time_s: float, cs
     tokened = [LocustCaller(c.tenant, c.user, tuple(c.scopes), token_for(c) or "") for c in callers]
     load.upstream_mark = len(world.upstream.requests)
     result = run_locust(url, tokened, profile.steps, options)
-    run = LoadRun(result, list(callers), written_of(result, callers, profile.steps))
+    written = written_of(result, callers, profile.steps)
+    run = LoadRun(result, list(callers), written, writes_unreported=unreported(result, profile.steps, written))
     if result.calls > result.by_channel()["transport_error"]:
         world.placement.answered()  # the server answered: a check relying on the doubles can be judged
     load.runs.append(run)
@@ -124,6 +125,19 @@ def written_of(result: LoadResult, callers: Sequence[Principal], steps: Sequence
             if marks:
                 written.append(Written(step.tool, caller.user, caller.tenant, marks))
     return written
+
+
+def unreported(result: LoadResult, steps: Sequence[LoadStep], written: Sequence[Written]) -> int:
+    """How many acknowledged writes Locust counted that no worker reported by number (0 when every one was):
+    for each tool whose every step names its call, its `ok` calls in Locust's statistics less those reported."""
+    tools = {step.tool for step in steps}
+    named = [tool for tool in tools if all(step.marked() for step in steps if step.tool == tool)]
+    missing = 0
+    for tool in named:
+        summary = result.per_tool.get(tool)
+        counted = summary.by_channel.get("ok", 0) if summary is not None else 0
+        missing += max(0, counted - sum(1 for write in written if write.tool == tool))
+    return missing
 
 
 def _scratch(load: ScenarioLoad) -> Path:
