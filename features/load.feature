@@ -81,3 +81,15 @@ Feature: Many callers of many companies at once
     Then no call under load ended in a transport error
     And no call under load ended in a timeout
     And the load made at least 20 calls per second
+
+  @harness.client
+  Scenario: Companies creating and listing notes at once stay apart, on Locust's master and two workers
+    Given the MCP server "http: {python} -m mcpbdd.examples.notes --http 127.0.0.1:{port}"
+    And 2 callers in each of the tenants "acme, globex"
+    When the load runs on Locust with 2 workers for 2 seconds
+    Then no call under load ended in a protocol error
+    And no call under load ended in a tool error
+    And each tenant's storage holds only what its own callers wrote
+    And every acknowledged "create_note" is stored exactly once
+    And the p95 latency of every tool under load is under 2000 ms
+    And the load made at least 5 calls per second

@@ -60,6 +60,9 @@ if TYPE_CHECKING:
     from mcpbdd.kit.principals import Principal as Principal
     from mcpbdd.kit.principals import acting_as as acting_as
     from mcpbdd.load import run_load as run_load
+    from mcpbdd.locust.runner import LocustOptions as LocustOptions
+    from mcpbdd.locust.runner import run_locust as run_locust
+    from mcpbdd.locust.scenario import run_on_locust as run_on_locust
     from mcpbdd.model import answers as answers
     from mcpbdd.model import matching as matching
     from mcpbdd.model.cancellation import CancelPlan as CancelPlan
@@ -111,6 +114,7 @@ _NAMES: Final = {
     "Harness": "mcpbdd.harness",
     "Http": "mcpbdd.harness.connectors",
     "InProcess": "mcpbdd.harness.connectors",
+    "LocustOptions": "mcpbdd.locust.runner",
     "MockContext": "mcpbdd.harness",
     "NoCallYet": "mcpbdd.model.errors",
     "Outcome": "mcpbdd.model.outcome",
@@ -129,6 +133,8 @@ _NAMES: Final = {
     "World": "mcpbdd.scenario.world",
     "acting_as": "mcpbdd.kit.principals",
     "run_load": "mcpbdd.load",
+    "run_locust": "mcpbdd.locust.runner",
+    "run_on_locust": "mcpbdd.locust.scenario",
     "scenario_doubles": "mcpbdd.kit.doubles",
     "was_cancelled": "mcpbdd.checks.cancellation",
 }

@@ -65,6 +65,9 @@ class LoadRun:
     written: list[Written] = field(default_factory=list)
     answers: list[Answer] = field(default_factory=list)
     answers_dropped: int = 0
+    writes_unreported: int = 0
+    """Acknowledged writes the engine counted but could not name (a Locust worker whose last report was lost):
+    the storage checks fail rather than judge storage against part of what was written."""
 
     def marks_of(self, tenant: str | None) -> set[str]:
         return {mark for write in self.written if write.tenant == tenant for mark in write.marks}

@@ -26,6 +26,7 @@ __all__ = [
     "ProfileStep",
     "callers_of",
     "fill",
+    "schedule_of",
     "steps_of",
 ]
 
@@ -72,6 +73,13 @@ def steps_of(steps: Iterable[ProfileStep]) -> list[LocustStep]:
     if not found:
         raise ValueError("the profile has no step: give at least one tool to call")
     return found
+
+
+def schedule_of(steps: list[LocustStep]) -> list[LocustStep]:
+    """One round of the profile, each step as many times as its weight, interleaved: a caller's `n`th call is
+    `schedule[(n - 1) % len(schedule)]` (how the statistics' runner finds which step an acknowledged call was)."""
+    rounds = max(step.weight for step in steps)
+    return [step for turn in range(rounds) for step in steps if turn < step.weight]
 
 
 def fill(value: Any, values: Mapping[str, str]) -> Any:

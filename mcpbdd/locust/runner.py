@@ -50,7 +50,7 @@ __all__ = [
     "workers_report",
 ]
 
-TokenKind = Literal["jwt", "test", "none"]
+TokenKind = Literal["jwt", "test", "none", "given"]
 PREFLIGHT_TIMEOUT_S = 15.0
 
 
@@ -70,6 +70,8 @@ class LocustOptions:
     csv_dir: Path | None = None
     """Where the CSV files and logs are kept (None: a temporary directory, removed with the plan)."""
     tokens: TokenKind = "jwt"
+    """What callers send: `jwt` minted by the fake authorization server, `test` tokens, `none`, or `given`: the
+    token each caller already holds (a scenario's, as its HTTP target would be sent)."""
     tenant_claim: str = "tenant"
     startup_s: float = 30.0
 
@@ -167,6 +169,8 @@ def workers_report(result: LoadResult) -> dict[str, dict[str, Any]]:
 
 def with_tokens(url: str, callers: Sequence[LocustCaller], options: LocustOptions) -> list[LocustCaller]:
     """The callers, each with the token `options.tokens` says (JWTs for `url` from the fake authorization server)."""
+    if options.tokens == "given":
+        return list(callers)
     if options.tokens == "none":
         return [replace(caller, token="") for caller in callers]
     if options.tokens == "test":

@@ -15,7 +15,9 @@ locustfile mcpbdd hands Locust (`mcpbdd/locust/locustfile.py`). Each user:
 Each worker also tells the master, with its statistics, how many calls it made, as whom, and how many started
 in each second of the wall clock (`report_to_master`); the master keeps the latest report of every worker in the
 plan's `workers_report` file, which is how a run knows that every worker took part, and where its timeline comes
-from (Locust's own history only sees the workers' reports, every 3 s).
+from (Locust's own history only sees the workers' reports, every 3 s). It also says which of each caller's calls
+were acknowledged writes that name their call (`{caller}` and `{n}` in an argument): their numbers, from which
+the storage checks after the load know what must be stored once, and where (`mcpbdd.locust.scenario`).
 """
 
 from __future__ import annotations
@@ -30,9 +32,10 @@ from typing import Any
 import gevent
 from locust import User, constant, events, task
 
+from mcpbdd.load.profile import LoadStep
 from mcpbdd.locust.bridge import CallerSession, LoopThread
 from mcpbdd.locust.channels import CallFailed
-from mcpbdd.locust.plan import LocustCaller, LocustPlan, LocustStep
+from mcpbdd.locust.plan import LocustCaller, LocustPlan, schedule_of
 
 __all__ = ["REPORT_KEY", "McpUser"]
 
@@ -52,6 +55,7 @@ def _plan() -> LocustPlan:
         _shared["calls"] = {}
         _shared["seconds"] = {}
         _shared["callers"] = set()
+        _shared["written"] = {}
     plan: LocustPlan = _shared["plan"]
     return plan
 
@@ -61,11 +65,6 @@ def _loop_thread() -> LoopThread:
         _shared["loop"] = LoopThread()
     loop: LoopThread = _shared["loop"]
     return loop
-
-
-def _schedule(steps: list[LocustStep]) -> list[LocustStep]:
-    rounds = max(step.weight for step in steps)
-    return [step for turn in range(rounds) for step in steps if turn < step.weight]
 
 
 def _client_factory(url: str, caller: LocustCaller, timeout_s: float) -> Any:
@@ -109,7 +108,8 @@ class McpUser(User):
         runner = environment.runner
         worker_index = getattr(runner, "worker_index", 0) or 0
         self.caller = plan.caller_for(worker_index, next(_shared["counter"]))
-        self.schedule = _schedule(plan.steps)
+        self.schedule = schedule_of(plan.steps)
+        self.names_the_call = [bool(LoadStep(s.tool, s.arguments, s.weight).marked()) for s in self.schedule]
         self.sequence = 0
         self.session = CallerSession(
             _loop_thread(), _client_factory(plan.url, self.caller, plan.call_timeout_s), plan.call_timeout_s
@@ -136,6 +136,8 @@ class McpUser(User):
             failure = failed
         elapsed_ms = (time.perf_counter() - started) * 1000
         _count(step.tool, started_at, failure is not None)
+        if failure is None and self.names_the_call[(self.sequence - 1) % len(self.schedule)]:
+            _shared["written"].setdefault(self.caller.user, []).append(self.sequence)
         self.environment.events.request.fire(
             request_type="MCP",
             name=step.tool,
@@ -164,6 +166,7 @@ def _report(client_id: str, data: dict[str, Any], **_: Any) -> None:
         "calls": dict(_shared["calls"]),
         "seconds": {second: list(counts) for second, counts in _shared["seconds"].items()},
         "callers": sorted(_shared["callers"]),
+        "written": {caller: list(numbers) for caller, numbers in _shared["written"].items()},
         "pid": os.getpid(),
     }
 

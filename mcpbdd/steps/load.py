@@ -5,7 +5,9 @@ and token), what they do (a profile table or one tool; `{caller}`, `{tenant}` an
 caller and its call), how much (a bound: `for 5 seconds`, `for 200 calls`, `3 times each`; a load never runs
 without one), and what must hold: latency percentiles, throughput, errors by channel, and after the load
 each tenant's storage holding only its own callers' writes, each acknowledged write stored once. The load
-runs on the scenario's target (in-process, HTTP, stdio); `mcpbdd.load` does the same from Python.
+runs on the scenario's target (in-process, HTTP, stdio), or on Locust's master and workers against an HTTP
+target (`When the load runs on Locust with 2 workers for 5 seconds`); `mcpbdd.load` and `mcpbdd.locust.scenario`
+do the same from Python.
 """
 
 from __future__ import annotations
@@ -82,6 +84,15 @@ def _attach(run: Any) -> None:
     allure.attach(throughput, name="load: throughput over time", attachment_type=allure.attachment_type.SVG)
 
 
+def _attach_files(run: Any) -> None:
+    """Locust's CSV files (its statistics, failures and history), on the step that ran it."""
+    import allure
+
+    for name, path in sorted(run.result.artifacts.items()):
+        if path.suffix == ".csv" and path.is_file():
+            allure.attach.file(str(path), name=f"locust: {name}", attachment_type=allure.attachment_type.CSV)
+
+
 @given('{count:d} callers in each of the tenants "{tenants:Names}"')
 def callers_in_each_tenant(context: Any, count: int, tenants: list[str]) -> None:
     """Given 3 callers in each of the tenants "acme, globex"  (users acme-caller-1 ... globex-caller-3)"""
@@ -131,6 +142,25 @@ def callers_arrive_over(context: Any, seconds: str) -> None:
 def run_the_profile(context: Any, bound: str) -> None:
     """When the callers run the load profile for 5 seconds  (or: for 200 calls; 3 times each)"""
     _run(context, bound)
+
+
+@when("the load runs on Locust with {workers:d} workers for {seconds:Amount} seconds")
+def run_on_locust(context: Any, workers: int, seconds: str) -> None:
+    """When the load runs on Locust with 2 workers for 5 seconds  (against the scenario's HTTP server)
+
+    The profile and callers above, on Locust's master and workers; the Then steps read Locust's statistics.
+    """
+    from mcpbdd.load.scenario import load_of
+    from mcpbdd.locust.runner import LocustSetupError
+    from mcpbdd.locust.scenario import run_on_locust as locust_run
+
+    with spec_errors(context):
+        try:
+            run = locust_run(load_of(world(context)), workers=workers, run_time_s=float(seconds))
+        except LocustSetupError as error:
+            raise SpecError(f"{location(context)}: the load could not run on Locust: {error}") from None
+    _attach(run)
+    _attach_files(run)
 
 
 @when("the callers run the load profile")
