@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -55,7 +56,7 @@ def test_a_number_of_a_call_that_names_nothing_adds_no_write(tmp_path: Path) -> 
 
 
 def test_reports_are_merged_and_garbage_is_ignored() -> None:
-    workers = {
+    workers: dict[str, dict[str, Any]] = {
         "w1": {"written": {"acme-caller-1": [3, 1, -2, "4", 1.5]}},
         "w2": {"written": {"acme-caller-1": [3, 5]}},
         "w3": {"written": ["not", "a", "mapping"]},
