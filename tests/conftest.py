@@ -31,7 +31,7 @@ PROJECT_RUN = "project_run"
 """The session fixture (tests/spawning/conftest.py) that runs the project's specifications once."""
 
 PROJECT_RUN_MODULES = frozenset(
-    {"tests/spawning/test_specifications.py", "tests/spawning/test_parallel.py", "tests/spawning/test_behave_runs.py"}
+    {"tests/spawning/test_specifications.py", "tests/spawning/test_behave_runs.py"}
 )
 """The modules whose tests read `project_run`: one pytest-xdist worker runs all of them (see `_Scheduling`)."""
 
