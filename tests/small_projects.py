@@ -11,14 +11,16 @@ from pathlib import Path
 __all__ = ["SPLIT_FEATURES", "SPLIT_RESULTS", "report_options", "small_project", "split_project"]
 
 
-def small_project(folder: Path, features: dict[str, str], server: str = "servers:awkward") -> Path:
-    """`folder` as a project whose `features/` holds `features` (file name -> text), on the context harness."""
+def small_project(
+    folder: Path, features: dict[str, str], server: str = "servers:awkward", harness: str = "context"
+) -> Path:
+    """`folder` as a project whose `features/` holds `features` (file name -> text), on `harness` (as configured)."""
     (folder / "features" / "steps").mkdir(parents=True)
     (folder / "features" / "steps" / "steps.py").write_text("from mcpbdd.steps import *  # noqa: F403\n")
     (folder / "features" / "environment.py").write_text("from mcpbdd.behave import *  # noqa: F403\n")
     for name, text in features.items():
         (folder / "features" / name).write_text(text)
-    (folder / "pyproject.toml").write_text(f'[tool.mcpbdd]\nserver = "{server}"\nharness = "context"\n')
+    (folder / "pyproject.toml").write_text(f'[tool.mcpbdd]\nserver = "{server}"\nharness = "{harness}"\n')
     return folder
 
 
@@ -50,7 +52,7 @@ SPLIT_FEATURES = {
     "rows.feature": (
         "Feature: an Outline's rows\n"
         "  Scenario Outline: row <n>\n"
-        '    When the client calls "report"\n'
+        '    When the client calls "depth" with {"value": <n>}\n'
         "    Then the call succeeds\n"
         "    Examples:\n"
         "      | n |\n" + "".join(f"      | {n} |\n" for n in range(1, 5))
@@ -79,13 +81,14 @@ SPLIT_FEATURES = {
 }
 """A small project with each shape a split run (`--jobs`, `--shard`) must keep whole: several features, a Background,
 an Outline's rows, Rules, a scenario pinned to one harness, a feature pinned to the client harness whose scenarios each
-start a server process (the heaviest feature by far, so the CI shards split it by its rows)."""
+start a server process (the heaviest feature by far, so the CI shards split it by its rows). The Outline's tool is
+called nowhere else, so no split of the features has one part cover every tool the whole covers."""
 
 SPLIT_RESULTS = {"context": 8, "client": 12}
 """The results `mcpbdd run --harness both` writes for `SPLIT_FEATURES`, by pass: the context pass runs neither the
 pinned scenario nor the stdio feature."""
 
 
-def split_project(folder: Path) -> Path:
-    """`folder` as a project of `SPLIT_FEATURES` on the test server `awkward` (tests/servers.py)."""
-    return small_project(folder, SPLIT_FEATURES)
+def split_project(folder: Path, harness: str = "context") -> Path:
+    """`folder` as a project of `SPLIT_FEATURES` on the test server `awkward` (tests/servers.py), on `harness`."""
+    return small_project(folder, SPLIT_FEATURES, harness=harness)
