@@ -1,8 +1,8 @@
 """The project's own specifications pass on every harness and era: `make features`' three passes, each run once.
 
 `make test` runs them here, not as a step of its own. The context and client passes are the session's one
-`mcpbdd run --harness both` over features/ (`project_run`, tests/spawning/conftest.py), which the other tests that
-need the specifications' results read too (tests/spawning/test_behave_runs.py); the third pass,
+`mcpbdd run --harness both --jobs 2` over features/ (`project_run`, tests/spawning/conftest.py), which the other
+tests that need the specifications' results read too (tests/spawning/test_behave_runs.py); the third pass,
 the client over the 2025-11-25 handshake, is behave as `make features` runs it, in test_specifications_2025.py (a
 module of its own, so that pytest-xdist can run it on the other worker). (Not `--harness all`: that run adds the
 parity matrix's verdict, which the project's specifications do not keep: some of them differ between harnesses on
