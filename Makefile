@@ -72,7 +72,11 @@ test-fast: $(INSTALLED)
 pytest: $(INSTALLED)
 	$(BIN)/python -m pytest -q $(XDIST) $(if $(XDIST),--dist loadfile --no-loadscope-reorder)
 
-test: lint docs pytest
+# lint and docs side by side (mypy and mkdocs each keep one core busy; each one's output printed whole when it ends),
+# then the tests.
+test: $(INSTALLED)
+	@$(MAKE) --no-print-directory -j2 --output-sync=target lint docs
+	@$(MAKE) --no-print-directory pytest
 
 bench: $(INSTALLED)
 	$(BIN)/python bench/bench_harness.py

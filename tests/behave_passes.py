@@ -31,7 +31,7 @@ PASSES = {
 harness over the 2025-11-25 handshake), by name."""
 
 PROJECT_RUN_TIMEOUT = 1200
-"""Seconds `mcpbdd run --harness both` over features/ (the first two passes above, once per session: the
+"""Seconds `mcpbdd run --harness both --jobs 2` over features/ (the first two passes above, once per session: the
 `project_run` fixture) may take: a few minutes on a quiet two-core machine, far more on one shared with other work.
 The tests that read it get this timeout too (tests/conftest.py)."""
 

@@ -30,9 +30,7 @@ def pytest_configure(config: pytest.Config) -> None:
 PROJECT_RUN = "project_run"
 """The session fixture (tests/spawning/conftest.py) that runs the project's specifications once."""
 
-PROJECT_RUN_MODULES = frozenset(
-    {"tests/spawning/test_specifications.py", "tests/spawning/test_parallel.py", "tests/spawning/test_behave_runs.py"}
-)
+PROJECT_RUN_MODULES = frozenset({"tests/spawning/test_specifications.py", "tests/spawning/test_behave_runs.py"})
 """The modules whose tests read `project_run`: one pytest-xdist worker runs all of them (see `_Scheduling`)."""
 
 
@@ -56,13 +54,33 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     return _Scheduling(config, log)
 
 
-LONG_FIRST = frozenset({"tests/spawning/test_specifications_2025.py"})
-"""Modules that start right after the project run's readers (on the other worker): a whole pass over features/."""
+LONGEST_FIRST = (
+    "tests/spawning/test_specifications_2025.py",
+    "tests/spawning/test_cli.py",
+    "tests/spawning/test_conformance_official.py",
+    "tests/spawning/test_conformance_cli.py",
+    "tests/spawning/test_conformance_reference.py",
+    "tests/spawning/test_failing_steps.py",
+    "tests/spawning/test_behave_apps.py",
+    "tests/spawning/test_allure_formatter.py",
+    "tests/spawning/test_behave_authorization.py",
+    "tests/spawning/test_record.py",
+    "tests/spawning/test_coverage.py",
+    "tests/spawning/test_ci_workflow.py",
+    "tests/spawning/test_remote.py",
+    "tests/spawning/test_cancellation.py",
+    "tests/spawning/test_bridge.py",
+    "tests/spawning/test_parallel.py",
+)
+"""The modules that take longest (BENCHMARKS.md, the ten slowest), longest first: they start right after the project
+run's readers, so the two workers end together on the many short modules after them (a long module handed out last
+would keep one worker busy while the other has nothing left). First of all, on the other worker than the project
+run: the 2025-11-25 pass over features/."""
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The readers of the session's project run go first, then the modules of `LONG_FIRST` (the longest pieces of
-    work start at once: `make pytest` keeps this order, `--no-loadscope-reorder`); the readers get that run's
+    """The readers of the session's project run go first, then the modules of `LONGEST_FIRST` in its order, then the
+    rest as collected (`make pytest` keeps this order, `--no-loadscope-reorder`); the readers get that run's
     timeout, and each is in a module the scheduler knows."""
     from behave_passes import PROJECT_RUN_TIMEOUT
 
@@ -71,7 +89,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         module = item.nodeid.split("::", 1)[0]
         assert module in PROJECT_RUN_MODULES, f"{module} reads {PROJECT_RUN}: add it to PROJECT_RUN_MODULES"
         item.add_marker(pytest.mark.timeout(PROJECT_RUN_TIMEOUT))
-    items.sort(key=lambda item: (item not in readers, item.nodeid.split("::", 1)[0] not in LONG_FIRST))
+    rank = {module: index for index, module in enumerate(LONGEST_FIRST)}
+    reading = {item.nodeid.split("::", 1)[0] for item in readers}
+    items.sort(
+        key=lambda item: (
+            item.nodeid.split("::", 1)[0] not in reading,
+            rank.get(item.nodeid.split("::", 1)[0], len(rank)),
+        )
+    )
 
 
 # Every phase of every test goes through the fast tier's guard: outside tests/spawning/, no process may start.

@@ -12,13 +12,14 @@
     mcpbdd conformance TARGET [--only IDS] [--skip IDS] [--expected-failures FILE] [--summary FILE]
     mcpbdd lint [TARGET] [--baseline FILE] [--max-tokens N] [--sarif FILE] [--json FILE] [--markdown FILE]
     mcpbdd steps [--markdown]
-    mcpbdd locust (--url URL | --server COMMAND) --profile FILE --tenant NAME=CALLERS... (see mcpbdd.cli.locust_command)
     mcpbdd init --server package.module:attr [DIRECTORY]
+    mcpbdd locust (--url URL | --server COMMAND) --profile FILE --tenant NAME=CALLERS... [--workers N] [--run-time S]
     mcpbdd record --out FILE -- COMMAND | feature CASSETTE | verify CASSETTE  (see mcpbdd.cli.recording)
 
 Here only the parser (each subcommand registers its own options, in its module) and the dispatch
 to the module that does the work: `mcpbdd.runner.run` (with `options`), `report`, `surface`,
-`coverage`, `catalog`, `conformance`, `lint`, `diff`, `steps_listing`, `init_command` and `recording`.
+`coverage`, `catalog`, `conformance`, `lint`, `diff`, `steps_listing`, `init_command`, `locust_command` and
+`recording`.
 
 Exit codes CI can trust: 0 every scenario passed; 1 a scenario failed; 2 a usage error
 (a bad option, setting or path, a feature file that does not parse, a configured server
@@ -32,70 +33,76 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
+from types import ModuleType
 
-from mcpbdd.cli import catalog as catalog_cli
-from mcpbdd.cli import conformance as conformance_cli
-from mcpbdd.cli import coverage as coverage_cli
-from mcpbdd.cli import diff as diff_cli
-from mcpbdd.cli import init_command, locust_command, recording, report, steps_listing
-from mcpbdd.cli import lint as lint_cli
-from mcpbdd.cli import options as run_options
-from mcpbdd.cli import surface as surface_cli
+from mcpbdd.cli import recording
 from mcpbdd.runner.exits import EXIT_OK
-from mcpbdd.runner.run import run
 from mcpbdd.scenario.runtime import Terminated
 
 __all__ = ["build_parser", "main"]
 
-COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
-    "coverage": coverage_cli.main,
-    "surface": surface_cli.main,
-    "catalog": catalog_cli.main,
-    "conformance": conformance_cli.main,
-    "lint": lint_cli.main,
-    "report": report.main,
-    "diff": diff_cli.main,
-    "init": init_command.main,
-    "steps": steps_listing.main,
-    "locust": locust_command.main,
+PARSERS = {
+    "run": "options",
+    "report": "report",
+    "diff": "diff",
+    "catalog": "catalog",
+    "conformance": "conformance",
+    "surface": "surface",
+    "lint": "lint",
+    "coverage": "coverage",
+    "steps": "steps_listing",
+    "init": "init_command",
+    "locust": "locust_command",
+    **dict.fromkeys(recording.COMMANDS, "recording"),
 }
-"""The subcommands that take only their own options (`run` passes the rest to behave; `recording` a command)."""
+"""Each subcommand and the module of `mcpbdd.cli` that registers its options (`add_parser`; `recording` registers
+its three with `add_commands`), in the order `mcpbdd --help` lists them. A command imports only its own module: the
+others' imports (the SDK, the conformance pack, the apps host) would cost every `mcpbdd run` more than a second."""
+
+COMMANDS = ("coverage", "surface", "catalog", "conformance", "lint", "report", "diff", "init", "steps", "locust")
+"""The subcommands that take only their own options, each done by its module's `main` (`run` passes the rest to
+behave; `recording` a command)."""
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _module(command: str) -> ModuleType:
+    return importlib.import_module(f"mcpbdd.cli.{PARSERS[command]}")
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser: every subcommand's, or only `command`'s (what `main` parses a known one with)."""
     parser = argparse.ArgumentParser(prog="mcpbdd", description="Gherkin specifications for MCP servers.")
     commands = parser.add_subparsers(dest="command", required=True)
-    run_options.add_parser(commands)
-    report.add_parser(commands)
-    diff_cli.add_parser(commands)
-    catalog_cli.add_parser(commands)
-    conformance_cli.add_parser(commands)
-    surface_cli.add_parser(commands)
-    lint_cli.add_parser(commands)
-    locust_command.add_parser(commands)
-    coverage_cli.add_parser(commands)
-    steps_listing.add_parser(commands)
-    init_command.add_parser(commands)
-    recording.add_commands(commands)  # record, feature, verify
+    registered: set[str] = set()
+    for name in [command] if command in PARSERS else PARSERS:
+        module = PARSERS[name]
+        if module not in registered:
+            registered.add(module)
+            register = getattr(_module(name), "add_commands" if module == "recording" else "add_parser")
+            register(commands)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
     argv, server_command = recording.split_command(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(argv[0] if argv else None)
     args, passthrough = parser.parse_known_args(argv)
     try:
         if args.command == "run":
+            from mcpbdd.cli.options import options_of
+            from mcpbdd.runner.run import run
+
             with _sigterm_as_interrupt():
-                return run(run_options.options_of(args), passthrough)
+                return run(options_of(args), passthrough)
         if passthrough:
             parser.error(f"unrecognized arguments: {' '.join(passthrough)}")
         if args.command in COMMANDS:
-            return COMMANDS[args.command](args)
+            done: Callable[[argparse.Namespace], int] = _module(args.command).main
+            return done(args)
         recorded = recording.dispatch(args, server_command)
         assert recorded is not None, f"no dispatch for the command {args.command!r}"
         return recorded

@@ -5,8 +5,10 @@ project's own specifications, run once for the whole session.
 `behave_pass` and is run once per pass; one that means fewer passes names them:
 `@pytest.mark.parametrize("behave_pass", ["context", "client"], indirect=True)`.
 
-`project_run` is `mcpbdd run --harness both` over features/ (the context and client passes of `make features`,
-serially), once per session: every test that needs the specifications' results reads that one run
+`project_run` is `mcpbdd run --harness both --jobs 2` over features/ (the context and client passes of `make features`,
+in two behave workers: the specifications pass split as a user's `--jobs` run splits them, servers, ports and browsers
+of two workers at once; that a split run gives exactly a serial run's results is tests/spawning/test_parallel.py's,
+on a small project), once per session: every test that needs the specifications' results reads that one run
 (tests/conftest.py keeps its readers on one pytest-xdist worker, so two workers do not run it twice).
 """
 
@@ -52,7 +54,7 @@ def failing_runs(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, Beh
 
 @dataclass(frozen=True)
 class ProjectRun:
-    """`mcpbdd run --harness both` over the project's own specifications: its process and where it wrote."""
+    """`mcpbdd run --harness both --jobs 2` over the project's own specifications: its process and where it wrote."""
 
     process: subprocess.CompletedProcess[str]
     results: Path
@@ -63,11 +65,11 @@ class ProjectRun:
 
 @pytest.fixture(scope="session")
 def project_run(tmp_path_factory: pytest.TempPathFactory) -> ProjectRun:
-    """The specifications on both harnesses, serially, once per session (see the module's docstring)."""
+    """The specifications on both harnesses, in two workers, once per session (see the module's docstring)."""
     folder = tmp_path_factory.mktemp("project-run")
     results, junit = folder / "allure-results", folder / "junit"
     process = mcpbdd_run(
-        *("--harness", "both", "--results", str(results), "--junit", str(junit), "-f", "progress"),
+        *("--harness", "both", "--jobs", "2", "--results", str(results), "--junit", str(junit), "-f", "progress"),
         *("--timings", str(folder / "timings.json"), "--coverage", str(folder / "coverage.json")),
         timeout=PROJECT_RUN_TIMEOUT,
     )

@@ -27,7 +27,7 @@ def test_a_bad_setting_stops_the_run_at_once_with_a_clear_message() -> None:
 
 
 def test_mcpbdd_run_writes_one_allure_result_per_scenario_and_harness(project_run: ProjectRun) -> None:
-    results, run = project_run.results, project_run.process  # the session's `mcpbdd run --harness both`
+    results, run = project_run.results, project_run.process  # the session's `mcpbdd run --harness both --jobs 2`
     assert run.returncode == 0, run.stdout + run.stderr
     outcomes = [json.loads(p.read_text()) for p in results.glob("*-result.json")]
     names = sorted(result["name"] for result in outcomes)

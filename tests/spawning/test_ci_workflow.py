@@ -3,8 +3,11 @@
 `make lint` validates the workflow against the GitHub Actions workflow schema that `check-jsonschema`
 bundles (offline) and runs actionlint on it; here, that the schema refuses a broken copy (so the lint
 can fail). Then every `run:` step runs here, in order,
-with bash as Actions runs it (`bash -e {0}`), on a copy of this project's specifications:
-three shard jobs, then the report job. The `uses:` steps are GitHub's own actions and are
+with bash as Actions runs it (`bash -e {0}`), on a small project of every shape a split keeps
+(`SPLIT_FEATURES` in tests/small_projects.py, on the client harness so that every feature runs):
+three shard jobs, then the report job. (What this shows is the workflow's steps; that this project's own
+specifications pass is the session's one run of them, tests/spawning/test_specifications.py, and that shards give
+exactly a serial run's results is tests/spawning/test_parallel.py.) The `uses:` steps are GitHub's own actions and are
 played by the test: checkout is the copy, an artifact upload/download is a copy of `reports/`
 into `shards/shard-I/`, the cache restore hands over the timing file the previous round saved.
 `Install mcpbdd` (pip install -e .) is skipped: mcpbdd is installed in this environment already.
@@ -26,11 +29,13 @@ from typing import Any
 
 import pytest
 from ruamel.yaml import YAML
+from small_projects import SPLIT_FEATURES, split_project
 
 from mcpbdd.checks.coverage import load_coverage
 from mcpbdd.reporting.coverage_environment import ENVIRONMENT_FILE, environment_entries
 
 ROOT = Path(__file__).resolve().parents[2]
+TESTS = ROOT / "tests"
 WORKFLOW = ROOT / "docs" / "ci" / "github-actions.yml"
 BIN = Path(sys.executable).parent
 EXPRESSION = re.compile(r"\$\{\{\s*([^}]+?)\s*\}\}")
@@ -73,12 +78,8 @@ def _run_step(step: dict[str, Any], cwd: Path, env: dict[str, str], values: dict
 
 
 def _project_copy(where: Path) -> Path:
-    where.mkdir(parents=True)
-    for name in ("features", "steps"):
-        shutil.copytree(ROOT / name, where / name)
-    for name in ("environment.py", "pyproject.toml"):
-        shutil.copy2(ROOT / name, where / name)
-    return where
+    """The project as a checkout gives it to each machine."""
+    return split_project(where, harness="client")
 
 
 def _coverage_shown(page: Path) -> dict[str, str]:
@@ -96,13 +97,13 @@ def _own_coverage(results: Path) -> dict[str, str]:
 
 
 @pytest.mark.skipif(shutil.which("jq") is None, reason="the workflow merges timing files with jq (on every runner)")
-@pytest.mark.timeout(900)  # a pass over features/ in three shard processes, then a report: 300 s ran out at load 15
 def test_the_shell_steps_run_as_written(tmp_path: Path) -> None:
     workflow = _workflow()
     jobs = workflow["jobs"]
     shards = jobs["specifications"]["strategy"]["matrix"]["shard"]
     env = {**os.environ, **{k: str(v) for k, v in workflow["env"].items()}, "CI": "true"}
     env["PATH"] = f"{BIN}{os.pathsep}{env['PATH']}"
+    env["PYTHONPATH"] = str(TESTS)  # the project's server, tests/servers.py
     values = {"env.PYTHON_VERSION": str(workflow["env"]["PYTHON_VERSION"]), "github.ref_name": "main"}
     values |= {"github.run_id": "1", "!cancelled()": "true"}
     collected = tmp_path / "artifacts"
@@ -129,7 +130,7 @@ def test_the_shell_steps_run_as_written(tmp_path: Path) -> None:
             ran.append(step["name"])
     assert "Merge the timing files" in ran
     timings = json.loads((machine / "reports" / "timings.json").read_text())
-    assert set(timings["features"]) == {str(p.relative_to(ROOT)) for p in (ROOT / "features").glob("*.feature")}
+    assert set(timings["features"]) == {f"features/{name}" for name in SPLIT_FEATURES}
     assert "Merge the coverage files" in ran
     merged = environment_entries(load_coverage(machine / "reports" / "coverage.json"))
     own = [_own_coverage(folder) for folder in sorted(machine.glob("shards/shard-*/allure-results"))]

@@ -1,6 +1,8 @@
-"""Coverage measured from the run: what is left unexercised shows, the gate fails both ways, splits merge exactly.
+"""Coverage measured from the run: what is left unexercised shows, the gate fails both ways.
 
-These tests start processes; the in-process tests of this concern are in tests/test_coverage.py.
+That two shards and two jobs merge to exactly the serial run's coverage is checked on the split runs of
+tests/spawning/test_parallel.py (one set of runs for both concerns). These tests start processes; the in-process
+tests of this concern are in tests/test_coverage.py.
 """
 
 from __future__ import annotations
@@ -192,20 +194,3 @@ def test_plain_behave_writes_coverage_and_an_empty_setting_writes_none(tmp_path:
     assert json.loads((root / "out" / "c.json").read_text())["harnesses"]["context"]["scenarios"] == 4
     subprocess.run([*behave, "-D", "mcpbdd.coverage_file="], cwd=root, env=env, check=True, timeout=300)
     assert not (root / "reports" / "coverage.json").exists()
-
-
-def test_two_shards_and_two_jobs_merge_to_exactly_the_serial_coverage(tmp_path: Path) -> None:
-    def run(name: str, *args: str) -> Path:
-        done = _run("run", "--results", str(tmp_path / name), "--no-junit", "-f", "progress", *args,
-                    "--coverage", str(tmp_path / f"{name}.json"))  # fmt: skip
-        assert done.returncode == 0, done.stdout[-2000:]
-        return tmp_path / f"{name}.json"
-
-    serial = json.loads(run("serial").read_text())
-    assert serial["harnesses"]["context"]["scenarios"] > 50
-    jobs = json.loads(run("jobs", "--jobs", "2").read_text())
-    first, second = run("shard-1", "--shard", "1/2"), run("shard-2", "--shard", "2/2")
-    assert json.loads(first.read_text()) != serial != json.loads(second.read_text())  # each shard has a part
-    merged = _run("coverage", str(first), str(second), "-o", str(tmp_path / "merged.json"))
-    assert merged.returncode == 0, merged.stderr
-    assert json.loads((tmp_path / "merged.json").read_text()) == serial == jobs

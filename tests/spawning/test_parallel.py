@@ -1,13 +1,17 @@
 """`mcpbdd run --jobs N` and `--shard I/N`: the same results as a serial run, none lost, none duplicated.
 
-The planning functions are checked directly; the runs are real `mcpbdd run` subprocesses
-over this project's own specifications on both harnesses, compared result by result. The serial
-run is the session's one run of the specifications (`project_run`, `--harness both`); the split
-runs are this module's own. Every run
-must pass whole: a split that made scenarios fail (a worker that lost its server, say) is no
-"same results".
+The planning functions are checked directly in tests/test_parallel.py; here the runs are real `mcpbdd run`
+subprocesses on both harnesses, compared result by result: a serial run, `--jobs 2`, and two shards split by the
+timing file the serial run wrote; and the coverage files they write merge to the serial run's. Every run must pass
+whole: a split that made scenarios fail (a worker that lost
+its server, say) is no "same results".
 
-These tests start processes; the in-process tests of this concern are in tests/test_parallel.py.
+The runs are of a small project (`tests/small_projects.py`, `SPLIT_FEATURES`) with every shape a split must keep
+whole: several features, a Background, an Outline's rows, Rules, a scenario pinned to one harness, and a feature of
+server processes heavy enough that the shards split it by its rows. It takes seconds where the project's own
+specifications took minutes per run; that features/ passes on every harness is the session's one run of them
+(`project_run`, tests/spawning/test_specifications.py), and `--jobs` over features/ is what the documentation's
+workflow runs (tests/spawning/test_ci_workflow.py shows its shell steps on a project of this shape too).
 """
 
 from __future__ import annotations
@@ -15,15 +19,13 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
 
 import pytest
-
-from mcpbdd.runner.plan import plan_run
-from spawning.conftest import ProjectRun
+from processes import mcpbdd_run, run_module
+from small_projects import SPLIT_RESULTS, split_project
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -31,13 +33,18 @@ ROOT = Path(__file__).resolve().parents[2]
 # real runs ---------------------------------------------------------------------------------------------
 
 
-def _run(results: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """`mcpbdd run --harness both`, every file it writes beside `results`: the timing file too (the shards split by
-    the one the jobs run wrote, whatever runs of other tests write to reports/ meanwhile)."""
-    command = [sys.executable, "-m", "mcpbdd.cli.main", "run", "--harness", "both", "--results", str(results)]
-    command += ["--junit", str(results.parent / f"{results.name}-junit"), "-f", "progress", *args]
-    command += ["--timings", str(results.parent / "timings.json"), "--coverage", str(results.parent / "coverage.json")]
-    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
+def _run(results: Path, *args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    """`mcpbdd run --harness both` in `cwd`, every file it writes beside `results`: the timing file too (the shards
+    split by the one the serial run wrote)."""
+    options = ["--harness", "both", "--results", str(results), "--junit", str(results.parent / f"{results.name}-junit")]
+    options += ["-f", "progress", *args]
+    coverage = results.parent / f"{results.name}-coverage.json"
+    options += ["--timings", str(results.parent / "timings.json"), "--coverage", str(coverage)]
+    return mcpbdd_run(*options, cwd=cwd)
+
+
+def mcpbdd_coverage(*args: str) -> subprocess.CompletedProcess[str]:
+    return run_module("mcpbdd.cli.main", "coverage", *args)
 
 
 Identity = tuple[str, str, tuple[str, ...]]
@@ -76,12 +83,14 @@ def _passed_whole(name: str, run: subprocess.CompletedProcess[str], results: Pat
 
 
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory: pytest.TempPathFactory, project_run: ProjectRun) -> dict[str, Path]:
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    project = split_project(tmp_path_factory.mktemp("project"))
     folder = tmp_path_factory.mktemp("runs")
     done = {
-        "jobs": _run(folder / "jobs", "--jobs", "2"),
-        "shard-1": _run(folder / "shard-1", "--shard", "1/2"),
-        "shard-2": _run(folder / "shard-2", "--shard", "2/2"),
+        "serial": _run(folder / "serial", cwd=project),
+        "jobs": _run(folder / "jobs", "--jobs", "2", cwd=project),
+        "shard-1": _run(folder / "shard-1", "--shard", "1/2", cwd=project),
+        "shard-2": _run(folder / "shard-2", "--shard", "2/2", cwd=project),
     }
     for name, run in done.items():  # the summary line counts what the results folder holds
         _passed_whole(name, run, folder / name)
@@ -89,26 +98,16 @@ def runs(tmp_path_factory: pytest.TempPathFactory, project_run: ProjectRun) -> d
         assert summary is not None, run.stdout[-2000:]
         written = len(list((folder / name).glob("*-result.json")))
         assert int(summary.group(1)) + int(summary.group(2)) == written, (name, summary.group(0), written)
-    _passed_whole("serial", project_run.process, project_run.results)
-    summary = re.search(r"mcpbdd: (?:passed|FAILED): (\d+) passed, (\d+) failed", project_run.process.stdout)
-    assert summary is not None and int(summary.group(1)) == len(list(project_run.results.glob("*-result.json")))
-    (folder / "serial").symlink_to(project_run.results)  # read where the split runs are, under the same names
-    (folder / "serial-junit").symlink_to(project_run.junit)
-    return {name: folder / name for name in ("serial", *done)}
+    return {name: folder / name for name in done}
 
 
 def test_two_jobs_give_exactly_the_serial_results(runs: dict[str, Path]) -> None:
     serial = _identities(runs["serial"])
-    # One result per scenario and harness, each exactly once: a scenario a tag pins to one harness
-    # runs only in that harness's pass of --harness both (here the tampering one, @harness.client.auto).
-    pinned = plan_run(["--tags", "@harness.client,@harness.client.auto,@harness.context"]).scenarios
-    assert pinned >= 1
-    assert sum(serial.values()) == 2 * plan_run([]).scenarios - pinned > 60
+    # One result per scenario and harness, each exactly once: a scenario or feature a tag pins to one harness runs
+    # only in that harness's pass of --harness both.
     assert set(serial.values()) == {1}
-    assert {p for _, _, parameters in serial for p in parameters if p.startswith("harness=")} == {
-        "harness=context",
-        "harness=client",
-    }
+    by_pass = Counter(p for _, _, parameters in serial for p in parameters if p.startswith("harness="))
+    assert by_pass == {f"harness={name}": count for name, count in SPLIT_RESULTS.items()}
     assert _identities(runs["jobs"]) == serial
 
 
@@ -116,6 +115,12 @@ def test_two_shards_together_give_exactly_the_serial_results(runs: dict[str, Pat
     first, second = _identities(runs["shard-1"]), _identities(runs["shard-2"])
     assert first and second, "both shards have work"
     assert first + second == _identities(runs["serial"])
+
+    # one pass of the heavy feature went to both shards, row by row (the timing file's split by scenario)
+    def feature_passes(shard: Counter[Identity]) -> set[tuple[str, str]]:
+        return {(name.split(":", 1)[0], p) for name, _, parameters in shard for p in parameters if "harness=" in p}
+
+    assert feature_passes(first) & feature_passes(second), "no feature's pass split between the shards"
 
 
 def test_junit_xml_is_the_same_however_the_run_is_split(runs: dict[str, Path]) -> None:
@@ -126,6 +131,21 @@ def test_junit_xml_is_the_same_however_the_run_is_split(runs: dict[str, Path]) -
     assert sum(serial.values()) == sum(_identities(runs["serial"]).values())
     assert _junit_cases(junit("jobs")) == serial
     assert _junit_cases(junit("shard-1")) + _junit_cases(junit("shard-2")) == serial
+
+
+def test_two_shards_and_two_jobs_merge_to_exactly_the_serial_coverage(runs: dict[str, Path]) -> None:
+    def coverage(name: str) -> Path:
+        return runs[name].parent / f"{name}-coverage.json"
+
+    serial = json.loads(coverage("serial").read_text())
+    scenarios = {name: section["scenarios"] for name, section in serial["harnesses"].items()}
+    assert scenarios == {"context": SPLIT_RESULTS["context"], "client (auto)": SPLIT_RESULTS["client"]}
+    first, second = (json.loads(coverage(name).read_text()) for name in ("shard-1", "shard-2"))
+    assert first != serial != second, "each shard covers a part only"
+    merged = runs["serial"].parent / "merged-coverage.json"
+    done = mcpbdd_coverage(str(coverage("shard-1")), str(coverage("shard-2")), "-o", str(merged))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert json.loads(merged.read_text()) == serial == json.loads(coverage("jobs").read_text())
 
 
 def test_a_split_run_whose_scenarios_fail_is_not_the_same_results(tmp_path: Path) -> None:

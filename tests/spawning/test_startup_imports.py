@@ -127,3 +127,38 @@ def test_without_playwright_an_app_phrase_says_what_to_install(tmp_path: Path) -
     assert "no Playwright for Python on this machine, and the project requires 'apps'" in messages, messages[-3000:]
     assert f"install it: {INSTALL_PLAYWRIGHT}" in messages, messages[-3000:]
     assert "Traceback" not in output, output[-3000:]
+
+
+COMMAND_PROBE = """
+import json, sys
+from mcpbdd.cli import main
+main.build_parser({command!r})
+{extra}
+heavy = json.loads(sys.argv[1])
+print(json.dumps(sorted(m for m in sys.modules if any(m == h or m.startswith(h + ".") for h in heavy))))
+"""
+
+
+def command_loads(command: str | None, extra: str = "") -> list[str]:
+    """The heavy modules a fresh interpreter holds once `mcpbdd COMMAND`'s parser is built (all of them: None)."""
+    probe = COMMAND_PROBE.format(command=command, extra=extra)
+    done = subprocess.run(
+        [sys.executable, "-c", probe, json.dumps(HEAVY)], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    return list(json.loads(done.stdout))
+
+
+def test_a_command_imports_only_its_own_module() -> None:
+    """`mcpbdd run` (its parser and the run's own module: behave's parser for the plan, the report writers) and
+    `mcpbdd coverage` load neither the SDK nor the conformance pack that another command (`mcpbdd conformance`)
+    imports: every `mcpbdd run` of a CI job, and every one the test suite starts, would pay more than a second."""
+    run = {name.split(".")[0] for name in command_loads("run", "import mcpbdd.runner.run")}
+    assert run <= {"gherkin", "allure_commons", "cucumber_messages"}, run
+    assert command_loads("coverage", "import mcpbdd.cli.coverage") == []
+
+
+def test_the_command_probe_sees_another_commands_imports() -> None:
+    """The check above can fail: the parser of every command (`mcpbdd --help`) loads the SDK and the pack."""
+    found = command_loads(None)
+    assert "mcp" in found and "mcpbdd.conformance" in found
