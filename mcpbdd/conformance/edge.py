@@ -18,6 +18,7 @@ import re
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+import anyio
 import httpx2
 
 from mcpbdd.conformance.probe import Probe
@@ -69,21 +70,31 @@ async def _read(response: httpx2.Response, what: str) -> bytes:
     return b"".join(chunks)
 
 
+async def _exchange(client: httpx2.AsyncClient, method: str, url: str, **sent: Any) -> tuple[httpx2.Response, bytes]:
+    """One request and its whole answer within the call timeout (httpx's own bounds each read, and a server
+    dripping a byte a second keeps every read short)."""
+    deadline = client.timeout.read
+    try:
+        with anyio.fail_after(deadline):
+            async with client.stream(method, url, **sent) as response:
+                return response, await _read(response, f"{method} {url}")
+    except TimeoutError:
+        raise ConformanceFailure(f"{method} {url}: no complete answer within {deadline or 0:g} s") from None
+
+
 async def _post(client: httpx2.AsyncClient, url: str, token: str | None) -> httpx2.Response:
     headers = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
     if token is not None:
         headers["authorization"] = f"Bearer {token}"
-    async with client.stream("POST", url, json=_INITIALIZE, headers=headers) as response:
-        await _read(response, f"POST {url}")
-        return response
+    response, _ = await _exchange(client, "POST", url, json=_INITIALIZE, headers=headers)
+    return response
 
 
 async def _document(client: httpx2.AsyncClient, url: str) -> tuple[int, Any]:
     """(status, the JSON it holds or None) of a GET of a metadata URL."""
     if urlsplit(url).scheme not in ("http", "https"):
         raise ConformanceFailure(f"the protected-resource metadata URL {url!r} is not an http(s) URL")
-    async with client.stream("GET", url, headers={"accept": "application/json"}) as response:
-        body = await _read(response, f"GET {url}")
+    response, body = await _exchange(client, "GET", url, headers={"accept": "application/json"})
     try:
         return response.status_code, json.loads(body)
     except ValueError:
@@ -95,7 +106,7 @@ async def _document(client: httpx2.AsyncClient, url: str) -> tuple[int, Any]:
     sends="Over HTTP only, without the pack's caller: a POST of `initialize` to the MCP endpoint with no "
     f"`Authorization` header, one with the bearer token `{FORGED_TOKEN}`, and a GET of the protected-resource "
     "metadata document (the URL the 401 names, else RFC 9728's well-known URIs for the endpoint). Redirects are "
-    f"not followed; each answer is read up to {MAX_DOCUMENT // 1024} KiB within the call timeout.",
+    f"not followed; each answer is read up to {MAX_DOCUMENT // 1024} KiB, whole within the call timeout.",
     blind="Everything a real token would show: whether the server validates signatures, audiences, expiry and "
     "scopes (the authorization steps specify that against the server's verifier), the authorization server's own "
     "metadata, and the `scope` the 401 SHOULD name. Not applicable over stdio and in process (no HTTP edge), nor "
