@@ -66,6 +66,14 @@ async def test_a_document_dripped_a_byte_at_a_time_fails_within_the_call_timeout
     assert verdict.startswith("failed: ") and message in verdict, verdict
 
 
+@pytest.mark.parametrize("mode", ["names-instance-metadata", "names-instance-metadata-decimal"])
+async def test_a_metadata_url_at_a_link_local_address_is_refused_unfetched(mode: str) -> None:
+    """A hostile server naming a cloud's instance-metadata address (as an IP, or a number that resolves to it)
+    gets a failure, never a request from the pack."""
+    verdict = await _verdict(_edge(mode))
+    assert verdict.startswith("failed: ") and "refused: 169.254.169.254 is a link-local address" in verdict, verdict
+
+
 async def test_a_correct_edge_and_the_protected_example_pass() -> None:
     assert await _verdict(_edge("ok")) == "passed"
     protected = f"{NOTES} --http 127.0.0.1:{{port}} --auth jwks=http://127.0.0.1:9/jwks,issuer=http://127.0.0.1:9"
