@@ -24,7 +24,7 @@ import threading
 import types
 from collections.abc import Mapping, Sequence
 
-__all__ = ["alias"]
+__all__ = ["alias", "expect"]
 
 
 class _AliasLoader(importlib.abc.Loader):
@@ -35,7 +35,13 @@ class _AliasLoader(importlib.abc.Loader):
         self.own_spec: importlib.machinery.ModuleSpec | None = None
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
-        module = importlib.import_module(self.target)
+        try:
+            module = importlib.import_module(self.target)
+        except ModuleNotFoundError as missing:
+            if missing.name != self.target:
+                raise
+            # `old.nothing` fails as `ModuleNotFoundError: No module named 'old.nothing'`
+            raise ModuleNotFoundError(f"No module named {spec.name!r}", name=spec.name) from None
         self.own_spec = module.__spec__
         return module
 
@@ -62,14 +68,35 @@ class _AliasFinder(importlib.abc.MetaPathFinder):
         for old, new in self.packages.items():
             if fullname.startswith(old + "."):
                 real = new + fullname[len(old) :]
-                if importlib.util.find_spec(real) is None:
+                if _ready(real.rpartition(".")[0]) and importlib.util.find_spec(real) is None:
                     return None  # `old.nothing` fails as `ModuleNotFoundError: No module named 'old.nothing'`
                 return importlib.machinery.ModuleSpec(fullname, _AliasLoader(real))
         return None
 
 
+def _ready(name: str) -> bool:
+    """Whether the package `name` is imported whole, so that finding a child in it imports nothing.
+
+    The import system asks finders while it holds its global lock: a finder that imported a package another
+    thread is still running would wait for that thread, which waits for the lock to import anything (a deadlock
+    no module lock detects). Otherwise the loader imports it, outside that lock, and says what is missing then.
+    """
+    module = sys.modules.get(name)
+    return module is not None and not getattr(module.__spec__, "_initializing", False)
+
+
 _FINDER = _AliasFinder()
 _LOCK = threading.Lock()
+
+
+def expect(old: str, new: str) -> None:
+    """Answer `old.<sub>` with `new.<sub>` from now on: called first in the `old` package's `__init__`, before
+    `import new`. The import system does not wait for a package still running its `__init__` on another thread:
+    it looks a child up at once, with the finders registered so far, and the `old` folder holds only stubs."""
+    with _LOCK:
+        _FINDER.packages = {**_FINDER.packages, old: new}
+        if _FINDER not in sys.meta_path:
+            sys.meta_path.insert(0, _FINDER)
 
 
 def alias(old: str, module: types.ModuleType) -> None:
@@ -80,10 +107,7 @@ def alias(old: str, module: types.ModuleType) -> None:
     `sys.modules[old]` holds at the end, `module`, and sets it as the parent's attribute.
     """
     new = module.__name__
-    with _LOCK:
-        _FINDER.packages = {**_FINDER.packages, old: new}
-        if _FINDER not in sys.meta_path:
-            sys.meta_path.insert(0, _FINDER)
+    expect(old, new)
     sys.modules[old] = module
     # submodules of `new` imported before the alias existed are known by the old name too
     for name, loaded in list(sys.modules.items()):

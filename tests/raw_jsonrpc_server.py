@@ -81,6 +81,15 @@ def misbehave(message: dict[str, Any]) -> bool:
         answer(id, {})
         answer(id, {})
         return True
+    if id == 3 and MODE == "answers-last-twice":
+        answer(id, {})
+        answer(id, {})
+        return True
+    if id == 3 and MODE == "answers-notifications-late":
+        answer(id, {})
+        time.sleep(0.2)
+        error(None, -32601, "Method not found")
+        return True
     if id == 2 and MODE == "unknown-as-result":
         answer(id, {})
         return True

@@ -13,11 +13,14 @@ require authorization, which the spec leaves to it: not applicable either, never
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import re
+import socket
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+import anyio
 import httpx2
 
 from mcpbdd.conformance.probe import Probe
@@ -57,6 +60,34 @@ def _challenge_parameters(header: str) -> dict[str, str]:
     }
 
 
+async def _refusal(url: str, deadline: float | None) -> str | None:
+    """Why the pack will not fetch `url`, a URL the server named: its host is (or resolves to) an address no
+    resource's metadata lives at, where a fetch would reach the pack's own machine's network instead (a cloud's
+    instance metadata at 169.254.169.254 hands out credentials). None when it may be fetched."""
+    host = urlsplit(url).hostname or ""
+    try:
+        addresses = {ipaddress.ip_address(host)}
+    except ValueError:
+        try:
+            with anyio.fail_after(deadline):
+                found = await anyio.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
+        except TimeoutError:
+            return f"{host} did not resolve within {deadline or 0:g} s"
+        except OSError:
+            return None  # unresolvable: the GET fails and says so
+        addresses = {ipaddress.ip_address(str(entry[4][0]).split("%")[0]) for entry in found}
+    for address in addresses:
+        mapped = getattr(address, "ipv4_mapped", None) or address
+        if mapped.is_loopback:
+            continue  # ::1 is in IPv6's reserved ::/8; a server on this machine names this machine
+        for kind in ("link_local", "multicast", "unspecified", "reserved"):
+            if getattr(mapped, f"is_{kind}"):
+                return f"{mapped} is {'an' if kind[0] in 'aeiou' else 'a'} {kind.replace('_', '-')} address" + (
+                    f" ({host} resolves to it)" if str(mapped) != host else ""
+                )
+    return None
+
+
 async def _read(response: httpx2.Response, what: str) -> bytes:
     """The body, at most `MAX_DOCUMENT` bytes (joined once: no quadratic re-joining of a trickle)."""
     chunks: list[bytes] = []
@@ -69,21 +100,38 @@ async def _read(response: httpx2.Response, what: str) -> bytes:
     return b"".join(chunks)
 
 
+async def _exchange(client: httpx2.AsyncClient, method: str, url: str, **sent: Any) -> tuple[httpx2.Response, bytes]:
+    """One request and its whole answer within the call timeout (httpx's own bounds each read, and a server
+    dripping a byte a second keeps every read short)."""
+    deadline = client.timeout.read
+    try:
+        with anyio.fail_after(deadline):
+            async with client.stream(method, url, **sent) as response:
+                return response, await _read(response, f"{method} {url}")
+    except TimeoutError:
+        raise ConformanceFailure(f"{method} {url}: no complete answer within {deadline or 0:g} s") from None
+
+
 async def _post(client: httpx2.AsyncClient, url: str, token: str | None) -> httpx2.Response:
     headers = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
     if token is not None:
         headers["authorization"] = f"Bearer {token}"
-    async with client.stream("POST", url, json=_INITIALIZE, headers=headers) as response:
-        await _read(response, f"POST {url}")
-        return response
+    response, _ = await _exchange(client, "POST", url, json=_INITIALIZE, headers=headers)
+    return response
 
 
-async def _document(client: httpx2.AsyncClient, url: str) -> tuple[int, Any]:
-    """(status, the JSON it holds or None) of a GET of a metadata URL."""
+async def _document(client: httpx2.AsyncClient, url: str, named: bool) -> tuple[int, Any]:
+    """(status, the JSON it holds or None) of a GET of a metadata URL (`named`: by the server, not derived from
+    the endpoint the user gave)."""
     if urlsplit(url).scheme not in ("http", "https"):
         raise ConformanceFailure(f"the protected-resource metadata URL {url!r} is not an http(s) URL")
-    async with client.stream("GET", url, headers={"accept": "application/json"}) as response:
-        body = await _read(response, f"GET {url}")
+    refused = await _refusal(url, client.timeout.read) if named else None
+    if refused is not None:
+        raise ConformanceFailure(
+            f"the protected-resource metadata URL {url!r} the server named is refused: {refused}, where no "
+            "resource's metadata lives (fetching it would reach the network of the machine running the pack)"
+        )
+    response, body = await _exchange(client, "GET", url, headers={"accept": "application/json"})
     try:
         return response.status_code, json.loads(body)
     except ValueError:
@@ -95,7 +143,9 @@ async def _document(client: httpx2.AsyncClient, url: str) -> tuple[int, Any]:
     sends="Over HTTP only, without the pack's caller: a POST of `initialize` to the MCP endpoint with no "
     f"`Authorization` header, one with the bearer token `{FORGED_TOKEN}`, and a GET of the protected-resource "
     "metadata document (the URL the 401 names, else RFC 9728's well-known URIs for the endpoint). Redirects are "
-    f"not followed; each answer is read up to {MAX_DOCUMENT // 1024} KiB within the call timeout.",
+    f"not followed; each answer is read up to {MAX_DOCUMENT // 1024} KiB, whole within the call timeout; a URL "
+    "the 401 names at a link-local, multicast, unspecified or reserved address (169.254.169.254) is refused "
+    "unfetched.",
     blind="Everything a real token would show: whether the server validates signatures, audiences, expiry and "
     "scopes (the authorization steps specify that against the server's verifier), the authorization server's own "
     "metadata, and the `scope` the 401 SHOULD name. Not applicable over stdio and in process (no HTTP edge), nor "
@@ -142,7 +192,7 @@ async def _judge(client: httpx2.AsyncClient, endpoint: str) -> None:
     tried = [named] if named else metadata_urls(endpoint)
     found: tuple[str, Any] | None = None
     for url in tried:
-        status, document = await _document(client, url)
+        status, document = await _document(client, url, named=bool(named))
         if status == 200:
             found = (url, document)
             break

@@ -50,9 +50,11 @@ def _error_text(error: Any) -> str:
     "(2026-07-28); a request with an integer id; a request of a method nobody defines; a notification nobody "
     "defines, then one more request; on 2026-07-28, a request without the required "
     "`_meta['io.modelcontextprotocol/clientCapabilities']`. Each request waits for its own answer before the next "
-    "is sent.",
-    blind="Batches and malformed JSON (it sends only well-formed messages, so the error for an unreadable request "
-    "is not seen); ids the server reuses for its own requests; what the server does on other connections.",
+    "is sent; after the last answer it reads on for up to a second (a second answer, or a late one to the "
+    "notification, would come then).",
+    blind="A response later than that second; batches and malformed JSON (it sends only well-formed messages, so "
+    "the error for an unreadable request is not seen); ids the server reuses for its own requests; what the "
+    "server does on other connections.",
     title="Responses carry their request's id; notifications get no response",
     section="messages",
     url="https://modelcontextprotocol.io/specification/2025-11-25/basic#messages",
@@ -90,6 +92,7 @@ async def jsonrpc_messages(probe: Probe) -> None:
         await line.request(3, again, params)  # a response to the notification would come first, and fail here
         if modern:
             await _refuses_missing_meta(line, again)
+        await line.settle()  # a second answer to the last request, or a late one to the notification, comes now
 
 
 async def _refuses_missing_meta(line: RawLine, method: str) -> None:

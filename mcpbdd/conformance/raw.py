@@ -39,10 +39,14 @@ from mcpbdd.conformance.probe import Probe
 from mcpbdd.conformance.registry import ConformanceFailure
 from mcpbdd.kit.principals import acting_as
 
-__all__ = ["CLIENT_INFO", "MAX_MESSAGES", "Answer", "RawLine", "modern_meta", "raw_line"]
+__all__ = ["CLIENT_INFO", "MAX_MESSAGES", "SETTLE", "Answer", "RawLine", "modern_meta", "raw_line"]
 
 MAX_MESSAGES = 1000
 """Messages read while waiting for one answer before the server is judged to flood instead of answering."""
+
+SETTLE = 1.0
+"""Seconds `RawLine.settle` keeps reading after the last answer (at most the call timeout): a second answer to
+the last request, or a late answer to a notification, arrives after everything the check waited for."""
 
 CLIENT_INFO = {"name": "mcpbdd-conformance", "version": "1"}
 
@@ -121,7 +125,7 @@ class RawLine:
                     if incoming.id == id and id not in self._answered:
                         self._answered.add(id)
                         return Answer(what, incoming, before)
-                    raise ConformanceFailure(self._stray(what, incoming))
+                    raise ConformanceFailure(self._stray(f"waiting for the answer to {what}", incoming))
         except TimeoutError:
             raise ConformanceFailure(
                 f"no answer to {what} within {timeout:g} s ({len(before)} other messages came meanwhile)"
@@ -132,16 +136,34 @@ class RawLine:
             f"flood: {MAX_MESSAGES} messages and still no answer to {what} (notifications or requests, never it)"
         )
 
-    def _stray(self, what: str, incoming: JSONRPCResponse | JSONRPCError) -> str:
+    async def settle(self) -> None:
+        """Read what the server sends for `SETTLE` seconds after the last answer: a `ConformanceFailure` for a
+        response among it (nothing is in flight, so every response answers twice, or answers a notification)."""
+        window = min(SETTLE, self.timeout)
+        when = f"after the last answer (to {self.sent[-1]}), within {window:g} s" if self.sent else "unasked"
+        with anyio.move_on_after(window):
+            for _ in range(MAX_MESSAGES):
+                try:
+                    received = await self._read.receive()
+                except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
+                    return  # closing after its last answer breaks no message rule
+                if isinstance(received, Exception):
+                    raise ConformanceFailure(
+                        f"{when}: the transport could not decode a message of the server: {str(received)[:300]}"
+                    )
+                if isinstance(received.message, JSONRPCResponse | JSONRPCError):
+                    raise ConformanceFailure(self._stray(when, received.message))
+
+    def _stray(self, when: str, incoming: JSONRPCResponse | JSONRPCError) -> str:
         kind = "an error" if isinstance(incoming, JSONRPCError) else "a response"
         if incoming.id is None:
-            return f"waiting for the answer to {what}: {kind} with a null id (only a request the server could not read "
+            return f"{when}: {kind} with a null id (only a request the server could not read "
             "may be answered so, and every message sent was well formed)"
         if incoming.id in self._answered:
-            return f"waiting for the answer to {what}: {kind} with the id {incoming.id!r}, already answered once"
+            return f"{when}: {kind} with the id {incoming.id!r}, already answered once"
         sent = "; ".join(self.sent)
         return (
-            f"waiting for the answer to {what}: {kind} with the id {incoming.id!r}, which no request in flight "
+            f"{when}: {kind} with the id {incoming.id!r}, which no request in flight "
             f"carries (a response must carry its request's id; what was sent: {sent})"
         )
 

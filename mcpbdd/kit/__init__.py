@@ -4,8 +4,11 @@ A production server installs mcpbdd-kit alone and imports `mcpbdd_kit`; this nam
 written against mcpbdd, where `mcpbdd.kit.consent` is `mcpbdd_kit.consent` itself (see `mcpbdd._aliases`).
 """
 
-import mcpbdd_kit
-from mcpbdd._aliases import alias
+from mcpbdd._aliases import alias, expect
+
+expect(__name__, "mcpbdd_kit")  # first: a thread importing a submodule by the old name meanwhile finds the kit's
+
+import mcpbdd_kit  # noqa: E402 - after `expect`, so that no thread meets the old name's folder of stubs
 
 alias(__name__, mcpbdd_kit)
 

@@ -4,8 +4,11 @@ The kit's consent gates and scenario doubles keep their state in it, so it ships
 for servers and tests written against mcpbdd (see `mcpbdd._aliases`).
 """
 
-import mcpbdd_kit.storage
-from mcpbdd._aliases import alias
+from mcpbdd._aliases import alias, expect
+
+expect(__name__, "mcpbdd_kit.storage")  # first: a thread importing a submodule meanwhile finds the kit's
+
+import mcpbdd_kit.storage  # noqa: E402 - after `expect`, so that no thread meets the old name's folder of stubs
 
 alias(__name__, mcpbdd_kit.storage)
 

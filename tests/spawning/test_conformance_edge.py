@@ -14,6 +14,7 @@ import shlex
 import sys
 from pathlib import Path
 
+import anyio
 import pytest
 
 from mcpbdd.conformance import ConformanceFailure, NotApplicable, Probe, run_check
@@ -55,6 +56,22 @@ def _edge(mode: str) -> HttpProcess:
 async def test_each_broken_edge_fails_naming_what_it_got_wrong(mode: str, message: str) -> None:
     verdict = await _verdict(_edge(mode))
     assert verdict.startswith("failed: ") and message in verdict, verdict
+
+
+async def test_a_document_dripped_a_byte_at_a_time_fails_within_the_call_timeout() -> None:
+    """Each read comes quickly, so a per-read timeout never fires: the whole answer has a deadline of its own."""
+    with anyio.fail_after(30):  # the document takes ~20 s to drip; the check gives up after 3
+        verdict = await _verdict(_edge("drip"))
+    message = "/.well-known/oauth-protected-resource/mcp: no complete answer within 3 s"
+    assert verdict.startswith("failed: ") and message in verdict, verdict
+
+
+@pytest.mark.parametrize("mode", ["names-instance-metadata", "names-instance-metadata-decimal"])
+async def test_a_metadata_url_at_a_link_local_address_is_refused_unfetched(mode: str) -> None:
+    """A hostile server naming a cloud's instance-metadata address (as an IP, or a number that resolves to it)
+    gets a failure, never a request from the pack."""
+    verdict = await _verdict(_edge(mode))
+    assert verdict.startswith("failed: ") and "refused: 169.254.169.254 is a link-local address" in verdict, verdict
 
 
 async def test_a_correct_edge_and_the_protected_example_pass() -> None:

@@ -32,6 +32,8 @@ BROKEN = [
     ("wrong-id", "jsonrpc-messages", "a response with the id '1', which no request in flight carries"),
     ("answers-notifications", "jsonrpc-messages", "waiting for the answer to ping (id 3): an error with a null id"),
     ("answers-twice", "jsonrpc-messages", "a response with the id 1, already answered once"),
+    ("answers-last-twice", "jsonrpc-messages", "within 1 s: a response with the id 3, already answered"),
+    ("answers-notifications-late", "jsonrpc-messages", "after the last answer (to ping (id 3)), within 1 s: an error"),
     ("unknown-as-result", "jsonrpc-messages", "mcpbdd/no-such-method (id 2): a method nobody defines came back as"),
     ("lenient-meta", "jsonrpc-messages", "server/discover (id 4) without _meta['io.modelcontextprotocol/clientCap"),
     ("echo-version", "version-negotiation", "the server echoed back 1999-01-01, which no server supports"),

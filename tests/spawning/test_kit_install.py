@@ -83,6 +83,33 @@ def test_the_kit_installs_without_any_test_framework(kit_python: Path) -> None:
     assert sorted(installed & set(FORBIDDEN)) == []
 
 
+EVERY_MODULE = """
+import json, pkgutil, importlib, sys
+import mcpbdd_kit
+names = [found.name for found in pkgutil.walk_packages(mcpbdd_kit.__path__, "mcpbdd_kit.")]
+for name in names:
+    importlib.import_module(name)
+print(json.dumps({"imported": names, "top": sorted({module.split(".")[0] for module in sys.modules})}))
+"""
+
+IMPORTED_NAMES = {
+    "mcpbdd", "behave", "hypothesis", "hypothesis_jsonschema", "allure", "allure_behave", "allure_commons", "gherkin",
+    "cucumber_messages", "playwright", "tiktoken", "yaml", "parse", "pytest",
+}  # fmt: skip
+"""FORBIDDEN's import names (and pytest's): none may be in sys.modules once every kit module is imported."""
+
+
+@pytest.mark.timeout(900)
+def test_every_kit_module_imports_without_any_test_framework_at_run_time(kit_python: Path, tmp_path: Path) -> None:
+    """Not only at install: a kit module that imported mcpbdd or a test framework (even lazily, at import) would
+    fail here, where none is installed, or show in sys.modules."""
+    ran = _run(kit_python, "-c", EVERY_MODULE, cwd=tmp_path)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    seen = json.loads(ran.stdout.splitlines()[-1])
+    assert {"mcpbdd_kit.consent", "mcpbdd_kit.protected", "mcpbdd_kit.storage.service"} <= set(seen["imported"])
+    assert sorted(IMPORTED_NAMES & set(seen["top"])) == []
+
+
 @pytest.mark.timeout(900)
 def test_a_server_importing_only_the_kit_runs(kit_python: Path, tmp_path: Path) -> None:
     server = tmp_path / "server.py"  # away from the checkout: nothing of mcpbdd is on its path
