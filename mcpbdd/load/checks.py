@@ -8,6 +8,7 @@ load must mean something was measured.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -36,6 +37,13 @@ def channel_named(word: str) -> CallChannel:
     raise LoadSpecError(f"unknown error channel {word!r}: use one of {', '.join(c for c in CHANNELS if c != 'ok')}")
 
 
+def _judgeable(what: str, value: float, unit: str, most: float = math.inf) -> None:
+    """Refuse a bound no measure can be compared with: NaN passes every `>` test, a negative one fails every run."""
+    if math.isnan(value) or not 0 <= value <= most or math.isinf(value):
+        limit = f" and at most {most:g}" if math.isfinite(most) else ""
+        raise LoadSpecError(f"the {what} must be a number of {unit} from 0{limit}, not {value!r}")
+
+
 def _summary(result: LoadResult, tool: str) -> ToolSummary:
     summary = result.per_tool.get(tool)
     if summary is None or summary.calls == 0:
@@ -49,6 +57,7 @@ def _summary(result: LoadResult, tool: str) -> ToolSummary:
 
 def check_latency(result: LoadResult, tool: str | None, percentile: int, limit_ms: float) -> None:
     """The `percentile` latency (50, 95, 99; 100 for the maximum) of `tool` (None: every tool) is under `limit_ms`."""
+    _judgeable("latency bound", limit_ms, "milliseconds")
     tools = [tool] if tool is not None else list(result.per_tool)
     if not tools:
         raise AssertionError(f"no call was made under load, so no latency can be judged: {result.stopped_because}")
@@ -67,6 +76,7 @@ def check_latency(result: LoadResult, tool: str | None, percentile: int, limit_m
 
 def check_throughput(result: LoadResult, at_least: float) -> None:
     """At least `at_least` calls per second over the whole run."""
+    _judgeable("throughput floor", at_least, "calls per second")
     if result.calls == 0 or result.calls_per_second < at_least:
         raise AssertionError(
             f"Expected at least {at_least:g} calls per second, but {result.calls} calls in {result.duration_s:.2f} s "
@@ -80,6 +90,7 @@ def check_at_most(result: LoadResult, channel: CallChannel, percent: float, reas
     A budget with a reason also fails on errors of that channel with any other reason: a budget for the
     `rate_limited` tool error does not let a `note_not_found` through.
     """
+    _judgeable("error budget", percent, "percent", most=100)
     total = result.calls
     if total == 0:
         raise AssertionError(f"no call was made under load, so no error budget can be judged: {result.stopped_because}")

@@ -1,0 +1,46 @@
+"""Attacks on the load driver and its checks: bounds a check cannot judge, profiles that would eat the machine, a
+ramp-up longer than the run, and a leak that reaches a caller as plain text. Each case failed before its fix.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from mcpbdd.kit.principals import Principal
+from mcpbdd.load import CallSample, LoadResult
+from mcpbdd.load.checks import check_at_most, check_latency, check_throughput
+from mcpbdd.load.profile import LoadSpecError
+
+ACME = [Principal(f"acme-caller-{i}", "acme") for i in (1, 2, 3)]
+GLOBEX = [Principal(f"globex-caller-{i}", "globex") for i in (1, 2, 3)]
+
+
+def _result(*samples: CallSample) -> LoadResult:
+    return LoadResult.from_samples("in-process", samples, duration_s=1.0, stopped_because="its calls were made")
+
+
+def _ok(ms: float) -> CallSample:
+    return CallSample("t", "alice", "acme", 0.0, ms, "ok", None)
+
+
+# a bound a check cannot judge -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bound", [math.nan, -1.0, math.inf])
+def test_a_latency_bound_that_is_not_a_number_of_ms_is_refused_not_passed(bound: float) -> None:
+    with pytest.raises(LoadSpecError, match="latency bound"):
+        check_latency(_result(_ok(10_000)), "t", 95, bound)
+
+
+@pytest.mark.parametrize("bound", [math.nan, -5.0, 101.0])
+def test_an_error_budget_that_is_not_a_percentage_is_refused_not_passed(bound: float) -> None:
+    failed = CallSample("t", "alice", "acme", 0.0, 1.0, "protocol_error", "code -32603")
+    with pytest.raises(LoadSpecError, match="error budget"):
+        check_at_most(_result(failed, failed), "protocol_error", bound)
+
+
+def test_a_throughput_floor_of_nan_is_refused_not_passed() -> None:
+    with pytest.raises(LoadSpecError, match="throughput"):
+        check_throughput(_result(_ok(1)), math.nan)
