@@ -5,13 +5,14 @@ ramp-up longer than the run, and a leak that reaches a caller as plain text. Eac
 from __future__ import annotations
 
 import math
+import time
 
 import pytest
 
 from mcpbdd.kit.principals import Principal
 from mcpbdd.load import CallSample, LoadResult
 from mcpbdd.load.checks import check_at_most, check_latency, check_throughput
-from mcpbdd.load.profile import LoadSpecError
+from mcpbdd.load.profile import LoadBound, LoadProfile, LoadSpecError, LoadStep
 
 ACME = [Principal(f"acme-caller-{i}", "acme") for i in (1, 2, 3)]
 GLOBEX = [Principal(f"globex-caller-{i}", "globex") for i in (1, 2, 3)]
@@ -44,3 +45,13 @@ def test_an_error_budget_that_is_not_a_percentage_is_refused_not_passed(bound: f
 def test_a_throughput_floor_of_nan_is_refused_not_passed() -> None:
     with pytest.raises(LoadSpecError, match="throughput"):
         check_throughput(_result(_ok(1)), math.nan)
+
+
+# a profile that would eat the machine -----------------------------------------------------------------------------
+
+
+def test_a_huge_weight_is_refused_before_it_builds_a_schedule_of_that_length() -> None:
+    started = time.perf_counter()
+    with pytest.raises(LoadSpecError, match="weights add up to 1000000001"):
+        LoadProfile([LoadStep("a", weight=10**9), LoadStep("b")], LoadBound(calls=1)).schedule()
+    assert time.perf_counter() - started < 1

@@ -21,6 +21,8 @@ from typing import Any
 PLACEHOLDERS = ("{caller}", "{tenant}", "{n}")
 DEFAULT_TIME_LIMIT_S = 120.0
 """How long a load bounded by calls or iterations may run at most before it is stopped (its results kept)."""
+MAX_ITERATION = 10_000
+"""At most this many calls in one iteration (the weights' sum): an iteration is built as a list, once per load."""
 
 
 class LoadSpecError(ValueError):
@@ -120,6 +122,12 @@ class LoadProfile:
         for step in self.steps:
             if step.weight < 1:
                 raise LoadSpecError(f"the weight of {step.tool!r} must be a whole number from 1, not {step.weight}")
+        total = sum(step.weight for step in self.steps)
+        if total > MAX_ITERATION:
+            raise LoadSpecError(
+                f"the profile's weights add up to {total} calls per iteration, more than {MAX_ITERATION}: weights "
+                "are proportions (3 and 1 call one tool three times as often), so write them small"
+            )
         if not math.isfinite(self.ramp_up_s) or self.ramp_up_s < 0:
             raise LoadSpecError(f"the ramp-up must be zero or a positive number of seconds, not {self.ramp_up_s}")
 
@@ -133,4 +141,13 @@ class LoadProfile:
         return list(dict.fromkeys(step.tool for step in self.steps))
 
 
-__all__ = ["DEFAULT_TIME_LIMIT_S", "PLACEHOLDERS", "LoadBound", "LoadProfile", "LoadSpecError", "LoadStep", "fill"]
+__all__ = [
+    "DEFAULT_TIME_LIMIT_S",
+    "MAX_ITERATION",
+    "PLACEHOLDERS",
+    "LoadBound",
+    "LoadProfile",
+    "LoadSpecError",
+    "LoadStep",
+    "fill",
+]
