@@ -7,12 +7,18 @@ from __future__ import annotations
 import math
 import time
 
+import load_servers
 import pytest
 
+from mcpbdd.harness import ClientHarness
+from mcpbdd.kit.clock import FrozenClock
+from mcpbdd.kit.doubles import Doubles
 from mcpbdd.kit.principals import Principal
 from mcpbdd.load import CallSample, LoadResult
 from mcpbdd.load.checks import check_at_most, check_latency, check_throughput
+from mcpbdd.load.driver import LoadRun, run_load
 from mcpbdd.load.profile import LoadBound, LoadProfile, LoadSpecError, LoadStep
+from mcpbdd.storage import StorageService
 
 ACME = [Principal(f"acme-caller-{i}", "acme") for i in (1, 2, 3)]
 GLOBEX = [Principal(f"globex-caller-{i}", "globex") for i in (1, 2, 3)]
@@ -55,3 +61,32 @@ def test_a_huge_weight_is_refused_before_it_builds_a_schedule_of_that_length() -
     with pytest.raises(LoadSpecError, match="weights add up to 1000000001"):
         LoadProfile([LoadStep("a", weight=10**9), LoadStep("b")], LoadBound(calls=1)).schedule()
     assert time.perf_counter() - started < 1
+
+
+# the driver, in-process -----------------------------------------------------------------------------------------
+
+pytestmark = pytest.mark.anyio
+
+
+async def _load(callers: list[Principal], profile: LoadProfile) -> LoadRun:
+    clock = FrozenClock()
+    async with ClientHarness(load_servers.mcp, doubles=Doubles(StorageService(clock=clock), clock)) as harness:
+        return await run_load(harness, callers, profile)
+
+
+async def test_a_ramp_up_longer_than_the_run_does_not_hold_the_run_past_its_duration() -> None:
+    """The callers due after the load's end never start; the run ends at its duration, not at the ramp-up's."""
+    profile = LoadProfile([LoadStep("slow_echo", {"text": "hi", "ms": 5})], LoadBound(duration_s=0.3), ramp_up_s=60)
+    started = time.perf_counter()
+    run = await _load(ACME + GLOBEX, profile)
+    assert time.perf_counter() - started < 3
+    assert run.result.stopped_because == "its duration of 0.3 s was reached"
+    assert {sample.caller for sample in run.result.samples} == {"acme-caller-1"}  # the first arrives at once
+
+
+async def test_a_count_bound_reached_during_the_ramp_up_ends_the_run_at_once() -> None:
+    profile = LoadProfile([LoadStep("slow_echo", {"text": "hi", "ms": 1})], LoadBound(calls=3), ramp_up_s=60)
+    started = time.perf_counter()
+    run = await _load(ACME + GLOBEX, profile)
+    assert time.perf_counter() - started < 3
+    assert run.result.calls == 3

@@ -15,6 +15,7 @@ exited: the load stops at once and says why, with every sample taken until then)
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -137,13 +138,26 @@ class _Load:
 
     async def caller(self, index: int, principal: Principal) -> None:
         ramp = self.profile.ramp_up_s
-        if ramp > 0:
-            await asyncio.sleep(ramp * index / len(self.callers))
+        if ramp > 0 and not await self.arrive(ramp * index / len(self.callers)):
+            return
         done = 0
         while self.may_call(done):
             step = self.schedule[(done + index) % len(self.schedule)]
             done += 1
             await self.call(principal, step, done)
+
+    async def arrive(self, at_s: float) -> bool:
+        """Wait for this caller's arrival in the ramp-up; False when the load ends first (it never arrives).
+
+        A ramp-up may be longer than the run: a caller due after the duration never starts, and one waiting when
+        the load stops (its calls made, the server gone) stops waiting, so the ramp-up never holds a finished run.
+        """
+        duration = self.profile.bound.duration_s
+        if duration is not None and at_s >= duration:
+            return False
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.stop.wait(), at_s)
+        return not self.stop.is_set()
 
     def keep_answer(self, answer: Answer) -> None:
         if len(self.answers) < ANSWERS_KEPT:
