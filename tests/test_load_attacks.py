@@ -15,7 +15,7 @@ from mcpbdd.kit.clock import FrozenClock
 from mcpbdd.kit.doubles import Doubles
 from mcpbdd.kit.principals import Principal
 from mcpbdd.load import CallSample, LoadResult
-from mcpbdd.load.checks import check_at_most, check_latency, check_throughput
+from mcpbdd.load.checks import check_answers_isolated, check_at_most, check_latency, check_throughput
 from mcpbdd.load.driver import LoadRun, run_load
 from mcpbdd.load.profile import LoadBound, LoadProfile, LoadSpecError, LoadStep
 from mcpbdd.storage import StorageService
@@ -90,3 +90,39 @@ async def test_a_count_bound_reached_during_the_ramp_up_ends_the_run_at_once() -
     run = await _load(ACME + GLOBEX, profile)
     assert time.perf_counter() - started < 3
     assert run.result.calls == 3
+
+
+async def test_a_leak_read_back_as_plain_text_is_caught() -> None:
+    """A tool that answers plain text (no JSON quotes around a title) still shows another tenant's title."""
+    profile = LoadProfile(
+        [LoadStep("create_note", {"title": "{caller} note {n}"}, weight=2), LoadStep("list_titles")],
+        LoadBound(iterations=3),
+    )
+    run = await _load(ACME + GLOBEX, profile)
+    with pytest.raises(AssertionError, match=r"read .* in list_titles"):
+        check_answers_isolated(run)
+
+
+def test_a_mark_inside_a_longer_one_is_not_a_leak() -> None:
+    """`acme-caller-1 note 1` is not read in `acme-caller-1 note 12`'s text, nor `note 1` in `note 1.5`-like text."""
+    from mcpbdd.load.driver import Answer, Written
+
+    run = LoadRun(
+        _result(_ok(1)),
+        [],
+        written=[Written("create_note", "globex-caller-1", "globex", ("globex-caller-1 note 1",))],
+        answers=[Answer("list_titles", "acme-caller-1", "acme", "globex-caller-1 note 12\nxglobex-caller-1 note 1")],
+    )
+    check_answers_isolated(run)
+
+
+async def test_a_leak_read_back_only_in_the_structured_content_is_caught() -> None:
+    """The text says "4 notes"; the other tenant's titles are in the structured content alone."""
+    profile = LoadProfile(
+        [LoadStep("create_note", {"title": "{caller} note {n}"}, weight=2), LoadStep("count_notes")],
+        LoadBound(iterations=3),
+    )
+    run = await _load(ACME + GLOBEX, profile)
+    assert all(answer.tool != "count_notes" or "note" in answer.text for answer in run.answers)
+    with pytest.raises(AssertionError, match=r"read .* in count_notes"):
+        check_answers_isolated(run)

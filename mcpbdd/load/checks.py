@@ -262,7 +262,7 @@ def check_answers_isolated(run: LoadRun) -> None:
         for tenant, marks in by_tenant.items():
             if tenant == answer.tenant:
                 continue
-            hit = next((mark for mark in marks if _quoted(mark) in answer.text or answer.text == mark), None)
+            hit = next((mark for mark in marks if mentions(answer.text, mark)), None)
             if hit is not None:
                 seen.append(f'{answer.caller} of "{answer.tenant}" read {hit!r} (of "{tenant}") in {answer.tool}')
                 break
@@ -277,6 +277,27 @@ def check_answers_isolated(run: LoadRun) -> None:
             f"only the first {len(run.answers)} answers were kept for this check and {run.answers_dropped} were "
             "not: bound the load to fewer calls to check every answer"
         )
+
+
+def mentions(text: str, mark: str) -> bool:
+    """`mark` is in `text` whole: as a JSON string, or in plain text not inside a longer word or number (so
+    `alice note 1` is not found in `alice note 12`, nor in `xalice note 1`)."""
+    if mark not in text:
+        return False
+    if _quoted(mark) in text:
+        return True
+    start = text.find(mark)
+    while start != -1:
+        end = start + len(mark)
+        before, after = text[start - 1 : start], text[end : end + 1]
+        if not _word_char(before) and not _word_char(after):
+            return True
+        start = text.find(mark, start + 1)
+    return False
+
+
+def _word_char(char: str) -> bool:
+    return char.isalnum() or char == "_"
 
 
 def _quoted(mark: str) -> str:
@@ -297,4 +318,5 @@ __all__ = [
     "check_upstream_per_call",
     "check_written_once",
     "leaves",
+    "mentions",
 ]

@@ -93,6 +93,24 @@ def _channel_of(outcome: Outcome) -> tuple[CallChannel, str | None]:
     return "tool_error", reason
 
 
+def read_text(outcome: Outcome) -> str:
+    """What a caller read, capped: the answer's text and, one a line, every string of its structured content (a
+    server may say "4 notes" in words and hand the notes themselves over in the structured content alone)."""
+    from mcpbdd.load.checks import leaves
+
+    text = outcome.text[:ANSWER_CHARS]
+    structured = outcome.structured
+    if structured is None or len(text) >= ANSWER_CHARS:
+        return text
+    parts, room = [text], ANSWER_CHARS - len(text)
+    for leaf in leaves(structured):
+        if room <= 0:
+            break
+        parts.append(leaf[:room])
+        room -= len(leaf) + 1
+    return "\n".join(parts)
+
+
 class _Load:
     """One run's shared state: the clock, the counters, the reason it stopped."""
 
@@ -186,7 +204,7 @@ class _Load:
             if marks:
                 self.written.append(Written(step.tool, principal.user, principal.tenant, marks))
             if self.keep_answers:
-                self.keep_answer(Answer(step.tool, principal.user, principal.tenant, outcome.text[:ANSWER_CHARS]))
+                self.keep_answer(Answer(step.tool, principal.user, principal.tenant, read_text(outcome)))
         elif channel == "transport_error" and (outcome.failure or "").startswith("connection closed"):
             self.halt(f"the server stopped answering ({outcome.failure})")
 
