@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import time
+from typing import Any
 
 import load_servers
 import pytest
@@ -126,3 +127,22 @@ async def test_a_leak_read_back_only_in_the_structured_content_is_caught() -> No
     assert all(answer.tool != "count_notes" or "note" in answer.text for answer in run.answers)
     with pytest.raises(AssertionError, match=r"read .* in count_notes"):
         check_answers_isolated(run)
+
+
+# a measure of failures alone --------------------------------------------------------------------------------------
+
+
+def _failed(ms: float, channel: Any = "transport_error") -> CallSample:
+    return CallSample("t", "alice", "acme", 0.0, ms, channel, "ConnectError")
+
+
+def test_a_throughput_made_only_of_failed_calls_fails_naming_their_channels() -> None:
+    result = _result(*[_failed(0.1) for _ in range(500)])
+    with pytest.raises(AssertionError, match=r"none of the 500 calls ended ok \(transport error: 500\)"):
+        check_throughput(result, 100)
+
+
+def test_a_latency_made_only_of_failed_calls_fails_naming_the_tool_and_their_channels() -> None:
+    result = _result(*[_failed(0.1, "protocol_error") for _ in range(3)])
+    with pytest.raises(AssertionError, match=r"none of the 3 calls of 't' ended ok \(protocol error: 3\)"):
+        check_latency(result, "t", 95, 100)

@@ -55,6 +55,11 @@ def _summary(result: LoadResult, tool: str) -> ToolSummary:
     return summary
 
 
+def _failures(by_channel: Mapping[CallChannel, int]) -> str:
+    """`transport error: 3, timeout: 1`: how the calls that did not end ok ended."""
+    return ", ".join(f"{_word(channel)}: {count}" for channel, count in by_channel.items() if count and channel != "ok")
+
+
 def check_latency(result: LoadResult, tool: str | None, percentile: int, limit_ms: float) -> None:
     """The `percentile` latency (50, 95, 99; 100 for the maximum) of `tool` (None: every tool) is under `limit_ms`."""
     _judgeable("latency bound", limit_ms, "milliseconds")
@@ -64,6 +69,11 @@ def check_latency(result: LoadResult, tool: str | None, percentile: int, limit_m
     over = []
     for name in tools:
         summary = _summary(result, name)
+        if not summary.by_channel["ok"]:
+            raise AssertionError(
+                f"none of the {summary.calls} calls of {name!r} ended ok ({_failures(summary.by_channel)}), so its "
+                f"latency would measure failures only ({_context(result)})"
+            )
         measured = summary.percentile_ms(percentile)
         if measured > limit_ms:
             over.append(f"{name}: p{percentile} {measured:.1f} ms over {summary.calls} calls")
@@ -77,6 +87,12 @@ def check_latency(result: LoadResult, tool: str | None, percentile: int, limit_m
 def check_throughput(result: LoadResult, at_least: float) -> None:
     """At least `at_least` calls per second over the whole run."""
     _judgeable("throughput floor", at_least, "calls per second")
+    totals = result.by_channel()
+    if result.calls and not totals["ok"]:
+        raise AssertionError(
+            f"Expected at least {at_least:g} calls per second, but none of the {result.calls} calls ended ok "
+            f"({_failures(totals)}), so the throughput would count failures only ({_context(result)})"
+        )
     if result.calls == 0 or result.calls_per_second < at_least:
         raise AssertionError(
             f"Expected at least {at_least:g} calls per second, but {result.calls} calls in {result.duration_s:.2f} s "
