@@ -146,3 +146,26 @@ def test_a_latency_made_only_of_failed_calls_fails_naming_the_tool_and_their_cha
     result = _result(*[_failed(0.1, "protocol_error") for _ in range(3)])
     with pytest.raises(AssertionError, match=r"none of the 3 calls of 't' ended ok \(protocol error: 3\)"):
         check_latency(result, "t", 95, 100)
+
+
+# placeholders are filled once, never evaluated ---------------------------------------------------------------------
+
+
+def test_placeholders_are_filled_in_one_pass_and_never_evaluated() -> None:
+    """A name holding a placeholder is inserted as written; `{caller.__class__}` and `{n!r}` are plain text."""
+    step = LoadStep("create_note", {"title": "{caller} of {tenant}: {n}", "probe": "{caller.__class__} {n!r} {0}"})
+    assert step.filled("team{n}", "{caller}", 3) == {
+        "title": "team{n} of {caller}: 3",
+        "probe": "{caller.__class__} {n!r} {0}",
+    }
+
+
+def test_the_locust_plan_fills_placeholders_in_one_pass_too() -> None:
+    from mcpbdd.locust.plan import LocustCaller, LocustStep
+
+    step = LocustStep("create_note", {"title": "{caller} of {tenant}: {n}", "probe": "{caller.__class__}"})
+    assert step.filled(LocustCaller("{caller}", "team{n}"), 3) == {
+        "title": "team{n} of {caller}: 3",
+        "probe": "{caller.__class__}",
+    }
+

@@ -14,11 +14,13 @@ acknowledged write in storage (`mcpbdd.load.checks`).
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 PLACEHOLDERS = ("{caller}", "{tenant}", "{n}")
+_PLACEHOLDER = re.compile("|".join(re.escape(placeholder) for placeholder in PLACEHOLDERS))
 DEFAULT_TIME_LIMIT_S = 120.0
 """How long a load bounded by calls or iterations may run at most before it is stopped (its results kept)."""
 MAX_ITERATION = 10_000
@@ -51,10 +53,8 @@ class LoadStep:
 
 def fill(value: Any, values: Mapping[str, str]) -> Any:
     """`value` with every placeholder replaced, in strings at any depth of lists and objects."""
-    if isinstance(value, str):
-        for placeholder, replacement in values.items():
-            value = value.replace(placeholder, replacement)
-        return value
+    if isinstance(value, str):  # one pass: a caller named `team{n}` is inserted as written, not filled again
+        return _PLACEHOLDER.sub(lambda found: values.get(found.group(0), found.group(0)), value)
     if isinstance(value, list):
         return [fill(item, values) for item in value]
     if isinstance(value, dict):

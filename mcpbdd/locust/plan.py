@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -28,6 +29,8 @@ __all__ = [
     "fill",
     "steps_of",
 ]
+
+_PLACEHOLDER = re.compile(r"\{caller\}|\{tenant\}|\{n\}")
 
 PLAN_ENV = "MCPBDD_LOCUST_PLAN"
 """The environment variable naming the plan file in every Locust process mcpbdd starts."""
@@ -76,10 +79,8 @@ def steps_of(steps: Iterable[ProfileStep]) -> list[LocustStep]:
 
 def fill(value: Any, values: Mapping[str, str]) -> Any:
     """`value` with every placeholder replaced, in strings at any depth of lists and objects."""
-    if isinstance(value, str):
-        for placeholder, replacement in values.items():
-            value = value.replace(placeholder, replacement)
-        return value
+    if isinstance(value, str):  # one pass: a caller named `team{n}` is inserted as written, not filled again
+        return _PLACEHOLDER.sub(lambda found: values.get(found.group(0), found.group(0)), value)
     if isinstance(value, list):
         return [fill(item, values) for item in value]
     if isinstance(value, dict):
