@@ -169,3 +169,9 @@ def test_the_locust_plan_fills_placeholders_in_one_pass_too() -> None:
         "probe": "{caller.__class__}",
     }
 
+
+def test_a_huge_weight_is_refused_in_a_locust_plan_before_every_user_builds_its_schedule() -> None:
+    from mcpbdd.locust.plan import LocustStep, steps_of
+
+    with pytest.raises(ValueError, match="weights add up to 1000000001"):
+        steps_of([LocustStep("a", weight=10**9), LocustStep("b")])

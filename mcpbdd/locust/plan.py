@@ -31,6 +31,8 @@ __all__ = [
 ]
 
 _PLACEHOLDER = re.compile(r"\{caller\}|\{tenant\}|\{n\}")
+MAX_ITERATION = 10_000
+"""At most this many calls in one round of the profile (the weights' sum): every user builds the round as a list."""
 
 PLAN_ENV = "MCPBDD_LOCUST_PLAN"
 """The environment variable naming the plan file in every Locust process mcpbdd starts."""
@@ -74,6 +76,12 @@ def steps_of(steps: Iterable[ProfileStep]) -> list[LocustStep]:
     found = [LocustStep(step.tool, dict(step.arguments), step.weight) for step in steps]
     if not found:
         raise ValueError("the profile has no step: give at least one tool to call")
+    total = sum(step.weight for step in found)
+    if total > MAX_ITERATION:
+        raise ValueError(
+            f"the profile's weights add up to {total} calls per iteration, more than {MAX_ITERATION}: weights are "
+            "proportions (3 and 1 call one tool three times as often), so write them small"
+        )
     return found
 
 
