@@ -175,3 +175,23 @@ def test_a_huge_weight_is_refused_in_a_locust_plan_before_every_user_builds_its_
 
     with pytest.raises(ValueError, match="weights add up to 1000000001"):
         steps_of([LocustStep("a", weight=10**9), LocustStep("b")])
+
+
+# a crowd the machine cannot hold -------------------------------------------------------------------------------------
+
+
+async def test_ten_thousand_callers_are_refused_before_any_session_opens() -> None:
+    crowd = [Principal(f"acme-caller-{i}", "acme") for i in range(1, 10_001)]
+    started = time.perf_counter()
+    with pytest.raises(LoadSpecError, match=r"10000 callers, more than 1000 .* Locust"):
+        await _load(crowd, LoadProfile([LoadStep("list_notes")], LoadBound(calls=1)))
+    assert time.perf_counter() - started < 5
+
+
+def test_over_stdio_each_caller_is_a_process_so_fewer_are_allowed() -> None:
+    from mcpbdd.load.driver import check_crowd
+
+    check_crowd(64, "stdio")
+    check_crowd(1000, "http")
+    with pytest.raises(LoadSpecError, match=r"65 callers over stdio, more than 64: each is a server process"):
+        check_crowd(65, "stdio")

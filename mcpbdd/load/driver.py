@@ -33,6 +33,10 @@ ANSWERS_KEPT = 20_000
 ANSWER_CHARS = 65_536
 """At most this much of one answer's text is kept for that check."""
 _TIMEOUT = "no answer within the call timeout"
+MAX_CALLERS = 1_000
+"""At most this many callers on one machine: each holds a session (over HTTP a connection); more is Locust's job."""
+MAX_STDIO_CALLERS = 64
+"""At most this many callers over stdio, where each caller is a server process of its own."""
 REASON_CHARS = 120
 """A reason is a server's word: at most this much of it is kept (a server could send a megabyte per call)."""
 
@@ -244,6 +248,7 @@ async def run_load(
     """
     if not callers:
         raise LoadSpecError("the load has no caller: declare the tenants and their callers first")
+    check_crowd(len(callers), engine_of(harness))
     await open_sessions(harness, callers, profile.tools)
     load = _Load(harness, profile, callers)
     timeout = getattr(harness, "timeout", 5.0)
@@ -278,6 +283,21 @@ async def run_load(
     return LoadRun(result, list(callers), load.written, load.answers, load.answers_dropped)
 
 
+def check_crowd(count: int, engine: str) -> None:
+    """Refuse more callers than one machine holds, before any session opens (opening ten thousand would take
+    minutes, then fail on file descriptors): over stdio each caller is a server process, so fewer."""
+    if engine == "stdio" and count > MAX_STDIO_CALLERS:
+        raise LoadSpecError(
+            f"the load has {count} callers over stdio, more than {MAX_STDIO_CALLERS}: each is a server process of "
+            "its own; run the server over HTTP for more callers (one server, many clients)"
+        )
+    if count > MAX_CALLERS:
+        raise LoadSpecError(
+            f"the load has {count} callers, more than {MAX_CALLERS} one machine holds (each keeps a session open): "
+            "use fewer callers, or scale out on Locust (`mcpbdd locust`, docs/reference/locust.md)"
+        )
+
+
 def _completed(profile: LoadProfile) -> str:
     bound = profile.bound
     if bound.iterations is not None:
@@ -295,4 +315,15 @@ def engine_of(harness: Any) -> str:
     return {"inprocess": "in-process", "stdio": "stdio"}.get(kind, str(kind))
 
 
-__all__ = ["Answer", "LoadRun", "Written", "channel_of", "engine_of", "open_sessions", "run_load"]
+__all__ = [
+    "MAX_CALLERS",
+    "MAX_STDIO_CALLERS",
+    "Answer",
+    "LoadRun",
+    "Written",
+    "channel_of",
+    "check_crowd",
+    "engine_of",
+    "open_sessions",
+    "run_load",
+]
