@@ -195,3 +195,34 @@ def test_over_stdio_each_caller_is_a_process_so_fewer_are_allowed() -> None:
     check_crowd(1000, "http")
     with pytest.raises(LoadSpecError, match=r"65 callers over stdio, more than 64: each is a server process"):
         check_crowd(65, "stdio")
+
+
+# a leak stored inside a longer text ----------------------------------------------------------------------------------
+
+
+def _written(*writes: tuple[str, str, str]) -> LoadRun:
+    from mcpbdd.load.driver import Written
+
+    callers = [Principal(caller, tenant) for caller, tenant, _ in writes]
+    return LoadRun(_result(_ok(1)), callers, written=[Written("create_note", c, t, (m,)) for c, t, m in writes])
+
+
+def test_a_write_stored_inside_a_longer_text_of_another_tenant_is_a_leak() -> None:
+    from mcpbdd.load.checks import check_storage_isolated
+
+    run = _written(
+        ("acme-caller-1", "acme", "acme-caller-1 note 1"), ("globex-caller-1", "globex", "globex-caller-1 note 1")
+    )
+    storage = {
+        "acme": {"notes/a": {"line": "acme-caller-1 note 1, by acme-caller-1"}},
+        "globex": {"notes/b": {"line": "globex-caller-1 note 1"}, "notes/c": {"line": "Re: acme-caller-1 note 1!"}},
+    }
+    with pytest.raises(AssertionError, match=r"tenant \"globex\" holds 'notes/c' with 'Re: acme-caller-1 note 1!'"):
+        check_storage_isolated(run, storage)
+
+
+def test_a_longer_mark_of_the_same_caller_is_not_taken_for_another_tenants_write() -> None:
+    from mcpbdd.load.checks import check_storage_isolated
+
+    run = _written(("acme-caller-1", "acme", "acme-caller-1 note 1"), ("globex-caller-1", "globex", "x"))
+    check_storage_isolated(run, {"globex": {"notes/c": {"line": "acme-caller-1 note 12"}}, "acme": {}})

@@ -220,11 +220,17 @@ def _written_marks(run: LoadRun) -> dict[str, tuple[str, str | None]]:
 def check_storage_isolated(run: LoadRun, storage: Mapping[str, Mapping[str, Any]]) -> None:
     """Each tenant's storage holds only what its own callers wrote: no entry of tenant T holds another's write."""
     owners = _written_marks(run)
+    by_caller: dict[str, list[str]] = {}
+    for mark, (caller, _) in owners.items():
+        by_caller.setdefault(caller, []).append(mark)
+    shortest = min(len(mark) for mark in owners)
     leaks = []
     for tenant, entries in storage.items():
         for key, value in entries.items():
             for leaf in leaves(value):
                 owner = owners.get(leaf)
+                if owner is None and len(leaf) > shortest:
+                    owner = _owner_within(leaf, tenant, owners, by_caller)
                 if owner is not None and owner[1] != tenant:
                     writer = f'{owner[0]} of "{owner[1]}"'
                     leaks.append(f'tenant "{tenant}" holds {key!r} with {leaf!r}, written by {writer}')
@@ -235,6 +241,21 @@ def check_storage_isolated(run: LoadRun, storage: Mapping[str, Mapping[str, Any]
             f"Expected each tenant's storage to hold only what its own callers wrote, but {len(leaks)} entries "
             f"crossed tenants:\n  {shown}\n({_context(run.result)})"
         )
+
+
+def _owner_within(
+    leaf: str, tenant: str, owners: Mapping[str, tuple[str, str | None]], by_caller: Mapping[str, list[str]]
+) -> tuple[str, str | None] | None:
+    """The writer of another tenant whose mark is inside `leaf` (a server may store a title within a longer text,
+    `"Re: alice note 1!"`); every mark holds its caller's name, so only the callers named in the leaf are searched."""
+    for caller, marks in by_caller.items():
+        if caller not in leaf:
+            continue
+        for mark in marks:
+            owner = owners[mark]
+            if owner[1] != tenant and mentions(leaf, mark):
+                return owner
+    return None
 
 
 def check_written_once(run: LoadRun, storage: Mapping[str, Mapping[str, Any]], tool: str | None = None) -> None:
