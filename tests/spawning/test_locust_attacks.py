@@ -53,7 +53,7 @@ def test_a_worker_killed_mid_run_is_named_in_why_the_run_stopped(
         )
         started = time.monotonic()
         runner.start()
-        workers = wait_until(lambda: (found := _workers(marker)) and len(found) == 2 and found, 60, "two workers")
+        workers = wait_until(lambda: _workers(marker) if len(_workers(marker)) == 2 else [], 60, "two workers")
         wait_until(lambda: len(read_workers(tmp_path / "workers.json")) == 2 or None, 60, "both workers' reports")
         os.kill(workers[0], signal.SIGKILL)
         runner.join(timeout=120)
