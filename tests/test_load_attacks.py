@@ -226,3 +226,15 @@ def test_a_longer_mark_of_the_same_caller_is_not_taken_for_another_tenants_write
 
     run = _written(("acme-caller-1", "acme", "acme-caller-1 note 1"), ("globex-caller-1", "globex", "x"))
     check_storage_isolated(run, {"globex": {"notes/c": {"line": "acme-caller-1 note 12"}}, "acme": {}})
+
+
+# held: percentiles on few samples ------------------------------------------------------------------------------------
+
+
+def test_on_one_or_two_samples_every_high_percentile_is_the_slowest_call() -> None:
+    one = _result(_ok(300)).per_tool["t"]
+    assert (one.p50_ms, one.p95_ms, one.p99_ms) == (300, 300, 300)
+    two = _result(_ok(10), _ok(300)).per_tool["t"]
+    assert (two.p50_ms, two.p95_ms, two.p99_ms) == (10, 300, 300)
+    with pytest.raises(AssertionError, match=r"p95 300.0 ms over 2 calls"):
+        check_latency(_result(_ok(10), _ok(300)), "t", 95, 100)
