@@ -26,6 +26,7 @@ from typing import Any, cast
 from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import CallToolResult, TextContent
 
 from mcpbdd.kit.clock import SystemClock
 from mcpbdd.kit.doubles import scenario_doubles
@@ -144,3 +145,22 @@ if __name__ == "__main__":  # python tests/load_servers.py [--http HOST:PORT]: t
     from mcpbdd.examples.serving import serve
 
     serve(mcp)
+
+
+@mcp.tool()
+async def list_titles(ctx: Context) -> str:
+    """The caller's tenant's note titles as plain text, one a line (no JSON around them)."""
+    tenant, _ = _tenant()
+    page = await _storage(ctx).tenant(tenant).list("notes/", limit=1000)
+    return "\n".join(str(value["title"]) for _, value in page.items)
+
+
+@mcp.tool()
+async def count_notes(ctx: Context) -> CallToolResult:
+    """How many notes the caller's tenant holds, in words; the notes themselves only in the structured content."""
+    tenant, _ = _tenant()
+    page = await _storage(ctx).tenant(tenant).list("notes/", limit=1000)
+    notes = [value for _, value in page.items]
+    return CallToolResult(
+        content=[TextContent(type="text", text=f"{len(notes)} notes")], structured_content={"notes": notes}
+    )

@@ -8,6 +8,7 @@ load must mean something was measured.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -36,6 +37,13 @@ def channel_named(word: str) -> CallChannel:
     raise LoadSpecError(f"unknown error channel {word!r}: use one of {', '.join(c for c in CHANNELS if c != 'ok')}")
 
 
+def _judgeable(what: str, value: float, unit: str, most: float = math.inf) -> None:
+    """Refuse a bound no measure can be compared with: NaN passes every `>` test, a negative one fails every run."""
+    if math.isnan(value) or not 0 <= value <= most or math.isinf(value):
+        limit = f" and at most {most:g}" if math.isfinite(most) else ""
+        raise LoadSpecError(f"the {what} must be a number of {unit} from 0{limit}, not {value!r}")
+
+
 def _summary(result: LoadResult, tool: str) -> ToolSummary:
     summary = result.per_tool.get(tool)
     if summary is None or summary.calls == 0:
@@ -47,14 +55,25 @@ def _summary(result: LoadResult, tool: str) -> ToolSummary:
     return summary
 
 
+def _failures(by_channel: Mapping[CallChannel, int]) -> str:
+    """`transport error: 3, timeout: 1`: how the calls that did not end ok ended."""
+    return ", ".join(f"{_word(channel)}: {count}" for channel, count in by_channel.items() if count and channel != "ok")
+
+
 def check_latency(result: LoadResult, tool: str | None, percentile: int, limit_ms: float) -> None:
     """The `percentile` latency (50, 95, 99; 100 for the maximum) of `tool` (None: every tool) is under `limit_ms`."""
+    _judgeable("latency bound", limit_ms, "milliseconds")
     tools = [tool] if tool is not None else list(result.per_tool)
     if not tools:
         raise AssertionError(f"no call was made under load, so no latency can be judged: {result.stopped_because}")
     over = []
     for name in tools:
         summary = _summary(result, name)
+        if not summary.by_channel["ok"]:
+            raise AssertionError(
+                f"none of the {summary.calls} calls of {name!r} ended ok ({_failures(summary.by_channel)}), so its "
+                f"latency would measure failures only ({_context(result)})"
+            )
         measured = summary.percentile_ms(percentile)
         if measured > limit_ms:
             over.append(f"{name}: p{percentile} {measured:.1f} ms over {summary.calls} calls")
@@ -67,6 +86,13 @@ def check_latency(result: LoadResult, tool: str | None, percentile: int, limit_m
 
 def check_throughput(result: LoadResult, at_least: float) -> None:
     """At least `at_least` calls per second over the whole run."""
+    _judgeable("throughput floor", at_least, "calls per second")
+    totals = result.by_channel()
+    if result.calls and not totals["ok"]:
+        raise AssertionError(
+            f"Expected at least {at_least:g} calls per second, but none of the {result.calls} calls ended ok "
+            f"({_failures(totals)}), so the throughput would count failures only ({_context(result)})"
+        )
     if result.calls == 0 or result.calls_per_second < at_least:
         raise AssertionError(
             f"Expected at least {at_least:g} calls per second, but {result.calls} calls in {result.duration_s:.2f} s "
@@ -80,6 +106,7 @@ def check_at_most(result: LoadResult, channel: CallChannel, percent: float, reas
     A budget with a reason also fails on errors of that channel with any other reason: a budget for the
     `rate_limited` tool error does not let a `note_not_found` through.
     """
+    _judgeable("error budget", percent, "percent", most=100)
     total = result.calls
     if total == 0:
         raise AssertionError(f"no call was made under load, so no error budget can be judged: {result.stopped_because}")
@@ -199,11 +226,17 @@ def _written_marks(run: LoadRun) -> dict[str, tuple[str, str | None]]:
 def check_storage_isolated(run: LoadRun, storage: Mapping[str, Mapping[str, Any]]) -> None:
     """Each tenant's storage holds only what its own callers wrote: no entry of tenant T holds another's write."""
     owners = _written_marks(run)
+    by_caller: dict[str, list[str]] = {}
+    for mark, (caller, _) in owners.items():
+        by_caller.setdefault(caller, []).append(mark)
+    shortest = min(len(mark) for mark in owners)
     leaks = []
     for tenant, entries in storage.items():
         for key, value in entries.items():
             for leaf in leaves(value):
                 owner = owners.get(leaf)
+                if owner is None and len(leaf) > shortest:
+                    owner = _owner_within(leaf, tenant, owners, by_caller)
                 if owner is not None and owner[1] != tenant:
                     writer = f'{owner[0]} of "{owner[1]}"'
                     leaks.append(f'tenant "{tenant}" holds {key!r} with {leaf!r}, written by {writer}')
@@ -214,6 +247,21 @@ def check_storage_isolated(run: LoadRun, storage: Mapping[str, Mapping[str, Any]
             f"Expected each tenant's storage to hold only what its own callers wrote, but {len(leaks)} entries "
             f"crossed tenants:\n  {shown}\n({_context(run.result)})"
         )
+
+
+def _owner_within(
+    leaf: str, tenant: str, owners: Mapping[str, tuple[str, str | None]], by_caller: Mapping[str, list[str]]
+) -> tuple[str, str | None] | None:
+    """The writer of another tenant whose mark is inside `leaf` (a server may store a title within a longer text,
+    `"Re: alice note 1!"`); every mark holds its caller's name, so only the callers named in the leaf are searched."""
+    for caller, marks in by_caller.items():
+        if caller not in leaf:
+            continue
+        for mark in marks:
+            owner = owners[mark]
+            if owner[1] != tenant and mentions(leaf, mark):
+                return owner
+    return None
 
 
 def check_written_once(run: LoadRun, storage: Mapping[str, Mapping[str, Any]], tool: str | None = None) -> None:
@@ -263,7 +311,7 @@ def check_answers_isolated(run: LoadRun) -> None:
         for tenant, marks in by_tenant.items():
             if tenant == answer.tenant:
                 continue
-            hit = next((mark for mark in marks if _quoted(mark) in answer.text or answer.text == mark), None)
+            hit = next((mark for mark in marks if mentions(answer.text, mark)), None)
             if hit is not None:
                 seen.append(f'{answer.caller} of "{answer.tenant}" read {hit!r} (of "{tenant}") in {answer.tool}')
                 break
@@ -278,6 +326,27 @@ def check_answers_isolated(run: LoadRun) -> None:
             f"only the first {len(run.answers)} answers were kept for this check and {run.answers_dropped} were "
             "not: bound the load to fewer calls to check every answer"
         )
+
+
+def mentions(text: str, mark: str) -> bool:
+    """`mark` is in `text` whole: as a JSON string, or in plain text not inside a longer word or number (so
+    `alice note 1` is not found in `alice note 12`, nor in `xalice note 1`)."""
+    if mark not in text:
+        return False
+    if _quoted(mark) in text:
+        return True
+    start = text.find(mark)
+    while start != -1:
+        end = start + len(mark)
+        before, after = text[start - 1 : start], text[end : end + 1]
+        if not _word_char(before) and not _word_char(after):
+            return True
+        start = text.find(mark, start + 1)
+    return False
+
+
+def _word_char(char: str) -> bool:
+    return char.isalnum() or char == "_"
 
 
 def _quoted(mark: str) -> str:
@@ -298,4 +367,5 @@ __all__ = [
     "check_upstream_per_call",
     "check_written_once",
     "leaves",
+    "mentions",
 ]

@@ -15,6 +15,7 @@ exited: the load stops at once and says why, with every sample taken until then)
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -32,6 +33,10 @@ ANSWERS_KEPT = 20_000
 ANSWER_CHARS = 65_536
 """At most this much of one answer's text is kept for that check."""
 _TIMEOUT = "no answer within the call timeout"
+MAX_CALLERS = 1_000
+"""At most this many callers on one machine: each holds a session (over HTTP a connection); more is Locust's job."""
+MAX_STDIO_CALLERS = 64
+"""At most this many callers over stdio, where each caller is a server process of its own."""
 REASON_CHARS = 120
 """A reason is a server's word: at most this much of it is kept (a server could send a megabyte per call)."""
 
@@ -95,6 +100,24 @@ def _channel_of(outcome: Outcome) -> tuple[CallChannel, str | None]:
     return "tool_error", reason
 
 
+def read_text(outcome: Outcome) -> str:
+    """What a caller read, capped: the answer's text and, one a line, every string of its structured content (a
+    server may say "4 notes" in words and hand the notes themselves over in the structured content alone)."""
+    from mcpbdd.load.checks import leaves
+
+    text = outcome.text[:ANSWER_CHARS]
+    structured = outcome.structured
+    if structured is None or len(text) >= ANSWER_CHARS:
+        return text
+    parts, room = [text], ANSWER_CHARS - len(text)
+    for leaf in leaves(structured):
+        if room <= 0:
+            break
+        parts.append(leaf[:room])
+        room -= len(leaf) + 1
+    return "\n".join(parts)
+
+
 class _Load:
     """One run's shared state: the clock, the counters, the reason it stopped."""
 
@@ -140,13 +163,26 @@ class _Load:
 
     async def caller(self, index: int, principal: Principal) -> None:
         ramp = self.profile.ramp_up_s
-        if ramp > 0:
-            await asyncio.sleep(ramp * index / len(self.callers))
+        if ramp > 0 and not await self.arrive(ramp * index / len(self.callers)):
+            return
         done = 0
         while self.may_call(done):
             step = self.schedule[(done + index) % len(self.schedule)]
             done += 1
             await self.call(principal, step, done)
+
+    async def arrive(self, at_s: float) -> bool:
+        """Wait for this caller's arrival in the ramp-up; False when the load ends first (it never arrives).
+
+        A ramp-up may be longer than the run: a caller due after the duration never starts, and one waiting when
+        the load stops (its calls made, the server gone) stops waiting, so the ramp-up never holds a finished run.
+        """
+        duration = self.profile.bound.duration_s
+        if duration is not None and at_s >= duration:
+            return False
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.stop.wait(), at_s)
+        return not self.stop.is_set()
 
     def keep_answer(self, answer: Answer) -> None:
         if len(self.answers) < ANSWERS_KEPT:
@@ -175,7 +211,7 @@ class _Load:
             if marks:
                 self.written.append(Written(step.tool, principal.user, principal.tenant, marks))
             if self.keep_answers:
-                self.keep_answer(Answer(step.tool, principal.user, principal.tenant, outcome.text[:ANSWER_CHARS]))
+                self.keep_answer(Answer(step.tool, principal.user, principal.tenant, read_text(outcome)))
         elif channel == "transport_error" and (outcome.failure or "").startswith("connection closed"):
             self.halt(f"the server stopped answering ({outcome.failure})")
 
@@ -215,6 +251,7 @@ async def run_load(
     """
     if not callers:
         raise LoadSpecError("the load has no caller: declare the tenants and their callers first")
+    check_crowd(len(callers), engine_of(harness))
     await open_sessions(harness, callers, profile.tools)
     load = _Load(harness, profile, callers)
     timeout = getattr(harness, "timeout", 5.0)
@@ -249,6 +286,21 @@ async def run_load(
     return LoadRun(result, list(callers), load.written, load.answers, load.answers_dropped)
 
 
+def check_crowd(count: int, engine: str) -> None:
+    """Refuse more callers than one machine holds, before any session opens (opening ten thousand would take
+    minutes, then fail on file descriptors): over stdio each caller is a server process, so fewer."""
+    if engine == "stdio" and count > MAX_STDIO_CALLERS:
+        raise LoadSpecError(
+            f"the load has {count} callers over stdio, more than {MAX_STDIO_CALLERS}: each is a server process of "
+            "its own; run the server over HTTP for more callers (one server, many clients)"
+        )
+    if count > MAX_CALLERS:
+        raise LoadSpecError(
+            f"the load has {count} callers, more than {MAX_CALLERS} one machine holds (each keeps a session open): "
+            "use fewer callers, or scale out on Locust (`mcpbdd locust`, docs/reference/locust.md)"
+        )
+
+
 def _completed(profile: LoadProfile) -> str:
     bound = profile.bound
     if bound.iterations is not None:
@@ -266,4 +318,15 @@ def engine_of(harness: Any) -> str:
     return {"inprocess": "in-process", "stdio": "stdio"}.get(kind, str(kind))
 
 
-__all__ = ["Answer", "LoadRun", "Written", "channel_of", "engine_of", "open_sessions", "run_load"]
+__all__ = [
+    "MAX_CALLERS",
+    "MAX_STDIO_CALLERS",
+    "Answer",
+    "LoadRun",
+    "Written",
+    "channel_of",
+    "check_crowd",
+    "engine_of",
+    "open_sessions",
+    "run_load",
+]

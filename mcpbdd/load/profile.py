@@ -14,13 +14,17 @@ acknowledged write in storage (`mcpbdd.load.checks`).
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 PLACEHOLDERS = ("{caller}", "{tenant}", "{n}")
+_PLACEHOLDER = re.compile("|".join(re.escape(placeholder) for placeholder in PLACEHOLDERS))
 DEFAULT_TIME_LIMIT_S = 120.0
 """How long a load bounded by calls or iterations may run at most before it is stopped (its results kept)."""
+MAX_ITERATION = 10_000
+"""At most this many calls in one iteration (the weights' sum): an iteration is built as a list, once per load."""
 
 
 class LoadSpecError(ValueError):
@@ -49,10 +53,8 @@ class LoadStep:
 
 def fill(value: Any, values: Mapping[str, str]) -> Any:
     """`value` with every placeholder replaced, in strings at any depth of lists and objects."""
-    if isinstance(value, str):
-        for placeholder, replacement in values.items():
-            value = value.replace(placeholder, replacement)
-        return value
+    if isinstance(value, str):  # one pass: a caller named `team{n}` is inserted as written, not filled again
+        return _PLACEHOLDER.sub(lambda found: values.get(found.group(0), found.group(0)), value)
     if isinstance(value, list):
         return [fill(item, values) for item in value]
     if isinstance(value, dict):
@@ -120,6 +122,12 @@ class LoadProfile:
         for step in self.steps:
             if step.weight < 1:
                 raise LoadSpecError(f"the weight of {step.tool!r} must be a whole number from 1, not {step.weight}")
+        total = sum(step.weight for step in self.steps)
+        if total > MAX_ITERATION:
+            raise LoadSpecError(
+                f"the profile's weights add up to {total} calls per iteration, more than {MAX_ITERATION}: weights "
+                "are proportions (3 and 1 call one tool three times as often), so write them small"
+            )
         if not math.isfinite(self.ramp_up_s) or self.ramp_up_s < 0:
             raise LoadSpecError(f"the ramp-up must be zero or a positive number of seconds, not {self.ramp_up_s}")
 
@@ -133,4 +141,13 @@ class LoadProfile:
         return list(dict.fromkeys(step.tool for step in self.steps))
 
 
-__all__ = ["DEFAULT_TIME_LIMIT_S", "PLACEHOLDERS", "LoadBound", "LoadProfile", "LoadSpecError", "LoadStep", "fill"]
+__all__ = [
+    "DEFAULT_TIME_LIMIT_S",
+    "MAX_ITERATION",
+    "PLACEHOLDERS",
+    "LoadBound",
+    "LoadProfile",
+    "LoadSpecError",
+    "LoadStep",
+    "fill",
+]

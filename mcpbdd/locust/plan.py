@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -29,6 +30,10 @@ __all__ = [
     "schedule_of",
     "steps_of",
 ]
+
+_PLACEHOLDER = re.compile(r"\{caller\}|\{tenant\}|\{n\}")
+MAX_ITERATION = 10_000
+"""At most this many calls in one round of the profile (the weights' sum): every user builds the round as a list."""
 
 PLAN_ENV = "MCPBDD_LOCUST_PLAN"
 """The environment variable naming the plan file in every Locust process mcpbdd starts."""
@@ -72,6 +77,12 @@ def steps_of(steps: Iterable[ProfileStep]) -> list[LocustStep]:
     found = [LocustStep(step.tool, dict(step.arguments), step.weight) for step in steps]
     if not found:
         raise ValueError("the profile has no step: give at least one tool to call")
+    total = sum(step.weight for step in found)
+    if total > MAX_ITERATION:
+        raise ValueError(
+            f"the profile's weights add up to {total} calls per iteration, more than {MAX_ITERATION}: weights are "
+            "proportions (3 and 1 call one tool three times as often), so write them small"
+        )
     return found
 
 
@@ -84,10 +95,8 @@ def schedule_of(steps: list[LocustStep]) -> list[LocustStep]:
 
 def fill(value: Any, values: Mapping[str, str]) -> Any:
     """`value` with every placeholder replaced, in strings at any depth of lists and objects."""
-    if isinstance(value, str):
-        for placeholder, replacement in values.items():
-            value = value.replace(placeholder, replacement)
-        return value
+    if isinstance(value, str):  # one pass: a caller named `team{n}` is inserted as written, not filled again
+        return _PLACEHOLDER.sub(lambda found: values.get(found.group(0), found.group(0)), value)
     if isinstance(value, list):
         return [fill(item, values) for item in value]
     if isinstance(value, dict):

@@ -135,15 +135,26 @@ def _run(plan: Path, keep: Path, options: LocustOptions, users: int) -> LoadResu
     with started_locust(master, timing, plan, keep) as processes:
         ended = processes.wait(started + timing.hard_deadline_s)
         code = processes.master.poll()
+        lost = _workers_lost(processes.workers)
     report = keep / "workers.json"
     timeline, span = timeline_of_workers(read_workers(report))
     duration = options.run_time_s if ended and code in (0, 1) else span
     result = read_result(keep / "locust", duration_s=duration, stopped_because="")
-    why = _why(ended, code, processes, timing, options.run_time_s, result.calls)
+    why = _why(ended, code, processes, timing, options.run_time_s, result.calls) + lost
     artifacts = {**result.artifacts, **{f"log {name}": path for name, path in processes.logs.items()}}
     if report.is_file():
         artifacts["workers"] = report
     return replace(result, stopped_because=why, artifacts=artifacts, timeline=timeline or result.timeline)
+
+
+def _workers_lost(workers: Sequence[Any]) -> str:
+    """The workers a signal ended before the master did, in words ("" when none): the calls a worker made since its
+    last report (every 3 s) died with it, so a run that lost one must not read as whole."""
+    lost = [(index, worker.poll()) for index, worker in enumerate(workers)]
+    said = [f"worker {index} was killed by signal {-code}" for index, code in lost if code is not None and code < 0]
+    if not said:
+        return ""
+    return f"; but {', '.join(said)} during the run: the calls it made since its last report are not counted"
 
 
 def _why(ended: bool, code: int | None, processes: Any, timing: LocustTiming, run_time_s: float, calls: int) -> str:
