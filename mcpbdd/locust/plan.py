@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
+
+from mcpbdd.load.profile import fill  # the placeholders are filled as the in-process driver fills them
 
 __all__ = [
     "PLAN_ENV",
@@ -31,7 +32,6 @@ __all__ = [
     "steps_of",
 ]
 
-_PLACEHOLDER = re.compile(r"\{caller\}|\{tenant\}|\{n\}")
 MAX_ITERATION = 10_000
 """At most this many calls in one round of the profile (the weights' sum): every user builds the round as a list."""
 
@@ -91,17 +91,6 @@ def schedule_of(steps: list[LocustStep]) -> list[LocustStep]:
     `schedule[(n - 1) % len(schedule)]` (how the statistics' runner finds which step an acknowledged call was)."""
     rounds = max(step.weight for step in steps)
     return [step for turn in range(rounds) for step in steps if turn < step.weight]
-
-
-def fill(value: Any, values: Mapping[str, str]) -> Any:
-    """`value` with every placeholder replaced, in strings at any depth of lists and objects."""
-    if isinstance(value, str):  # one pass: a caller named `team{n}` is inserted as written, not filled again
-        return _PLACEHOLDER.sub(lambda found: values.get(found.group(0), found.group(0)), value)
-    if isinstance(value, list):
-        return [fill(item, values) for item in value]
-    if isinstance(value, dict):
-        return {key: fill(item, values) for key, item in value.items()}
-    return value
 
 
 @dataclass(frozen=True)
