@@ -10,6 +10,11 @@ saying why; the 2026-07-28 servers keep every verdict the suite gives them.
 The servers are pinned and installed into a cache on first use (tests/reference_servers.py): npm's two with npm,
 PyPI's two in virtual environments of their own. A failure found here is either the server's (then it is listed in
 its expected-failures file, with why) or the pack's (then it is fixed, with a test in the fast tier).
+
+Over stdio each reference server is run once (`stdio_runs`): the whole pack over both eras with `--official` and the
+server's expected-failures file, which both the pack's test and the agreement test read (the suite runs whole
+whatever `--only` chooses of the pack, and the pack's summary and count are its own beside the suite's). Only the
+two URL cases of the agreement start runs of their own.
 """
 
 from __future__ import annotations
@@ -21,6 +26,8 @@ import sys
 import time
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -37,10 +44,10 @@ BASELINES = ROOT / "tests" / "reference" / "expected-failures"
 ERAS = ("2026-07-28", "2025-11-25")
 
 
-def _conformance(folder: Path, target: str, *args: str) -> subprocess.CompletedProcess[str]:
+def _conformance(folder: Path, target: str, *args: str, timeout: int = 300) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k != "GITHUB_STEP_SUMMARY"}
     argv = [sys.executable, "-m", "mcpbdd.cli.main", "conformance", target, *args]
-    return subprocess.run(argv, cwd=folder, env=env, capture_output=True, text=True, timeout=300)
+    return subprocess.run(argv, cwd=folder, env=env, capture_output=True, text=True, timeout=timeout)
 
 
 def _git_repository(folder: Path) -> Path:
@@ -74,15 +81,64 @@ def _expected(name: str) -> list[str]:
     return [entry for entry in entries if not entry.startswith(OFFICIAL)]
 
 
-@pytest.mark.parametrize("name", sorted(TARGETS))
-def test_the_pack_finishes_on_each_reference_server_with_its_expected_failures(name: str, tmp_path: Path) -> None:
+def _options(name: str) -> list[str]:
+    """`--expected-failures` with the server's baseline, when it has one."""
     baseline = BASELINES / f"{name}.yaml"
-    options = ["--expected-failures", str(baseline)] if baseline.is_file() else []
-    started = time.monotonic()
-    done = _conformance(tmp_path, TARGETS[name](tmp_path), *options)
-    took = time.monotonic() - started
+    return ["--expected-failures", str(baseline)] if baseline.is_file() else []
+
+
+@dataclass(frozen=True)
+class Run:
+    """One `mcpbdd conformance` run: the folder it ran in (its reports) and what it said."""
+
+    folder: Path
+    done: subprocess.CompletedProcess[str]
+
+
+class StdioRuns:
+    """Each reference server's one run over stdio, started by the first test that asks for it: the whole pack over
+    both eras, `--official`, and the server's expected-failures file."""
+
+    def __init__(self, factory: pytest.TempPathFactory) -> None:
+        self._factory = factory
+        self._runs: dict[str, Run] = {}
+
+    def of(self, name: str) -> Run:
+        if name not in self._runs:
+            folder = self._factory.mktemp(name)
+            done = _conformance(folder, TARGETS[name](folder), "--official", *_options(name), timeout=540)
+            self._runs[name] = Run(folder, done)
+        return self._runs[name]
+
+
+@pytest.fixture(scope="module")
+def stdio_runs(tmp_path_factory: pytest.TempPathFactory) -> StdioRuns:
+    """The reference servers' runs over stdio, one per server, read by the pack's test and the agreement test."""
+    return StdioRuns(tmp_path_factory)
+
+
+def _pack_span(junit: Path) -> float:
+    """Seconds from the first era's start to the last era's end, as the pack's JUnit files say (the eras run side
+    by side; the official suite, which the shared run adds after them, is not counted)."""
+    spans: list[tuple[datetime, datetime]] = []
+    for era in ("client.auto", "client.legacy"):
+        suite = ET.parse(junit / era / "TESTS-conformance.xml").getroot()
+        started = datetime.fromisoformat(str(suite.get("timestamp")))
+        spans.append((started, started + timedelta(seconds=float(str(suite.get("time"))))))
+    return (max(end for _, end in spans) - min(start for start, _ in spans)).total_seconds()
+
+
+@pytest.mark.timeout(600)  # the first reader starts the server's shared run: the pack and the official suite
+@pytest.mark.parametrize("name", sorted(TARGETS))
+def test_the_pack_finishes_on_each_reference_server_with_its_expected_failures(
+    name: str, stdio_runs: StdioRuns
+) -> None:
+    """Reads the server's shared run over stdio (`stdio_runs`): the pack's summary and count; its time is the pack's
+    own span in its JUnit files, the official suite after it left out."""
+    run = stdio_runs.of(name)
+    done = run.done
     assert done.returncode == 0, done.stdout + done.stderr
-    summary = (tmp_path / "reports" / "conformance.md").read_text(encoding="utf-8")
+    summary = (run.folder / "reports" / "conformance.md").read_text(encoding="utf-8")
     assert "❌" not in summary, summary
     expected = _expected(name)
     for entry in expected:
@@ -91,6 +147,7 @@ def test_the_pack_finishes_on_each_reference_server_with_its_expected_failures(n
     if expected:
         assert f"{2 * len(expected)} expected failure" in summary
         assert f"mcpbdd conformance: {2 * len(expected)} expected failure(s)" in done.stdout
+    took = _pack_span(run.folder / "reports" / "junit")
     assert took < 120, f"the pack took {took:.0f} s on {name}"
 
 
@@ -132,11 +189,12 @@ bridge), server-everything over its own streamable HTTP transport (`PORT`), and 
 
 
 @pytest.fixture(params=AGREEMENT)
-def served(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str, str]]:
-    """A case of `AGREEMENT`: its name and the target `mcpbdd conformance` is given (started here when a URL)."""
+def served(request: pytest.FixtureRequest, tmp_path: Path, stdio_runs: StdioRuns) -> Iterator[tuple[str, Run]]:
+    """A case of `AGREEMENT` and its run with `--official`: a reference server's shared run over stdio, or, at a
+    URL (the server started here), a run of its own of the pack's `COUNTERPARTS` beside the whole suite."""
     case = str(request.param)
     if case in TARGETS:
-        yield case, TARGETS[case](tmp_path)
+        yield case, stdio_runs.of(case)
         return
     port = _free_port()
     if case.startswith("server-everything"):
@@ -145,8 +203,12 @@ def served(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str
     else:
         argv = [sys.executable, "-m", "mcpbdd.examples.notes", "--http", f"127.0.0.1:{port}"]
         env = dict(os.environ)
+    name = case.split(" at ")[0]
     for url in _serve(argv, port, env):
-        yield case, url
+        yield (
+            case,
+            Run(tmp_path, _conformance(tmp_path, url, "--official", "--only", ",".join(COUNTERPARTS), *_options(name))),
+        )
 
 
 def _official(junit: Path) -> list[dict[str, object]]:
@@ -167,24 +229,24 @@ def _official(junit: Path) -> list[dict[str, object]]:
     return found
 
 
-def test_the_pack_and_the_official_suite_agree_where_they_check_one_rule(
-    served: tuple[str, str], tmp_path: Path
-) -> None:
-    case, target = served
+@pytest.mark.timeout(600)  # a stdio case read first (e.g. with -k) starts the server's shared run
+def test_the_pack_and_the_official_suite_agree_where_they_check_one_rule(served: tuple[str, Run]) -> None:
+    """Reads the case's run (`served`): a reference server's shared run over stdio, or its own run at a URL."""
+    case, run = served
+    done, folder = run.done, run.folder
     name = case.split(" at ")[0]
     baseline = BASELINES / f"{name}.yaml"
-    options = ["--expected-failures", str(baseline)] if baseline.is_file() else []
-    done = _conformance(tmp_path, target, "--official", "--only", ",".join(COUNTERPARTS), *options)
+    options = _options(name)
     npm = name.startswith("server-")  # 2025-11-25 servers: the suite's 2026-07-28 scenarios do not apply to them
     # At its URL server-everything answers a foreign Host with 200: dns-rebinding-protection, a 2025-11-25 rule too
     # ("Servers MUST validate the Origin header"), is a genuine failure of the server's, which its baseline lists
     # (official:localhost-host-rebinding-rejected): reported as an expected failure, not failing the run.
     rebinding = case == "server-everything at its URL"
     assert done.returncode == 0, done.stdout + done.stderr
-    summary = Summary.of(read_verdicts(tmp_path / "reports" / "junit"), load_baseline(baseline if options else None))
+    summary = Summary.of(read_verdicts(folder / "reports" / "junit"), load_baseline(baseline if options else None))
     assert not summary.unexpected, summary.unexpected
     pack = pack_verdicts(summary.verdicts)
-    official = _official(tmp_path / "reports" / "junit")
+    official = _official(folder / "reports" / "junit")
     assert disagreements(pack, official) == []
     assert "disagree" not in done.stdout
     statuses = {(check["scenario"], check["id"]): check["status"] for check in official}
@@ -212,7 +274,7 @@ def test_the_pack_and_the_official_suite_agree_where_they_check_one_rule(
         assert f"{len(era_bound)} official check(s) not applicable, not passed: the server speaks only 2025-11-25" in (
             done.stdout
         )
-        markdown = (tmp_path / "reports" / "conformance.md").read_text(encoding="utf-8")
+        markdown = (folder / "reports" / "conformance.md").read_text(encoding="utf-8")
         assert f"| caching | sep-2549-tools-list-caching-hints | SKIPPED ({NOT_THIS_ERA}) (the suite said FAILURE)" in (
             markdown
         )
