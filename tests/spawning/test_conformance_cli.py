@@ -3,6 +3,11 @@ a broken variant failing, the expected-failures file, `--only`/`--skip` and the 
 
 Each run is the real command in a subprocess (it starts behave processes of its own), in a scratch
 folder with no project file, as a team with only a server would run it.
+
+No two tests read one run: each run differs from every other in its target, its checks (`--only`/`--skip`), its
+expected-failures file or its caller (the pyproject section, `--user`, `--token`), and the tests that run the same
+server twice (the broken one, the members-only one, the protected one, the example over HTTP) compare the two
+options' outcomes. So each test starts its own runs; a run shared would drop the difference a test checks.
 """
 
 from __future__ import annotations
