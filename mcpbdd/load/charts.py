@@ -22,6 +22,12 @@ def _style() -> Any:
     return Style(background="white", plot_background="white", font_family="sans-serif")
 
 
+def _common() -> dict[str, Any]:
+    """What every load chart shares: its look, its size, and no script (pygal's tooltips script is fetched from the
+    web: a report opened offline must not reach out)."""
+    return {"style": _style(), "width": 800, "height": 400, "disable_xml_declaration": True, "js": []}
+
+
 def latency_histogram(result: LoadResult) -> str | None:
     """An SVG histogram of the calls' latencies per tool (None when the engine brought no samples)."""
     if not result.samples:
@@ -34,11 +40,7 @@ def latency_histogram(result: LoadResult) -> str | None:
         title=f"Latency of {result.calls} calls ({result.engine})",
         x_title="latency (ms)",
         y_title="calls",
-        style=_style(),
-        width=800,
-        height=400,
-        disable_xml_declaration=True,
-        js=[],  # pygal's tooltips script is fetched from the web: a report opened offline must not reach out
+        **_common(),
     )
     for tool in result.per_tool:
         counts = [0] * BUCKETS
@@ -57,12 +59,8 @@ def throughput_chart(result: LoadResult) -> str:
         title=f"Throughput ({result.engine}): {result.calls_per_second:.1f} calls/s over {result.duration_s:.1f} s",
         x_title="second",
         y_title="calls started",
-        style=_style(),
-        width=800,
-        height=400,
         show_minor_x_labels=False,
-        disable_xml_declaration=True,
-        js=[],  # pygal's tooltips script is fetched from the web: a report opened offline must not reach out
+        **_common(),
     )
     seconds = [f"{second:g}" for second, _, _ in result.timeline]
     chart.x_labels = seconds
