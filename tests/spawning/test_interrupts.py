@@ -128,6 +128,10 @@ def _interrupt_while_closing(tmp_path: Path, tool: str) -> tuple[Run, int]:
     log = closing / "log"
     run.wait_for(lambda: log.exists() and "closing" in log.read_text(), 120, "the first scenario to close")
     run.signal(signal.SIGINT)
+    if tool == "mcpbdd":
+        # mcpbdd passes the signal on to its worker from its handler, then says so: only then has the worker
+        # got it. Writing `go` sooner lets a busy machine finish the close before the signal arrives.
+        run.wait_for(lambda: "SIGINT: stopping the run" in run.text(), 60, "mcpbdd to pass the signal on")
     # The lifespan waits for `go`: the signal has reached the process (it is pending there) before it is written.
     (closing / "go").touch()
     code = run.wait()
