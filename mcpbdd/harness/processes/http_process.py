@@ -32,7 +32,7 @@ from mcpbdd.harness.processes import groups, spawn
 from mcpbdd.harness.processes.process_options import ProcessOptions, command_argv
 from mcpbdd.kit.principals import Principal
 
-__all__ = ["MCP_PATH", "STOP_GRACE", "HttpProcess", "free_port"]
+__all__ = ["MCP_PATH", "PORT_ATTEMPTS", "STOP_GRACE", "HttpProcess", "free_port"]
 
 MCP_PATH = "/mcp"
 """Where the SDK's `streamable_http_app()` serves MCP unless told otherwise."""
@@ -41,6 +41,9 @@ LISTEN_POLL_MIN = 0.002
 LISTEN_POLL_MAX = 0.05
 """How often to look whether the server listens (and, when stopping, whether it ended): often at first, since
 a forked server is up in tens of milliseconds, then less, for a server that takes seconds."""
+
+PORT_ATTEMPTS = 3
+"""Starts on a new port when the picked one was taken before the server bound it (see `HttpProcess.start`)."""
 
 STOP_GRACE = 5.0
 """Seconds a stopped server has to exit after SIGTERM before its process group is killed."""
@@ -96,7 +99,12 @@ class HttpProcess:
         return command_argv(self.command, port=str(port))
 
     async def start(self, stack: AsyncExitStack) -> None:
-        """Start the process (in the owner task) and wait until its port accepts connections."""
+        """Start the process (in the owner task) and wait until its port accepts connections.
+
+        The port is free when picked, not reserved: another process may bind it before the server
+        does. A server that ends saying its address is in use is started again on a new port
+        (`PORT_ATTEMPTS` in all); any other early end is reported at once.
+        """
         folder = tempfile.TemporaryDirectory(prefix="mcpbdd-http-")
         stack.callback(folder.cleanup)
         self._stderr_path = Path(folder.name) / "stderr.log"
@@ -104,8 +112,23 @@ class HttpProcess:
         loopback = self.options.loopback(stack)  # registered before the process, so it stops after it
         if loopback is not None:
             upstream_env = loopback.start().environment()
-        self.port = free_port()
         env = {**os.environ, **upstream_env, **self.env}
+        stack.push_async_callback(self._stop)
+        for attempt in range(1, PORT_ATTEMPTS + 1):
+            self._spawn(env)
+            try:
+                await self._wait_until_listening()
+            except ConnectionError:
+                if attempt == PORT_ATTEMPTS or not self._lost_its_port():
+                    raise
+                continue
+            break
+        self._http = Http(self.url, tokens=self.tokens, bearer=self.bearer, edge=self.edge)
+
+    def _spawn(self, env: dict[str, str]) -> None:
+        """Start the command on a newly picked port, its stderr in the scenario's file (the last attempt's)."""
+        assert self._stderr_path is not None
+        self.port = free_port()
         argv = spawn.prepare(self.options.spawn, self.argv(self.port), cwd=self.options.cwd, env=env)
         with open(self._stderr_path, "wb") as stderr:
             self._process = subprocess.Popen(
@@ -117,9 +140,15 @@ class HttpProcess:
                 stderr=stderr,
                 start_new_session=True,  # its own process group: stopping it stops whatever it started
             )
-        stack.push_async_callback(self._stop)
-        self._http = Http(self.url, tokens=self.tokens, bearer=self.bearer, edge=self.edge)
-        await self._wait_until_listening()
+
+    def _lost_its_port(self) -> bool:
+        """The process ended because another one bound the port between the pick and its bind."""
+        process = self._process
+        if process is None or process.poll() is None:
+            return False
+        groups.kill_group(process.pid)  # whatever it started, before a new one takes its place
+        said = self.stderr().lower()
+        return "address already in use" in said or "errno 98" in said
 
     async def _wait_until_listening(self) -> None:
         assert self._process is not None and self.port is not None

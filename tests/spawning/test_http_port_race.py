@@ -1,0 +1,76 @@
+"""An `http:` server whose picked port is taken before it binds it (`HttpProcess.start`).
+
+mcpbdd picks a free loopback port, then the server binds it a moment later: another process may
+take it in between. The server then ends saying its address is in use, and mcpbdd starts it again
+on a new port instead of failing the scenario. The race is made certain here by binding the first
+ports picked with another socket first (what the other process would do).
+"""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterator
+from contextlib import AsyncExitStack
+
+import pytest
+
+from mcpbdd.harness import ClientHarness
+from mcpbdd.harness.processes import http_process
+from mcpbdd.harness.processes.http_process import PORT_ATTEMPTS, HttpProcess
+
+NOTES = "{python} -m mcpbdd.examples.notes --http 127.0.0.1:{port}"
+
+
+class PortThief:
+    """Binds the next `count` ports mcpbdd picks before the server can (bound, not listening: nobody answers)."""
+
+    def __init__(self) -> None:
+        self.left = 0
+        self.taken: list[int] = []
+        self._held: list[socket.socket] = []
+        self._real_pick = http_process.free_port
+
+    def pick(self) -> int:
+        port = self._real_pick()
+        if self.left > 0:
+            self.left -= 1
+            blocker = socket.socket()
+            blocker.bind(("127.0.0.1", port))
+            self._held.append(blocker)
+            self.taken.append(port)
+        return port
+
+    def close(self) -> None:
+        for blocker in self._held:
+            blocker.close()
+
+
+@pytest.fixture
+def thief(monkeypatch: pytest.MonkeyPatch) -> Iterator[PortThief]:
+    stealing = PortThief()
+    monkeypatch.setattr(http_process, "free_port", stealing.pick)
+    yield stealing
+    stealing.close()
+
+
+@pytest.mark.anyio
+async def test_a_server_whose_port_was_taken_starts_again_on_another(thief: PortThief) -> None:
+    thief.left = PORT_ATTEMPTS - 1
+    process = HttpProcess(NOTES)
+    async with ClientHarness(process, timeout=20) as harness:
+        tools = await harness.list_tools(None)
+        port = process.port
+    assert "create_note" in {tool.name for tool in tools}
+    assert len(thief.taken) == PORT_ATTEMPTS - 1 and port not in thief.taken
+
+
+@pytest.mark.anyio
+async def test_when_every_port_picked_is_taken_the_error_says_the_address_is_in_use(thief: PortThief) -> None:
+    thief.left = PORT_ATTEMPTS
+    process = HttpProcess(NOTES)
+    with pytest.raises(ConnectionError) as failure:
+        async with AsyncExitStack() as stack:
+            await process.start(stack)
+    assert "ended before it listened" in str(failure.value)
+    assert "address already in use" in str(failure.value).lower()
+    assert len(thief.taken) == PORT_ATTEMPTS
