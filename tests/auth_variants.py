@@ -84,8 +84,9 @@ def main(argv: list[str] | None = None) -> None:
     )
     if args.flaw == "403-for-401":
         for middleware in app.user_middleware:
-            if middleware.cls is ScopeGate:
-                middleware.cls = Answers403For401
+            if middleware.cls is ScopeGate:  # type: ignore[comparison-overlap]
+                # The gate's class swapped for the flawed one: same constructor, which Starlette's types cannot see.
+                middleware.cls = Answers403For401  # type: ignore[assignment]
     config = uvicorn.Config(app, host=host, port=int(port), log_level="warning")
     anyio.run(uvicorn.Server(config).serve)
 

@@ -36,7 +36,7 @@ import json
 import logging
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Final, cast
+from typing import Final, TypeVar, cast
 from urllib.parse import urlparse
 
 import anyio
@@ -47,6 +47,7 @@ from mcp.server.auth.provider import TokenVerifier
 from mcp.server.auth.routes import build_resource_metadata_url, create_protected_resource_routes
 from pydantic import AnyHttpUrl
 from starlette._utils import get_route_path
+from starlette.applications import Starlette
 from starlette.middleware.authentication import AuthenticationMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -107,8 +108,12 @@ def authorization_server(
     return issuer, jwks_url
 
 
+App = TypeVar("App", bound=Starlette)
+"""The app `protect` returns is the one it was given (a Starlette app, or a subclass such as FastAPI's)."""
+
+
 def protect(
-    app: Any,
+    app: App,
     verifier: TokenVerifier,
     *,
     resource_url: str,
@@ -116,7 +121,7 @@ def protect(
     tool_scopes: Mapping[str, Iterable[str]] | None = None,
     max_body: int = MAX_GATED_BODY,
     body_timeout: float = BODY_TIMEOUT,
-) -> Any:
+) -> App:
     """Require an accepted token on every request to `app` but its metadata, scopes per tool; serve the metadata."""
     scopes = {tool: tuple(needed) for tool, needed in (tool_scopes or {}).items()}
     supported = sorted({scope for needed in scopes.values() for scope in needed})
