@@ -5,7 +5,7 @@
 
 TARGET is any target `mcpbdd conformance` takes (`package.module:attr`, `stdio: <command>`,
 `http: <command with {port}>`, a URL; default: `server` under [tool.mcpbdd]); the tools are listed
-as a scenario lists them (`mcpbdd.cli.surface.offered_tools`). Every rule of `mcpbdd.surface_lint`
+as a scenario lists them (`mcpbdd.scenario.offered.offered_tools`). Every rule of `mcpbdd.surface_lint`
 runs (or those `--rules` names); the console shows each finding with its fix and each tool's token
 cost; `--sarif` writes SARIF 2.1.0 for GitHub code scanning, `--json` the report as JSON, `--markdown`
 a Markdown summary (appended to `$GITHUB_STEP_SUMMARY` too when that is set). `--baseline` names a
@@ -87,9 +87,9 @@ def _artifact(target: str, given: str | None) -> str | None:
 
 
 def main(args: argparse.Namespace) -> int:
-    from mcpbdd.cli.surface import offered_tools
     from mcpbdd.harness.targets import ServerTarget
     from mcpbdd.model.config import load_settings
+    from mcpbdd.scenario.offered import offered_tools
     from mcpbdd.surface_lint import lint_surface, listings_of, load_accepted, rule_named
     from mcpbdd.surface_lint.output import console_lines, json_report, markdown_report
     from mcpbdd.surface_lint.sarif import sarif_text

@@ -66,43 +66,9 @@ def add_parser(commands: Any) -> None:
     )
 
 
-def _redact_history(history: Path | None) -> None:
-    """Mask the project's configured secrets in the history file, in place (what Allure embeds in every report).
-
-    The history carries earlier runs' names and messages into each new report: a run made before a
-    secret was configured (or rendered from unredacted results) must not put it into the next one.
-    """
-    if history is None or not history.is_file():
-        return
-    from mcpbdd.model.config import load_settings
-    from mcpbdd.model.redaction import Redactor
-
-    try:
-        secrets = load_settings().secrets
-    except ValueError:
-        return  # no readable project settings: nothing configured to mask
-    if not secrets:
-        return
-    text = history.read_text(encoding="utf-8")
-    masked = Redactor(secrets).redact(text)
-    if masked != text:
-        history.write_text(masked, encoding="utf-8")
-
-
-def _merged_coverage(files: list[Path] | None) -> dict[str, Any] | None:
-    """`report --coverage`: the files merged (FileNotFoundError/ValueError name a missing or unreadable one)."""
-    if not files:
-        return None
-    from mcpbdd.checks.coverage import load_coverage, merge
-
-    missing = [str(path) for path in files if not path.is_file()]
-    if missing:
-        raise FileNotFoundError(f"no coverage file: {', '.join(missing)} (run `mcpbdd run` or `mcpbdd coverage -o`)")
-    return merge(load_coverage(path) for path in files)
-
-
 def main(args: argparse.Namespace) -> int:
     from mcpbdd.reporting import html as html_report
+    from mcpbdd.reporting.history import merged_coverage, redact_history
 
     results = args.results or [DEFAULT_RESULTS]
     try:
@@ -112,10 +78,10 @@ def main(args: argparse.Namespace) -> int:
             page = render_messages(args.messages, args.output / "cucumber.html")
         else:
             history = None if args.no_history else args.history
-            coverage = _merged_coverage(args.coverage)
-            _redact_history(history)  # earlier runs' entries may predate a secret's configuration
+            coverage = merged_coverage(args.coverage)
+            redact_history(history)  # earlier runs' entries may predate a secret's configuration
             page = html_report.render(results, args.output, name=args.name, coverage=coverage, history=history)
-            _redact_history(history)
+            redact_history(history)
     except html_report.NodeMissing as exc:
         print(f"mcpbdd report: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -4,8 +4,8 @@
     mcpbdd surface diff OLD.json NEW.json               # every difference, breaking or not, and the token deltas
     mcpbdd surface approve SNAPSHOT --by WHO --why WHY [--tool NAME ...] [--server TARGET]
 
-`dump` reaches the server as a scenario would (a World, the configured harness; any target
-kind: module:attr, a stdio command, a URL), so the file it writes is exactly what the
+`dump` reaches the server as a scenario would (`mcpbdd.scenario.offered`: a World, the configured harness;
+any target kind: module:attr, a stdio command, a URL), so the file it writes is exactly what the
 snapshot step compares. `diff` exits 1 when a difference is breaking, 0 otherwise, 2 when a
 file cannot be read: a release job can gate on it. `approve` records, in the snapshot, who approved a
 change to a tool's description or schemas, when and why (`mcpbdd.checks.surface_pins`): the drift gate
@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-__all__ = ["add_parser", "current_surface", "main", "offered_tools"]
+__all__ = ["add_parser", "main"]
 
 EXIT_OK, EXIT_BREAKING, EXIT_USAGE = 0, 1, 2
 
@@ -44,44 +44,11 @@ def add_parser(commands: Any) -> None:
     approve.add_argument("--server", help="the server (default: server under [tool.mcpbdd])")
 
 
-def current_surface(server: str | None) -> dict[str, Any]:
-    """The configured (or given) server's surface, listed through a World as a scenario lists it."""
-    from mcpbdd.checks.surface import surface_of
-
-    return surface_of(offered_tools(server))
-
-
-def offered_tools(server: str | None) -> list[Any]:
-    """The configured (or given) server's tools in its own order (duplicates kept), listed through a World as a
-    scenario lists them: any target kind (module:attr on the context harness, else the client harness)."""
-    from mcpbdd.harness.targets import ServerTarget
-    from mcpbdd.model.config import load_settings
-    from mcpbdd.model.kinds import HarnessKind
-    from mcpbdd.scenario.runtime import RunLoop
-    from mcpbdd.scenario.world import World
-
-    settings = load_settings({})
-    target = server or settings.server
-    if not target:
-        raise ValueError("no server: pass --server package.module:attr (or a stdio command, a URL) or set server")
-    loop = RunLoop()
-    try:
-        world = World(settings, loop.owner())
-        try:
-            world.use_server(target)
-            inprocess = ServerTarget.parse(target).kind == "inprocess"
-            world.use_harness(HarnessKind.CONTEXT if inprocess else HarnessKind.CLIENT)
-            return world.offered_tools()
-        finally:
-            world.close()
-    finally:
-        loop.close()
-
-
 def main(args: argparse.Namespace) -> int:
     from mcpbdd.checks.surface import load_surface, write_surface
     from mcpbdd.checks.surface_diff import diff_surfaces, render_differences
     from mcpbdd.checks.surface_pins import token_deltas
+    from mcpbdd.scenario.offered import current_surface
 
     if args.surface_command == "dump":
         try:
@@ -110,6 +77,7 @@ def main(args: argparse.Namespace) -> int:
 
 def _approve(args: argparse.Namespace) -> int:
     from mcpbdd.checks.surface import approve_changes
+    from mcpbdd.scenario.offered import offered_tools
     from mcpbdd.surface_lint.visible import reveal
 
     try:
