@@ -52,6 +52,7 @@ while not go.exists():
 async def store_atomic(note: dict) -> None:
     while True:
         number = await store.increment("meta/next", initial=1) - 1
+        numbers.append(number)
         time.sleep(0.002)  # the server's work between taking the number and storing the note
         if await store.add(f"notes/n-{number}", note):
             return
@@ -68,6 +69,9 @@ async def store_racy(note: dict) -> None:
     await store.set("meta/next", number + 1)
 
 
+numbers = []  # every number increment handed this worker
+
+
 async def main() -> None:
     acknowledged, claimed = [], []
     for i in range(rounds):
@@ -78,7 +82,7 @@ async def main() -> None:
         for slot in range(slots):
             if await store.add(f"slots/{slot}", name):
                 claimed.append(slot)
-    print(json.dumps({"acknowledged": acknowledged, "claimed": claimed}), flush=True)
+    print(json.dumps({"acknowledged": acknowledged, "claimed": claimed, "numbers": numbers}), flush=True)
 
 
 anyio.run(main)
@@ -143,6 +147,8 @@ def test_every_note_numbered_with_increment_and_add_is_stored_exactly_once(
     acknowledged = Counter(json.dumps(note, sort_keys=True) for report in reports for note in report["acknowledged"])
     assert sum(acknowledged.values()) == WORKERS * ROUNDS
     assert _stored_notes(storage) == acknowledged  # none lost, none doubled
+    handed = Counter(number for report in reports for number in report["numbers"])
+    assert [number for number, times in handed.items() if times > 1] == []  # no number handed out twice
     numbers = sorted(int(key.removeprefix("notes/n-")) for key in storage if key.startswith("notes/"))
     assert numbers == list(range(1, WORKERS * ROUNDS + 1))  # each number handed out once, none skipped
     assert storage["meta/next"] == WORKERS * ROUNDS + 1
