@@ -8,7 +8,9 @@ tests/spawning/test_storage_atomic_processes.py.
 from __future__ import annotations
 
 import asyncio
+import sys
 import threading
+import time
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
@@ -227,10 +229,15 @@ def _at_once(work: Callable[[int], Coroutine[Any, Any, list[Any]]]) -> list[Any]
             errors.append(f"thread {number}: {exc!r}")
 
     threads = [threading.Thread(target=run, args=(n,)) for n in range(THREADS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as the interpreter can: a gap in a lock shows
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+    finally:
+        sys.setswitchinterval(interval)
     assert not errors, errors
     return results
 
@@ -258,7 +265,11 @@ def test_threads_adding_the_same_keys_at_once_store_each_key_once(service: Stora
 
 
 def _appending(entry: str) -> Callable[[list[str]], list[str]]:
-    return lambda entries: [*entries, entry]
+    def append(entries: list[str]) -> list[str]:
+        time.sleep(0)  # hand the interpreter to another thread mid-change: only the provider's lock keeps it out
+        return [*entries, entry]
+
+    return append
 
 
 def test_threads_appending_at_once_lose_no_entry(service: StorageService) -> None:
