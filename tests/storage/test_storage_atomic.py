@@ -21,6 +21,7 @@ from mcpbdd.storage import (
     InvalidArgumentError,
     InvalidKeyError,
     RequestCancelledError,
+    StorageError,
     StorageProvider,
     StorageService,
     TenantStorage,
@@ -169,6 +170,23 @@ async def test_update_writes_nothing_when_change_raises_or_its_value_is_refused(
     with pytest.raises(UnencodableValueError, match="JSON cannot encode a value of type set"):
         await store.update("audit", lambda entries: {1, 2})
     assert service.snapshot("acme") == {"audit": ["kept"]}
+
+
+async def test_a_change_reading_through_the_service_does_not_wait_for_itself(service: StorageService) -> None:
+    store = service.tenant("acme")
+    await store.set("notes/n-1", "first")
+    # The change runs under the provider's write lock; reading the tenant there must not deadlock.
+    assert await store.update("count", lambda _: len(service.snapshot("acme"))) == 1
+
+
+async def test_increment_names_a_damaged_counter_and_leaves_it(provider: StorageProvider, clock: FrozenClock) -> None:
+    provider.set_many("acme", [("meta/next", "{not json", None)])
+    store = StorageService(provider, clock).tenant("acme")
+    with pytest.raises(StorageError, match=r"the stored value of 'meta/next' in tenant 'acme' is not valid JSON"):
+        await store.increment("meta/next")
+    with pytest.raises(StorageError, match="not valid JSON"):
+        await store.update("meta/next", lambda value: value)
+    assert provider.get("acme", "meta/next", clock.timestamp()) == "{not json"
 
 
 async def test_update_sets_the_ttl_as_set_does_and_sees_expired_values_as_absent(

@@ -102,7 +102,9 @@ class InMemoryProvider:
         # Sorted key lists per tenant, rebuilt only after the key set changes, so paging
         # through a large tenant does not sort it again for every page.
         self._sorted: dict[str, list[str]] = {}
-        self._lock = threading.Lock()
+        # Re-entrant, as SQLiteProvider's is: an `update` change that reads through the service (a snapshot)
+        # runs while this thread holds the lock, and must not wait for itself.
+        self._lock = threading.RLock()
 
     def get(self, tenant: str, key: str, now: float) -> str | None:
         bucket = self._data.get(tenant)
