@@ -36,8 +36,9 @@ Entry = tuple[str, str, float | None]
 Change = Callable[[str | None, float | None], tuple[str, float | None]]
 """What `update` does to one entry: (its live text or None, its expiry) -> (new text, new expiry).
 
-It runs while the provider holds the write lock, so it must be quick and must not touch the provider;
-if it raises, nothing is written and the exception propagates."""
+It runs while the provider holds the write lock, so it must be quick; it may read through the provider (the
+lock is re-entrant for the thread holding it) but not write. If it raises, nothing is written and the exception
+propagates."""
 
 _T = TypeVar("_T")
 

@@ -353,7 +353,8 @@ class TenantStorage:
         `await notes.update("audit", lambda entries: [*entries, entry], default=[])`: two callers
         appending at once both land. `change` runs while the storage holds its write lock (for SQLite,
         the file's, which other processes wait for), so it must be quick and plain: no awaiting, no
-        I/O, no storage calls. If it raises, nothing is written and the exception propagates.
+        I/O, no writes to the storage (reading it is fine). If it raises, nothing is written and the
+        exception propagates.
         """
         if self._cancelled is not None and self._cancelled():
             raise self._refuse()
