@@ -5,6 +5,8 @@
 - in-memory `get`/`set` per awaited call, against the floor a server would write by hand
   (a plain dict plus `json.dumps`/`json.loads`): target <= 3x;
 - SQLite `set` in autocommit (one transaction per call), operations per second;
+- the writes no other writer can come between, against `set` on the same provider: in-memory `increment`
+  and `add` per awaited call, SQLite `increment` (one `BEGIN IMMEDIATE` transaction each) per second;
 - SQLite `set_many` of 1,000 entries (one transaction), median ms: target <= 20 ms;
 - `snapshot` + `diff` of a tenant holding 10,000 keys, median ms: target <= 50 ms.
 
@@ -96,6 +98,38 @@ def bench_sqlite_set(directory: Path, ops: int, repeats: int) -> float:
     return ops / seconds
 
 
+def bench_memory_atomic(ops: int, repeats: int) -> tuple[float, float]:
+    """Per-op seconds of awaited `increment` and `add` (half into free keys, half refused) in memory."""
+    store = StorageService().tenant("acme")
+
+    async def increments() -> None:
+        for _ in range(ops):
+            await store.increment("meta/next")
+
+    async def adds() -> None:
+        for i in range(ops):
+            await store.add(f"claims/{i % (ops // 2)}", RECORD)
+
+    return (
+        median_time(lambda: anyio.run(increments), repeats) / ops,
+        median_time(lambda: anyio.run(adds), repeats) / ops,
+    )
+
+
+def bench_sqlite_increment(directory: Path, ops: int, repeats: int) -> float:
+    """`increment` calls per second on a SQLite file (each its own write transaction)."""
+    service = StorageService(SQLiteProvider(directory / "increment.db"))
+    store = service.tenant("acme")
+
+    async def increments() -> None:
+        for _ in range(ops):
+            await store.increment("meta/next")
+
+    seconds = median_time(lambda: anyio.run(increments), repeats)
+    service.close()
+    return ops / seconds
+
+
 def bench_sqlite_set_many(directory: Path, repeats: int) -> float:
     """Median seconds of one `set_many` of 1,000 entries (one transaction) on a SQLite file."""
     service = StorageService(SQLiteProvider(directory / "batch.db"))
@@ -129,9 +163,11 @@ def main() -> None:
 
     base_set, base_get = bench_dict_baseline(ops, repeats)
     mem_set, mem_get = bench_memory_service(ops, repeats)
+    mem_increment, mem_add = bench_memory_atomic(ops, repeats)
     with tempfile.TemporaryDirectory(prefix="mcpbdd-bench-") as tmp:
         directory = Path(tmp)
         sqlite_ops = bench_sqlite_set(directory, ops // 10, repeats)
+        increment_ops = bench_sqlite_increment(directory, ops // 10, repeats)
         batch_ms = bench_sqlite_set_many(directory, repeats * 2) * 1000
         memory_diff_ms = bench_snapshot_diff(StorageService(InMemoryProvider(), FrozenClock()), repeats) * 1000
         sqlite_service = StorageService(SQLiteProvider(directory / "snap.db"), FrozenClock())
@@ -147,7 +183,15 @@ def main() -> None:
         ("dict + json.loads (baseline get)", f"{base_get * 1e6:.2f} µs/op", "", ""),
         ("in-memory `set` (awaited)", f"{mem_set * 1e6:.2f} µs/op ({set_ratio:.2f}x)", "<= 3x", within(set_ratio, 3)),
         ("in-memory `get` (awaited)", f"{mem_get * 1e6:.2f} µs/op ({get_ratio:.2f}x)", "<= 3x", within(get_ratio, 3)),
+        (
+            "in-memory `increment` (awaited)",
+            f"{mem_increment * 1e6:.2f} µs/op ({mem_increment / mem_set:.2f}x `set`)",
+            "",
+            "",
+        ),
+        ("in-memory `add` (awaited)", f"{mem_add * 1e6:.2f} µs/op ({mem_add / mem_set:.2f}x `set`)", "", ""),
         ("SQLite `set`, autocommit", f"{sqlite_ops:,.0f} ops/s", "", ""),
+        ("SQLite `increment`", f"{increment_ops:,.0f} ops/s ({sqlite_ops / increment_ops:.2f}x `set`'s time)", "", ""),
         ("SQLite `set_many` of 1,000", f"{batch_ms:.2f} ms", "<= 20 ms", within(batch_ms, 20)),
         (
             "snapshot + diff, 10,000 keys (in-memory)",

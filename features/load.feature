@@ -4,7 +4,7 @@ Feature: Many callers of many companies at once
   Callers of three companies create and list notes at once: on the in-process server, on the server
   started as its own web service (one server, a client per caller), and over stdio, where a server process
   serves one client, so each caller gets a process of its own and the concurrency is between processes
-  sharing the scenario's storage.
+  sharing the scenario's storage: three processes of one company numbering its notes at the same moment.
 
   Background:
     Given the load profile:
@@ -38,7 +38,7 @@ Feature: Many callers of many companies at once
   @harness.client
   Scenario: Companies creating and listing notes at once stay apart, over stdio
     Given the MCP server "stdio: {python} -m mcpbdd.examples.notes"
-    And one caller in each of the tenants "acme, globex, initech"
+    And 3 callers in each of the tenants "acme, globex, initech"
     When the callers run the load profile 3 times each
     Then no call under load ended in a protocol error
     And no call under load ended in a tool error

@@ -24,7 +24,8 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.shared.exceptions import MCPDeprecationWarning
 from pydantic import BaseModel, Field
 
-from mcpbdd_kit.storage import TenantStorage
+from mcpbdd.examples.note_ids import first_free_number, store_all_numbered
+from mcpbdd_kit.storage import StorageError, TenantStorage
 
 __all__ = ["IMPORT_LOGGER", "Draft", "import_drafts", "register"]
 
@@ -50,19 +51,19 @@ async def import_drafts(
     drafts: list[Draft],
     *,
     fields: dict[str, Any],
-    first_number: int,
-    counter_key: str,
     pace: float = 0.0,
 ) -> list[dict[str, Any]]:
-    """Store `drafts` as notes `n-<number>` (from `first_number`, skipping taken ids) with `fields` added to each.
+    """Store `drafts` as notes `n-<number>` (the next free numbers) with `fields` added to each.
 
-    Reports progress and logs as it goes; writes every note and the next free number
-    (`counter_key`) in one batch after the last draft, so a refused or cancelled import stores
-    nothing. `pace` (seconds) is a pause after each note's report, before the next note or the
-    write: an import that takes its time, which a client can cancel part-way (no pause by default).
+    Reports progress and logs as it goes; writes every note in one all-or-nothing batch after the
+    last draft and only then moves the tenant's note counter, so a refused or cancelled import stores
+    nothing. The batch never replaces a note: if another caller created one under a number picked
+    here meanwhile, the import takes fresh numbers (`note_ids.store_all_numbered`, logged at debug).
+    `pace` (seconds) is a pause after each note's report, before the next note or the write: an
+    import that takes its time, which a client can cancel part-way (no pause by default).
     """
     await ctx.info(f"Importing {len(drafts)} notes", logger_name=IMPORT_LOGGER)
-    number = first_number
+    number = await first_free_number(notebook)
     imported: list[dict[str, Any]] = []
     for done, draft in enumerate(drafts, 1):
         if not draft.title.strip():
@@ -77,17 +78,23 @@ async def import_drafts(
         await ctx.report_progress(done, len(drafts), f"Imported {draft.title!r}")
         if pace > 0:
             await anyio.sleep(pace)
-    await notebook.set_many({**{f"notes/{note['id']}": note for note in imported}, counter_key: number})
-    await ctx.info(f"Imported {len(imported)} notes", logger_name=IMPORT_LOGGER)
-    return imported
+    try:
+        stored, renumbered = await store_all_numbered(notebook, imported)
+    except StorageError as exc:
+        raise ToolError(f"The notes were not imported: {exc}") from exc
+    if renumbered:
+        ids = ", ".join(note["id"] for note in stored)
+        await ctx.debug(f"Another caller took a number meanwhile; stored as {ids}", logger_name=IMPORT_LOGGER)
+    await ctx.info(f"Imported {len(stored)} notes", logger_name=IMPORT_LOGGER)
+    return stored
 
 
 def register(namespace: Mapping[str, Any]) -> None:
     """Add `import_notebook` to the notes server of the module namespace `namespace` (its `mcp`).
 
-    Uses its `NoteList` and `Note` models and, when the tool runs, its `_caller`, `_notebook`,
-    `_state` and `_free_number` helpers and `NOTE_COUNTER`: the same tenant, author, clock and
-    numbering as `create_note`.
+    Uses its `NoteList` and `Note` models and, when the tool runs, its `_caller`, `_notebook` and
+    `_state` helpers: the same tenant, author and clock as `create_note`, and the same numbering
+    (`note_ids`).
     """
     note_list, note = namespace["NoteList"], namespace["Note"]
 
@@ -104,13 +111,8 @@ def register(namespace: Mapping[str, Any]) -> None:
         _, user = namespace["_caller"]()
         notebook = namespace["_notebook"](ctx)
         created = namespace["_state"](ctx).clock.now().isoformat().replace("+00:00", "Z")
-        first = await namespace["_free_number"](notebook)
         fields = {"author": user, "created_at": created}
-        counter = namespace["NOTE_COUNTER"]
-        pace = max(pace_ms, 0) / 1000
-        stored = await import_drafts(
-            ctx, notebook, notes, fields=fields, first_number=first, counter_key=counter, pace=pace
-        )
+        stored = await import_drafts(ctx, notebook, notes, fields=fields, pace=max(pace_ms, 0) / 1000)
         return note_list(notes=[note.model_validate(one) for one in stored], count=len(stored))
 
     # The annotations as objects (this module's are strings, and `NoteList` is not a name here): the SDK reads

@@ -45,7 +45,7 @@ from mcp_types import (
 from pydantic import BaseModel, Field, ValidationError
 
 from mcpbdd.examples import arguments as arg
-from mcpbdd.examples import note_changes, note_tags, notebook_import
+from mcpbdd.examples import note_changes, note_ids, note_tags, notebook_import
 from mcpbdd_kit.clock import Clock, SystemClock
 from mcpbdd_kit.consent import DECLINED, ConsentGate, Shown
 from mcpbdd_kit.doubles import scenario_doubles
@@ -195,7 +195,7 @@ async def _find(ctx: Context, note_id: str) -> Note:
 
 
 MAX_EXPIRY_MINUTES = 525_600
-NOTE_COUNTER = "meta/next-note-number"
+NOTE_COUNTER = note_ids.NOTE_COUNTER
 
 
 NOTE_EXISTS = Failure(
@@ -206,36 +206,30 @@ NOTE_EXISTS = Failure(
 CREATE_NOTE = ErrorContract("create_note", NOTE_EXISTS)
 
 
-async def _free_number(notebook: TenantStorage) -> int:
-    """The next `n-<number>` no note holds: a note created with a slug like `n-3` keeps its id."""
-    number = int(await notebook.get(NOTE_COUNTER, 1))
-    while await notebook.get(f"notes/n-{number}") is not None:
-        number += 1
-    return number
-
-
 async def _save_new_note(
     ctx: Context, fields: dict[str, Any], *, slug: str | None, ttl: int | None = None
 ) -> Note | CallToolResult:
     """Store a new note under its slug or the next free `n-<number>`; a refused note changes nothing.
 
     A new note never replaces one: an existing slug is the declared `note_exists` failure, since
-    an overwrite would destroy a note without the consent `delete_note` asks for. The counter
-    moves only after the note is stored, so a refused note (a taken slug, a key the storage
-    rules refuse, a value too large) leaves the tenant's storage exactly as it was.
+    an overwrite would destroy a note without the consent `delete_note` asks for. Both checks are
+    part of the write (`add` stores only into a free id), so callers creating notes at once, in
+    one server or in several sharing a database, never take the same id or overwrite each other.
     """
     notebook = _notebook(ctx)
     created = _state(ctx).clock.now().isoformat().replace("+00:00", "Z")
+
+    def note_for(note_id: str) -> Note:
+        return Note(id=note_id, created_at=created, **fields)
+
     try:
-        number = None if slug is not None else await _free_number(notebook)
-        note = Note(id=slug if slug is not None else f"n-{number}", created_at=created, **fields)
-        if slug is not None and await notebook.get(f"notes/{slug}") is not None:
+        if slug is None:
+            return await note_ids.store_numbered(notebook, note_for, ttl)
+        note = note_for(slug)
+        if not await notebook.add(f"notes/{slug}", note.model_dump(mode="json"), ttl=ttl):
             return CREATE_NOTE.fail("note_exists", f"A note with the id {slug!r} already exists; it was not changed.")
-        await notebook.set(f"notes/{note.id}", note.model_dump(mode="json"), ttl=ttl)
     except StorageError as exc:
         raise ToolError(f"The note was not saved: {exc}") from exc
-    if number is not None:
-        await notebook.set(NOTE_COUNTER, number + 1)
     return note
 
 
@@ -314,9 +308,9 @@ async def delete_note(note_id: arg.NoteId, ctx: Context) -> Deleted | InputRequi
         return decision.response  # type: ignore[return-value]  # the question, or the refusal
     _, user = _caller()
     await notebook.delete(f"notes/{note_id}")
-    audit = await notebook.get("audit/deletions", [])
-    audit.append({"note": note_id, "by": user, "at": clock.now().isoformat().replace("+00:00", "Z")})
-    await notebook.set("audit/deletions", audit)
+    entry = {"note": note_id, "by": user, "at": clock.now().isoformat().replace("+00:00", "Z")}
+    # One step, not a get and a set: two deletions at once (two servers of the tenant) both land in the audit.
+    await notebook.update("audit/deletions", lambda audit: [*audit, entry], default=[])
     return Deleted(id=note_id, deleted=True)
 
 

@@ -23,7 +23,7 @@ from mcpbdd_kit.storage.errors import (
     ValueTooLargeError,
 )
 from mcpbdd_kit.storage.keys import MAX_KEY_LENGTH, MAX_TENANT_LENGTH, validate_key, validate_prefix, validate_tenant
-from mcpbdd_kit.storage.providers import InMemoryProvider, SQLiteProvider, StorageProvider
+from mcpbdd_kit.storage.providers import Change, InMemoryProvider, SQLiteProvider, StorageProvider
 from mcpbdd_kit.storage.service import MAX_LIST_LIMIT, Page, StorageService, TenantStorage, Ttl
 
 __all__ = [
@@ -32,6 +32,7 @@ __all__ = [
     "MAX_LIST_LIMIT",
     "MAX_TENANT_LENGTH",
     "MISSING",
+    "Change",
     "InMemoryProvider",
     "InvalidArgumentError",
     "InvalidCursorError",

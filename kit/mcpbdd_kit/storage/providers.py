@@ -5,10 +5,14 @@ and answers queries; key rules, JSON encoding, TTL arithmetic, cursors and cance
 all live in `StorageService`, so a new backend cannot get them subtly wrong and one test
 suite covers every backend.
 
-Two rules every provider keeps:
+Three rules every provider keeps:
 - an entry whose `expires_at` (seconds since the epoch) is not after `now` is never
   returned, counted or listed, whether or not it has been physically removed yet;
-- `set_many` and `delete_many` are atomic: either every entry changes or none does.
+- `set_many` and `delete_many` are atomic: either every entry changes or none does;
+- `add_many` and `update` read and write in one step no other writer can come between, in
+  this process (threads) and, for SQLite, in every process sharing the file: of two callers
+  adding one key at once exactly one stores it, and two updates of one key never both start
+  from the same value. They are what a server uses instead of a `get` then a `set`.
 
 Methods are synchronous: both built-in backends answer in microseconds, and a hop to a
 worker thread would cost more than the work itself.
@@ -21,13 +25,20 @@ import sqlite3
 import threading
 import time
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Protocol, TypeVar, runtime_checkable
 
-__all__ = ["Entry", "InMemoryProvider", "SQLiteProvider", "StorageProvider"]
+__all__ = ["Change", "Entry", "InMemoryProvider", "SQLiteProvider", "StorageProvider"]
 
 Entry = tuple[str, str, float | None]
 """(key, encoded JSON text, absolute expiry in epoch seconds or None for 'never')."""
+
+Change = Callable[[str | None, float | None], tuple[str, float | None]]
+"""What `update` does to one entry: (its live text or None, its expiry) -> (new text, new expiry).
+
+It runs while the provider holds the write lock, so it must be quick; it may read through the provider (the
+lock is re-entrant for the thread holding it) but not write. If it raises, nothing is written and the exception
+propagates."""
 
 _T = TypeVar("_T")
 
@@ -50,6 +61,15 @@ class StorageProvider(Protocol):
 
     def delete_many(self, tenant: str, keys: Sequence[str], now: float) -> int:
         """Delete `keys` atomically; return how many of them were live."""
+        ...
+
+    def add_many(self, tenant: str, entries: Sequence[Entry], now: float) -> list[str]:
+        """Write every entry if none of their keys holds a live value, atomically, and return [];
+        else write nothing and return the keys that hold one (in the order given). Expired means absent."""
+        ...
+
+    def update(self, tenant: str, key: str, change: Change, now: float) -> None:
+        """Replace `key`'s entry with `change(live text or None, its expiry)`, atomically (see `Change`)."""
         ...
 
     def list_keys(
@@ -83,7 +103,9 @@ class InMemoryProvider:
         # Sorted key lists per tenant, rebuilt only after the key set changes, so paging
         # through a large tenant does not sort it again for every page.
         self._sorted: dict[str, list[str]] = {}
-        self._lock = threading.Lock()
+        # Re-entrant, as SQLiteProvider's is: an `update` change that reads through the service (a snapshot)
+        # runs while this thread holds the lock, and must not wait for itself.
+        self._lock = threading.RLock()
 
     def get(self, tenant: str, key: str, now: float) -> str | None:
         bucket = self._data.get(tenant)
@@ -103,16 +125,20 @@ class InMemoryProvider:
 
     def set_many(self, tenant: str, entries: Sequence[Entry]) -> None:
         with self._lock:
-            bucket = self._data.get(tenant)
-            if bucket is None:
-                bucket = self._data[tenant] = {}
-            new_keys = False
-            for key, text, expires_at in entries:
-                if key not in bucket:
-                    new_keys = True
-                bucket[key] = (text, expires_at)
-            if new_keys:
-                self._sorted.pop(tenant, None)
+            self._store(tenant, entries)
+
+    def _store(self, tenant: str, entries: Iterable[Entry]) -> None:
+        """Write `entries`; the caller holds the lock."""
+        bucket = self._data.get(tenant)
+        if bucket is None:
+            bucket = self._data[tenant] = {}
+        new_keys = False
+        for key, text, expires_at in entries:
+            if key not in bucket:
+                new_keys = True
+            bucket[key] = (text, expires_at)
+        if new_keys:
+            self._sorted.pop(tenant, None)
 
     def delete_many(self, tenant: str, keys: Sequence[str], now: float) -> int:
         with self._lock:
@@ -128,6 +154,23 @@ class InMemoryProvider:
             if not bucket:
                 del self._data[tenant]
             return live
+
+    def add_many(self, tenant: str, entries: Sequence[Entry], now: float) -> list[str]:
+        with self._lock:
+            bucket = self._data.get(tenant) or {}
+            taken = [key for key, _, _ in entries if key in bucket and _live(bucket[key][1], now)]
+            if taken:
+                return taken
+            self._store(tenant, entries)  # under the same lock: no writer comes between the check and the write
+            return []
+
+    def update(self, tenant: str, key: str, change: Change, now: float) -> None:
+        with self._lock:
+            bucket = self._data.get(tenant) or {}
+            entry = bucket.get(key)
+            current = entry if entry is not None and _live(entry[1], now) else (None, None)
+            text, expires_at = change(*current)
+            self._store(tenant, ((key, text, expires_at),))
 
     def list_keys(
         self, tenant: str, prefix: str, after_key: str | None, limit: int, now: float
@@ -196,6 +239,7 @@ CREATE TABLE IF NOT EXISTS mcpbdd_storage (
 _LIVE = "(expires_at IS NULL OR expires_at > ?)"
 """An entry that has not expired. Every statement below is put together from this module's own constants and `?`
 placeholders only (hence the `noqa: S608`): tenants, keys, values and times are always bound, never formatted in."""
+_UPSERT = "INSERT OR REPLACE INTO mcpbdd_storage (tenant, key, value, expires_at) VALUES (?, ?, ?, ?)"
 _CHUNK = 500  # stay well below SQLite's limit on bound parameters per statement
 
 
@@ -277,7 +321,7 @@ class SQLiteProvider:
         return found
 
     def set_many(self, tenant: str, entries: Sequence[Entry]) -> None:
-        sql = "INSERT OR REPLACE INTO mcpbdd_storage (tenant, key, value, expires_at) VALUES (?, ?, ?, ?)"
+        sql = _UPSERT
         rows = [(tenant, key, text, expires_at) for key, text, expires_at in entries]
         if len(rows) == 1:
             with self._lock:  # one statement is its own atomic transaction
@@ -300,6 +344,39 @@ class SQLiteProvider:
             return live
 
         return self._write(work)
+
+    def add_many(self, tenant: str, entries: Sequence[Entry], now: float) -> list[str]:
+        keys = [key for key, _, _ in entries]
+
+        def work(conn: sqlite3.Connection) -> list[str]:
+            live: set[str] = set()
+            for chunk in _chunks(keys):
+                marks = ",".join("?" * len(chunk))
+                live.update(
+                    row[0]
+                    for row in conn.execute(
+                        f"SELECT key FROM mcpbdd_storage WHERE tenant = ? AND key IN ({marks}) AND {_LIVE}",  # noqa: S608 (see _LIVE)
+                        (tenant, *chunk, now),
+                    )
+                )
+            if live:
+                return [key for key in keys if key in live]
+            conn.executemany(_UPSERT, [(tenant, key, text, expires_at) for key, text, expires_at in entries])
+            return []
+
+        # BEGIN IMMEDIATE takes the file's write lock before the check, so no other process writes between them.
+        return self._write(work) if entries else []
+
+    def update(self, tenant: str, key: str, change: Change, now: float) -> None:
+        def work(conn: sqlite3.Connection) -> None:
+            row = conn.execute(
+                f"SELECT value, expires_at FROM mcpbdd_storage WHERE tenant = ? AND key = ? AND {_LIVE}",  # noqa: S608 (see _LIVE)
+                (tenant, key, now),
+            ).fetchone()
+            text, expires_at = change(None, None) if row is None else change(row[0], row[1])
+            conn.execute(_UPSERT, (tenant, key, text, expires_at))
+
+        self._write(work)
 
     def list_keys(
         self, tenant: str, prefix: str, after_key: str | None, limit: int, now: float

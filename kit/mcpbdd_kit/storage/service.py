@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from mcpbdd_kit._text import clip
 from mcpbdd_kit.clock import Clock, FrozenClock, SystemClock
 from mcpbdd_kit.storage.codec import DEFAULT_MAX_VALUE_BYTES, decode, encode
 from mcpbdd_kit.storage.errors import InvalidArgumentError, InvalidCursorError, RequestCancelledError, StorageError
@@ -283,6 +284,93 @@ class TenantStorage:
             raise self._refuse()
         doomed = self._keys(keys)
         return self._provider.delete_many(self._tenant, doomed, self._now()) if doomed else 0
+
+    # -- writes no other writer can come between ---------------------------------------
+    # A `get` then a `set` is two steps: two callers (two tasks, two threads, two processes on one SQLite
+    # file) can both read the same value and both write, and one write is lost. These read and write in one.
+
+    async def add(self, key: str, value: Any, *, ttl: Ttl = None) -> bool:
+        """Store `value` under `key` only if the key holds no live value; True if this call stored it.
+
+        Of several callers adding one key at once, exactly one gets True; the others get False and
+        change nothing. An expired value counts as absent. Claim an id with it
+        (`await notes.add("notes/n-7", note)`) rather than checking with `get` and writing with `set`.
+        """
+        if self._cancelled is not None and self._cancelled():
+            raise self._refuse()
+        expires_at = None if ttl is None else self._service._expiry(ttl)
+        entry = (validate_key(key), encode(key, value, self._max), expires_at)
+        return not self._provider.add_many(self._tenant, (entry,), self._now())
+
+    async def add_many(self, mapping: Mapping[str, Any], *, ttl: Ttl = None) -> list[str]:
+        """Store every entry if none of the keys holds a live value, else none: return the keys that do.
+
+        `[]` means everything was stored; a non-empty list names the keys already taken (in the order
+        given), and nothing was written. Like `set_many`, one bad key or value and nothing is written.
+        """
+        if self._cancelled is not None and self._cancelled():
+            raise self._refuse()
+        entries = self._service._entries(mapping, ttl)
+        return self._provider.add_many(self._tenant, entries, self._now()) if entries else []
+
+    async def increment(self, key: str, by: int = 1, *, initial: int = 0, ttl: Ttl = None) -> int:
+        """Add `by` to the integer under `key` and return the new value, as one step.
+
+        A missing or expired counter starts from `initial` (so the first call returns `initial + by`)
+        and expires after `ttl`; a live counter keeps the expiry it started with, which makes
+        `increment("calls/2026-01-01T10", ttl=3600)` a rate window. Of several callers incrementing at
+        once each gets a different value. A value that is not an integer is refused and left as it was.
+        """
+        if self._cancelled is not None and self._cancelled():
+            raise self._refuse()
+        for name, number in (("by", by), ("initial", initial)):
+            if isinstance(number, bool) or not isinstance(number, int):
+                kind = type(number).__name__
+                raise InvalidArgumentError(f"increment's {name} must be an int, got {kind}: {number!r}")
+        validate_key(key)
+        start_expiry = None if ttl is None else self._service._expiry(ttl)
+        tenant, limit = self._tenant, self._max
+        counted: list[int] = []
+
+        def count(text: str | None, expires_at: float | None) -> tuple[str, float | None]:
+            current = initial if text is None else _decode_stored(tenant, key, text)
+            if isinstance(current, bool) or not isinstance(current, int):
+                raise InvalidArgumentError(
+                    f"cannot increment {key!r} in tenant {tenant!r}: it holds {clip(text or '', 60)}, not an "
+                    "integer; increment only counts what it (or a set of an int) stored there"
+                )
+            counted.append(current + by)
+            return encode(key, current + by, limit), start_expiry if text is None else expires_at
+
+        self._provider.update(self._tenant, key, count, self._now())
+        return counted[-1]
+
+    async def update(self, key: str, change: Callable[[Any], Any], *, default: Any = None, ttl: Ttl = None) -> Any:
+        """Replace the value of `key` with `change(current value)` as one step; return the new value.
+
+        `change` gets a fresh copy of the live value, or `default` when there is none, and returns the
+        value to store (with `ttl`, as `set` would). Appending to a list is
+        `await notes.update("audit", lambda entries: [*entries, entry], default=[])`: two callers
+        appending at once both land. `change` runs while the storage holds its write lock (for SQLite,
+        the file's, which other processes wait for), so it must be quick and plain: no awaiting, no
+        I/O, no writes to the storage (reading it is fine). If it raises, nothing is written and the
+        exception propagates.
+        """
+        if self._cancelled is not None and self._cancelled():
+            raise self._refuse()
+        validate_key(key)
+        expires_at = None if ttl is None else self._service._expiry(ttl)
+        tenant, limit = self._tenant, self._max
+        changed: list[Any] = []
+
+        def apply(text: str | None, _expiry: float | None) -> tuple[str, float | None]:
+            value = change(default if text is None else _decode_stored(tenant, key, text))
+            encoded = encode(key, value, limit)
+            changed.append(encoded)
+            return encoded, expires_at
+
+        self._provider.update(self._tenant, key, apply, self._now())
+        return decode(changed[-1])  # a fresh copy: mutating it cannot change what is stored
 
     async def list(self, prefix: str = "", cursor: str | None = None, limit: int = 100) -> Page:
         """Live entries whose key starts with `prefix`, ascending by key, `limit` at a time.
