@@ -154,10 +154,19 @@ def test_a_latency_made_only_of_failed_calls_fails_naming_the_tool_and_their_cha
 def test_placeholders_are_filled_in_one_pass_and_never_evaluated() -> None:
     """A name holding a placeholder is inserted as written; `{caller.__class__}` and `{n!r}` are plain text."""
     step = LoadStep("create_note", {"title": "{caller} of {tenant}: {n}", "probe": "{caller.__class__} {n!r} {0}"})
-    assert step.filled("team{n}", "{caller}", 3) == {
-        "title": "team{n} of {caller}: 3",
-        "probe": "{caller.__class__} {n!r} {0}",
-    }
+    expected = {"title": "team{n} of {caller}: 3", "probe": "{caller.__class__} {n!r} {0}"}
+    assert step.filled("team{n}", "{caller}", 3) == expected
+    assert step.filler()("team{n}", "{caller}", 3) == expected  # the driver's prepared fill: no format field evaluated
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["{caller}", "{{caller}}", "}{n}{", "{n}{n}", "{ {caller} }", "{caller}x{tenant}y{n}", "{}", "{tenant", "plain"],
+)
+def test_the_prepared_fill_gives_what_the_one_pass_fill_gives(value: str) -> None:
+    step = LoadStep("t", {"s": value, "deep": [{"k": value}, 1, None], "same": ["const", {"x": 2}]})
+    for caller, tenant in (("alice", "acme"), ("{n}", "{caller}"), ("a}b", "{0}"), ("x", None)):
+        assert step.filler()(caller, tenant, 7) == step.filled(caller, tenant, 7), (caller, tenant)
 
 
 def test_the_locust_plan_fills_placeholders_in_one_pass_too() -> None:
