@@ -247,3 +247,26 @@ def test_on_one_or_two_samples_every_high_percentile_is_the_slowest_call() -> No
     assert (two.p50_ms, two.p95_ms, two.p99_ms) == (10, 300, 300)
     with pytest.raises(AssertionError, match=r"p95 300.0 ms over 2 calls"):
         check_latency(_result(_ok(10), _ok(300)), "t", 95, 100)
+
+
+def test_what_a_caller_read_is_its_text_then_every_string_of_its_structured_content_in_order_and_capped() -> None:
+    from mcp_types import CallToolResult, TextContent
+
+    from mcpbdd.load.checks import leaves
+    from mcpbdd.load.driver import ANSWER_CHARS, read_text
+    from mcpbdd.model.outcome import Call, Channel, Outcome
+
+    def outcome(text: str, structured: Any) -> Outcome:
+        result = CallToolResult(content=[TextContent(type="text", text=text)], structured_content=structured)
+        return Outcome(Channel.OK, Call.tool("t"), result=result)
+
+    structured = {"notes": [{"title": "a", "tags": ["x", {"k": "y"}]}, 7, None, "b"], "total": "2", "empty": []}
+    assert read_text(outcome("2 notes", structured)) == "\n".join(["2 notes", *leaves(structured)])
+    assert read_text(outcome("plain", None)) == "plain"
+    deep: Any = "bottom"
+    for _ in range(5_000):  # deeper than any recursion would go
+        deep = [deep]
+    assert read_text(outcome("deep", {"d": deep})) == "deep\nd\nbottom"
+    flood = {"notes": ["n" * 40_000, "m" * 40_000, "never read"]}
+    kept = read_text(outcome("t" * 100, flood))
+    assert len(kept) <= ANSWER_CHARS and kept.startswith("t" * 100 + "\nnotes\n" + "n" * 40_000 + "\nmmm")

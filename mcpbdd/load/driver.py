@@ -103,18 +103,24 @@ def _channel_of(outcome: Outcome) -> tuple[CallChannel, str | None]:
 def read_text(outcome: Outcome) -> str:
     """What a caller read, capped: the answer's text and, one a line, every string of its structured content (a
     server may say "4 notes" in words and hand the notes themselves over in the structured content alone)."""
-    from mcpbdd.load.checks import leaves
-
     text = outcome.text[:ANSWER_CHARS]
     structured = outcome.structured
     if structured is None or len(text) >= ANSWER_CHARS:
         return text
     parts, room = [text], ANSWER_CHARS - len(text)
-    for leaf in leaves(structured):
-        if room <= 0:
-            break
-        parts.append(leaf[:room])
-        room -= len(leaf) + 1
+    pending = [structured]  # depth first, in order (`mcpbdd.load.checks.leaves`), without a generator per level
+    while pending and room > 0:
+        value = pending.pop()
+        if isinstance(value, str):
+            room -= 1  # the line break before it
+            parts.append(value[:room])
+            room -= len(value)
+        elif isinstance(value, list):
+            pending.extend(reversed(value))
+        elif isinstance(value, dict):
+            for key, item in reversed(value.items()):
+                pending.append(item)
+                pending.append(key)
     return "\n".join(parts)
 
 
