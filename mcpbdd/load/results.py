@@ -37,10 +37,10 @@ class Rows(Sequence[T], Generic[T]):
     built when a check or a chart reads the record.
     """
 
-    __slots__ = ("_make", "rows")
+    __slots__ = ("make", "rows")
 
     def __init__(self, make: Callable[..., T], rows: Iterable[tuple[Any, ...]] = ()) -> None:
-        self._make = make
+        self.make = make
         self.rows: list[tuple[Any, ...]] = list(rows)
         """The records as tuples of `make`'s fields, in order: append a record here (`rows.rows.append(...)`)."""
 
@@ -55,23 +55,23 @@ class Rows(Sequence[T], Generic[T]):
 
     def __getitem__(self, index: int | slice) -> T | list[T]:
         if isinstance(index, slice):
-            return [self._make(*row) for row in self.rows[index]]
-        return self._make(*self.rows[index])
+            return [self.make(*row) for row in self.rows[index]]
+        return self.make(*self.rows[index])
 
     def __iter__(self) -> Iterator[T]:
-        make = self._make
+        make = self.make
         for row in self.rows:
             yield make(*row)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Rows):
-            return self._make is other._make and self.rows == other.rows
+            return self.make is other.make and self.rows == other.rows
         return isinstance(other, Sequence) and list(self) == list(other)
 
     __hash__ = None  # type: ignore[assignment]  # mutable, like the list it stands for
 
     def __repr__(self) -> str:
-        return f"Rows({getattr(self._make, '__name__', self._make)}, {len(self.rows)} records)"
+        return f"Rows({getattr(self.make, '__name__', self.make)}, {len(self.rows)} records)"
 
 
 @dataclass(frozen=True)
