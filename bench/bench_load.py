@@ -5,8 +5,13 @@ Run: `.venv/bin/python bench/bench_load.py [--callers 8] [--calls 200] [--reps 5
 1. Overhead (ratio of medians, interleaved rep by rep so a noisy moment hits every variant alike): `--callers`
    concurrent callers each make `--calls` calls of an async `echo` tool on a tiny in-process `MCPServer` defined
    here, and the wall time of all of them is measured:
-     a. raw: one in-process `mcp.Client(server, cache=None)` per caller, entered beforehand, the callers'
-        loops run by `asyncio.gather` (baseline);
+     a. raw: one in-process `mcp.Client(server, cache=None, ...)` per caller, entered beforehand, the callers'
+        loops run by `asyncio.gather` (baseline). It declares what the harness's client declares (elicitation,
+        sampling and roots callbacks, a logging callback: `mcpbdd.model.kinds.CAPABILITIES`, the default of
+        every scenario), so both send the same requests: on 2026-07-28 a client's capabilities travel in every
+        request and the server reads them per request, which costs the SDK ~10% per call by itself;
+     a0. the same raw client declaring nothing (`Client(server, cache=None)`): the baseline this bench used
+        before (2026-12-01), shown so the capabilities' own cost stays visible (b/a0 is printed too);
      b. the driver: `mcpbdd.load.run_load` over a `ClientHarness` (a Client per caller, every call classified
         into an Outcome and then a sample), bounded by iterations so it makes exactly the same calls;
      c. the harness alone: `ClientHarness.send` per caller, gathered, no driver (what b pays for the harness).
@@ -54,12 +59,30 @@ def _server() -> Any:
 
 
 async def _raw(server: Any, callers: int, calls: int) -> tuple[float, float]:
+    """Raw SDK clients declaring what the harness's declare (never called back: the echo tool asks nothing)."""
+
+    async def never(*_: Any) -> Any:
+        raise AssertionError("the echo tool asks the client nothing")
+
+    async def log(*_: Any) -> None:
+        return None
+
+    callbacks = {"elicitation_callback": never, "sampling_callback": never, "list_roots_callback": never}
+    return await _raw_clients(server, callers, calls, {**callbacks, "logging_callback": log})
+
+
+async def _bare(server: Any, callers: int, calls: int) -> tuple[float, float]:
+    """Raw SDK clients declaring nothing (the baseline before 2026-12-02)."""
+    return await _raw_clients(server, callers, calls, {})
+
+
+async def _raw_clients(server: Any, callers: int, calls: int, callbacks: dict[str, Any]) -> tuple[float, float]:
     from contextlib import AsyncExitStack
 
     from mcp.client import Client
 
     async with AsyncExitStack() as stack:
-        clients = [await stack.enter_async_context(Client(server, cache=None)) for _ in range(callers)]
+        clients = [await stack.enter_async_context(Client(server, cache=None, **callbacks)) for _ in range(callers)]
 
         async def caller(client: Any) -> None:
             for n in range(calls):
@@ -110,6 +133,7 @@ def overhead(callers: int, calls: int, reps: int) -> None:
     server = _server()
     variants = {
         "a. raw mcp.Client per caller, gather": _raw,
+        "a0. the same, declaring no capability": _bare,
         "b. mcpbdd.load.run_load (ClientHarness)": _driver,
         "c. ClientHarness.send per caller, gather": _harness,
     }
@@ -121,20 +145,20 @@ def overhead(callers: int, calls: int, reps: int) -> None:
             figures[name].append(asyncio.run(variant(server, callers, calls)))
     total = callers * calls
     print(f"\n1. {callers} concurrent callers x {calls} calls of an async echo tool, in-process; median of {reps} reps")
-    wall = {name[0]: statistics.median(w for w, _ in runs) for name, runs in figures.items()}
-    cpu = {name[0]: statistics.median(c for _, c in runs) for name, runs in figures.items()}
+    wall = {name.split(".")[0]: statistics.median(w for w, _ in runs) for name, runs in figures.items()}
+    cpu = {name.split(".")[0]: statistics.median(c for _, c in runs) for name, runs in figures.items()}
     for name, runs in figures.items():
-        key = name[0]
+        key = name.split(".")[0]
         print(
             f"   {name:42} wall {wall[key] * 1000:7.0f} ms ({total / wall[key]:5.0f} calls/s)  "
             f"cpu {cpu[key] * 1000:7.0f} ms  (wall min-max {min(w for w, _ in runs) * 1000:.0f}-"
             f"{max(w for w, _ in runs) * 1000:.0f})"
         )
     for label, figure in (("wall", wall), ("cpu", cpu)):
-        a, b, c = figure["a"], figure["b"], figure["c"]
+        a, a0, b, c = figure["a"], figure["a0"], figure["b"], figure["c"]
         print(
             f"   {label}: b/a = {b / a:.2f}x (target <= 1.15x); b/c = {b / c:.2f}x (the driver's part); "
-            f"c/a = {c / a:.2f}x (the harness's part)"
+            f"c/a = {c / a:.2f}x (the harness's part); a/a0 = {a / a0:.2f}x (the capabilities), b/a0 = {b / a0:.2f}x"
         )
 
 
