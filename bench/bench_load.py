@@ -9,13 +9,16 @@ Run: `.venv/bin/python bench/bench_load.py [--callers 8] [--calls 200] [--reps 5
         loops run by `asyncio.gather` (baseline). It declares what the harness's client declares (elicitation,
         sampling and roots callbacks, a logging callback: `mcpbdd.model.kinds.CAPABILITIES`, the default of
         every scenario), so both send the same requests: on 2026-07-28 a client's capabilities travel in every
-        request and the server reads them per request, which costs the SDK ~10% per call by itself;
+        request and the server reads them per request, which costs the SDK ~8% more instructions per call;
      a0. the same raw client declaring nothing (`Client(server, cache=None)`): the baseline this bench used
         before (2026-12-01), shown so the capabilities' own cost stays visible (b/a0 is printed too);
      b. the driver: `mcpbdd.load.run_load` over a `ClientHarness` (a Client per caller, every call classified
         into an Outcome and then a sample), bounded by iterations so it makes exactly the same calls;
      c. the harness alone: `ClientHarness.send` per caller, gathered, no driver (what b pays for the harness).
-   b/a is the driver's overhead, harness included (target <= 1.15x); b/c is the driver's own part.
+   b/a is the driver's overhead, harness included (target <= 1.15x); b/c is the driver's own part. Each line
+   also counts the full (generation 2) garbage collections during the variant's reps: what a run keeps per call
+   decides how often the collector walks the whole heap. (`bench_load_instructions.py` counts the same variants
+   in instructions, which the machine's load does not move.)
 2. Throughput of the example notes server under the example's profile (create_note x3, list_notes x1; 3
    callers in each of 3 tenants, for `--seconds`), through the World as a scenario runs it: in-process (client
    harness) and over HTTP (the server started by mcpbdd, one process, a client per caller).
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import logging
 import statistics
 import sys
@@ -138,11 +142,23 @@ def overhead(callers: int, calls: int, reps: int) -> None:
         "c. ClientHarness.send per caller, gather": _harness,
     }
     figures: dict[str, list[tuple[float, float]]] = {name: [] for name in variants}
+    full_collections = dict.fromkeys(variants, 0)
+    running: list[str] = []
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "stop" and info["generation"] == 2 and running:
+            full_collections[running[0]] += 1
+
     for variant in variants.values():
         asyncio.run(variant(server, callers, 20))  # warm-up
-    for _ in range(reps):
-        for name, variant in variants.items():
-            figures[name].append(asyncio.run(variant(server, callers, calls)))
+    gc.callbacks.append(count)
+    try:
+        for _ in range(reps):
+            for name, variant in variants.items():
+                running[:] = [name]
+                figures[name].append(asyncio.run(variant(server, callers, calls)))
+    finally:
+        gc.callbacks.remove(count)
     total = callers * calls
     print(f"\n1. {callers} concurrent callers x {calls} calls of an async echo tool, in-process; median of {reps} reps")
     wall = {name.split(".")[0]: statistics.median(w for w, _ in runs) for name, runs in figures.items()}
@@ -152,7 +168,7 @@ def overhead(callers: int, calls: int, reps: int) -> None:
         print(
             f"   {name:42} wall {wall[key] * 1000:7.0f} ms ({total / wall[key]:5.0f} calls/s)  "
             f"cpu {cpu[key] * 1000:7.0f} ms  (wall min-max {min(w for w, _ in runs) * 1000:.0f}-"
-            f"{max(w for w, _ in runs) * 1000:.0f})"
+            f"{max(w for w, _ in runs) * 1000:.0f}; {full_collections[name]} full GCs)"
         )
     for label, figure in (("wall", wall), ("cpu", cpu)):
         a, a0, b, c = figure["a"], figure["a0"], figure["b"], figure["c"]

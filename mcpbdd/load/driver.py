@@ -225,7 +225,7 @@ class _Load:
             self.samples.rows.append((tool, user, tenant, started, latency, "transport_error", why[:80]))
             self.halt(f"the server stopped answering ({why})")
             return
-        channel, reason = channel_of(outcome)
+        channel, reason = ("ok", None) if outcome.channel is Channel.OK else channel_of(outcome)
         latency = (outcome.duration or self.elapsed() - started) * 1000
         self.samples.rows.append((tool, user, tenant, started, latency, channel, reason))
         if channel == "ok":

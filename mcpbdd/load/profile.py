@@ -63,7 +63,7 @@ class LoadStep:
 
         def filled(caller: str, tenant: str | None, n: int) -> dict[str, Any]:
             values = {"caller": caller, "tenant": tenant or "", "n": str(n)}
-            return {name: _value(value, values) for name, value in prepared}
+            return {name: value.fill(values) if type(value) is _Fill else value for name, value in prepared}
 
         return filled
 
