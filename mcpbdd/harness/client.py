@@ -416,8 +416,8 @@ class ClientHarness(Harness):
         user = authenticated_user(caller, self.tenant_claim) if caller is not None else None
 
         async def request() -> Any:
-            # `acting_as(caller)`, spelled out: this is every call's path, and a generator-based context manager
-            # per call was a measurable part of the harness's own cost (BENCHMARKS.md, the load driver).
+            # `acting_as(caller)`, spelled out as the context harness does: this is every call's path, where a
+            # generator-based context manager per call is work a load repeats thousands of times a second.
             token = auth_context_var.set(user)
             try:
                 return await _session_request(client, call, rounds, on_progress, meta)

@@ -30,11 +30,10 @@ class Rows(Sequence[T], Generic[T]):
 
     Why tuples: a load keeps every call's record until it ends, thousands a second, and each dataclass instance
     is an object Python's cyclic collector tracks. Kept for the run, they are promoted into its oldest
-    generation, whose growth is what triggers a full collection of the whole heap (tens of milliseconds in a
-    behave run): the driver's records alone made it pay twice the full collections the same calls cost without
-    it (BENCHMARKS.md). A flat tuple of strings, numbers and None is untracked by the collector the first time it
-    looks at it, so it is never promoted (a tuple inside one may keep it tracked: keep rows flat); the dataclass is
-    built when a check or a chart reads the record.
+    generation, whose growth is what triggers a full collection (a walk of every object in the process). A flat
+    tuple of strings, numbers and None is untracked by the collector the first time it looks at it, so it is never
+    promoted (a tuple inside one may keep it tracked: keep rows flat); the dataclass is built when a check or a
+    chart reads the record (BENCHMARKS.md, the load driver's overhead).
     """
 
     __slots__ = ("make", "rows")
