@@ -100,10 +100,20 @@ def share_output_validators(session: Any) -> None:
     a schema that fails to compile raises there every time, as before: failures are never cached). The
     session still judges every result itself, with the SDK's messages. If the SDK renames the method,
     `SdkSeamError` says so and nothing is wrapped.
+
+    Every result of a tool with an output schema asks for its validator, so the common ask is answered
+    without serialising the schema: the session hands the same schema object for a tool until a new listing
+    replaces it (`ClientSession._absorb_tool_listing` stores the listed object), and the object is held here so
+    its identity cannot be reused. A replaced schema (another object) is looked up by its content again.
     """
     compile_for_session = _private(session, "_output_schema_validator", "to share compiled output-schema checks", "mcp")
+    last: dict[str, tuple[dict[str, Any], Any]] = {}
+    """By tool name: the schema object last asked about and its validator (this session's, so never stale)."""
 
     def shared(name: str, output_schema: dict[str, Any]) -> Any:
+        known = last.get(name)
+        if known is not None and known[0] is output_schema:
+            return known[1]
         key = json.dumps(output_schema, sort_keys=True, default=repr)
         validator = _SHARED_VALIDATORS.get(key)
         if validator is None:
@@ -111,6 +121,7 @@ def share_output_validators(session: Any) -> None:
             if len(_SHARED_VALIDATORS) >= _SHARED_VALIDATORS_MAX:
                 _SHARED_VALIDATORS.clear()
             _SHARED_VALIDATORS[key] = validator
+        last[name] = (output_schema, validator)
         return validator
 
     session._output_schema_validator = shared

@@ -247,10 +247,38 @@ async def test_a_slow_server_is_measured_not_waited_out_past_its_time_limit() ->
 
 
 async def test_a_flood_of_large_answers_is_measured_and_kept_bounded() -> None:
-    profile = LoadProfile([LoadStep("flood", {"kb": 256})], LoadBound(calls=6))
+    # A write that names its call, so answers are kept for the isolation check of reads (else none is kept).
+    steps = [LoadStep("flood", {"kb": 256}), LoadStep("create_note", {"title": "{caller} note {n}"})]
+    run, _ = await _load(ACME, LoadProfile(steps, LoadBound(calls=12)))
+    assert run.result.by_channel()["ok"] == 12
+    floods = [answer for answer in run.answers if answer.tool == "flood"]
+    assert len(floods) == 6
+    assert all(len(answer.text) == 65_536 for answer in floods)  # what is kept of each answer is capped
+
+
+async def test_what_a_load_keeps_per_call_is_nothing_the_garbage_collector_walks() -> None:
+    """Every sample, write and answer is kept as a tuple of strings and numbers, which the collector untracks (so
+    a long load does not make it walk the whole heap again and again), and reads back as its dataclass."""
+    import gc
+
+    from mcpbdd.load import Answer, CallSample, Written
+
+    profile = LoadProfile(
+        [LoadStep("create_note", {"title": "{caller} note {n}"}), LoadStep("list_notes")], NOTES.bound
+    )
     run, _ = await _load(ACME, profile)
-    assert run.result.by_channel()["ok"] == 6
-    assert all(len(answer.text) <= 65_536 for answer in run.answers)  # what is kept of each answer is capped
+    gc.collect()
+    kept = {"samples": run.result.samples, "written": run.written, "answers": run.answers}
+    for name, records in kept.items():
+        rows = getattr(records, "rows", None)
+        assert rows, f"{name} are not kept as rows"
+        assert not [row for row in rows if gc.is_tracked(row)], f"{name}: a row the collector still tracks"
+    assert len(run.result.samples) == 18 and len(run.written) == 9 and len(run.answers) == 18
+    assert isinstance(run.result.samples[0], CallSample) and isinstance(run.written[-1], Written)
+    assert [answer.caller for answer in run.answers if isinstance(answer, Answer)] == [a.caller for a in run.answers]
+    assert run.result.samples == list(run.result.samples)  # compares as the list of samples it stands for
+    started = [sample.started_s for sample in run.result.samples]
+    assert started == sorted(started)
 
 
 async def test_the_context_harness_drives_the_same_load() -> None:

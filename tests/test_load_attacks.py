@@ -154,10 +154,19 @@ def test_a_latency_made_only_of_failed_calls_fails_naming_the_tool_and_their_cha
 def test_placeholders_are_filled_in_one_pass_and_never_evaluated() -> None:
     """A name holding a placeholder is inserted as written; `{caller.__class__}` and `{n!r}` are plain text."""
     step = LoadStep("create_note", {"title": "{caller} of {tenant}: {n}", "probe": "{caller.__class__} {n!r} {0}"})
-    assert step.filled("team{n}", "{caller}", 3) == {
-        "title": "team{n} of {caller}: 3",
-        "probe": "{caller.__class__} {n!r} {0}",
-    }
+    expected = {"title": "team{n} of {caller}: 3", "probe": "{caller.__class__} {n!r} {0}"}
+    assert step.filled("team{n}", "{caller}", 3) == expected
+    assert step.filler()("team{n}", "{caller}", 3) == expected  # the driver's prepared fill: no format field evaluated
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["{caller}", "{{caller}}", "}{n}{", "{n}{n}", "{ {caller} }", "{caller}x{tenant}y{n}", "{}", "{tenant", "plain"],
+)
+def test_the_prepared_fill_gives_what_the_one_pass_fill_gives(value: str) -> None:
+    step = LoadStep("t", {"s": value, "deep": [{"k": value}, 1, None], "same": ["const", {"x": 2}]})
+    for caller, tenant in (("alice", "acme"), ("{n}", "{caller}"), ("a}b", "{0}"), ("x", None)):
+        assert step.filler()(caller, tenant, 7) == step.filled(caller, tenant, 7), (caller, tenant)
 
 
 def test_the_locust_plan_fills_placeholders_in_one_pass_too() -> None:
@@ -238,3 +247,26 @@ def test_on_one_or_two_samples_every_high_percentile_is_the_slowest_call() -> No
     assert (two.p50_ms, two.p95_ms, two.p99_ms) == (10, 300, 300)
     with pytest.raises(AssertionError, match=r"p95 300.0 ms over 2 calls"):
         check_latency(_result(_ok(10), _ok(300)), "t", 95, 100)
+
+
+def test_what_a_caller_read_is_its_text_then_every_string_of_its_structured_content_in_order_and_capped() -> None:
+    from mcp_types import CallToolResult, TextContent
+
+    from mcpbdd.load.checks import leaves
+    from mcpbdd.load.driver import ANSWER_CHARS, read_text
+    from mcpbdd.model.outcome import Call, Channel, Outcome
+
+    def outcome(text: str, structured: Any) -> Outcome:
+        result = CallToolResult(content=[TextContent(type="text", text=text)], structured_content=structured)
+        return Outcome(Channel.OK, Call.tool("t"), result=result)
+
+    structured = {"notes": [{"title": "a", "tags": ["x", {"k": "y"}]}, 7, None, "b"], "total": "2", "empty": []}
+    assert read_text(outcome("2 notes", structured)) == "\n".join(["2 notes", *leaves(structured)])
+    assert read_text(outcome("plain", None)) == "plain"
+    deep: Any = "bottom"
+    for _ in range(5_000):  # deeper than any recursion would go
+        deep = [deep]
+    assert read_text(outcome("deep", {"d": deep})) == "deep\nd\nbottom"
+    flood = {"notes": ["n" * 40_000, "m" * 40_000, "never read"]}
+    kept = read_text(outcome("t" * 100, flood))
+    assert len(kept) <= ANSWER_CHARS and kept.startswith("t" * 100 + "\nnotes\n" + "n" * 40_000 + "\nmmm")

@@ -279,6 +279,42 @@ async def test_sessions_share_compiled_output_validators_and_still_judge_every_r
     assert not list(validators[0].iter_errors({"id": "n-2", "words": 1}))
 
 
+class Titled(BaseModel):
+    title: str
+
+
+@pytest.mark.anyio
+async def test_a_tool_whose_schema_a_new_listing_replaced_is_judged_by_the_new_schema() -> None:
+    """A validator found by the schema's identity is never the replaced schema's, though the tool keeps its name."""
+    from mcp import Client
+
+    server = _schema_server()
+    async with Client(server, cache=None) as client:
+        _sdk.share_output_validators(client.session)
+        for words in (1, 2):  # the second result is judged by the validator found by identity
+            answer = await client.call_tool("note", {"words": words})
+            assert answer.structured_content == {"id": "n-1", "words": words}
+        server.remove_tool("note")
+
+        @server.tool(name="note")
+        def titled() -> Titled:
+            """The same tool, now with another output schema."""
+            return Titled(title="t")
+
+        await client.list_tools()  # the session takes the new schema
+        assert (await client.call_tool("note", {})).structured_content == {"title": "t"}  # the old one would refuse
+        server.remove_tool("note")
+
+        @server.tool(name="note")
+        def untitled() -> Note:
+            """Back to the first schema, but breaking it: judged, and refused."""
+            return Note.model_construct(id="n-1")
+
+        await client.list_tools()
+        with pytest.raises(RuntimeError, match="Invalid structured content"):
+            await client.call_tool("note", {})
+
+
 @pytest.mark.anyio
 async def test_a_schema_that_does_not_compile_fails_every_time_and_is_never_shared() -> None:
     from mcp import Client

@@ -46,6 +46,7 @@ from typing import Any, TypeVar, Unpack
 
 from mcp import Client
 from mcp.client.session import ClientRequestContext
+from mcp.server.auth.middleware.auth_context import auth_context_var
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.dispatcher import ProgressFnT
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
@@ -75,7 +76,7 @@ from mcpbdd.harness.limits import too_deep
 from mcpbdd.harness.listening import Ear, Listening
 from mcpbdd.harness.targets import error_summary
 from mcpbdd.kit.doubles import Doubles
-from mcpbdd.kit.principals import Principal, acting_as
+from mcpbdd.kit.principals import Principal, acting_as, authenticated_user
 from mcpbdd.model.announcements import Topic, cannot_listen, undeclared
 from mcpbdd.model.cancellation import CancelPlan
 from mcpbdd.model.errors import ServerCannotStart
@@ -378,16 +379,18 @@ class ClientHarness(Harness):
         edge = getattr(self.connector, "edge", None)  # an HTTP connector records 401s and 403s (`authorization.edge`)
         if edge is not None:
             edge.take(caller)  # a refusal met before this call is not this call's
-        try:
-            client = await self.session(caller)
-        except ServerCannotStart:
-            refusal = edge.take(caller) if edge is not None else None
-            if refusal is None:
-                raise
-            # Refused at the HTTP edge before any MCP answer: the call's outcome, not a server that cannot start.
-            return Outcome(
-                Channel.TRANSPORT_FAILURE, call, failure=f"the server refused the request: {refusal}", http=refusal
-            )
+        client = self._clients.get(caller)  # the caller's session, open after its first call
+        if client is None:
+            try:
+                client = await self.session(caller)
+            except ServerCannotStart:
+                refusal = edge.take(caller) if edge is not None else None
+                if refusal is None:
+                    raise
+                # Refused at the HTTP edge before any MCP answer: the call's outcome, not a server that cannot start.
+                return Outcome(
+                    Channel.TRANSPORT_FAILURE, call, failure=f"the server refused the request: {refusal}", http=refusal
+                )
         if plan is not None:
             outcome = await self._request_cancelled(client, caller, call, rounds, plan)
         else:
@@ -410,9 +413,16 @@ class ClientHarness(Harness):
         async def on_progress(progress: float, total: float | None, message: str | None) -> None:
             reports.append(Progress(progress, total, message))
 
+        user = authenticated_user(caller, self.tenant_claim) if caller is not None else None
+
         async def request() -> Any:
-            with acting_as(caller, self.tenant_claim):
+            # `acting_as(caller)`, spelled out as the context harness does: this is every call's path, where a
+            # generator-based context manager per call is work a load repeats thousands of times a second.
+            token = auth_context_var.set(user)
+            try:
                 return await _session_request(client, call, rounds, on_progress, meta)
+            finally:
+                auth_context_var.reset(token)
 
         modern = client.protocol_version in MODERN_PROTOCOL_VERSIONS
         if modern:  # questions come back as results: nothing to park

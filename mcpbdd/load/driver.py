@@ -24,8 +24,8 @@ from typing import Any
 from mcpbdd.harness.base import Harness
 from mcpbdd.kit.errors import reason_and_hint
 from mcpbdd.kit.principals import Principal
-from mcpbdd.load.profile import LoadProfile, LoadSpecError, LoadStep
-from mcpbdd.load.results import CallChannel, CallSample, LoadResult
+from mcpbdd.load.profile import Filler, LoadProfile, LoadSpecError
+from mcpbdd.load.results import CallChannel, LoadResult, Rows, sample_rows
 from mcpbdd.model.outcome import Call, Channel, Outcome
 
 ANSWERS_KEPT = 20_000
@@ -67,8 +67,8 @@ class LoadRun:
 
     result: LoadResult
     callers: list[Principal]
-    written: list[Written] = field(default_factory=list)
-    answers: list[Answer] = field(default_factory=list)
+    written: Sequence[Written] = field(default_factory=list)
+    answers: Sequence[Answer] = field(default_factory=list)
     answers_dropped: int = 0
     writes_unreported: int = 0
     """Acknowledged writes the engine counted but could not name (a Locust worker whose last report was lost):
@@ -103,36 +103,64 @@ def _channel_of(outcome: Outcome) -> tuple[CallChannel, str | None]:
 def read_text(outcome: Outcome) -> str:
     """What a caller read, capped: the answer's text and, one a line, every string of its structured content (a
     server may say "4 notes" in words and hand the notes themselves over in the structured content alone)."""
-    from mcpbdd.load.checks import leaves
-
     text = outcome.text[:ANSWER_CHARS]
     structured = outcome.structured
     if structured is None or len(text) >= ANSWER_CHARS:
         return text
     parts, room = [text], ANSWER_CHARS - len(text)
-    for leaf in leaves(structured):
-        if room <= 0:
-            break
-        parts.append(leaf[:room])
-        room -= len(leaf) + 1
+    pending = [structured]  # depth first, in order (`mcpbdd.load.checks.leaves`), without a generator per level
+    while pending and room > 0:
+        value = pending.pop()
+        if isinstance(value, str):
+            room -= 1  # the line break before it
+            parts.append(value[:room])
+            room -= len(value)
+        elif isinstance(value, list):
+            pending.extend(reversed(value))
+        elif isinstance(value, dict):
+            for key, item in reversed(value.items()):
+                pending.append(item)
+                pending.append(key)
     return "\n".join(parts)
 
 
+def _written(tool: str, caller: str, tenant: str | None, *marks: str) -> Written:
+    """A write from its row: the marks follow the caller's tenant in the row itself (a tuple inside a row could
+    keep the row tracked by the collector)."""
+    return Written(tool, caller, tenant, marks)
+
+
+@dataclass(frozen=True, slots=True)
+class _Planned:
+    """One entry of the schedule, prepared once per load: its tool, how its arguments are filled, and which of
+    them name the call (what an acknowledged write is found by in storage)."""
+
+    tool: str
+    fill: Filler
+    marked: tuple[str, ...]
+
+
 class _Load:
-    """One run's shared state: the clock, the counters, the reason it stopped."""
+    """One run's shared state: the clock, the counters, the reason it stopped, and what every call left.
+
+    Every call leaves a sample, and an `ok` one its write and its answer when the profile names its calls; they
+    are kept as flat tuples of strings and numbers (`mcpbdd.load.results.Rows` says why), made into
+    `CallSample`, `Written` and `Answer` when a check reads them.
+    """
 
     def __init__(self, harness: Harness, profile: LoadProfile, callers: Sequence[Principal]) -> None:
         self.harness = harness
         self.profile = profile
         self.callers = list(callers)
-        self.schedule = profile.schedule()
-        self.keep_answers = any(step.marked() for step in profile.steps)
+        prepared = {id(step): _Planned(step.tool, step.filler(), tuple(step.marked())) for step in profile.steps}
+        self.schedule = [prepared[id(step)] for step in profile.schedule()]  # a step of weight 3: prepared once
+        self.keep_answers = any(planned.marked for planned in self.schedule)
         """Answers are kept only when some write names its call: the isolation check of reads needs nothing else."""
         self.started = time.perf_counter()
         self.issued = 0
-        self.samples: list[CallSample] = []
-        self.written: list[Written] = []
-        self.answers: list[Answer] = []
+        self.samples = sample_rows()
+        self.written: Rows[Written] = Rows(_written)
+        self.answers: Rows[Answer] = Rows(Answer)
         self.answers_dropped = 0
         self.stopped_because: str | None = None
         self.stop = asyncio.Event()
@@ -166,10 +194,11 @@ class _Load:
         if ramp > 0 and not await self.arrive(ramp * index / len(self.callers)):
             return
         done = 0
+        schedule = self.schedule
         while self.may_call(done):
-            step = self.schedule[(done + index) % len(self.schedule)]
+            planned = schedule[(done + index) % len(schedule)]
             done += 1
-            await self.call(principal, step, done)
+            await self.call(principal, planned, done)
 
     async def arrive(self, at_s: float) -> bool:
         """Wait for this caller's arrival in the ramp-up; False when the load ends first (it never arrives).
@@ -184,34 +213,29 @@ class _Load:
             await asyncio.wait_for(self.stop.wait(), at_s)
         return not self.stop.is_set()
 
-    def keep_answer(self, answer: Answer) -> None:
-        if len(self.answers) < ANSWERS_KEPT:
-            self.answers.append(answer)
-        else:
-            self.answers_dropped += 1
-
-    async def call(self, principal: Principal, step: LoadStep, n: int) -> None:
-        arguments = step.filled(principal.user, principal.tenant, n)
-        started = self.elapsed()
+    async def call(self, principal: Principal, planned: _Planned, n: int) -> None:
+        user, tenant, tool = principal.user, principal.tenant, planned.tool
+        arguments = planned.fill(user, tenant, n)
+        started = time.perf_counter() - self.started
         try:
-            outcome = await self.harness.send(principal, Call.tool(step.tool, arguments))
+            outcome = await self.harness.send(principal, Call.tool(tool, arguments))
         except Exception as exc:  # a harness that raised instead of answering: the server is gone
             latency = (self.elapsed() - started) * 1000
             why = f"{type(exc).__name__}: {exc}"
-            self.samples.append(
-                CallSample(step.tool, principal.user, principal.tenant, started, latency, "transport_error", why[:80])
-            )
+            self.samples.rows.append((tool, user, tenant, started, latency, "transport_error", why[:80]))
             self.halt(f"the server stopped answering ({why})")
             return
-        channel, reason = channel_of(outcome)
+        channel, reason = ("ok", None) if outcome.channel is Channel.OK else channel_of(outcome)
         latency = (outcome.duration or self.elapsed() - started) * 1000
-        self.samples.append(CallSample(step.tool, principal.user, principal.tenant, started, latency, channel, reason))
+        self.samples.rows.append((tool, user, tenant, started, latency, channel, reason))
         if channel == "ok":
-            marks = tuple(arguments[name] for name in step.marked())
-            if marks:
-                self.written.append(Written(step.tool, principal.user, principal.tenant, marks))
+            if planned.marked:
+                self.written.rows.append((tool, user, tenant, *[arguments[name] for name in planned.marked]))
             if self.keep_answers:
-                self.keep_answer(Answer(step.tool, principal.user, principal.tenant, read_text(outcome)))
+                if len(self.answers.rows) < ANSWERS_KEPT:
+                    self.answers.rows.append((tool, user, tenant, read_text(outcome)))
+                else:
+                    self.answers_dropped += 1
         elif channel == "transport_error" and (outcome.failure or "").startswith("connection closed"):
             self.halt(f"the server stopped answering ({outcome.failure})")
 

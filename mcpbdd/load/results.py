@@ -11,14 +11,66 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 from pathlib import Path
-from typing import Literal, get_args
+from typing import Any, Generic, Literal, TypeVar, get_args, overload
 
 CallChannel = Literal["ok", "tool_error", "protocol_error", "transport_error", "timeout"]
 CHANNELS: tuple[CallChannel, ...] = get_args(CallChannel)
 ERROR_CHANNELS: tuple[CallChannel, ...] = tuple(channel for channel in CHANNELS if channel != "ok")
+
+T = TypeVar("T")
+
+
+class Rows(Sequence[T], Generic[T]):
+    """Records a load keeps one per call (samples, writes, answers), held as plain tuples, made into `make`'s
+    dataclass when read.
+
+    Why tuples: a load keeps every call's record until it ends, thousands a second, and each dataclass instance
+    is an object Python's cyclic collector tracks. Kept for the run, they are promoted into its oldest
+    generation, whose growth is what triggers a full collection (a walk of every object in the process). A flat
+    tuple of strings, numbers and None is untracked by the collector the first time it looks at it, so it is never
+    promoted (a tuple inside one may keep it tracked: keep rows flat); the dataclass is built when a check or a
+    chart reads the record (BENCHMARKS.md, the load driver's overhead).
+    """
+
+    __slots__ = ("make", "rows")
+
+    def __init__(self, make: Callable[..., T], rows: Iterable[tuple[Any, ...]] = ()) -> None:
+        self.make = make
+        self.rows: list[tuple[Any, ...]] = list(rows)
+        """The records as tuples of `make`'s fields, in order: append a record here (`rows.rows.append(...)`)."""
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    @overload
+    def __getitem__(self, index: int) -> T: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[T]: ...
+
+    def __getitem__(self, index: int | slice) -> T | list[T]:
+        if isinstance(index, slice):
+            return [self.make(*row) for row in self.rows[index]]
+        return self.make(*self.rows[index])
+
+    def __iter__(self) -> Iterator[T]:
+        make = self.make
+        for row in self.rows:
+            yield make(*row)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Rows):
+            return self.make is other.make and self.rows == other.rows
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like the list it stands for
+
+    def __repr__(self) -> str:
+        return f"Rows({getattr(self.make, '__name__', self.make)}, {len(self.rows)} records)"
 
 
 @dataclass(frozen=True)
@@ -63,21 +115,11 @@ class ToolSummary:
     def from_samples(cls, tool: str, samples: Iterable[CallSample]) -> ToolSummary:
         """Summarise one tool's samples (nearest-rank percentiles, so every figure is a latency that happened)."""
         mine = [sample for sample in samples if sample.tool == tool]
-        latencies = sorted(sample.latency_ms for sample in mine)
         by_channel: dict[CallChannel, int] = dict.fromkeys(CHANNELS, 0)
         for sample in mine:
             by_channel[sample.channel] += 1
         reasons = Counter(sample.reason for sample in mine if sample.reason is not None)
-        return cls(
-            tool=tool,
-            calls=len(mine),
-            p50_ms=nearest_rank(latencies, 50),
-            p95_ms=nearest_rank(latencies, 95),
-            p99_ms=nearest_rank(latencies, 99),
-            max_ms=latencies[-1] if latencies else 0.0,
-            by_channel=by_channel,
-            reasons=dict(reasons),
-        )
+        return _summary(tool, [sample.latency_ms for sample in mine], by_channel, reasons)
 
 
 def nearest_rank(ordered: list[float], percentile: float) -> float:
@@ -102,7 +144,7 @@ class LoadResult:
     stopped_because: str
     per_tool: dict[str, ToolSummary]
     timeline: list[tuple[float, int, int]]
-    samples: list[CallSample] = field(default_factory=list)
+    samples: Sequence[CallSample] = field(default_factory=list)
     artifacts: dict[str, Path] = field(default_factory=dict)
 
     @property
@@ -140,32 +182,92 @@ class LoadResult:
         stopped_because: str,
         artifacts: Mapping[str, Path] | None = None,
     ) -> LoadResult:
-        """Summarise per tool and per second (the timeline's second is the whole second the call started in)."""
-        kept = sorted(samples, key=lambda sample: sample.started_s)
-        tools = sorted({sample.tool for sample in kept})
-        per_tool = {tool: ToolSummary.from_samples(tool, kept) for tool in tools}
+        """Summarise per tool and per second (the timeline's second is the whole second the call started in).
+
+        `samples` may be `sample_rows()` a driver filled (summarised from its tuples, kept as they are) or any
+        iterable of `CallSample`s."""
+        kept: Rows[CallSample] = samples if isinstance(samples, Rows) else Rows(CallSample, map(_row, samples))
+        kept.rows.sort(key=_STARTED)  # stable: samples started at the same time keep their order
         return cls(
             engine=engine,
             duration_s=duration_s,
             stopped_because=stopped_because,
-            per_tool=per_tool,
-            timeline=timeline_of(kept, duration_s),
+            per_tool=_summaries(kept.rows),
+            timeline=_timeline(kept.rows, duration_s),
             samples=kept,
             artifacts=dict(artifacts or {}),
         )
 
 
+def sample_rows() -> Rows[CallSample]:
+    """An empty set of samples for a driver to append to, one tuple per call: `(tool, caller, tenant, started_s,
+    latency_ms, channel, reason)`, `CallSample`'s fields in order (`Rows` says why tuples)."""
+    return Rows(CallSample)
+
+
+_STARTED = itemgetter(3)
+"""A sample row's `started_s`."""
+
+
+def _row(sample: CallSample) -> tuple[Any, ...]:
+    return (
+        sample.tool,
+        sample.caller,
+        sample.tenant,
+        sample.started_s,
+        sample.latency_ms,
+        sample.channel,
+        sample.reason,
+    )
+
+
+def _summaries(rows: Sequence[tuple[Any, ...]]) -> dict[str, ToolSummary]:
+    """Every tool's summary from sample rows (by tool name, sorted), as `ToolSummary.from_samples` makes it, with
+    the counting done by `Counter` and `sorted` rather than a Python step per sample."""
+    by_tool: dict[str, list[tuple[Any, ...]]] = {}
+    for row in rows:
+        by_tool.setdefault(row[0], []).append(row)
+    summaries = {}
+    for tool in sorted(by_tool):
+        mine = by_tool[tool]
+        by_channel: dict[CallChannel, int] = dict.fromkeys(CHANNELS, 0)
+        by_channel.update(Counter(map(_CHANNEL, mine)))
+        reasons = Counter(reason for reason in map(_REASON, mine) if reason is not None)
+        summaries[tool] = _summary(tool, list(map(_LATENCY, mine)), by_channel, reasons)
+    return summaries
+
+
+_LATENCY, _CHANNEL, _REASON = itemgetter(4), itemgetter(5), itemgetter(6)
+"""A sample row's `latency_ms`, `channel` and `reason`."""
+
+
+def _summary(
+    tool: str, latencies: list[float], by_channel: dict[CallChannel, int], reasons: Counter[str]
+) -> ToolSummary:
+    latencies.sort()
+    return ToolSummary(
+        tool=tool,
+        calls=len(latencies),
+        p50_ms=nearest_rank(latencies, 50),
+        p95_ms=nearest_rank(latencies, 95),
+        p99_ms=nearest_rank(latencies, 99),
+        max_ms=latencies[-1] if latencies else 0.0,
+        by_channel=by_channel,
+        reasons=dict(reasons),
+    )
+
+
 def timeline_of(samples: Iterable[CallSample], duration_s: float) -> list[tuple[float, int, int]]:
     """(second, calls started in it, of which errors) for every whole second of the run, empty seconds included."""
-    calls: Counter[int] = Counter()
-    errors: Counter[int] = Counter()
+    return _timeline([_row(sample) for sample in samples], duration_s)
+
+
+def _timeline(rows: Sequence[tuple[Any, ...]], duration_s: float) -> list[tuple[float, int, int]]:
+    seconds = [int(started) for started in map(_STARTED, rows)]
+    calls = Counter(seconds)
+    errors = Counter(second for second, channel in zip(seconds, map(_CHANNEL, rows), strict=True) if channel != "ok")
     last = max(0, math.ceil(duration_s - 0.001) - 1)  # a run of 1.0003 s has one second, not a second empty one
-    for sample in samples:
-        second = int(sample.started_s)
-        last = max(last, second)
-        calls[second] += 1
-        if sample.channel != "ok":
-            errors[second] += 1
+    last = max(last, max(seconds)) if seconds else last
     return [(float(second), calls[second], errors[second]) for second in range(last + 1)]
 
 
@@ -175,7 +277,9 @@ __all__ = [
     "CallChannel",
     "CallSample",
     "LoadResult",
+    "Rows",
     "ToolSummary",
     "nearest_rank",
+    "sample_rows",
     "timeline_of",
 ]
