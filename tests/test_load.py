@@ -47,6 +47,13 @@ def test_a_load_with_no_bound_is_refused_saying_how_to_bound_it() -> None:
         LoadBound()
 
 
+@pytest.mark.parametrize("bound", [{"duration_s": 1e9}, {"calls": 10, "time_limit_s": 86_401}])
+def test_a_load_asked_to_run_more_than_a_day_is_refused(bound: dict[str, Any]) -> None:
+    with pytest.raises(LoadSpecError, match=r"more than a day \(86400 s\): a load must stop by itself"):
+        LoadBound(**bound)
+    assert LoadBound(duration_s=86_400).limit_s == 86_400  # a day itself is accepted
+
+
 @pytest.mark.parametrize("bound", [{"duration_s": 0}, {"calls": -1}, {"iterations": 0}, {"duration_s": float("inf")}])
 def test_a_bound_that_cannot_be_reached_is_refused(bound: dict[str, Any]) -> None:
     with pytest.raises(LoadSpecError, match="must be a positive number"):
@@ -156,6 +163,17 @@ def test_a_lost_and_a_doubled_write_are_each_named() -> None:
         r"lost: 'alice note 2'.*stored 2 times: 'alice note 1' under a, b",
     ):
         check_written_once(run, storage, "create_note")
+
+
+def test_two_writes_carrying_the_same_mark_are_refused_not_told_apart_by_guess() -> None:
+    """`"{caller}{n}"` runs a caller's name into the number: alice-1's 12th call and alice-11's 2nd both write
+    "alice-112". Were one of them lost, the other would make it look stored."""
+    run = _run([("alice-1", "acme", "alice-112"), ("alice-11", "acme", "alice-112")])
+    storage = {"acme": {"a": {"t": "alice-112"}}}
+    with pytest.raises(AssertionError, match=r"two acknowledged writes carry the same text 'alice-112'.*alice-1 and"):
+        check_written_once(run, storage, "create_note")
+    with pytest.raises(AssertionError, match="put words between"):
+        check_storage_isolated(run, storage)
 
 
 def test_no_write_naming_its_call_fails_instead_of_passing() -> None:

@@ -198,10 +198,24 @@ def leaves(value: Any) -> Iterable[str]:
 
 
 def _owners(run: LoadRun) -> dict[str, tuple[str, str | None]]:
-    """Every mark an acknowledged write carried, with the caller and tenant that wrote it."""
+    """Every mark an acknowledged write carried, with the caller and tenant that wrote it.
+
+    A mark must name one write: two writes carrying the same text (`"{caller}{n}"` gives `alice-1` + `12` and
+    `alice-11` + `2` the same `alice-112`) could not be told apart, so one of them lost would look stored. That
+    is refused, never guessed.
+    """
     owners: dict[str, tuple[str, str | None]] = {}
-    for write in run.written:
+    first: dict[str, int] = {}
+    for index, write in enumerate(run.written):
         for mark in write.marks:
+            earlier = first.setdefault(mark, index)
+            if earlier != index:
+                other = run.written[earlier]
+                raise AssertionError(
+                    f"two acknowledged writes carry the same text {mark!r} ({other.tool} by {other.caller} and "
+                    f"{write.tool} by {write.caller}), so storage cannot tell them apart: put words between "
+                    '{caller} and {n} (e.g. "title": "{caller} note {n}")'
+                )
             owners[mark] = (write.caller, write.tenant)
     return owners
 

@@ -26,6 +26,9 @@ DEFAULT_TIME_LIMIT_S = 120.0
 """How long a load bounded by calls or iterations may run at most before it is stopped (its results kept)."""
 MAX_ITERATION = 10_000
 """At most this many calls in one iteration (the weights' sum): an iteration is built as a list, once per load."""
+MAX_DURATION_S = 86_400.0
+"""The longest a load (its duration or its time limit) may be asked to run: a day. A figure beyond it is a slip
+(`for 1000000 seconds`), and a load must stop by itself within a time a CI job can wait for."""
 
 
 class LoadSpecError(ValueError):
@@ -150,6 +153,12 @@ class LoadBound:
                 raise LoadSpecError(f"the load's {name} must be a positive number, not {value!r}")
         if not math.isfinite(self.time_limit_s) or self.time_limit_s <= 0:
             raise LoadSpecError(f"the load's time limit must be a positive number of seconds, not {self.time_limit_s}")
+        for name, seconds in (("duration", self.duration_s), ("time limit", self.time_limit_s)):
+            if seconds is not None and seconds > MAX_DURATION_S:
+                raise LoadSpecError(
+                    f"the load's {name} of {seconds:g} s is more than a day ({MAX_DURATION_S:g} s): a load must stop "
+                    "by itself within a time a run can wait for; split a longer soak into runs"
+                )
 
     @property
     def limit_s(self) -> float:
@@ -202,6 +211,7 @@ class LoadProfile:
 
 __all__ = [
     "DEFAULT_TIME_LIMIT_S",
+    "MAX_DURATION_S",
     "MAX_ITERATION",
     "PLACEHOLDERS",
     "LoadBound",
