@@ -18,8 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
+from mcpbdd._listed import read_listed
 from mcpbdd.conformance.registry import check_named
 
 __all__ = ["EXPECTED_FAILURE", "OFFICIAL", "Baseline", "expect_official", "load_baseline"]
@@ -51,28 +50,19 @@ def load_baseline(path: Path | None) -> Baseline:
     """Read the expected-failures file (ValueError naming what is wrong with it; none given: an empty baseline)."""
     if path is None:
         return Baseline()
-    try:
-        document = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ValueError(f"cannot read the expected-failures file {path}: {exc.strerror or exc}") from None
-    except yaml.YAMLError as exc:
-        raise ValueError(f"the expected-failures file {path} is not YAML: {exc}") from None
-    if isinstance(document, dict):
-        document = document.get("server", [])
-    if document is None:
-        document = []
-    if not isinstance(document, list) or not all(isinstance(entry, str) for entry in document):
-        raise ValueError(f"the expected-failures file {path} must list check ids (under `server:`, or at the top)")
+    listed = read_listed(
+        path, key="server", what="the expected-failures file", shape="check ids (under `server:`, or at the top)"
+    )
     entries: list[tuple[str, str | None]] = []
     official: set[str] = set()
-    for entry in document:
-        if entry.strip().startswith(OFFICIAL):
-            check = entry.strip().removeprefix(OFFICIAL).strip()
+    for entry in listed:
+        if entry.startswith(OFFICIAL):
+            check = entry.removeprefix(OFFICIAL).strip()
             if not check:
                 raise ValueError(f"the expected-failures file {path} has an empty {OFFICIAL} entry: name the check")
             official.add(check)
             continue
-        name, _, era = entry.strip().partition("@")
+        name, _, era = entry.partition("@")
         check_named(name)  # a ValueError naming the known checks
         entries.append((name, era or None))
     return Baseline(tuple(entries), frozenset(official))

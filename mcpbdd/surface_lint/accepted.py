@@ -47,23 +47,14 @@ def load_accepted(path: Path | None) -> Accepted:
     """Read the baseline file (ValueError naming the file and what is wrong; no file: nothing accepted)."""
     if path is None:
         return Accepted()
-    import yaml
+    from mcpbdd._listed import read_listed
 
-    try:
-        document = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ValueError(f"cannot read the lint baseline {path}: {exc.strerror or exc}") from None
-    except yaml.YAMLError as exc:
-        raise ValueError(f"the lint baseline {path} is not YAML: {exc}") from None
-    if isinstance(document, dict):
-        document = document.get("accepted", [])
-    if document is None:
-        document = []
-    if not isinstance(document, list) or not all(isinstance(entry, str) for entry in document):
-        raise ValueError(f"the lint baseline {path} must list `rule` or `rule:tool` entries (under `accepted:`)")
+    listed = read_listed(
+        path, key="accepted", what="the lint baseline", shape="`rule` or `rule:tool` entries (under `accepted:`)"
+    )
     entries: list[tuple[str, str | None]] = []
-    for entry in document:
-        rule, _, tool = entry.strip().partition(":")
+    for entry in listed:
+        rule, _, tool = entry.partition(":")
         try:
             rule_named(rule)
         except ValueError as exc:
