@@ -164,3 +164,14 @@ async def count_notes(ctx: Context) -> CallToolResult:
     return CallToolResult(
         content=[TextContent(type="text", text=f"{len(notes)} notes")], structured_content={"notes": notes}
     )
+
+
+@mcp.tool()
+async def stamp_note(note: dict[str, Any]) -> str:
+    """Adds the note's title to its `seen` list in place and refuses a note that arrives already stamped: an
+    in-process server may change what it was handed, so each call must be handed its own arguments."""
+    seen = note["seen"]
+    if seen:
+        raise ToolError(f"this note arrived already stamped by {seen}")
+    seen.append(note["title"])
+    return f"stamped {note['title']}"

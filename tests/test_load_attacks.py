@@ -169,6 +169,18 @@ def test_the_prepared_fill_gives_what_the_one_pass_fill_gives(value: str) -> Non
         assert step.filler()(caller, tenant, 7) == step.filled(caller, tenant, 7), (caller, tenant)
 
 
+async def test_a_server_that_changes_its_arguments_in_place_never_changes_another_calls() -> None:
+    """In-process (the context harness) a tool is handed the very objects the driver made; a constant list inside
+    a step's arguments must be a new one for every call, or one tenant's call writes into the next caller's."""
+    from mcpbdd.harness import ContextHarness
+
+    clock = FrozenClock()
+    profile = LoadProfile([LoadStep("stamp_note", {"note": {"title": "{caller} {n}", "seen": []}})], LoadBound(calls=6))
+    async with ContextHarness(load_servers.mcp, doubles=Doubles(StorageService(clock=clock), clock)) as harness:
+        run = await run_load(harness, ACME[:1] + GLOBEX[:1], profile)
+    assert run.result.by_channel()["ok"] == 6, run.result.per_tool["stamp_note"].reasons
+
+
 def test_the_locust_plan_fills_placeholders_in_one_pass_too() -> None:
     from mcpbdd.locust.plan import LocustCaller, LocustStep
 
