@@ -175,3 +175,11 @@ async def stamp_note(note: dict[str, Any]) -> str:
         raise ToolError(f"this note arrived already stamped by {seen}")
     seen.append(note["title"])
     return f"stamped {note['title']}"
+
+
+@mcp.tool()
+async def padded_titles(ctx: Context) -> str:
+    """The caller's tenant's note titles after a page of padding (multi-byte characters): a long answer."""
+    tenant, _ = _tenant()
+    page = await _storage(ctx).tenant(tenant).list("notes/", limit=1000)
+    return "é" * 65_536 + "\n" + "\n".join(str(value["title"]) for _, value in page.items)
