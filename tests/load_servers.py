@@ -164,3 +164,22 @@ async def count_notes(ctx: Context) -> CallToolResult:
     return CallToolResult(
         content=[TextContent(type="text", text=f"{len(notes)} notes")], structured_content={"notes": notes}
     )
+
+
+@mcp.tool()
+async def stamp_note(note: dict[str, Any]) -> str:
+    """Adds the note's title to its `seen` list in place and refuses a note that arrives already stamped: an
+    in-process server may change what it was handed, so each call must be handed its own arguments."""
+    seen = note["seen"]
+    if seen:
+        raise ToolError(f"this note arrived already stamped by {seen}")
+    seen.append(note["title"])
+    return f"stamped {note['title']}"
+
+
+@mcp.tool()
+async def padded_titles(ctx: Context) -> str:
+    """The caller's tenant's note titles after a page of padding (multi-byte characters): a long answer."""
+    tenant, _ = _tenant()
+    page = await _storage(ctx).tenant(tenant).list("notes/", limit=1000)
+    return "é" * 65_536 + "\n" + "\n".join(str(value["title"]) for _, value in page.items)

@@ -129,6 +129,70 @@ async def test_a_leak_read_back_only_in_the_structured_content_is_caught() -> No
         check_answers_isolated(run)
 
 
+async def test_a_leak_past_the_answer_cap_fails_the_check_instead_of_passing_unseen() -> None:
+    """The other tenant's titles come after a page of padding: past what is kept of an answer, so the check
+    says it did not see the whole answer rather than pass."""
+    profile = LoadProfile(
+        [LoadStep("create_note", {"title": "{caller} note {n}"}, weight=2), LoadStep("padded_titles")],
+        LoadBound(iterations=3),
+    )
+    run = await _load(ACME + GLOBEX, profile)
+    assert run.answers_cut > 0
+    with pytest.raises(AssertionError, match=r"answers kept were longer than the 65536 characters kept of each"):
+        check_answers_isolated(run)
+
+
+def _outcome(text: str, structured: Any) -> Any:
+    from mcp_types import CallToolResult, TextContent
+
+    from mcpbdd.model.outcome import Call, Channel, Outcome
+
+    result = CallToolResult(content=[TextContent(type="text", text=text)], structured_content=structured)
+    return Outcome(Channel.OK, Call.tool("t"), result=result)
+
+
+def test_an_answer_is_cut_only_when_something_it_read_is_not_kept() -> None:
+    """At the cap exactly nothing is lost; one character more (multi-byte or not) is; the structured content's
+    strings count with their line breaks, its empty strings and numbers lose nothing."""
+    from mcpbdd.load.driver import ANSWER_CHARS, read_answer
+
+    cap = ANSWER_CHARS
+    assert read_answer(_outcome("é" * cap, None)) == ("é" * cap, False)
+    assert read_answer(_outcome("é" * (cap + 1), None)) == ("é" * cap, True)
+    assert read_answer(_outcome("é" * cap, {"n": [1, None, ""]}))[1] is True  # its key "n" was not read
+    assert read_answer(_outcome("é" * cap, [1, None, "", []]))[1] is False
+    assert read_answer(_outcome("t" * (cap - 4), ["ab", ""])) == ("t" * (cap - 4) + "\nab\n", False)
+    assert read_answer(_outcome("t" * (cap - 4), ["abc"])) == ("t" * (cap - 4) + "\nabc", False)
+    assert read_answer(_outcome("t" * (cap - 4), ["abcd"])) == ("t" * (cap - 4) + "\nabc", True)
+    assert read_answer(_outcome("t" * (cap - 4), ["abc", 5, "d"])) == ("t" * (cap - 4) + "\nabc", True)
+
+
+def test_structured_content_that_holds_itself_is_read_once_not_forever() -> None:
+    """In process a tool can hand over an object that holds itself (the context harness keeps it as it is)."""
+    from mcpbdd.load.driver import read_answer
+
+    loop: list[Any] = []
+    loop.append(loop)
+    assert read_answer(_outcome("x", {"a": loop})) == ("x\na", False)
+    named: dict[str, Any] = {"title": "globex note 1"}
+    named["self"] = named
+    assert read_answer(_outcome("x", [named, named])) == ("x\ntitle\nglobex note 1\nself", False)
+
+
+def test_answers_cut_by_the_cap_fail_the_isolation_check_naming_the_cap() -> None:
+    from mcpbdd.load.driver import Answer, Written
+
+    run = LoadRun(
+        _result(_ok(1)),
+        [],
+        written=[Written("create_note", "globex-caller-1", "globex", ("globex-caller-1 note 1",))],
+        answers=[Answer("list_titles", "acme-caller-1", "acme", "x" * 10)],
+        answers_cut=1,
+    )
+    with pytest.raises(AssertionError, match=r"1 of the 1 answers kept were longer than the 65536 characters"):
+        check_answers_isolated(run)
+
+
 # a measure of failures alone --------------------------------------------------------------------------------------
 
 
@@ -167,6 +231,18 @@ def test_the_prepared_fill_gives_what_the_one_pass_fill_gives(value: str) -> Non
     step = LoadStep("t", {"s": value, "deep": [{"k": value}, 1, None], "same": ["const", {"x": 2}]})
     for caller, tenant in (("alice", "acme"), ("{n}", "{caller}"), ("a}b", "{0}"), ("x", None)):
         assert step.filler()(caller, tenant, 7) == step.filled(caller, tenant, 7), (caller, tenant)
+
+
+async def test_a_server_that_changes_its_arguments_in_place_never_changes_another_calls() -> None:
+    """In-process (the context harness) a tool is handed the very objects the driver made; a constant list inside
+    a step's arguments must be a new one for every call, or one tenant's call writes into the next caller's."""
+    from mcpbdd.harness import ContextHarness
+
+    clock = FrozenClock()
+    profile = LoadProfile([LoadStep("stamp_note", {"note": {"title": "{caller} {n}", "seen": []}})], LoadBound(calls=6))
+    async with ContextHarness(load_servers.mcp, doubles=Doubles(StorageService(clock=clock), clock)) as harness:
+        run = await run_load(harness, ACME[:1] + GLOBEX[:1], profile)
+    assert run.result.by_channel()["ok"] == 6, run.result.per_tool["stamp_note"].reasons
 
 
 def test_the_locust_plan_fills_placeholders_in_one_pass_too() -> None:

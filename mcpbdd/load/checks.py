@@ -12,7 +12,7 @@ import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from mcpbdd.load.driver import LoadRun
+from mcpbdd.load.driver import ANSWER_CHARS, LoadRun
 from mcpbdd.load.profile import LoadSpecError
 from mcpbdd.load.results import CHANNELS, CallChannel, LoadResult, ToolSummary
 
@@ -339,6 +339,12 @@ def check_answers_isolated(run: LoadRun) -> None:
         raise AssertionError(
             f"only the first {len(run.answers)} answers were kept for this check and {run.answers_dropped} were "
             "not: bound the load to fewer calls to check every answer"
+        )
+    if run.answers_cut:
+        raise AssertionError(
+            f"{run.answers_cut} of the {len(run.answers)} answers kept were longer than the {ANSWER_CHARS} characters "
+            "kept of each (their text, then the strings of their structured content), so what a caller read past "
+            "that was not checked: make the tools read under load answer less per call (a page of results)"
         )
 
 

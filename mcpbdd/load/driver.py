@@ -70,6 +70,9 @@ class LoadRun:
     written: Sequence[Written] = field(default_factory=list)
     answers: Sequence[Answer] = field(default_factory=list)
     answers_dropped: int = 0
+    answers_cut: int = 0
+    """Kept answers longer than the `ANSWER_CHARS` characters kept of each (`read_answer`): the isolation check of
+    reads fails rather than pass on what it did not see."""
     writes_unreported: int = 0
     """Acknowledged writes the engine counted but could not name (a Locust worker whose last report was lost):
     the storage checks fail rather than judge storage against part of what was written."""
@@ -103,25 +106,56 @@ def _channel_of(outcome: Outcome) -> tuple[CallChannel, str | None]:
 def read_text(outcome: Outcome) -> str:
     """What a caller read, capped: the answer's text and, one a line, every string of its structured content (a
     server may say "4 notes" in words and hand the notes themselves over in the structured content alone)."""
-    text = outcome.text[:ANSWER_CHARS]
+    return read_answer(outcome)[0]
+
+
+def read_answer(outcome: Outcome) -> tuple[str, bool]:
+    """`read_text`, and whether the cap cut it: some of what the caller read is not in the text kept (then a
+    check of that text has not seen the whole answer and must say so rather than pass).
+
+    Each list and object is walked once: an in-process server (the context harness) can hand over structured
+    content that holds itself, or the same object twice; its strings are read once, and the walk ends.
+    """
+    whole = outcome.text
+    text = whole[:ANSWER_CHARS]
     structured = outcome.structured
-    if structured is None or len(text) >= ANSWER_CHARS:
-        return text
+    if structured is None:
+        return text, len(whole) > ANSWER_CHARS
+    if len(text) >= ANSWER_CHARS:
+        return text, len(whole) > ANSWER_CHARS or _holds_text([structured], set())
     parts, room = [text], ANSWER_CHARS - len(text)
     pending = [structured]  # depth first, in order (`mcpbdd.load.checks.leaves`), without a generator per level
+    walked: set[int] = set()
     while pending and room > 0:
         value = pending.pop()
         if isinstance(value, str):
             room -= 1  # the line break before it
             parts.append(value[:room])
             room -= len(value)
-        elif isinstance(value, list):
-            pending.extend(reversed(value))
-        elif isinstance(value, dict):
-            for key, item in reversed(value.items()):
-                pending.append(item)
-                pending.append(key)
-    return "\n".join(parts)
+        elif isinstance(value, list | dict):
+            if id(value) in walked:
+                continue
+            walked.add(id(value))
+            if isinstance(value, list):
+                pending.extend(reversed(value))
+            else:
+                for key, item in reversed(value.items()):
+                    pending.append(item)
+                    pending.append(key)
+    return "\n".join(parts), room < 0 or _holds_text(pending, walked)
+
+
+def _holds_text(pending: list[Any], walked: set[int]) -> bool:
+    """Whether a non-empty string is among `pending` at any depth (each list and object not in `walked` once)."""
+    while pending:
+        value = pending.pop()
+        if isinstance(value, str):
+            if value:
+                return True
+        elif isinstance(value, list | dict) and id(value) not in walked:
+            walked.add(id(value))
+            pending.extend(value if isinstance(value, list) else [*value.keys(), *value.values()])
+    return False
 
 
 def _written(tool: str, caller: str, tenant: str | None, *marks: str) -> Written:
@@ -162,6 +196,7 @@ class _Load:
         self.written: Rows[Written] = Rows(_written)
         self.answers: Rows[Answer] = Rows(Answer)
         self.answers_dropped = 0
+        self.answers_cut = 0
         self.stopped_because: str | None = None
         self.stop = asyncio.Event()
 
@@ -233,7 +268,9 @@ class _Load:
                 self.written.rows.append((tool, user, tenant, *[arguments[name] for name in planned.marked]))
             if self.keep_answers:
                 if len(self.answers.rows) < ANSWERS_KEPT:
-                    self.answers.rows.append((tool, user, tenant, read_text(outcome)))
+                    text, cut = read_answer(outcome)
+                    self.answers.rows.append((tool, user, tenant, text))
+                    self.answers_cut += cut
                 else:
                     self.answers_dropped += 1
         elif channel == "transport_error" and (outcome.failure or "").startswith("connection closed"):
@@ -307,7 +344,9 @@ async def run_load(
         if tail.strip():
             why = f"{why} (the server's stderr is attached to the scenario)"
     result = LoadResult.from_samples(engine, load.samples, duration_s=duration, stopped_because=why)
-    return LoadRun(result, list(callers), load.written, load.answers, load.answers_dropped)
+    return LoadRun(
+        result, list(callers), load.written, load.answers, load.answers_dropped, answers_cut=load.answers_cut
+    )
 
 
 def check_crowd(count: int, engine: str) -> None:

@@ -58,9 +58,10 @@ class LoadStep:
         """`filled`, prepared once for a whole load: `step.filler()(caller, tenant, n)` gives what
         `step.filled(caller, tenant, n)` gives, with each string's placeholders found once instead of per call.
 
-        A value that holds no placeholder (a number, a constant string, a list of them) is handed to every call
-        as it is rather than copied (the SDK's client serialises the arguments; nothing reaches the server by
-        reference); the arguments object itself is new for every call.
+        A number, a string without placeholders, a boolean or None is handed to every call as it is (nothing can
+        change it); every list and object is new for every call, as `filled` makes them, constant or not: in
+        process (the context harness) a tool is handed the very objects the driver made, and one that changes
+        what it was handed must not change what the next call, another tenant's perhaps, sends.
         """
         prepared = [(name, _prepared(value)) for name, value in self.arguments.items()]
 
@@ -89,7 +90,7 @@ def _value(prepared: Any, values: Mapping[str, str]) -> Any:
 
 
 def _prepared(value: Any) -> Any:
-    """`value` as it is when it holds no placeholder, else a `_Fill` that fills it (one pass, like `fill`)."""
+    """A scalar as it is when it holds no placeholder, else a `_Fill` that fills it (one pass, like `fill`)."""
     if isinstance(value, str):
         parts = _AROUND_PLACEHOLDERS.split(value)
         if len(parts) == 1:
@@ -100,15 +101,11 @@ def _prepared(value: Any) -> Any:
             part if index % 2 else part.replace("{", "{{").replace("}", "}}") for index, part in enumerate(parts)
         )
         return _Fill("".join(escaped).format_map)
-    if isinstance(value, list):
+    if isinstance(value, list):  # a new list for every call even when nothing in it varies (`filler` says why)
         items = [_prepared(item) for item in value]
-        if not any(type(item) is _Fill for item in items):
-            return value
         return _Fill(lambda values: [_value(item, values) for item in items])
     if isinstance(value, dict):
         entries = [(key, _prepared(item)) for key, item in value.items()]
-        if not any(type(item) is _Fill for _, item in entries):
-            return value
         return _Fill(lambda values: {key: _value(item, values) for key, item in entries})
     return value
 
