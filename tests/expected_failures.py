@@ -23,6 +23,7 @@ __all__ = [
     "FailingRuns",
     "FailingRunsOfPasses",
     "assert_each_scenario_fails_with",
+    "assert_scenarios_failed_with",
     "behave",
     "failure_messages",
     "run_failing",
@@ -111,7 +112,11 @@ def assert_each_scenario_fails_with(
     feature: str, expected: Mapping[str, Sequence[str]], options: Sequence[str], report_file: Path
 ) -> dict[str, str]:
     """Run `feature`; every scenario must fail (only those named), each message holding its fragments."""
-    run = run_failing(feature, options, report_file)
+    return assert_scenarios_failed_with(run_failing(feature, options, report_file), expected)
+
+
+def assert_scenarios_failed_with(run: FailingRun, expected: Mapping[str, Sequence[str]]) -> dict[str, str]:
+    """Every scenario of `run` failed (only those named), each message holding its fragments; the messages."""
     assert run.returncode == 1, run.output
     messages = run.messages
     assert sorted(messages) == sorted(expected), "every scenario of the feature must fail, and only those"
