@@ -91,7 +91,8 @@ def flawed_runs(
 ) -> dict[str, Future[tuple[subprocess.CompletedProcess[str], Path]]]:
     """A run per flaw a selected test reads, all begun at once, side by side (tests/behave_process.py)."""
     params = [getattr(getattr(item, "callspec", None), "params", {}) for item in request.session.items]
-    flaws = [p["flaw"] for item, p in zip(request.session.items, params, strict=True) if item.path == request.path]
+    items = zip(request.session.items, params, strict=True)
+    flaws = [p["flaw"] for item, p in items if item.path == request.path and "flaw" in p]
     return side_by_side(flaws, lambda flaw: _flawed_run(tmp_path_factory.mktemp(f"flaw-{flaw}"), flaw))
 
 

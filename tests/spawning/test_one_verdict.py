@@ -103,7 +103,8 @@ def verdicts(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFa
         return _verdicts(json.loads(out.read_text()))
 
     params = [getattr(getattr(item, "callspec", None), "params", {}) for item in request.session.items]
-    selected = [p["target"] for item, p in zip(request.session.items, params, strict=True) if item.path == request.path]
+    items = zip(request.session.items, params, strict=True)
+    selected = [p["target"] for item, p in items if item.path == request.path and "target" in p]
     runs = side_by_side(selected, run)
     return lambda target: runs[target].result()
 
