@@ -30,7 +30,9 @@ def pytest_configure(config: pytest.Config) -> None:
 PROJECT_RUN = "project_run"
 """The session fixture (tests/spawning/conftest.py) that runs the project's specifications once."""
 
-PROJECT_RUN_MODULES = frozenset({"tests/spawning/test_specifications.py", "tests/spawning/test_behave_runs.py"})
+PROJECT_RUN_MODULES = frozenset(
+    {"tests/spawning/test_specifications.py", "tests/spawning/test_behave_runs.py", "tests/spawning/test_timings.py"}
+)
 """The modules whose tests read `project_run`: one pytest-xdist worker runs all of them (see `_Scheduling`)."""
 
 

@@ -8,14 +8,26 @@ contain the expected fragments: that is how every assertion step is shown to fai
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from behave_process import ROOT, behave
+from behave_passes import BehavePass
+from behave_process import CONCURRENT, ROOT, behave
 
-__all__ = ["ROOT", "FailingRun", "assert_each_scenario_fails_with", "behave", "failure_messages", "run_failing"]
+__all__ = [
+    "ROOT",
+    "FailingRun",
+    "FailingRuns",
+    "FailingRunsOfPasses",
+    "assert_each_scenario_fails_with",
+    "assert_scenarios_failed_with",
+    "behave",
+    "failure_messages",
+    "run_failing",
+]
 
 
 def failure_messages(report: list[dict[str, Any]]) -> dict[str, str]:
@@ -48,11 +60,63 @@ def run_failing(feature: str, options: Sequence[str], report_file: Path) -> Fail
     return FailingRun(run.returncode, run.stdout + run.stderr, messages)
 
 
+RunKey = tuple[str, tuple[str, ...]]
+"""A feature and the behave options of one run of it."""
+
+
+class FailingRuns:
+    """Runs of features meant to fail, each made once however many tests read it; `start` begins runs side by side.
+
+    Runs begun together go `CONCURRENT` at a time (tests/behave_process.py: they mostly wait, so they overlap well).
+    Each run is still its own behave process with its own report, so what one run shows is not mixed with another's.
+    """
+
+    def __init__(self, report_file: Callable[[str], Path]) -> None:
+        self._report_file = report_file
+        self._runs: dict[RunKey, Future[FailingRun]] = {}
+        self._pool = ThreadPoolExecutor(max_workers=CONCURRENT, thread_name_prefix="failing-run")
+
+    def start(self, feature: str, options: Sequence[str]) -> None:
+        """Begin the run of `feature` with `options` (unless it has begun) without waiting for it."""
+        key = (feature, tuple(options))
+        if key not in self._runs:
+            report = self._report_file(Path(feature).stem) / "report.json"
+            self._runs[key] = self._pool.submit(run_failing, feature, key[1], report)
+
+    def __call__(self, feature: str, options: Sequence[str]) -> FailingRun:
+        """The run of `feature` with `options`, begun now if no one began it, once it has ended."""
+        self.start(feature, options)
+        return self._runs[(feature, tuple(options))].result()
+
+    def close(self) -> None:
+        """Wait for every begun run to end (none is left running after the tests that read them)."""
+        self._pool.shutdown(wait=True)
+
+
+class FailingRunsOfPasses:
+    """`FailingRuns` of a feature on a pass of `make features`, with options of its own after the pass's."""
+
+    def __init__(self, runs: FailingRuns) -> None:
+        self._runs = runs
+
+    def start(self, feature: str, behave_pass: BehavePass, options: Sequence[str] = ()) -> None:
+        """Begin the run without waiting for it."""
+        self._runs.start(feature, [*behave_pass.options, *options])
+
+    def __call__(self, feature: str, behave_pass: BehavePass, options: Sequence[str] = ()) -> FailingRun:
+        """The run, once it has ended."""
+        return self._runs(feature, [*behave_pass.options, *options])
+
+
 def assert_each_scenario_fails_with(
     feature: str, expected: Mapping[str, Sequence[str]], options: Sequence[str], report_file: Path
 ) -> dict[str, str]:
     """Run `feature`; every scenario must fail (only those named), each message holding its fragments."""
-    run = run_failing(feature, options, report_file)
+    return assert_scenarios_failed_with(run_failing(feature, options, report_file), expected)
+
+
+def assert_scenarios_failed_with(run: FailingRun, expected: Mapping[str, Sequence[str]]) -> dict[str, str]:
+    """Every scenario of `run` failed (only those named), each message holding its fragments; the messages."""
     assert run.returncode == 1, run.output
     messages = run.messages
     assert sorted(messages) == sorted(expected), "every scenario of the feature must fail, and only those"

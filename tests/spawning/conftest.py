@@ -15,13 +15,13 @@ on a small project), once per session: every test that needs the specifications'
 from __future__ import annotations
 
 import subprocess
-from collections.abc import Callable, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from behave_passes import PASSES, PROJECT_RUN_TIMEOUT, BehavePass
-from expected_failures import FailingRun, run_failing
+from expected_failures import FailingRuns, FailingRunsOfPasses
 from processes import mcpbdd_run
 
 __all__: list[str] = []
@@ -34,22 +34,16 @@ def behave_pass(request: pytest.FixtureRequest) -> BehavePass:
 
 
 @pytest.fixture(scope="session")
-def failing_runs(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, BehavePass, Sequence[str]], FailingRun]:
+def failing_runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FailingRunsOfPasses]:
     """behave over a feature meant to fail, once per feature, pass and options, however many tests read the run.
 
     A table-driven test has a row per scenario and pass; the scenarios of one feature come from one behave run
-    (about as long as all its rows' checks together would take one scenario at a time).
+    (about as long as all its rows' checks together would take one scenario at a time). A module that reads many runs
+    begins them all at once (`FailingRunsOfPasses.start`), a few side by side.
     """
-    runs: dict[tuple[str, BehavePass, tuple[str, ...]], FailingRun] = {}
-
-    def run(feature: str, behave_pass: BehavePass, options: Sequence[str] = ()) -> FailingRun:
-        key = (feature, behave_pass, tuple(options))
-        if key not in runs:
-            report = Path(tmp_path_factory.mktemp(f"{Path(feature).stem}-{behave_pass.name}")) / "report.json"
-            runs[key] = run_failing(feature, [*behave_pass.options, *options], report)
-        return runs[key]
-
-    return run
+    runs = FailingRuns(lambda stem: Path(tmp_path_factory.mktemp(stem)))
+    yield FailingRunsOfPasses(runs)
+    runs.close()
 
 
 @dataclass(frozen=True)

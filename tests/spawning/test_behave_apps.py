@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from behave_passes import PASSES, BehavePass
-from expected_failures import ROOT, assert_each_scenario_fails_with, behave, run_failing
+from expected_failures import ROOT, FailingRunsOfPasses, assert_scenarios_failed_with, behave, run_failing
 from processes import mcpbdd_run
 
 from mcpbdd.apps.browser import INSTALL_CHROMIUM, INSTALL_PLAYWRIGHT
@@ -80,9 +80,21 @@ VIEW_FAILURES: dict[str, list[str]] = {
 }
 
 
+FAILING_RUNS = [(FEATURE, "context"), (VIEWS, "context"), (VIEWS, "client")]
+"""The runs of the failing-case features the table tests read (feature, pass)."""
+
+
+@pytest.fixture(scope="module")
+def app_runs(failing_runs: FailingRunsOfPasses) -> FailingRunsOfPasses:
+    """The failing-case features' runs, begun together, side by side (`FailingRuns`), each read by its test."""
+    for feature, name in FAILING_RUNS:
+        failing_runs.start(feature, PASSES[name])
+    return failing_runs
+
+
 @needs_a_browser
-def test_every_app_step_fails_with_a_readable_message(tmp_path: Path) -> None:
-    assert_each_scenario_fails_with(FEATURE, EXPECTED_FAILURES, PASSES["context"].options, tmp_path / "report.json")
+def test_every_app_step_fails_with_a_readable_message(app_runs: FailingRunsOfPasses) -> None:
+    assert_scenarios_failed_with(app_runs(FEATURE, PASSES["context"]), EXPECTED_FAILURES)
 
 
 @needs_a_browser
@@ -104,8 +116,8 @@ def test_a_screenshot_name_leading_out_of_the_project_is_never_written(tmp_path:
 
 @needs_a_browser
 @pytest.mark.parametrize("behave_pass", ["context", "client"], indirect=True)
-def test_a_broken_view_is_named_by_what_broke(tmp_path: Path, behave_pass: BehavePass) -> None:
-    assert_each_scenario_fails_with(VIEWS, VIEW_FAILURES, behave_pass.options, tmp_path / "report.json")
+def test_a_broken_view_is_named_by_what_broke(app_runs: FailingRunsOfPasses, behave_pass: BehavePass) -> None:
+    assert_scenarios_failed_with(app_runs(VIEWS, behave_pass), VIEW_FAILURES)
 
 
 @pytest.mark.skipif(importlib.util.find_spec("playwright") is None, reason=INSTALL_PLAYWRIGHT)

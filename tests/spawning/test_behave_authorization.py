@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+from concurrent.futures import Future
 from pathlib import Path
 
 import pytest
+from behave_process import side_by_side
 from expected_failures import ROOT, behave
 
 FEATURE = ROOT / "features" / "authorization.feature"
@@ -68,17 +71,36 @@ def _failures(report: Path) -> dict[str, str]:
     return failures
 
 
-@pytest.mark.parametrize("flaw", sorted(EXPECTED))
-def test_a_flawed_server_fails_the_scenarios_its_flaw_breaks(tmp_path: Path, flaw: str) -> None:
-    features = tmp_path / "features"
+def _flawed_run(folder: Path, flaw: str) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """behave over features/authorization.feature against the example server with `flaw`: its process and report."""
+    features = folder / "features"
     (features / "steps").mkdir(parents=True)
     shutil.copy(ROOT / "tests" / "behave_cases" / "environment.py", features / "environment.py")
     shutil.copy(ROOT / "tests" / "behave_cases" / "steps" / "steps.py", features / "steps" / "steps.py")
     text = FEATURE.read_text(encoding="utf-8")
     assert EXAMPLE in text
     (features / "authorization.feature").write_text(text.replace(EXAMPLE, f"-m auth_variants {flaw} --http"))
-    report = tmp_path / "report.json"
+    report = folder / "report.json"
     run = behave(str(features), "-D", "mcpbdd.harness=client", "--format", "json", "--outfile", str(report))
+    return run, report
+
+
+@pytest.fixture(scope="module")
+def flawed_runs(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, Future[tuple[subprocess.CompletedProcess[str], Path]]]:
+    """A run per flaw a selected test reads, all begun at once, side by side (tests/behave_process.py)."""
+    params = [getattr(getattr(item, "callspec", None), "params", {}) for item in request.session.items]
+    items = zip(request.session.items, params, strict=True)
+    flaws = [p["flaw"] for item, p in items if item.path == request.path and "flaw" in p]
+    return side_by_side(flaws, lambda flaw: _flawed_run(tmp_path_factory.mktemp(f"flaw-{flaw}"), flaw))
+
+
+@pytest.mark.parametrize("flaw", sorted(EXPECTED))
+def test_a_flawed_server_fails_the_scenarios_its_flaw_breaks(
+    flawed_runs: dict[str, Future[tuple[subprocess.CompletedProcess[str], Path]]], flaw: str
+) -> None:
+    run, report = flawed_runs[flaw].result()
     assert run.returncode == 1, run.stdout + run.stderr
     failures = _failures(report)
     assert sorted(failures) == sorted(EXPECTED[flaw]), "exactly the scenarios the flaw breaks must fail"

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from mcpbdd.runner.plan import plan_run
+from mcpbdd.runner.timings import DEFAULT_PASS
 
 ROOT = Path(__file__).resolve().parents[2]
 FAILING = "tests/behave_cases/features/failing_assertions.feature"
@@ -39,10 +40,15 @@ def mcpbdd(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None) -> s
 
 
 def test_a_passing_run_exits_0(tmp_path: Path) -> None:
-    run = mcpbdd("run", "--results", str(tmp_path / "r"), "--junit", str(tmp_path / "j"), "features/notes.feature")
+    outputs = ("--results", str(tmp_path / "r"), "--junit", str(tmp_path / "j"), "--timings", str(tmp_path / "t.json"))
+    run = mcpbdd("run", *outputs, "features/notes.feature")
     assert run.returncode == 0, run.stdout + run.stderr
     scenarios = plan_run(["features/notes.feature"]).scenarios
     assert f"mcpbdd: passed: {scenarios} passed, 0 failed in " in run.stdout, run.stdout
+    # a run on the configured harness times each feature and scenario in the default column (the one pass it made)
+    timings = json.loads((tmp_path / "t.json").read_text())
+    assert len(timings["scenarios"]) == scenarios, timings
+    assert all(set(passes) == {DEFAULT_PASS} for part in ("features", "scenarios") for passes in timings[part].values())
 
 
 def test_a_failing_run_exits_1_also_in_parallel(tmp_path: Path) -> None:

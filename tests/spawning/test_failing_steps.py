@@ -17,17 +17,15 @@ data, the fix.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import pytest
 import weak_server
-from behave_passes import BehavePass
-from expected_failures import FailingRun
+from behave_passes import PASSES, BehavePass
+from expected_failures import FailingRunsOfPasses
 
 __all__: list[str] = []
-
-FailingRuns = Callable[[str, BehavePass, Sequence[str]], FailingRun]
 
 ASSERTIONS = "tests/behave_cases/features/failing_assertions.feature"
 
@@ -931,9 +929,20 @@ ROWS = [
 """The table: a row per feature, pass and scenario, with the fragments its failing step's message must hold."""
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _runs_begun_side_by_side(request: pytest.FixtureRequest, failing_runs: FailingRunsOfPasses) -> None:
+    """Every run the selected tests of this module read, begun at once, a few side by side (`FailingRuns`), in the
+    order the tests read them: each test waits for its own run only, most of them for one that has already ended."""
+    for item in request.session.items:
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        if item.path == request.path and "feature" in params:
+            feature: Feature = params["feature"]
+            failing_runs.start(feature.path, PASSES[params["behave_pass"]], feature.options)
+
+
 @pytest.mark.parametrize(("feature", "behave_pass"), RUNS, indirect=["behave_pass"])
 def test_every_scenario_of_the_feature_fails_and_only_those(
-    failing_runs: FailingRuns, feature: Feature, behave_pass: BehavePass
+    failing_runs: FailingRunsOfPasses, feature: Feature, behave_pass: BehavePass
 ) -> None:
     run = failing_runs(feature.path, behave_pass, feature.options)
     assert run.returncode == 1, run.output
@@ -944,7 +953,11 @@ def test_every_scenario_of_the_feature_fails_and_only_those(
 
 @pytest.mark.parametrize(("feature", "behave_pass", "scenario", "fragments"), ROWS, indirect=["behave_pass"])
 def test_each_failing_step_says_why(
-    failing_runs: FailingRuns, feature: Feature, behave_pass: BehavePass, scenario: str, fragments: Sequence[str]
+    failing_runs: FailingRunsOfPasses,
+    feature: Feature,
+    behave_pass: BehavePass,
+    scenario: str,
+    fragments: Sequence[str],
 ) -> None:
     messages = failing_runs(feature.path, behave_pass, feature.options).messages
     assert scenario in messages, f"{scenario!r} did not fail; the scenarios that failed: {sorted(messages)}"

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from behave_process import side_by_side
 from conftest import TESTS
 from expected_failures import behave
 
@@ -91,19 +92,21 @@ def _verdicts(report: list[dict[str, Any]]) -> dict[str, Verdict]:
 
 
 @pytest.fixture(scope="module")
-def verdicts(tmp_path_factory: pytest.TempPathFactory) -> Verdicts:
-    """The feature's verdicts on a target, from one behave run per target however many tests read them."""
-    runs: dict[str, dict[str, Verdict]] = {}
+def verdicts(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Verdicts:
+    """The feature's verdicts on a target, from one behave run per target however many tests read them; the runs of
+    every target a selected test reads begin at once, side by side (tests/behave_process.py)."""
 
     def run(target: str) -> dict[str, Verdict]:
-        if target not in runs:
-            out = Path(tmp_path_factory.mktemp(f"one-verdict-{target}")) / "report.json"
-            done = behave(FEATURE, *TARGETS[target], "--no-capture", "--format", "json", "--outfile", str(out))
-            assert out.exists(), done.stdout + done.stderr
-            runs[target] = _verdicts(json.loads(out.read_text()))
-        return runs[target]
+        out = Path(tmp_path_factory.mktemp(f"one-verdict-{target}")) / "report.json"
+        done = behave(FEATURE, *TARGETS[target], "--no-capture", "--format", "json", "--outfile", str(out))
+        assert out.exists(), done.stdout + done.stderr
+        return _verdicts(json.loads(out.read_text()))
 
-    return run
+    params = [getattr(getattr(item, "callspec", None), "params", {}) for item in request.session.items]
+    items = zip(request.session.items, params, strict=True)
+    selected = [p["target"] for item, p in items if item.path == request.path and "target" in p]
+    runs = side_by_side(selected, run)
+    return lambda target: runs[target].result()
 
 
 def _passed(verdict: Verdict, target: str, scenario: str) -> None:

@@ -1,8 +1,10 @@
 """Shards balanced by time: the timing file every run writes, and the split `--shard I/N` makes from it.
 
-The balance is checked on the durations a real run of the example suite recorded (what the
-next CI run would read), not by timing shards here: wall-clock assertions would be flaky on a
-loaded machine. `bench/bench_shards.py` runs the shards and measures them.
+The balance is checked on the durations a real run of the project's specifications recorded (what the next CI run
+would read): the session's project run (`project_run`, tests/spawning/conftest.py: `--harness both`, so a column per
+pass), not by timing shards here: wall-clock assertions would be flaky on a loaded machine. `bench/bench_shards.py`
+runs the shards and measures them. That a run on the configured harness writes the default column is
+tests/spawning/test_cli.py's (its plain run writes a timing file too).
 
 These tests start processes; the in-process tests of this concern are in tests/test_timings.py.
 """
@@ -10,47 +12,56 @@ These tests start processes; the in-process tests of this concern are in tests/t
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
-from test_timings import _shards  # shared with the in-process half
 
 from mcpbdd.runner.plan import plan_run
-from mcpbdd.runner.timings import DEFAULT_PASS, load_timings
+from mcpbdd.runner.run import plan_processes
+from mcpbdd.runner.timings import load_timings
 
-ROOT = Path(__file__).resolve().parents[2]
+PASSES = ("context", "client")
+"""The project run's passes: each is a column of its timing file."""
 
-
-@pytest.fixture(scope="module")
-def recorded(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The example suite's timing file, from a real `mcpbdd run` (the configured harness)."""
-    out = tmp_path_factory.mktemp("timings")
-    outputs = ["--timings", str(out / "timings.json"), "--results", str(out / "allure"), "--junit", str(out / "junit")]
-    run = subprocess.run(
-        [sys.executable, "-m", "mcpbdd.cli.main", "run", "-f", "progress", *outputs],
-        cwd=ROOT,
-        env=dict(os.environ),
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert run.returncode == 0, run.stdout + run.stderr
-    return out / "timings.json"
+EVERY_SCENARIO = "client"
+"""The pass that runs every scenario (the context pass leaves out those pinned to the client harness, so its column
+lacks them): the shards are split and weighed on its column."""
 
 
-def _seconds(locations: list[str], timings: dict[str, dict[str, float]]) -> float:
-    return sum(timings[location][DEFAULT_PASS] for location in locations)
+@pytest.fixture
+def recorded(project_run: Any) -> Path:
+    """The timing file of the session's project run (the readers of `project_run` share one worker). A run that
+    failed a scenario still timed it: that the specifications pass is tests/spawning/test_specifications.py's."""
+    process, timings = project_run.process, Path(project_run.results.parent / "timings.json")
+    assert timings.is_file(), process.stdout[-3000:] + process.stderr[-3000:]
+    return timings
+
+
+def _shards(timings: Path, harness: str, count: int) -> list[list[str]]:
+    """The scenario locations of each of `count` shards of `harness`'s pass, split by the timing file."""
+    plan = plan_run([])
+    return [
+        [
+            location
+            for bucket in plan_processes(plan, [harness], 1, (index, count), timings)
+            for u in bucket
+            for location in u.locations
+        ]
+        for index in range(1, count + 1)
+    ]
+
+
+def _seconds(locations: list[str], timings: dict[str, dict[str, float]], harness: str) -> float:
+    return sum(timings[location][harness] for location in locations)
 
 
 @pytest.mark.parametrize("count", [2, 3])
 def test_shards_from_the_timing_file_take_the_same_time_within_20_percent(recorded: Path, count: int) -> None:
     timings = load_timings(recorded)
-    shards = _shards(recorded, count)
-    loads = [_seconds(shard, timings) for shard in shards]
+    shards = _shards(recorded, EVERY_SCENARIO, count)
+    loads = [_seconds(shard, timings, EVERY_SCENARIO) for shard in shards]
     assert max(loads) <= 1.2 * min(loads), loads
     # every scenario runs in exactly one shard: the shards' scenarios are the suite's, once each
     scenarios: Counter[str] = Counter()
@@ -67,4 +78,5 @@ def test_the_timing_file_has_every_feature_and_scenario(recorded: Path) -> None:
     plan = plan_run([])
     assert set(document["features"]) == {unit.filename for unit in plan.units}
     assert len(document["scenarios"]) == plan.scenarios
-    assert all(set(passes) == {DEFAULT_PASS} for passes in document["features"].values())
+    assert all(passes and set(passes) <= set(PASSES) for passes in document["features"].values()), document["features"]
+    assert all(passes and set(passes) <= set(PASSES) for passes in document["scenarios"].values())
