@@ -162,3 +162,22 @@ async def test_a_writer_that_waits_past_the_busy_timeout_gets_a_storage_error_na
         assert await store.get("k") == 7
     finally:
         provider.close()
+
+
+# -- a default shared between calls ------------------------------------------------------------
+
+
+async def test_a_change_mutating_a_shared_default_carries_nothing_to_another_tenant(service: StorageService) -> None:
+    empty: list[str] = []  # one default a server passes to every call, as a module constant would be
+
+    def appending(entry: str) -> Any:
+        def change(entries: list[str]) -> list[str]:
+            entries.append(entry)  # in place: fine on a fresh copy, a leak on a shared object
+            return entries
+
+        return change
+
+    assert await service.tenant("acme").update("audit", appending("acme's secret"), default=empty) == ["acme's secret"]
+    assert await service.tenant("globex").update("audit", appending("globex's"), default=empty) == ["globex's"]
+    assert service.snapshot("globex") == {"audit": ["globex's"]}
+    assert empty == []

@@ -15,6 +15,7 @@ cursors, and cancellation.
 from __future__ import annotations
 
 import base64
+import copy
 import hashlib
 import hmac
 import json
@@ -361,7 +362,9 @@ class TenantStorage:
     async def update(self, key: str, change: Callable[[Any], Any], *, default: Any = None, ttl: Ttl = None) -> Any:
         """Replace the value of `key` with `change(current value)` as one step; return the new value.
 
-        `change` gets a fresh copy of the live value, or `default` when there is none, and returns the
+        `change` gets a fresh copy of the live value, or of `default` when there is none (a list, dict or set
+        default is copied for each call, so a change that mutates it cannot carry one tenant's entries into the
+        next call, another tenant's; any other default is passed as it is, a sentinel too), and returns the
         value to store (with `ttl`, as `set` would). Appending to a list is
         `await notes.update("audit", lambda entries: [*entries, entry], default=[])`: two callers
         appending at once both land. `change` runs while the storage holds its write lock (for SQLite,
@@ -377,7 +380,10 @@ class TenantStorage:
         changed: list[Any] = []
 
         def apply(text: str | None, _expiry: float | None) -> tuple[str, float | None]:
-            value = change(default if text is None else _decode_stored(tenant, key, text))
+            if text is not None:
+                value = change(_decode_stored(tenant, key, text))
+            else:
+                value = change(copy.deepcopy(default) if isinstance(default, list | dict | set) else default)
             encoded = encode(key, value, limit)
             changed.append(encoded)
             return encoded, expires_at
