@@ -7,8 +7,11 @@ what happened and what to do, the same on every provider, with nothing half writ
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import sqlite3
+import threading
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -181,3 +184,50 @@ async def test_a_change_mutating_a_shared_default_carries_nothing_to_another_ten
     assert await service.tenant("globex").update("audit", appending("globex's"), default=empty) == ["globex's"]
     assert service.snapshot("globex") == {"audit": ["globex's"]}
     assert empty == []
+
+
+# -- add under threads, with a hand-over between the check and the write ------------------------
+
+
+class _HandingOverKey(str):
+    """A key that hands the interpreter to another thread whenever it is hashed.
+
+    In memory, `add_many` hashes a key to check it is free and again to store it; without the provider's lock
+    another thread's add comes between the two. Plain keys almost never switch threads there, so the thread
+    test of `add` in test_storage_atomic.py passes with that lock taken out; this one does not.
+    """
+
+    __slots__ = ()
+
+    def __hash__(self) -> int:
+        time.sleep(0)
+        return str.__hash__(self)
+
+
+def test_threads_adding_one_key_at_once_store_it_once_even_when_switched_mid_add(service: StorageService) -> None:
+    store = service.tenant("acme")
+    rounds, threads = 60, 4
+    start = threading.Barrier(threads)
+    wins: list[tuple[int, int]] = []
+    errors: list[BaseException] = []
+
+    def claim(number: int) -> None:
+        async def claims() -> None:
+            for slot in range(rounds):
+                if await store.add(_HandingOverKey(f"slot/{slot}"), number):
+                    wins.append((slot, number))
+
+        start.wait()
+        try:
+            asyncio.run(claims())
+        except BaseException as exc:
+            errors.append(exc)
+
+    workers = [threading.Thread(target=claim, args=(n,)) for n in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(timeout=60)
+    assert errors == []
+    assert sorted(slot for slot, _ in wins) == list(range(rounds))  # each slot won once, by one thread
+    assert service.snapshot("acme") == {f"slot/{slot}": number for slot, number in wins}
