@@ -14,6 +14,7 @@ says why), and takes the note to store as a function of its id.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import suppress
 from typing import Any, Final, TypeVar
 
 from pydantic import BaseModel
@@ -89,7 +90,9 @@ async def store_all_numbered(
     The notes are written with `add_many`, so a note another caller created meanwhile is never replaced: if
     one took a picked id, every note gets a fresh one and the write is tried again. Then the counter moves to
     after the last number, never back (a note being created meanwhile may try a number the import took, and
-    moves on). Returns the stored notes and whether they had to be renumbered.
+    moves on). Returns the stored notes and whether they had to be renumbered. The counter only saves a
+    later note some tries (`add` refuses a taken id whatever it says), so once the notes are stored a counter
+    that cannot move (damaged, or the file busy past its timeout) does not make the import report a failure.
     """
     stored = [dict(note) for note in notes]
     for attempt in range(_CLAIM_ATTEMPTS):
@@ -97,7 +100,8 @@ async def store_all_numbered(
             stored = await _renumbered(notebook, stored)
         if not await notebook.add_many({f"notes/{note['id']}": note for note in stored}):
             last = max((int(str(note["id"]).removeprefix("n-")) for note in stored), default=0)
-            await notebook.update(NOTE_COUNTER, _at_least(last + 1), default=1)
+            with suppress(StorageError):  # stored already: "not imported" would be untrue
+                await notebook.update(NOTE_COUNTER, _at_least(last + 1), default=1)
             return stored, attempt > 0
     raise StorageError(
         f"other callers kept taking the note numbers this import picked ({_CLAIM_ATTEMPTS} tries); "

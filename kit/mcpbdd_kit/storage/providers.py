@@ -28,6 +28,8 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Protocol, TypeVar, runtime_checkable
 
+from mcpbdd_kit.storage.errors import StorageError
+
 __all__ = ["Change", "Entry", "InMemoryProvider", "SQLiteProvider", "StorageProvider"]
 
 Entry = tuple[str, str, float | None]
@@ -37,8 +39,9 @@ Change = Callable[[str | None, float | None], tuple[str, float | None]]
 """What `update` does to one entry: (its live text or None, its expiry) -> (new text, new expiry).
 
 It runs while the provider holds the write lock, so it must be quick; it may read through the provider (the
-lock is re-entrant for the thread holding it) but not write. If it raises, nothing is written and the exception
-propagates."""
+lock is re-entrant for the thread holding it) but not write: a write from inside it is refused with a
+`StorageError` (the built-in providers alike), so no provider keeps half of an update. If it raises, nothing is
+written and the exception propagates."""
 
 _T = TypeVar("_T")
 
@@ -95,6 +98,21 @@ def _live(expires_at: float | None, now: float) -> bool:
     return expires_at is None or expires_at > now
 
 
+def _is_busy(exc: sqlite3.OperationalError) -> bool:
+    """Whether SQLite gave up waiting for another connection's lock ("database is locked"/"busy")."""
+    return exc.sqlite_errorcode in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+
+
+def _write_in_change(changing: tuple[str, str]) -> StorageError:
+    """The refusal of a write made by an update's change, which runs while the write lock is held."""
+    tenant, key = changing
+    return StorageError(
+        f"a change passed to update (or increment) for {key!r} in tenant {tenant!r} must not write to the storage: "
+        "it runs while the storage holds its write lock; nothing was written. Read in the change, and write "
+        "once update has returned"
+    )
+
+
 class InMemoryProvider:
     """Dicts in this process: the default, fast and gone when the process ends."""
 
@@ -106,6 +124,9 @@ class InMemoryProvider:
         # Re-entrant, as SQLiteProvider's is: an `update` change that reads through the service (a snapshot)
         # runs while this thread holds the lock, and must not wait for itself.
         self._lock = threading.RLock()
+        # (tenant, key) while an update's change runs: only the thread holding the lock can see it set, and a
+        # write from that thread then is the change writing, which is refused (the update would overwrite it).
+        self._changing: tuple[str, str] | None = None
 
     def get(self, tenant: str, key: str, now: float) -> str | None:
         bucket = self._data.get(tenant)
@@ -125,7 +146,13 @@ class InMemoryProvider:
 
     def set_many(self, tenant: str, entries: Sequence[Entry]) -> None:
         with self._lock:
+            self._refuse_in_change()
             self._store(tenant, entries)
+
+    def _refuse_in_change(self) -> None:
+        """Refuse a write made from inside an update's change; the caller holds the lock."""
+        if self._changing is not None:
+            raise _write_in_change(self._changing)
 
     def _store(self, tenant: str, entries: Iterable[Entry]) -> None:
         """Write `entries`; the caller holds the lock."""
@@ -142,6 +169,7 @@ class InMemoryProvider:
 
     def delete_many(self, tenant: str, keys: Sequence[str], now: float) -> int:
         with self._lock:
+            self._refuse_in_change()
             bucket = self._data.get(tenant)
             if not bucket:
                 return 0
@@ -157,6 +185,7 @@ class InMemoryProvider:
 
     def add_many(self, tenant: str, entries: Sequence[Entry], now: float) -> list[str]:
         with self._lock:
+            self._refuse_in_change()
             bucket = self._data.get(tenant) or {}
             taken = [key for key, _, _ in entries if key in bucket and _live(bucket[key][1], now)]
             if taken:
@@ -166,10 +195,15 @@ class InMemoryProvider:
 
     def update(self, tenant: str, key: str, change: Change, now: float) -> None:
         with self._lock:
+            self._refuse_in_change()
             bucket = self._data.get(tenant) or {}
             entry = bucket.get(key)
             current = entry if entry is not None and _live(entry[1], now) else (None, None)
-            text, expires_at = change(*current)
+            self._changing = (tenant, key)
+            try:
+                text, expires_at = change(*current)
+            finally:
+                self._changing = None
             self._store(tenant, ((key, text, expires_at),))
 
     def list_keys(
@@ -207,6 +241,7 @@ class InMemoryProvider:
     def purge_expired(self, now: float) -> int:
         """Physically drop expired entries (they are already invisible); return how many."""
         with self._lock:
+            self._refuse_in_change()
             dropped = 0
             for tenant in list(self._data):
                 bucket = self._data[tenant]
@@ -266,7 +301,9 @@ class SQLiteProvider:
 
     def __init__(self, path: str | os.PathLike[str], *, busy_timeout: float = 10.0) -> None:
         self.path = os.fspath(path)
+        self.busy_timeout = busy_timeout
         self._lock = threading.RLock()
+        self._changing: tuple[str, str] | None = None  # as InMemoryProvider's: (tenant, key) while a change runs
         self._conn = sqlite3.connect(self.path, timeout=busy_timeout, isolation_level=None, check_same_thread=False)
         try:
             self._conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
@@ -290,8 +327,15 @@ class SQLiteProvider:
     def _write(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
         """Run `work` in one write transaction, taking the write lock first (all or nothing)."""
         with self._lock:
+            if self._changing is not None:
+                raise _write_in_change(self._changing)
             conn = self._conn
-            conn.execute("BEGIN IMMEDIATE")
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                if not _is_busy(exc):
+                    raise
+                raise self._busy() from exc
             try:
                 result = work(conn)
             except BaseException:
@@ -299,6 +343,14 @@ class SQLiteProvider:
                 raise
             conn.execute("COMMIT")
             return result
+
+    def _busy(self) -> StorageError:
+        """The refusal of a write that waited `busy_timeout` for another writer (another process) in vain."""
+        return StorageError(
+            f"another writer held the SQLite file {self.path} for longer than busy_timeout ({self.busy_timeout:g} s), "
+            "so nothing was written: try again, or give SQLiteProvider a longer busy_timeout if writers hold the "
+            "file this long"
+        )
 
     def get(self, tenant: str, key: str, now: float) -> str | None:
         with self._lock:
@@ -325,7 +377,14 @@ class SQLiteProvider:
         rows = [(tenant, key, text, expires_at) for key, text, expires_at in entries]
         if len(rows) == 1:
             with self._lock:  # one statement is its own atomic transaction
-                self._conn.execute(sql, rows[0])
+                if self._changing is not None:
+                    raise _write_in_change(self._changing)
+                try:
+                    self._conn.execute(sql, rows[0])
+                except sqlite3.OperationalError as exc:
+                    if not _is_busy(exc):
+                        raise
+                    raise self._busy() from exc
         elif rows:
             self._write(lambda conn: conn.executemany(sql, rows))
 
@@ -373,7 +432,11 @@ class SQLiteProvider:
                 f"SELECT value, expires_at FROM mcpbdd_storage WHERE tenant = ? AND key = ? AND {_LIVE}",  # noqa: S608 (see _LIVE)
                 (tenant, key, now),
             ).fetchone()
-            text, expires_at = change(None, None) if row is None else change(row[0], row[1])
+            self._changing = (tenant, key)
+            try:
+                text, expires_at = change(None, None) if row is None else change(row[0], row[1])
+            finally:
+                self._changing = None
             conn.execute(_UPSERT, (tenant, key, text, expires_at))
 
         self._write(work)

@@ -15,6 +15,7 @@ cursors, and cancellation.
 from __future__ import annotations
 
 import base64
+import copy
 import hashlib
 import hmac
 import json
@@ -58,6 +59,18 @@ def _b64(data: bytes) -> str:
 
 def _unb64(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def _atomic(provider: StorageProvider, method: str, caller: str) -> Callable[..., Any]:
+    """`provider`'s `add_many` or `update`, or a clear refusal from a provider written before they existed."""
+    found: Callable[..., Any] | None = getattr(provider, method, None)
+    if found is None:
+        raise StorageError(
+            f"the storage provider {type(provider).__name__} has no {method}(), which {caller} needs; nothing was "
+            f"written: implement {method} as StorageProvider describes (read and write in one step no other writer "
+            "comes between), or use InMemoryProvider or SQLiteProvider"
+        )
+    return found
 
 
 def _decode_stored(tenant: str, key: str, text: str) -> Any:
@@ -300,7 +313,7 @@ class TenantStorage:
             raise self._refuse()
         expires_at = None if ttl is None else self._service._expiry(ttl)
         entry = (validate_key(key), encode(key, value, self._max), expires_at)
-        return not self._provider.add_many(self._tenant, (entry,), self._now())
+        return not _atomic(self._provider, "add_many", "add")(self._tenant, (entry,), self._now())
 
     async def add_many(self, mapping: Mapping[str, Any], *, ttl: Ttl = None) -> list[str]:
         """Store every entry if none of the keys holds a live value, else none: return the keys that do.
@@ -311,7 +324,8 @@ class TenantStorage:
         if self._cancelled is not None and self._cancelled():
             raise self._refuse()
         entries = self._service._entries(mapping, ttl)
-        return self._provider.add_many(self._tenant, entries, self._now()) if entries else []
+        add_many = _atomic(self._provider, "add_many", "add_many")
+        return add_many(self._tenant, entries, self._now()) if entries else []
 
     async def increment(self, key: str, by: int = 1, *, initial: int = 0, ttl: Ttl = None) -> int:
         """Add `by` to the integer under `key` and return the new value, as one step.
@@ -342,13 +356,15 @@ class TenantStorage:
             counted.append(current + by)
             return encode(key, current + by, limit), start_expiry if text is None else expires_at
 
-        self._provider.update(self._tenant, key, count, self._now())
+        _atomic(self._provider, "update", "increment")(self._tenant, key, count, self._now())
         return counted[-1]
 
     async def update(self, key: str, change: Callable[[Any], Any], *, default: Any = None, ttl: Ttl = None) -> Any:
         """Replace the value of `key` with `change(current value)` as one step; return the new value.
 
-        `change` gets a fresh copy of the live value, or `default` when there is none, and returns the
+        `change` gets a fresh copy of the live value, or of `default` when there is none (a list, dict or set
+        default is copied for each call, so a change that mutates it cannot carry one tenant's entries into the
+        next call, another tenant's; any other default is passed as it is, a sentinel too), and returns the
         value to store (with `ttl`, as `set` would). Appending to a list is
         `await notes.update("audit", lambda entries: [*entries, entry], default=[])`: two callers
         appending at once both land. `change` runs while the storage holds its write lock (for SQLite,
@@ -364,12 +380,15 @@ class TenantStorage:
         changed: list[Any] = []
 
         def apply(text: str | None, _expiry: float | None) -> tuple[str, float | None]:
-            value = change(default if text is None else _decode_stored(tenant, key, text))
+            if text is not None:
+                value = change(_decode_stored(tenant, key, text))
+            else:
+                value = change(copy.deepcopy(default) if isinstance(default, list | dict | set) else default)
             encoded = encode(key, value, limit)
             changed.append(encoded)
             return encoded, expires_at
 
-        self._provider.update(self._tenant, key, apply, self._now())
+        _atomic(self._provider, "update", "update")(self._tenant, key, apply, self._now())
         return decode(changed[-1])  # a fresh copy: mutating it cannot change what is stored
 
     async def list(self, prefix: str = "", cursor: str | None = None, limit: int = 100) -> Page:
