@@ -7,7 +7,9 @@ folder with no project file, as a team with only a server would run it.
 No two tests read one run: each run differs from every other in its target, its checks (`--only`/`--skip`), its
 expected-failures file or its caller (the pyproject section, `--user`, `--token`), and the tests that run the same
 server twice (the broken one, the members-only one, the protected one, the example over HTTP) compare the two
-options' outcomes. So each test starts its own runs; a run shared would drop the difference a test checks.
+options' outcomes. So each test starts its own runs; a run shared would drop the difference a test checks. A test's
+runs are independent of each other, so they run side by side (`_side_by_side`), each in a folder of its own; the
+example server's three targets too, started together by the first of their tests (`example_runs`).
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -42,23 +46,55 @@ def _conformance(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+def _side_by_side(*runs: tuple[Path, tuple[str, ...]]) -> list[subprocess.CompletedProcess[str]]:
+    """Each (folder, arguments) run of the command at once (each mostly waits on its servers), in their order."""
+    with ThreadPoolExecutor(max_workers=len(runs)) as pool:
+        return list(pool.map(lambda run: _conformance(run[0], *run[1]), runs))
+
+
+def _folder(tmp_path: Path, name: str, **files: str) -> Path:
+    """A folder of its own for one run (its reports), with `files` written in it (name: text)."""
+    folder = tmp_path / name
+    folder.mkdir()
+    for file, text in files.items():
+        (folder / file.replace("_", ".")).write_text(text, encoding="utf-8")
+    return folder
+
+
 def _summary(folder: Path) -> str:
     return (folder / "reports" / "conformance.md").read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize(
-    "target", ["mcpbdd.examples.notes:mcp", NOTES_STDIO, NOTES_HTTP], ids=["inprocess", "stdio", "http"]
-)
-def test_the_example_server_passes_on_both_eras_as_the_named_caller(tmp_path: Path, target: str) -> None:
+EXAMPLE_TARGETS = {"inprocess": "mcpbdd.examples.notes:mcp", "stdio": NOTES_STDIO, "http": NOTES_HTTP}
+
+
+@pytest.fixture(scope="module")
+def example_runs(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[dict[str, Future[tuple[Path, subprocess.CompletedProcess[str]]]]]:
+    """The example server's run on each target, all three started at once, each in a folder of its own."""
+
+    def run(target: str) -> tuple[Path, subprocess.CompletedProcess[str]]:
+        folder = tmp_path_factory.mktemp("example")
+        (folder / "pyproject.toml").write_text(
+            '[tool.mcpbdd]\nenv = { NOTES_USER = "{user}", NOTES_TENANT = "{tenant}" }\n'
+            '[tool.mcpbdd.conformance]\nuser = "alice"\ntenant = "acme"\n',
+            encoding="utf-8",
+        )
+        return folder, _conformance(folder, target)
+
+    with ThreadPoolExecutor(max_workers=len(EXAMPLE_TARGETS)) as pool:
+        yield {name: pool.submit(run, target) for name, target in EXAMPLE_TARGETS.items()}
+
+
+@pytest.mark.parametrize("target", list(EXAMPLE_TARGETS))
+def test_the_example_server_passes_on_both_eras_as_the_named_caller(
+    target: str, example_runs: dict[str, Future[tuple[Path, subprocess.CompletedProcess[str]]]]
+) -> None:
     """The example refuses an anonymous caller ("Sign in first"): named in [tool.mcpbdd.conformance], the caller
     reaches it in process (served over stdio for the pack), over stdio (through the env templates) and over HTTP
     (its bearer token), and every check that applies passes; none reads "refused the caller"."""
-    (tmp_path / "pyproject.toml").write_text(
-        '[tool.mcpbdd]\nenv = { NOTES_USER = "{user}", NOTES_TENANT = "{tenant}" }\n'
-        '[tool.mcpbdd.conformance]\nuser = "alice"\ntenant = "acme"\n',
-        encoding="utf-8",
-    )
-    done = _conformance(tmp_path, target)
+    tmp_path, done = example_runs[target].result()
     assert done.returncode == 0, done.stdout + done.stderr
     # Every file it wrote is named, so none is a surprise in the working folder.
     assert "also wrote Allure results in reports/allure-results, JUnit in reports/junit" in done.stdout
@@ -75,24 +111,29 @@ def test_the_example_server_passes_on_both_eras_as_the_named_caller(tmp_path: Pa
 
 def test_a_broken_server_fails_naming_the_check_and_a_baseline_turns_it_expected(tmp_path: Path) -> None:
     target = "conformance_servers:wrong_not_found"
-    done = _conformance(tmp_path, target, "--only", "unknown-resource,tool-names")
+    only = ("--only", "unknown-resource,tool-names")
+    stale = _folder(tmp_path, "stale", expected_yml="server:\n  - unknown-resource\n  - tool-names@2025-11-25\n")
+    skip = _folder(tmp_path, "skip", expected_yml="- unknown-resource\n")
+    plain, with_stale, skipped = _side_by_side(
+        (_folder(tmp_path, "plain"), (target, *only)),
+        (stale, (target, *only, "--expected-failures", str(stale / "expected.yml"))),
+        (skip, (target, "--skip", "tool-names", "--expected-failures", str(skip / "expected.yml"))),
+    )
+    done = plain
     assert done.returncode == 1, done.stdout + done.stderr
-    summary = _summary(tmp_path)
+    summary = _summary(tmp_path / "plain")
     assert "| unknown-resource | [resources](" in summary and "❌ failed" in summary
     assert "the error code is -32002, not -32602" in summary
     assert "| tool-names |" in summary and "| unknown-tool |" not in summary  # --only
 
-    baseline = tmp_path / "expected.yml"
-    baseline.write_text("server:\n  - unknown-resource\n  - tool-names@2025-11-25\n", encoding="utf-8")
-    done = _conformance(tmp_path, target, "--only", "unknown-resource,tool-names", "--expected-failures", str(baseline))
+    done = with_stale
     assert done.returncode == 1, done.stdout + done.stderr  # tool-names passes: its entry is stale
     assert "the expected failure tool-names@2025-11-25 now passes: remove it from the file" in done.stdout
-    assert "⚠️ expected failure" in _summary(tmp_path)
+    assert "⚠️ expected failure" in _summary(stale)
 
-    baseline.write_text("- unknown-resource\n", encoding="utf-8")
-    done = _conformance(tmp_path, target, "--skip", "tool-names", "--expected-failures", str(baseline))
+    done = skipped
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "| tool-names |" not in _summary(tmp_path)  # --skip
+    assert "| tool-names |" not in _summary(skip)  # --skip
 
 
 @pytest.mark.parametrize(
@@ -169,15 +210,22 @@ def test_the_pack_ships_with_the_package() -> None:
 
 def test_with_no_arguments_the_pyproject_section_says_what_to_run(tmp_path: Path) -> None:
     """CI runs `mcpbdd conformance` alone: the target, the checks and the expected failures come from the file."""
-    (tmp_path / "pyproject.toml").write_text(
+    section = (
         "[tool.mcpbdd.conformance]\n"
         'target = "conformance_servers:wrong_not_found"\n'
         'only = ["unknown-resource", "tool-names"]\n'
-        'expected_failures = "known.yml"\n',
-        encoding="utf-8",
+        'expected_failures = "known.yml"\n'
     )
-    (tmp_path / "known.yml").write_text("- unknown-resource\n", encoding="utf-8")
-    done = _conformance(tmp_path)
+    alone, missing, checks = (
+        _folder(tmp_path, name, pyproject_toml=section, known_yml="- unknown-resource\n")
+        for name in ("alone", "missing", "checks")
+    )
+    done, missing_file, other_checks = _side_by_side(
+        (alone, ()),
+        (missing, ("--only", "unknown-resource", "--expected-failures", str(missing / "none.yml"))),
+        (checks, ("--only", "tool-names")),
+    )
+    tmp_path = alone
     assert done.returncode == 0, done.stdout + done.stderr
     assert "2 expected failure(s), as the expected-failures file says" in done.stdout
     # one verdict: the console's one count, and every report skips the expected failures naming the file
@@ -190,12 +238,12 @@ def test_with_no_arguments_the_pyproject_section_says_what_to_run(tmp_path: Path
     assert "## mcpbdd conformance: `conformance_servers:wrong_not_found`" in summary
     assert "| unknown-resource |" in summary and "| tool-names |" in summary and "| unknown-tool |" not in summary
 
-    done = _conformance(tmp_path, "--only", "unknown-resource", "--expected-failures", str(tmp_path / "none.yml"))
+    done = missing_file
     assert done.returncode == 2, done.stdout + done.stderr  # the command line's file wins (and is missing)
     assert "cannot read the expected-failures" in done.stderr
-    done = _conformance(tmp_path, "--only", "tool-names")
+    done = other_checks
     assert done.returncode == 0, done.stdout + done.stderr  # the command line's checks win
-    assert "| unknown-resource |" not in _summary(tmp_path)
+    assert "| unknown-resource |" not in _summary(checks)
 
 
 def test_a_check_that_ends_or_stalls_the_server_is_one_verdict_not_a_cascade(tmp_path: Path) -> None:
@@ -233,21 +281,24 @@ def test_a_server_that_cannot_start_is_one_verdict_and_exit_2(tmp_path: Path) ->
 def test_the_caller_is_named_and_a_refusal_of_it_is_no_pass(tmp_path: Path) -> None:
     """Anonymous, the tool refuses the call before it reads the form's blank cursor: "refused the caller", said
     in the summary with who called; named in [tool.mcpbdd.conformance], the crash behind the refusal is found."""
-    done = _conformance(tmp_path, "conformance_servers:members_only", "--only", "form-payloads")
+    named = _folder(
+        tmp_path,
+        "named",
+        pyproject_toml='[tool.mcpbdd.conformance]\nuser = "alice"\ntenant = "acme"\nscopes = ["notes:read"]\n',
+    )
+    run = ("conformance_servers:members_only", "--only", "form-payloads")
+    done, as_alice = _side_by_side((_folder(tmp_path, "anonymous"), run), (named, run))
     assert done.returncode == 1, done.stdout + done.stderr  # nothing was judged: never green
     assert "no check judged the server: it refused an anonymous caller (no access token)" in done.stderr
-    summary = _summary(tmp_path)
+    summary = _summary(tmp_path / "anonymous")
     assert "Called as an anonymous caller (no access token)." in summary
     assert "| form-payloads | [tools](" in summary and "| ⛔ refused the caller | ⛔ refused the caller |" in summary
     assert "Unauthorized: sign in first." in summary
 
-    (tmp_path / "pyproject.toml").write_text(
-        '[tool.mcpbdd.conformance]\nuser = "alice"\ntenant = "acme"\nscopes = ["notes:read"]\n', encoding="utf-8"
-    )
-    done = _conformance(tmp_path, "conformance_servers:members_only", "--only", "form-payloads")
+    done = as_alice
     assert done.returncode == 1, done.stdout + done.stderr
     assert "called as alice of tenant acme with scopes notes:read" in done.stdout
-    summary = _summary(tmp_path)
+    summary = _summary(named)
     assert "Called as alice of tenant acme with scopes notes:read." in summary
     assert "list_notes, the form's payload: crash" in summary
 
@@ -256,19 +307,22 @@ def test_over_http_the_token_given_is_the_callers_bearer_and_stays_out_of_the_re
     """The example accepts mcpbdd's test tokens over HTTP: the token given reaches it (alice's passes; with a
     made-up one the example sees no caller and refuses, reported as refused the caller), and the token is
     written nowhere."""
-    args = ["--only", "form-payloads", "--user", "alice", "--tenant", "acme"]
-    done = _conformance(tmp_path, NOTES_HTTP, *args, "--token", "mcpbdd:acme:alice")
+    args = (NOTES_HTTP, "--only", "form-payloads", "--user", "alice", "--tenant", "acme")
+    made_up = "not-a-token-d1e5a9c0"
+    alice, stranger = _folder(tmp_path, "alice"), _folder(tmp_path, "stranger")
+    done, with_made_up = _side_by_side(
+        (alice, (*args, "--token", "mcpbdd:acme:alice")), (stranger, (*args, "--token", made_up))
+    )
     assert done.returncode == 0, done.stdout + done.stderr
-    summary = _summary(tmp_path)
+    summary = _summary(alice)
     assert "Called as alice of tenant acme with no scopes and the bearer token given (redacted)." in summary
     assert "| form-payloads | [tools](" in summary and "| ✅ passed | ✅ passed |" in summary
 
-    made_up = "not-a-token-d1e5a9c0"
-    done = _conformance(tmp_path, NOTES_HTTP, *args, "--token", made_up)
+    done = with_made_up
     assert done.returncode == 1, done.stdout + done.stderr
-    summary = _summary(tmp_path)
+    summary = _summary(stranger)
     assert "| ⛔ refused the caller | ⛔ refused the caller |" in summary, done.stdout + done.stderr
-    written = [p for p in (tmp_path / "reports").rglob("*") if p.is_file()]
+    written = [p for p in (stranger / "reports").rglob("*") if p.is_file()]
     assert written and not [p for p in written if made_up in p.read_text(encoding="utf-8", errors="replace")]
     assert made_up not in done.stdout + done.stderr
 
@@ -277,11 +331,15 @@ def test_a_server_that_refuses_at_its_http_edge_started_and_refused_the_caller(t
     """Anonymous, every request meets a 401: the server started (no "cannot start", no exit 2), and each check is
     "refused the caller" naming the 401, not an error and not a pass; with its token the check passes."""
     target = f"http: {PYTHON} {TESTS / 'protected_server.py'} {{port}}"
-    done = _conformance(tmp_path, target, "--only", "tool-names")
+    anonymous, named = _folder(tmp_path, "anonymous"), _folder(tmp_path, "named")
+    done, with_token = _side_by_side(
+        (anonymous, (target, "--only", "tool-names")),
+        (named, (target, "--only", "tool-names", "--user", "ci", "--token", "letmein")),
+    )
     assert done.returncode == 1, done.stdout + done.stderr  # started (not 2), but nothing was judged (not 0)
-    summary = _summary(tmp_path)
+    summary = _summary(anonymous)
     assert "| tool-names | [tools](" in summary and "| ⛔ refused the caller | ⛔ refused the caller |" in summary
     assert "HTTP 401" in summary
-    done = _conformance(tmp_path, target, "--only", "tool-names", "--user", "ci", "--token", "letmein")
+    done = with_token
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "| tool-names | [tools](" in _summary(tmp_path) and "| ✅ passed | ✅ passed |" in _summary(tmp_path)
+    assert "| tool-names | [tools](" in _summary(named) and "| ✅ passed | ✅ passed |" in _summary(named)
