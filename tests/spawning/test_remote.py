@@ -15,7 +15,6 @@ import sys
 import time
 import uuid
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -146,55 +145,18 @@ def behave_over_http(url: str, *features: str, mode: str = "auto") -> subprocess
     )
 
 
-STDIO_RUNS = {
-    "errors": ("features/error_channels.feature",),
-    "discovery": ("features/discovery.feature", "features/reading.feature"),
-    "announcements": ("features/announcements.feature",),
-}
-"""The behave runs over stdio, by name, each made in both modes."""
-
-
-@pytest.fixture(scope="module")
-def behave_runs(notes_over_http: str) -> dict[str, subprocess.CompletedProcess[str]]:
-    """Every behave run the tests below read, made by three threads at once: each run waits mostly on its
-    scenarios' server processes starting and answering. The runs over HTTP share one server, which keeps its state
-    between runs, so they go one after another on a thread of their own, as they did test by test."""
-
-    def over_http() -> dict[str, subprocess.CompletedProcess[str]]:
-        return {
-            "errors over http": behave_over_http(notes_over_http, "features/error_channels.feature"),
-            **{
-                f"announcements over http {mode}": behave_over_http(
-                    notes_over_http, "features/announcements.feature", mode=mode
-                )
-                for mode in ("auto", "legacy")
-            },
-        }
-
-    with ThreadPoolExecutor(max_workers=3) as pool:
-        http = pool.submit(over_http)
-        stdio = {
-            f"{name} {mode}": pool.submit(behave_over_stdio, *features, mode=mode)
-            for name, features in STDIO_RUNS.items()
-            for mode in ("auto", "legacy")
-        }
-        return {**{name: run.result() for name, run in stdio.items()}, **http.result()}
-
-
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
-def test_the_error_matrix_holds_over_stdio(behave_runs: dict[str, subprocess.CompletedProcess[str]], mode: str) -> None:
-    run = behave_runs[f"errors {mode}"]
+def test_the_error_matrix_holds_over_stdio(mode: str) -> None:
+    run = behave_over_stdio("features/error_channels.feature", mode=mode)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "0 failed" in run.stdout
 
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
-def test_discovery_completions_and_read_hints_hold_over_stdio(
-    behave_runs: dict[str, subprocess.CompletedProcess[str]], mode: str
-) -> None:
+def test_discovery_completions_and_read_hints_hold_over_stdio(mode: str) -> None:
     """Every scenario of the discovery and reading features (template completions, the offered templates, a read's
     caching hints: skipped on 2025-11-25, saying so) with the notes server over stdio, a process per caller."""
-    run = behave_runs[f"discovery {mode}"]
+    run = behave_over_stdio("features/discovery.feature", "features/reading.feature", mode=mode)
     assert run.returncode == 0, run.stdout + run.stderr
     counts = re.search(r"(\d+) scenarios passed, 0 failed, (\d+) skipped", run.stdout)
     assert counts is not None, run.stdout
@@ -202,28 +164,24 @@ def test_discovery_completions_and_read_hints_hold_over_stdio(
     assert skipped == 0 if mode == "auto" else skipped >= 4, run.stdout  # 2025-11-25: the caching-hint scenarios
 
 
-def test_the_error_matrix_holds_over_http(behave_runs: dict[str, subprocess.CompletedProcess[str]]) -> None:
-    run = behave_runs["errors over http"]
+def test_the_error_matrix_holds_over_http(notes_over_http: str) -> None:
+    run = behave_over_http(notes_over_http, "features/error_channels.feature")
     assert run.returncode == 0, run.stdout + run.stderr
     assert "0 failed" in run.stdout
 
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
-def test_announcements_reach_a_client_over_stdio(
-    behave_runs: dict[str, subprocess.CompletedProcess[str]], mode: str
-) -> None:
+def test_announcements_reach_a_client_over_stdio(mode: str) -> None:
     """features/announcements.feature with every scenario's server a process over stdio (a listen of each era)."""
-    run = behave_runs[f"announcements {mode}"]
+    run = behave_over_stdio("features/announcements.feature", mode=mode)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "0 failed" in run.stdout and "0 skipped" in run.stdout
 
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
-def test_announcements_reach_a_client_over_http(
-    behave_runs: dict[str, subprocess.CompletedProcess[str]], mode: str
-) -> None:
+def test_announcements_reach_a_client_over_http(notes_over_http: str, mode: str) -> None:
     """The same feature against one started HTTP server, which keeps its state between scenarios (and runs)."""
-    run = behave_runs[f"announcements over http {mode}"]
+    run = behave_over_http(notes_over_http, "features/announcements.feature", mode=mode)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "0 failed" in run.stdout and "0 skipped" in run.stdout
 
