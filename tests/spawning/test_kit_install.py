@@ -1,6 +1,10 @@
 """The kit installs alone, and mcpbdd installs as its README says, each into a fresh venv (real pip, the package
 registries; pip's own cache makes a second run quick).
 
+Both installs wait mostly on pip (the registries, building the checkout's metadata), so one module fixture runs them
+side by side; each venv is made `--without-pip` and driven by this run's own pip (`pip --python`), which spares two
+bundled-pip installs and checks the same resolution.
+
 A production server installs mcpbdd-kit (`pip install path/to/mcpbdd/kit`): none of mcpbdd's test frameworks or
 tools comes with it, mcpbdd itself is not importable there, and a server importing only `mcpbdd_kit` (a consent
 gate on a tool, the protected HTTP edge: tests/kit_only_server.py) runs and answers. A project that tests its
@@ -15,6 +19,8 @@ import os
 import shutil
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -53,27 +59,62 @@ def _run(*args: str | Path, cwd: Path, timeout: float = 600) -> subprocess.Compl
     )
 
 
+def _pip(python: Path, *args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """This run's own pip, acting on the venv whose Python is `python` (which has no pip of its own)."""
+    return _run(sys.executable, "-m", "pip", "--python", python, *args, cwd=cwd)
+
+
 def _venv(where: Path, *install: str | Path) -> Path:
-    """A fresh venv at `where` with `pip install *install` done in it (if any); its Python."""
-    made = _run(sys.executable, "-m", "venv", where, cwd=where.parent)
+    """A fresh venv at `where` (no pip in it) with `pip install *install` done in it (if any); its Python."""
+    made = _run(sys.executable, "-m", "venv", "--without-pip", where, cwd=where.parent)
     assert made.returncode == 0, made.stderr
     python = where / "bin" / "python"
     if install:
-        done = _run(python, "-m", "pip", "install", "--quiet", *install, cwd=where.parent)
+        done = _pip(python, "install", "--quiet", *install, cwd=where.parent)
         assert done.returncode == 0, done.stdout + done.stderr
     return python
 
 
 def _installed(python: Path) -> set[str]:
-    listed = _run(python, "-m", "pip", "list", "--format", "json", cwd=python.parent)
+    listed = _pip(python, "list", "--format", "json", cwd=python.parent)
     assert listed.returncode == 0, listed.stderr
     return {_normal(entry["name"]) for entry in json.loads(listed.stdout)}
 
 
-@pytest.fixture(scope="module")
-def kit_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def _resolved(where: Path) -> dict[str, object]:
+    """pip's resolution of `pip install -e path/to/mcpbdd` in a fresh venv at `where`: each name's download_info.
+
+    Its report, not an install: installing all of mcpbdd's dependencies would cost CI minutes and show nothing more
+    (`mcpbdd.kit` over an installed kit is tests/test_kit_aliases.py, and `make` installs the same way on every fresh
+    clone)."""
+    python = _venv(where)
+    report = where.parent / "report.json"
+    dry_run = ("--quiet", "--dry-run", "--report", report)
+    resolved = _pip(python, "install", *dry_run, "-e", ROOT, cwd=where.parent)
+    assert resolved.returncode == 0, resolved.stdout + resolved.stderr
+    return {item["metadata"]["name"]: item["download_info"] for item in json.loads(report.read_text())["install"]}
+
+
+@dataclass(frozen=True)
+class Installs:
+    kit_python: Path
     """The Python of a fresh venv into which only the kit's folder was installed."""
-    return _venv(tmp_path_factory.mktemp("kit") / "venv", ROOT / "kit")
+    readme_resolution: dict[str, object]
+    """What pip would install for the README's `pip install -e path/to/mcpbdd`, by name."""
+
+
+@pytest.fixture(scope="module")
+def installs(tmp_path_factory: pytest.TempPathFactory) -> Installs:
+    """Both installs at once, each in a venv of its own: they wait on pip, not on the two cores."""
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        kit = pool.submit(_venv, tmp_path_factory.mktemp("kit") / "venv", ROOT / "kit")
+        readme = pool.submit(_resolved, tmp_path_factory.mktemp("readme") / "venv")
+        return Installs(kit.result(), readme.result())
+
+
+@pytest.fixture(scope="module")
+def kit_python(installs: Installs) -> Path:
+    return installs.kit_python
 
 
 @pytest.mark.timeout(900)
@@ -128,15 +169,7 @@ def test_a_server_importing_only_the_kit_runs(kit_python: Path, tmp_path: Path) 
 
 
 @pytest.mark.timeout(900)
-def test_the_readme_install_of_mcpbdd_takes_the_kit_from_the_checkout(tmp_path: Path) -> None:
-    """pip's resolution of `pip install -e path/to/mcpbdd` in a fresh venv (its report; installing all of mcpbdd's
-    dependencies would cost CI minutes and show nothing more: `mcpbdd.kit` over an installed kit is
-    tests/test_kit_aliases.py, and `make` installs the same way on every fresh clone)."""
-    python = _venv(tmp_path / "venv")
-    report = tmp_path / "report.json"
-    dry_run = ("--quiet", "--dry-run", "--report", report)
-    resolved = _run(python, "-m", "pip", "install", *dry_run, "-e", ROOT, cwd=tmp_path)
-    assert resolved.returncode == 0, resolved.stdout + resolved.stderr
-    found = {item["metadata"]["name"]: item["download_info"] for item in json.loads(report.read_text())["install"]}
+def test_the_readme_install_of_mcpbdd_takes_the_kit_from_the_checkout(installs: Installs) -> None:
+    found = installs.readme_resolution
     assert found["mcpbdd"] == {"url": ROOT.as_uri(), "dir_info": {"editable": True}}
     assert found["mcpbdd-kit"] == {"url": (ROOT / "kit").as_uri(), "dir_info": {}}  # the checkout's, not an index's

@@ -1,11 +1,14 @@
 """Locust's master and two workers on loopback drive the example notes server; the statistics come back.
 
-One run (a module fixture, shared by the tests that read it): two tenants' callers create and list notes
+One run (shared by the tests that read it): two tenants' callers create and list notes
 through the notes server's production authorization (JWTs minted by the fake authorization server, verified
 against its JWKS), and look up a note nobody has (a tool error every time). Then the attacks, each with a run
 of its own: a server that stalls, floods or refuses (every call counted on its channel, the run ends on time);
 a server that dies mid-run (what was measured is kept, the rest are transport errors); an interrupted run and
 a runner killed with SIGKILL leave no Locust process.
+
+The notes run and the two attack runs of their own are independent and mostly wait (on their run times, the stall's
+timeouts): one module fixture runs the three side by side, each with its own master, workers and server.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -54,12 +58,37 @@ class NotesRun:
     """The JWTs minted for the run (each test starts with the registry of minted secrets emptied)."""
 
 
+@dataclass(frozen=True)
+class Runs:
+    """The module's three Locust runs, made at once."""
+
+    notes: NotesRun
+    misbehaving: LoadResult
+    """Against the server that stalls, floods and refuses; `misbehaving_took_s` is how long run_locust took."""
+    misbehaving_took_s: float
+    dying: LoadResult
+    """Against a server SIGKILLed once calls were made."""
+
+
 @pytest.fixture(scope="module")
-def notes_run(tmp_path_factory: pytest.TempPathFactory) -> NotesRun:
+def runs(misbehaving_url: str, tmp_path_factory: pytest.TempPathFactory) -> Runs:
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        notes = pool.submit(_notes_run, tmp_path_factory.mktemp("locust"))
+        misbehaving = pool.submit(_misbehaving_run, misbehaving_url, tmp_path_factory.mktemp("misbehaving"))
+        dying = pool.submit(_dying_run, tmp_path_factory.mktemp("dying"))
+        result, took = misbehaving.result()
+        return Runs(notes.result(), result, took, dying.result())
+
+
+@pytest.fixture(scope="module")
+def notes_run(runs: Runs) -> NotesRun:
+    return runs.notes
+
+
+def _notes_run(out: Path) -> NotesRun:
     """One Locust run against the notes server, and afterwards every tenant's notes."""
     from mcpbdd.model.minted import minted
 
-    out = tmp_path_factory.mktemp("locust")
     callers = callers_of({"acme": 2, "globex": 2}, scopes=["notes:write"])
     before = set(minted())  # what earlier tests of this worker minted (an unsigned token among them) is not the run's
     with started_server(NOTES) as url:
@@ -156,16 +185,18 @@ def misbehaving_url() -> Iterator[str]:
         yield url
 
 
-def test_a_stalling_flooding_refusing_server_is_counted_and_the_run_ends_on_time(
-    misbehaving_url: str, tmp_path: Path
-) -> None:
+def _misbehaving_run(url: str, out: Path) -> tuple[LoadResult, float]:
     # one round: 1.5 s of stall, a 4 MB answer (about a second on a crowded machine), two quick calls; 6 s hold two
     profile = [LocustStep("stall"), LocustStep("refuse"), LocustStep("echo", {"text": "{n}"}), LocustStep("flood")]
-    options = LocustOptions(workers=2, run_time_s=6, call_timeout_s=1.5, csv_dir=tmp_path, tokens="test")
+    options = LocustOptions(workers=2, run_time_s=6, call_timeout_s=1.5, csv_dir=out, tokens="test")
     started = time.monotonic()
-    result = run_locust(misbehaving_url, callers_of({"acme": 2}), profile, options)
-    took = time.monotonic() - started
-    timing = LocustTiming(6, 1.5, startup_s=options.startup_s, stop_s=2.0)
+    result = run_locust(url, callers_of({"acme": 2}), profile, options)
+    return result, time.monotonic() - started
+
+
+def test_a_stalling_flooding_refusing_server_is_counted_and_the_run_ends_on_time(runs: Runs) -> None:
+    result, took = runs.misbehaving, runs.misbehaving_took_s
+    timing = LocustTiming(6, 1.5, startup_s=LocustOptions().startup_s, stop_s=2.0)
     assert took < timing.hard_deadline_s, took
     assert result.stopped_because == "the 6 s run time ended", result.stopped_because
     stall, flood, refuse, echo = (result.per_tool[tool] for tool in ("stall", "flood", "refuse", "echo"))
@@ -180,15 +211,20 @@ def test_a_stalling_flooding_refusing_server_is_counted_and_the_run_ends_on_time
     assert echo.by_channel["ok"] + echo.by_channel["timeout"] == echo.calls and echo.by_channel["ok"] > 0, echo
 
 
-def test_a_server_that_dies_mid_run_keeps_what_was_measured(tmp_path: Path) -> None:
+def _dying_run(out: Path) -> LoadResult:
     profile = [LocustStep("echo", {"text": "{caller} {n}"})]
     # generous: on a crowded machine a session's first call can take seconds, and the kill waits for a report (3 s)
-    options = LocustOptions(workers=2, run_time_s=10, call_timeout_s=3.0, csv_dir=tmp_path, tokens="test")
+    options = LocustOptions(workers=2, run_time_s=10, call_timeout_s=3.0, csv_dir=out, tokens="test")
     with started_server(MISBEHAVING) as url:
-        killer = threading.Thread(target=_kill_once_calls_were_made, args=(_listening_pid(url), tmp_path), daemon=True)
+        killer = threading.Thread(target=_kill_once_calls_were_made, args=(_listening_pid(url), out), daemon=True)
         killer.start()
         result = run_locust(url, callers_of({"acme": 2}), profile, options)
         killer.join(timeout=5)
+    return result
+
+
+def test_a_server_that_dies_mid_run_keeps_what_was_measured(runs: Runs) -> None:
+    result = runs.dying
     echo = result.per_tool["echo"]
     assert echo.by_channel["ok"] > 0, echo
     assert echo.by_channel["transport_error"] > 0, echo

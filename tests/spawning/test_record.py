@@ -17,8 +17,11 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import anyio
 import pytest
@@ -31,10 +34,19 @@ TESTS = ROOT / "tests"
 NOTES = [sys.executable, "-m", "mcpbdd.examples.notes"]
 CHANGED_NOTES = [sys.executable, str(TESTS / "changed_notes.py")]
 NOTES_ENV = {"NOTES_TENANT": "acme", "NOTES_USER": "alice"}
+T = TypeVar("T")
 
 
 def _env() -> dict[str, str]:
     return {**os.environ, **NOTES_ENV, "PYTHONPATH": f"{ROOT}{os.pathsep}{TESTS}"}
+
+
+def at_once(jobs: dict[str, Callable[[], T]]) -> dict[str, T]:
+    """Each job run on a thread of its own, all at once; their results by name. The jobs are independent processes
+    that mostly wait (on a server's start-up, its replies, behave): side by side they cost the slowest, not the sum."""
+    with ThreadPoolExecutor(max_workers=len(jobs)) as pool:
+        futures = {name: pool.submit(job) for name, job in jobs.items()}
+        return {name: future.result() for name, future in futures.items()}
 
 
 def record_session(name: str, cassette: Path, server: list[str], *extra: str) -> None:
@@ -111,31 +123,61 @@ def test_the_notes_session_is_recorded_with_its_consent_round(notes_cassette: Pa
     assert cassette.end.unparsed == 0
 
 
-def test_the_notes_session_becomes_a_feature_that_passes_unmodified(notes_cassette: Path, tmp_path: Path) -> None:
-    feature = tmp_path / "features" / "notes.feature"
-    written = mcpbdd("feature", str(notes_cassette), "--out", str(feature), "--", *NOTES)
+@dataclass(frozen=True)
+class NotesReplays:
+    """The notes cassette replayed as the tests below read it, every replay at once (each against its own server)."""
+
+    feature: Path
+    written: subprocess.CompletedProcess[str]
+    """`mcpbdd feature` writing `feature`; `ran` is behave running it."""
+    ran: subprocess.CompletedProcess[str] | None
+    junit: Path
+    same: subprocess.CompletedProcess[str]
+    """`mcpbdd verify` against the same server, writing `junit`."""
+    changed: subprocess.CompletedProcess[str]
+
+
+@pytest.fixture(scope="module")
+def notes_replays(notes_cassette: Path, tmp_path_factory: pytest.TempPathFactory) -> NotesReplays:
+    folder = tmp_path_factory.mktemp("replays")
+    feature, junit = folder / "features" / "notes.feature", folder / "verify.xml"
+
+    def written_and_ran() -> tuple[subprocess.CompletedProcess[str], subprocess.CompletedProcess[str] | None]:
+        written = mcpbdd("feature", str(notes_cassette), "--out", str(feature), "--", *NOTES)
+        return written, run_feature(feature) if written.returncode == 0 else None
+
+    with ThreadPoolExecutor(max_workers=3) as pool:  # see at_once: three replays, each against its own server
+        feature_job = pool.submit(written_and_ran)
+        same = pool.submit(mcpbdd, "verify", str(notes_cassette), "--junit", str(junit), "--", *NOTES)
+        changed = pool.submit(mcpbdd, "verify", str(notes_cassette), "--", *CHANGED_NOTES)
+        written, ran = feature_job.result()
+        return NotesReplays(feature, written, ran, junit, same.result(), changed.result())
+
+
+def test_the_notes_session_becomes_a_feature_that_passes_unmodified(notes_replays: NotesReplays) -> None:
+    written = notes_replays.written
     assert written.returncode == 0, written.stderr
-    text = feature.read_text()
+    text = notes_replays.feature.read_text()
     assert '"created_at": "#iso-datetime"' in text  # it changed between the fresh replays
     assert 'And the result\'s "$.id" is remembered as "note_id"' in text
     assert 'When the client calls "delete_note" with {"note_id": "${note_id}"}' in text
     assert "When the user accepts with:" in text
     assert 'And the error reason is "note_not_found"' in text
-    run = run_feature(feature)
+    run = notes_replays.ran
+    assert run is not None
     assert run.returncode == 0, text + run.stdout + run.stderr
     assert "1 scenario passed, 0 failed" in run.stdout
 
 
-def test_verify_finds_no_drift_against_the_same_server(notes_cassette: Path, tmp_path: Path) -> None:
-    junit = tmp_path / "verify.xml"
-    run = mcpbdd("verify", str(notes_cassette), "--junit", str(junit), "--", *NOTES)
+def test_verify_finds_no_drift_against_the_same_server(notes_replays: NotesReplays) -> None:
+    run = notes_replays.same
     assert run.returncode == 0, run.stdout + run.stderr
     assert "no drift in 6 exchange(s)" in run.stdout
-    assert junit.read_text().count("<testcase") == 6
+    assert notes_replays.junit.read_text().count("<testcase") == 6
 
 
-def test_verify_reports_drift_against_a_changed_build_channel_changes_first(notes_cassette: Path) -> None:
-    run = mcpbdd("verify", str(notes_cassette), "--", *CHANGED_NOTES)
+def test_verify_reports_drift_against_a_changed_build_channel_changes_first(notes_replays: NotesReplays) -> None:
+    run = notes_replays.changed
     assert run.returncode == 1, run.stdout + run.stderr
     lines = run.stdout.splitlines()
     assert lines[0] == "mcpbdd verify: drift in 3 of 6 exchange(s)"
@@ -197,11 +239,16 @@ def test_the_reference_server_session_round_trips(tmp_path: Path) -> None:
         "Then the server asks by elicitation",
     ):
         assert expected in text
-    run = run_feature(feature)
+    runs = at_once(  # three independent replays, each against a server of its own
+        {
+            "feature": lambda: run_feature(feature),
+            "verified": lambda: mcpbdd("verify", str(cassette), "--", *server),
+            "drift": lambda: mcpbdd("verify", str(cassette), "--", *NOTES),
+        }
+    )
+    run, verified, drift = runs["feature"], runs["verified"], runs["drift"]
     assert run.returncode == 0, text + run.stdout + run.stderr
-    verified = mcpbdd("verify", str(cassette), "--", *server)
     assert verified.returncode == 0, verified.stdout + verified.stderr
-    drift = mcpbdd("verify", str(cassette), "--", *NOTES)
     assert drift.returncode == 1  # another server altogether: every tool is unknown there
 
 
@@ -270,10 +317,10 @@ def drift_cassettes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]
     return cassettes
 
 
-def _verify(cassette: Path, mode: str, *extra: str) -> subprocess.CompletedProcess[str]:
+def _verify(cassette: Path, mode: str, *extra: str, cwd: Path = TESTS) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "mcpbdd.cli.main", "verify", str(cassette), *extra, "--", *DRIFT_SERVER, mode],
-        cwd=TESTS,
+        cwd=cwd,
         env={**_env(), "DRIFT_SECRET": DRIFT_SECRET},
         capture_output=True,
         text=True,
@@ -281,62 +328,73 @@ def _verify(cassette: Path, mode: str, *extra: str) -> subprocess.CompletedProce
     )
 
 
-def test_the_stable_build_verifies_without_drift(drift_cassettes: dict[str, Path]) -> None:
-    run = _verify(drift_cassettes["plain"], "stable")
+@dataclass(frozen=True)
+class Verdict:
+    run: subprocess.CompletedProcess[str]
+    junit: Path | None
+    """The JUnit report the run was asked to write, if any."""
+
+
+@pytest.fixture(scope="module")
+def drift_verdicts(drift_cassettes: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> dict[str, Verdict]:
+    """Every `mcpbdd verify` the drift tests read, run at once (each test asserts on its own run)."""
+    plain, redacted = drift_cassettes["plain"], drift_cassettes["redacted"]
+    junit = tmp_path_factory.mktemp("junit") / "verify.xml"
+    configured = tmp_path_factory.mktemp("configured")
+    (configured / "pyproject.toml").write_text(f'[tool.mcpbdd]\nsecrets = ["{DRIFT_SECRET}"]\n', encoding="utf-8")
+    runs = at_once(
+        {
+            "stable": lambda: _verify(plain, "stable"),
+            "random": lambda: _verify(plain, "random"),
+            "string": lambda: _verify(plain, "string"),
+            "mask only": lambda: _verify(redacted, "stable"),
+            "with --secret": lambda: _verify(redacted, "stable", "--secret", DRIFT_SECRET),
+            "leaky": lambda: _verify(plain, "leaky", "--secret", DRIFT_SECRET, "--junit", str(junit)),
+            "configured": lambda: _verify(plain, "leaky", cwd=configured),  # the secret comes from pyproject.toml
+        }
+    )
+    return {name: Verdict(run, junit if name == "leaky" else None) for name, run in runs.items()}
+
+
+def test_the_stable_build_verifies_without_drift(drift_verdicts: dict[str, Verdict]) -> None:
+    run = drift_verdicts["stable"].run
     assert run.returncode == 0, run.stdout + run.stderr
 
 
-def test_a_value_that_became_random_is_drift(drift_cassettes: dict[str, Path]) -> None:
-    run = _verify(drift_cassettes["plain"], "random")
+def test_a_value_that_became_random_is_drift(drift_verdicts: dict[str, Verdict]) -> None:
+    run = drift_verdicts["random"].run
     assert run.returncode == 1, run.stdout + run.stderr
     assert '$.structuredContent.build: became volatile: recorded "b-1", now different each run' in run.stdout
 
 
-def test_a_number_that_became_a_string_is_drift(drift_cassettes: dict[str, Path]) -> None:
-    run = _verify(drift_cassettes["plain"], "string")
+def test_a_number_that_became_a_string_is_drift(drift_verdicts: dict[str, Verdict]) -> None:
+    run = drift_verdicts["string"].run
     assert run.returncode == 1, run.stdout + run.stderr
     assert "$.structuredContent.version: became volatile: recorded 5 (a number), now a string" in run.stdout
 
 
-@pytest.mark.parametrize("secret", [(), ("--secret", DRIFT_SECRET)], ids=["mask only", "with --secret"])
+@pytest.mark.parametrize("secret", ["mask only", "with --secret"])
 def test_a_cassette_redacted_at_record_time_matches_its_own_server(
-    drift_cassettes: dict[str, Path], secret: tuple[str, ...]
+    drift_verdicts: dict[str, Verdict], secret: str
 ) -> None:
-    run = _verify(drift_cassettes["redacted"], "stable", *secret)
+    run = drift_verdicts[secret].run
     assert run.returncode == 0, run.stdout + run.stderr
 
 
-def test_verify_never_prints_a_secret_plain_or_base64(drift_cassettes: dict[str, Path], tmp_path: Path) -> None:
+def test_verify_never_prints_a_secret_plain_or_base64(drift_verdicts: dict[str, Verdict]) -> None:
     import base64
 
-    junit = tmp_path / "verify.xml"
-    run = _verify(drift_cassettes["plain"], "leaky", "--secret", DRIFT_SECRET, "--junit", str(junit))
+    run, junit = drift_verdicts["leaky"].run, drift_verdicts["leaky"].junit
     assert run.returncode == 1, run.stdout + run.stderr
+    assert junit is not None
     encoded = base64.b64encode(DRIFT_SECRET.encode()).decode()
     for where, text in (("console", run.stdout + run.stderr), ("junit", junit.read_text(encoding="utf-8"))):
         assert DRIFT_SECRET not in text and encoded not in text and encoded.rstrip("=") not in text, where
         assert "$.structuredContent.note" in text and "«redacted»" in text, where
 
 
-def test_verify_honours_the_configured_secrets(drift_cassettes: dict[str, Path], tmp_path: Path) -> None:
-    (tmp_path / "pyproject.toml").write_text(f'[tool.mcpbdd]\nsecrets = ["{DRIFT_SECRET}"]\n', encoding="utf-8")
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "mcpbdd.cli.main",
-            "verify",
-            str(drift_cassettes["plain"]),
-            "--",
-            *DRIFT_SERVER,
-            "leaky",
-        ],
-        cwd=tmp_path,
-        env={**_env(), "DRIFT_SECRET": DRIFT_SECRET},
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+def test_verify_honours_the_configured_secrets(drift_verdicts: dict[str, Verdict]) -> None:
+    run = drift_verdicts["configured"].run
     assert run.returncode == 1, run.stdout + run.stderr
     assert DRIFT_SECRET not in run.stdout and "«redacted»" in run.stdout
 
