@@ -31,6 +31,7 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -274,27 +275,43 @@ async def _run_served(
 
 
 def _run_scenarios(command: list[str], url: str, scenarios: tuple[str, ...], timeout: float) -> OfficialRun:
+    """Each scenario is a node process of its own against `url`: they run side by side (each mostly waits on the
+    server), and their checks are read back in `scenarios`' order, as one after the other would give them (the
+    first scenario that wrote no checks ends the list, naming it)."""
+    with (
+        tempfile.TemporaryDirectory(prefix="mcpbdd-official-") as scratch,
+        ThreadPoolExecutor(max_workers=max(1, len(scenarios))) as pool,
+    ):
+        runs = [
+            pool.submit(_run_scenario, command, url, scenario, Path(scratch) / scenario, timeout)
+            for scenario in scenarios
+        ]
+        outcomes = [run.result() for run in runs]
     result = OfficialRun()
-    with tempfile.TemporaryDirectory(prefix="mcpbdd-official-") as scratch:
-        for scenario in scenarios:
-            out = Path(scratch) / scenario
-            argv = [*command, "server", "--url", url, "--scenario", scenario, "-o", str(out)]
-            try:
-                done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
-            except subprocess.TimeoutExpired:
-                result.checks.append(
-                    {"scenario": scenario, "id": scenario, "status": "FAILURE", "errorMessage": "timed out"}
-                )
-                continue
-            found = sorted(out.glob("*/checks.json"))
-            if not found:  # the suite itself failed (it writes its checks whatever the server did): it did not run
-                said = (done.stderr or done.stdout).strip()[-600:] or "no output"
-                ended = f"ended with exit code {done.returncode}"
-                result.skipped = f"the suite's scenario {scenario} {ended} and wrote no checks: {said}"
-                return result
-            for check in json.loads(found[0].read_text(encoding="utf-8")):
-                result.checks.append(_fixture_free({"scenario": scenario, **check}))
+    for checks, skipped in outcomes:
+        if skipped is not None:
+            result.skipped = skipped
+            return result
+        result.checks += checks
     return result
+
+
+def _run_scenario(
+    command: list[str], url: str, scenario: str, out: Path, timeout: float
+) -> tuple[list[dict[str, object]], str | None]:
+    """One scenario's checks, or why the suite did not run it (it wrote no checks)."""
+    argv = [*command, "server", "--url", url, "--scenario", scenario, "-o", str(out)]
+    try:
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return [{"scenario": scenario, "id": scenario, "status": "FAILURE", "errorMessage": "timed out"}], None
+    found = sorted(out.glob("*/checks.json"))
+    if not found:  # the suite itself failed (it writes its checks whatever the server did): it did not run
+        said = (done.stderr or done.stdout).strip()[-600:] or "no output"
+        ended = f"ended with exit code {done.returncode}"
+        return [], f"the suite's scenario {scenario} {ended} and wrote no checks: {said}"
+    checks = json.loads(found[0].read_text(encoding="utf-8"))
+    return [_fixture_free({"scenario": scenario, **check}) for check in checks], None
 
 
 def _over_stdio(check: dict[str, object]) -> dict[str, object]:
