@@ -104,9 +104,12 @@ async def test_a_cancel_lets_a_shielded_stretch_of_the_handler_finish_and_stops_
 @pytest.mark.anyio
 @pytest.mark.parametrize("kind", ["context", "client-auto"])
 async def test_a_handler_still_running_after_the_grace_runs_on_and_is_stopped_at_the_close(kind: str) -> None:
-    """As a server's handler goes on after its client gave up; the harness stops it when it closes."""
+    """As a server's handler goes on after its client gave up; the harness stops it when it closes.
+
+    The stubborn handler swallows the close's cancel too, so the close waits out the harness's timeout: 1 s (not the
+    default 5 s) still outlasts the 50 ms grace the handler is seen running after, and bounds the close."""
     slow = Call.tool("stubborn_import", {"titles": ["Milk", "Eggs"], "pace_ms": 300})
-    async with make_harness(kind, stubborn_server.mcp) as harness:
+    async with make_harness(kind, stubborn_server.mcp, timeout=1.0) as harness:
         outcome = await harness.send_cancelled(ALICE, slow, CancelPlan.after_progress(1, grace=0.05))
         running = list(harness._abandoned)
         assert running and not any(task.done() for task in running)

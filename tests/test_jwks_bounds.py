@@ -106,11 +106,11 @@ async def test_a_cold_start_accepts_every_concurrent_honest_token_with_one_fetch
 async def test_a_dripping_jwks_is_given_up_at_the_whole_fetchs_deadline(
     jwks: JwksServer, key_a: SigningKey, caplog: pytest.LogCaptureFixture
 ) -> None:
-    jwks.mode, jwks.drip_every = "drip", 0.2  # every read succeeds well within any per-read timeout
-    verifier = _verifier(jwks, fetch_timeout=1.0)
+    jwks.mode, jwks.drip_every = "drip", 0.1  # every read succeeds well within any per-read timeout
+    verifier = _verifier(jwks, fetch_timeout=0.5)
     reason = await _refusal(verifier, _token(key_a))
-    assert reason == f"the JWKS at {jwks.url} could not be read (it did not arrive within 1 s)"
-    assert f"the JWKS at {jwks.url} cannot be read: it did not arrive within 1 s" in caplog.text
+    assert reason == f"the JWKS at {jwks.url} could not be read (it did not arrive within 0.5 s)"
+    assert f"the JWKS at {jwks.url} cannot be read: it did not arrive within 0.5 s" in caplog.text
 
 
 @pytest.mark.parametrize("declared", [False, True], ids=["close-delimited", "length-declared"])
@@ -181,15 +181,15 @@ async def test_a_rotation_accepts_the_new_key_and_refuses_the_one_withdrawn(
 
 
 async def test_stale_keys_verify_through_an_outage_for_a_bounded_time(jwks: JwksServer, key_a: SigningKey) -> None:
-    verifier = _verifier(jwks, refetch_interval=0.0, refresh_after=0.0, serve_stale_for=1.0)
+    verifier = _verifier(jwks, refetch_interval=0.0, refresh_after=0.0, serve_stale_for=0.5)
     with anyio.fail_after(GUARD):
         assert await verifier.verify_token(_token(key_a)) is not None
         jwks.mode = "fail"
         assert await verifier.verify_token(_token(key_a)) is not None  # the refresh failed: the keys still serve
         assert jwks.requests == 2
-        await anyio.sleep(1.2)
+        await anyio.sleep(0.6)
     reason = await _refusal(verifier, _token(key_a))
-    assert reason == f"the keys from the JWKS at {jwks.url} are older than 1 s and it could not be read again " + (
+    assert reason == f"the keys from the JWKS at {jwks.url} are older than 0.5 s and it could not be read again " + (
         "(HTTP 500)"
     )
     jwks.mode = "serve"
