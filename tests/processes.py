@@ -23,6 +23,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
+import httpx
+
 from mcpbdd.harness.connectors import python_command
 from mcpbdd.harness.processes import spawn
 from mcpbdd.harness.processes.forkserver import STANDBY_NAME
@@ -77,6 +79,24 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def port_of(url: str) -> int:
+    """The port a loopback URL names (it must name one)."""
+    port = httpx.URL(url).port
+    assert port is not None
+    return port
+
+
+def refused(port: int) -> bool:
+    """Nothing listens on `port` of 127.0.0.1 any more: a connection to it is refused (a server that stopped)."""
+    with socket.socket() as probe:
+        probe.settimeout(1)
+        try:
+            probe.connect(("127.0.0.1", port))
+        except ConnectionRefusedError:
+            return True
+        return False
 
 
 def stdio_server_settings(timeout: float = 300) -> list[str]:

@@ -19,6 +19,7 @@ from typing import Any
 
 import httpx
 import pytest
+from processes import port_of, refused
 
 from mcpbdd import _loopback_http
 from mcpbdd._loopback_http import LoopbackHttp
@@ -26,22 +27,6 @@ from mcpbdd.authorization.server import FakeAuthorizationServer
 from mcpbdd.upstream import LoopbackServer, Upstream, loopback
 
 API = "https://api.example"
-
-
-def port_of(url: str) -> int:
-    port = httpx.URL(url).port
-    assert port is not None
-    return port
-
-
-def refused(port: int) -> bool:
-    with socket.socket() as probe:
-        probe.settimeout(1)
-        try:
-            probe.connect(("127.0.0.1", port))
-        except ConnectionRefusedError:
-            return True
-        return False
 
 
 def new_threads(before: set[threading.Thread]) -> list[threading.Thread]:

@@ -8,13 +8,13 @@ from __future__ import annotations
 import gc
 import json
 import re
-import socket
 import threading
 import time
 from collections.abc import Iterator
 
 import httpx
 import pytest
+from processes import port_of, refused
 
 from mcpbdd.examples.notes import mcp, notes_lifespan
 from mcpbdd.harness import ContextHarness
@@ -254,22 +254,6 @@ def test_environment_variable_names_and_the_base_a_server_reads() -> None:
 
 
 # -- the loopback server ------------------------------------------------------------------------------------
-
-
-def port_of(url: str) -> int:
-    port = httpx.URL(url).port
-    assert port is not None
-    return port
-
-
-def refused(port: int) -> bool:
-    with socket.socket() as probe:
-        probe.settimeout(1)
-        try:
-            probe.connect(("127.0.0.1", port))
-        except ConnectionRefusedError:
-            return True
-        return False
 
 
 @pytest.fixture
