@@ -23,6 +23,8 @@ __all__ = [
     "FailingRuns",
     "FailingRunsOfPasses",
     "assert_each_scenario_fails_with",
+    "assert_failure_says",
+    "assert_only_these_failed",
     "assert_scenarios_failed_with",
     "behave",
     "failure_messages",
@@ -117,10 +119,22 @@ def assert_each_scenario_fails_with(
 
 def assert_scenarios_failed_with(run: FailingRun, expected: Mapping[str, Sequence[str]]) -> dict[str, str]:
     """Every scenario of `run` failed (only those named), each message holding its fragments; the messages."""
-    assert run.returncode == 1, run.output
-    messages = run.messages
-    assert sorted(messages) == sorted(expected), "every scenario of the feature must fail, and only those"
+    assert_only_these_failed(run, expected)
     for scenario, fragments in expected.items():
-        for fragment in fragments:
-            assert fragment in messages[scenario], f"{scenario!r}: {fragment!r} not in:\n{messages[scenario]}"
-    return messages
+        assert_failure_says(run, scenario, fragments)
+    return run.messages
+
+
+def assert_only_these_failed(run: FailingRun, expected: Mapping[str, Sequence[str]]) -> None:
+    """The behave run failed, and exactly the scenarios `expected` names failed (a test of its own per feature)."""
+    assert run.returncode == 1, run.output
+    assert sorted(run.messages) == sorted(expected), (
+        f"every scenario of the feature must fail, and only those:\n{run.output}"
+    )
+
+
+def assert_failure_says(run: FailingRun, scenario: str, fragments: Sequence[str]) -> None:
+    """`scenario`'s failure message holds every fragment (a test of its own per row of a table)."""
+    message = run.messages.get(scenario, "")
+    for fragment in fragments:
+        assert fragment in message, f"{scenario!r}: {fragment!r} not in:\n{message}"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from expected_failures import FailingRun, run_failing
+from expected_failures import FailingRun, assert_failure_says, assert_only_these_failed, run_failing
 
 FEATURE = "tests/behave_cases/features/failing_load.feature"
 
@@ -71,15 +71,12 @@ def failing_load(tmp_path_factory: pytest.TempPathFactory) -> FailingRun:
 
 
 def test_every_load_scenario_fails_and_only_those(failing_load: FailingRun) -> None:
-    assert failing_load.returncode == 1, failing_load.output
-    assert sorted(failing_load.messages) == sorted(EXPECTED), failing_load.output
+    assert_only_these_failed(failing_load, EXPECTED)
 
 
 @pytest.mark.parametrize(("scenario", "fragments"), EXPECTED.items(), ids=list(EXPECTED))
 def test_each_load_check_says_why(failing_load: FailingRun, scenario: str, fragments: list[str]) -> None:
-    message = failing_load.messages.get(scenario, "")
-    for fragment in fragments:
-        assert fragment in message, f"{fragment!r} not in:\n{message}"
+    assert_failure_says(failing_load, scenario, fragments)
 
 
 def test_a_server_that_dies_mid_load_loses_no_measured_call(failing_load: FailingRun) -> None:

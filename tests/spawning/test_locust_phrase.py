@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from expected_failures import FailingRun, run_failing
+from expected_failures import FailingRun, assert_failure_says, assert_only_these_failed, run_failing
 
 FEATURE = "tests/behave_cases/features/failing_locust.feature"
 HTTP_TARGET = 'Given the MCP server "http: {python} -m your.server --http 127.0.0.1:{port}"'
@@ -58,15 +58,12 @@ def failing_locust(tmp_path_factory: pytest.TempPathFactory) -> FailingRun:
 
 
 def test_every_locust_scenario_fails_and_only_those(failing_locust: FailingRun) -> None:
-    assert failing_locust.returncode == 1, failing_locust.output
-    assert sorted(failing_locust.messages) == sorted(EXPECTED), failing_locust.output
+    assert_only_these_failed(failing_locust, EXPECTED)
 
 
 @pytest.mark.parametrize(("scenario", "fragments"), EXPECTED.items(), ids=list(EXPECTED))
 def test_each_check_on_locust_says_why(failing_locust: FailingRun, scenario: str, fragments: list[str]) -> None:
-    message = failing_locust.messages.get(scenario, "")
-    for fragment in fragments:
-        assert fragment in message, f"{fragment!r} not in:\n{message}"
+    assert_failure_says(failing_locust, scenario, fragments)
 
 
 def test_the_budget_counts_every_third_call_locust_measured(failing_locust: FailingRun) -> None:
