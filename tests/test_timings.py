@@ -17,12 +17,14 @@ from mcpbdd.runner.run import plan_processes
 from mcpbdd.runner.timings import load_timings, record_timings
 
 
-def _shards(timings: Path | None, count: int) -> list[list[str]]:
+def shards_of(timings: Path | None, count: int, harness: str | None = None) -> list[list[str]]:
+    """The scenario locations of each of `count` shards of `harness`'s pass (None: the configured harness), split by
+    the timing file (shared with tests/spawning/test_timings.py, which reads a real run's file)."""
     plan = plan_run([])
     return [
         [
             location
-            for bucket in plan_processes(plan, [None], 1, (index, count), timings)
+            for bucket in plan_processes(plan, [harness], 1, (index, count), timings)
             for u in bucket
             for location in u.locations
         ]
@@ -31,7 +33,7 @@ def _shards(timings: Path | None, count: int) -> list[list[str]]:
 
 
 def test_without_a_timing_file_shards_split_by_scenario_count(tmp_path: Path) -> None:
-    shards = _shards(tmp_path / "none.json", 2)
+    shards = shards_of(tmp_path / "none.json", 2)
     assert all(":" not in location for shard in shards for location in shard)  # whole feature files
     counts = {unit.filename: unit.scenarios for unit in plan_run([]).units}
     sizes = [sum(counts[location] for location in shard) for shard in shards]

@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_timings import shards_of  # shared with the in-process half
 
 from mcpbdd.runner.plan import plan_run
-from mcpbdd.runner.run import plan_processes
 from mcpbdd.runner.timings import load_timings
 
 PASSES = ("context", "client")
@@ -39,20 +39,6 @@ def recorded(project_run: Any) -> Path:
     return timings
 
 
-def _shards(timings: Path, harness: str, count: int) -> list[list[str]]:
-    """The scenario locations of each of `count` shards of `harness`'s pass, split by the timing file."""
-    plan = plan_run([])
-    return [
-        [
-            location
-            for bucket in plan_processes(plan, [harness], 1, (index, count), timings)
-            for u in bucket
-            for location in u.locations
-        ]
-        for index in range(1, count + 1)
-    ]
-
-
 def _seconds(locations: list[str], timings: dict[str, dict[str, float]], harness: str) -> float:
     return sum(timings[location][harness] for location in locations)
 
@@ -60,7 +46,7 @@ def _seconds(locations: list[str], timings: dict[str, dict[str, float]], harness
 @pytest.mark.parametrize("count", [2, 3])
 def test_shards_from_the_timing_file_take_the_same_time_within_20_percent(recorded: Path, count: int) -> None:
     timings = load_timings(recorded)
-    shards = _shards(recorded, EVERY_SCENARIO, count)
+    shards = shards_of(recorded, count, EVERY_SCENARIO)
     loads = [_seconds(shard, timings, EVERY_SCENARIO) for shard in shards]
     assert max(loads) <= 1.2 * min(loads), loads
     # every scenario runs in exactly one shard: the shards' scenarios are the suite's, once each
