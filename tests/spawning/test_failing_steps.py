@@ -9,9 +9,10 @@ failing_short_checks), the authorization steps (failing_authorization), the prog
 cancellation steps against a server that ignores a cancel (failing_cancellation) and the announcement steps
 (failing_announcements, against tests/announcing_server.py's broken listen streams). behave runs
 each feature once per pass, in a subprocess (its `main()` leaks step definitions within one process), with the JSON
-formatter; every scenario must fail, and only those the table names, and each failing step's message must hold its row's
-fragments: the JSON path of a schema violation, the shrunk input of a crash, the feature file and line of malformed
-data, the fix.
+formatter; the features of a pass that can share a process run in one (one start-up per pass, not one per feature, as
+a user's run of a folder does), each feature's results read apart from the report. Every scenario must fail, and only
+those the table names, and each failing step's message must hold its row's fragments: the JSON path of a schema
+violation, the shrunk input of a crash, the feature file and line of malformed data, the fix.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 import pytest
 import weak_server
 from behave_passes import PASSES, BehavePass
-from expected_failures import FailingRunsOfPasses
+from expected_failures import FailingRun, FailingRunsOfPasses
 
 __all__: list[str] = []
 
@@ -876,6 +877,10 @@ class Feature:
     failures: Mapping[str, Sequence[str]]
     options: tuple[str, ...] = ()
     never: str | None = None
+    shares_run: bool = True
+    """Whether it runs in its pass's one behave process with the other features that share it, its options added to
+    theirs: true when its options change nothing but its own scenarios (a secret only it names, a grace only a cancel
+    waits); false when they would change others' (a short call timeout would fail their slower calls)."""
 
     @property
     def name(self) -> str:
@@ -909,16 +914,43 @@ FEATURES = (
     Feature(DISCOVERY, ("context",), {**CACHING_FAILURES, **NOT_A_READ}),
     Feature(DISCOVERY, ("client",), {**WIRE_CACHING_FAILURES, **NOT_A_READ}),
     Feature(DISCOVERY, ("client-legacy",), {**DISCOVERY_FAILURES, **NOT_A_READ}),
-    # A grace of a second: the stubborn server's work (100 ms after the cancel) is surely stored by its end.
+    # A grace of a second: the stubborn server's work (100 ms after the cancel) is surely stored by its end. No other
+    # feature here cancels a call, so the grace it sets for its pass's run changes nothing else.
     Feature(CANCELLATION, EVERY_PASS, CANCELLATION_FAILURES, options=("-D", "mcpbdd.cancel_grace=1")),
-    # A short call timeout: the announcement that never comes is waited for that long.
-    Feature(ANNOUNCEMENTS, ("context", "client"), STREAM_FAILURES, options=("-D", "mcpbdd.timeout=1")),
-    Feature(ANNOUNCEMENTS, ("client-legacy",), LEGACY_ANNOUNCEMENT_FAILURES, options=("-D", "mcpbdd.timeout=1")),
+    # A short call timeout: the announcement that never comes is waited for that long (a run of its own).
+    Feature(
+        ANNOUNCEMENTS, ("context", "client"), STREAM_FAILURES, options=("-D", "mcpbdd.timeout=1"), shares_run=False
+    ),
+    Feature(
+        ANNOUNCEMENTS,
+        ("client-legacy",),
+        LEGACY_ANNOUNCEMENT_FAILURES,
+        options=("-D", "mcpbdd.timeout=1"),
+        shares_run=False,
+    ),
 )
 """The features meant to fail, and the passes each runs on."""
 
+
+@dataclass(frozen=True)
+class Run:
+    """One behave process of a pass: the features it runs and the options they need."""
+
+    features: tuple[str, ...]
+    options: tuple[str, ...]
+
+
+def run_of(feature: Feature, behave_pass: str) -> Run:
+    """The behave process of `behave_pass` that runs `feature`: its own, or the one every sharing feature of the pass
+    runs in (their options together)."""
+    if not feature.shares_run:
+        return Run((feature.path,), feature.options)
+    sharing = [other for other in FEATURES if other.shares_run and behave_pass in other.passes]
+    return Run(tuple(other.path for other in sharing), tuple(option for other in sharing for option in other.options))
+
+
 RUNS = [pytest.param(feature, name, id=f"{feature.name}-{name}") for feature in FEATURES for name in feature.passes]
-"""A behave run per feature and pass."""
+"""A test per feature and pass (the features of one pass that share a run are read from it)."""
 
 ROWS = [
     pytest.param(feature, name, scenario, fragments, id=f"{feature.name}-{name}-{scenario}")
@@ -936,15 +968,21 @@ def _runs_begun_side_by_side(request: pytest.FixtureRequest, failing_runs: Faili
     for item in request.session.items:
         params = getattr(getattr(item, "callspec", None), "params", {})
         if item.path == request.path and "feature" in params:
-            feature: Feature = params["feature"]
-            failing_runs.start(feature.path, PASSES[params["behave_pass"]], feature.options)
+            run = run_of(params["feature"], params["behave_pass"])
+            failing_runs.start_together(run.features, PASSES[params["behave_pass"]], run.options)
+
+
+def failing_run(failing_runs: FailingRunsOfPasses, feature: Feature, behave_pass: BehavePass) -> FailingRun:
+    """`feature`'s part of the run of `behave_pass` that runs it."""
+    run = run_of(feature, behave_pass.name)
+    return failing_runs.together(run.features, behave_pass, run.options)[feature.path]
 
 
 @pytest.mark.parametrize(("feature", "behave_pass"), RUNS, indirect=["behave_pass"])
 def test_every_scenario_of_the_feature_fails_and_only_those(
     failing_runs: FailingRunsOfPasses, feature: Feature, behave_pass: BehavePass
 ) -> None:
-    run = failing_runs(feature.path, behave_pass, feature.options)
+    run = failing_run(failing_runs, feature, behave_pass)
     assert run.returncode == 1, run.output
     assert sorted(run.messages) == sorted(feature.failures), "every scenario of the feature must fail, and only those"
     if feature.never is not None:
@@ -959,7 +997,7 @@ def test_each_failing_step_says_why(
     scenario: str,
     fragments: Sequence[str],
 ) -> None:
-    messages = failing_runs(feature.path, behave_pass, feature.options).messages
+    messages = failing_run(failing_runs, feature, behave_pass).messages
     assert scenario in messages, f"{scenario!r} did not fail; the scenarios that failed: {sorted(messages)}"
     for fragment in fragments:
         assert fragment in messages[scenario], f"{scenario!r}: {fragment!r} not in:\n{messages[scenario]}"
