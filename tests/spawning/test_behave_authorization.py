@@ -2,10 +2,11 @@
 
 features/authorization.feature specifies the example server's whole HTTP edge. Here it runs
 (behave in a subprocess, over a started HTTP process) against the variants of
-tests/auth_variants.py, each the example with one flaw: exactly the scenarios the flaw breaks
-fail, and their messages say what the server let through or answered wrongly. (Each authorization step's own
-failure message is checked by the table in test_failing_steps.py; that the example server itself passes every
-scenario is the session's run of the specifications, tests/spawning/test_specifications.py.)
+tests/auth_variants.py, each the example with one flaw (a copy of the feature per flaw, all in
+one behave process): exactly the scenarios the flaw breaks fail, and their messages say what the
+server let through or answered wrongly. (Each authorization step's own failure message is checked
+by the table in test_failing_steps.py; that the example server itself passes every scenario is
+the session's run of the specifications, tests/spawning/test_specifications.py.)
 """
 
 from __future__ import annotations
@@ -13,15 +14,17 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-from concurrent.futures import Future
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from behave_process import side_by_side
-from expected_failures import ROOT, behave
+from expected_failures import ROOT, behave, failure_messages_by_feature
 
 FEATURE = ROOT / "features" / "authorization.feature"
 EXAMPLE = "-m mcpbdd.examples.notes --http"
+
+FlawedRuns = tuple[subprocess.CompletedProcess[str], dict[str, dict[str, str]]]
+"""The one behave process over every flaw's copy of the feature, and each flaw's failed scenarios and messages."""
 
 UNAUTHENTICATED = [
     "A request without a token is told where to sign in",
@@ -57,52 +60,41 @@ EXPECTED: dict[str, dict[str, list[str]]] = {
 }
 
 
-def _failures(report: Path) -> dict[str, str]:
-    failures: dict[str, str] = {}
-    for feature in json.loads(report.read_text()):
-        for element in feature.get("elements", []):
-            for step in element.get("steps", []):
-                result = step.get("result", {})
-                if result.get("status") in ("failed", "error"):
-                    message = result.get("error_message", "")
-                    failures[element["name"].rsplit(" [", 1)[0]] = (
-                        "\n".join(message) if isinstance(message, list) else message
-                    )
-    return failures
-
-
-def _flawed_run(folder: Path, flaw: str) -> tuple[subprocess.CompletedProcess[str], Path]:
-    """behave over features/authorization.feature against the example server with `flaw`: its process and report."""
+def _flawed_runs(folder: Path, flaws: Sequence[str]) -> FlawedRuns:
+    """behave over features/authorization.feature against the example server with each of `flaws`, a copy of the
+    feature per flaw, all in one process (one start-up, one fake authorization server): its process and each flaw's
+    failures, read from its own feature file's part of the report."""
     features = folder / "features"
     (features / "steps").mkdir(parents=True)
     shutil.copy(ROOT / "tests" / "behave_cases" / "environment.py", features / "environment.py")
     shutil.copy(ROOT / "tests" / "behave_cases" / "steps" / "steps.py", features / "steps" / "steps.py")
     text = FEATURE.read_text(encoding="utf-8")
     assert EXAMPLE in text
-    (features / "authorization.feature").write_text(text.replace(EXAMPLE, f"-m auth_variants {flaw} --http"))
+    for flaw in flaws:
+        (features / f"authorization-{flaw}.feature").write_text(
+            text.replace(EXAMPLE, f"-m auth_variants {flaw} --http")
+        )
     report = folder / "report.json"
     run = behave(str(features), "-D", "mcpbdd.harness=client", "--format", "json", "--outfile", str(report))
-    return run, report
+    by_feature = failure_messages_by_feature(json.loads(report.read_text())) if report.exists() else {}
+    failures = {flaw: by_feature.get((features / f"authorization-{flaw}.feature").resolve(), {}) for flaw in flaws}
+    return run, failures
 
 
 @pytest.fixture(scope="module")
-def flawed_runs(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> dict[str, Future[tuple[subprocess.CompletedProcess[str], Path]]]:
-    """A run per flaw a selected test reads, all begun at once, side by side (tests/behave_process.py)."""
+def flawed_runs(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> FlawedRuns:
+    """One run of every flaw a selected test reads (see `_flawed_runs`)."""
     params = [getattr(getattr(item, "callspec", None), "params", {}) for item in request.session.items]
     items = zip(request.session.items, params, strict=True)
-    flaws = [p["flaw"] for item, p in items if item.path == request.path and "flaw" in p]
-    return side_by_side(flaws, lambda flaw: _flawed_run(tmp_path_factory.mktemp(f"flaw-{flaw}"), flaw))
+    flaws = list(dict.fromkeys(p["flaw"] for item, p in items if item.path == request.path and "flaw" in p))
+    return _flawed_runs(tmp_path_factory.mktemp("flaws"), flaws)
 
 
 @pytest.mark.parametrize("flaw", sorted(EXPECTED))
-def test_a_flawed_server_fails_the_scenarios_its_flaw_breaks(
-    flawed_runs: dict[str, Future[tuple[subprocess.CompletedProcess[str], Path]]], flaw: str
-) -> None:
-    run, report = flawed_runs[flaw].result()
+def test_a_flawed_server_fails_the_scenarios_its_flaw_breaks(flawed_runs: FlawedRuns, flaw: str) -> None:
+    run, failures_of = flawed_runs
     assert run.returncode == 1, run.stdout + run.stderr
-    failures = _failures(report)
+    failures = failures_of[flaw]
     assert sorted(failures) == sorted(EXPECTED[flaw]), "exactly the scenarios the flaw breaks must fail"
     for scenario, fragments in EXPECTED[flaw].items():
         for fragment in fragments:
@@ -134,7 +126,9 @@ def test_the_authorization_steps_skip_where_no_token_travels(tmp_path: Path) -> 
         "    Then the call is refused as unauthenticated\n"
     )
     report = tmp_path / "report.json"
-    run = behave(str(features), "--format", "json", "--outfile", str(report), "-D", "mcpbdd.harness=context")
+    # One run, two formatters: the JSON report for the statuses, the plain one on stdout for the reasons.
+    formats = ("--format", "json", "--outfile", str(report), "--format", "plain", "--outfile", "-")
+    run = behave(str(features), *formats, "--no-capture", "-D", "mcpbdd.harness=context")
     assert run.returncode == 0, run.stdout + run.stderr
     scenarios = [e for f in json.loads(report.read_text()) for e in f["elements"] if e["type"] == "scenario"]
     assert {e["name"]: e["status"] for e in scenarios} == {
@@ -142,8 +136,7 @@ def test_the_authorization_steps_skip_where_no_token_travels(tmp_path: Path) -> 
         "over stdio [client harness]": "skipped",
         "in-process on the client harness [client harness]": "skipped",
     }
-    plain = behave(str(features), "--format", "plain", "--no-capture", "-D", "mcpbdd.harness=context")
-    said = plain.stdout + plain.stderr
+    said = run.stdout + run.stderr
     assert said.count("bearer tokens travel over HTTP only and ") == 3
     for why in ("this is a context pass", "this scenario's server is reached over stdio", "is reached in-process"):
         assert why in said
