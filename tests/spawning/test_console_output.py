@@ -62,8 +62,12 @@ def test_steps_prints_every_step_and_still_each_header_once(tmp_path: Path) -> N
     assert run.stdout.count(STEP) == 6, run.stdout  # the Background's step in each of 3 scenarios, per harness
 
 
-def test_without_steps_a_failure_is_still_printed_in_full(tmp_path: Path) -> None:
-    run = _mcpbdd_run(tmp_path, FAILING)
+def test_without_steps_a_failure_is_still_printed_in_full(
+    broken_and_failed: tuple[subprocess.CompletedProcess[str], Path],
+) -> None:
+    """The default run of a failing scenario and a broken one (below): the failure is printed in full, naming its
+    step, and the totals count it."""
+    run = broken_and_failed[0]
     assert run.returncode == 1, run.stdout + run.stderr
     assert (
         "FAILURE in step 'the call succeeds' (tests/behave_cases/features/failing_assertions.feature:9)" in run.stdout
@@ -75,10 +79,24 @@ def test_without_steps_a_failure_is_still_printed_in_full(tmp_path: Path) -> Non
 BROKEN_STEP = "tests/behave_cases/features/failing_vocabulary.feature:43"  # a user the scenario does not know
 
 
+def _broken_and_failed(folder: Path, *steps: str) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """A run of a failing scenario and a broken one (with `steps`' options), its results in `folder`."""
+    return _mcpbdd_run(folder, *steps, f"{FAILING}:7", BROKEN_STEP), folder
+
+
+@pytest.fixture(scope="module")
+def broken_and_failed(tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """The default run (no `--steps`) of a failing scenario and a broken one: read by the tests of a failure printed in
+    full and of broken counted apart (one run, not two)."""
+    return _broken_and_failed(tmp_path_factory.mktemp("broken"))
+
+
 @pytest.mark.parametrize("steps", [[], ["--steps"]], ids=["default", "steps"])
-def test_broken_is_counted_apart_from_failed_with_its_own_word(tmp_path: Path, steps: list[str]) -> None:
+def test_broken_is_counted_apart_from_failed_with_its_own_word(
+    request: pytest.FixtureRequest, tmp_path: Path, steps: list[str]
+) -> None:
     """A step the specification got wrong is broken (as Allure shows it), not an `ASSERT FAILED` among the failures."""
-    run = _mcpbdd_run(tmp_path, *steps, f"{FAILING}:7", BROKEN_STEP)
+    run, folder = _broken_and_failed(tmp_path, *steps) if steps else request.getfixturevalue("broken_and_failed")
     assert run.returncode == 1, run.stdout + run.stderr
     assert "mcpbdd: FAILED: 0 passed, 1 failed, 1 broken in " in run.stdout, run.stdout
     assert "BROKEN: tests/behave_cases/features/failing_vocabulary.feature:44: no user 'mallory'" in run.stdout
@@ -87,7 +105,7 @@ def test_broken_is_counted_apart_from_failed_with_its_own_word(tmp_path: Path, s
     if not steps:
         assert 'BROKEN in step \'"mallory" reads the resource' in run.stdout
         assert "FAILURE in step 'the call succeeds'" in run.stdout
-    assert totals_lines([tmp_path / "results"]) == ["mcpbdd: scenarios: 0 passed, 1 failed, 1 broken, 0 skipped"]
+    assert totals_lines([folder / "results"]) == ["mcpbdd: scenarios: 0 passed, 1 failed, 1 broken, 0 skipped"]
 
 
 @pytest.mark.parametrize("steps", [[], ["--steps"]], ids=["default", "steps"])
