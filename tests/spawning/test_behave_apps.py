@@ -10,11 +10,19 @@ import importlib.util
 import json
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from behave_passes import PASSES, BehavePass
-from expected_failures import ROOT, FailingRunsOfPasses, assert_scenarios_failed_with, behave, run_failing
+from expected_failures import (
+    ROOT,
+    FailingRun,
+    FailingRunsOfPasses,
+    assert_scenarios_failed_with,
+    behave,
+    run_failing,
+)
 from processes import mcpbdd_run
 
 from mcpbdd.apps.browser import INSTALL_CHROMIUM, INSTALL_PLAYWRIGHT
@@ -80,20 +88,22 @@ VIEW_FAILURES: dict[str, list[str]] = {
 }
 
 
-FAILING_RUNS = [(FEATURE, "context"), (VIEWS, "context"), (VIEWS, "client")]
-"""The runs of the failing-case features the table tests read (feature, pass)."""
+FAILING_RUNS = {"context": (FEATURE, VIEWS), "client": (VIEWS,)}
+"""The runs of the failing-case features the table tests read: per pass, the features one behave process runs (one
+start-up and one browser for both features of the context pass), each feature's results read apart."""
 
 
 @pytest.fixture(scope="module")
-def app_runs(failing_runs: FailingRunsOfPasses) -> FailingRunsOfPasses:
-    """The failing-case features' runs, begun together, side by side (`FailingRuns`), each read by its test."""
-    for feature, name in FAILING_RUNS:
-        failing_runs.start(feature, PASSES[name])
-    return failing_runs
+def app_runs(failing_runs: FailingRunsOfPasses) -> Callable[[str, BehavePass], FailingRun]:
+    """The failing-case features' runs, begun together, side by side (`FailingRuns`); a feature's part of its pass's
+    run, once it has ended."""
+    for name, features in FAILING_RUNS.items():
+        failing_runs.start_together(features, PASSES[name])
+    return lambda feature, behave_pass: failing_runs.together(FAILING_RUNS[behave_pass.name], behave_pass)[feature]
 
 
 @needs_a_browser
-def test_every_app_step_fails_with_a_readable_message(app_runs: FailingRunsOfPasses) -> None:
+def test_every_app_step_fails_with_a_readable_message(app_runs: Callable[[str, BehavePass], FailingRun]) -> None:
     assert_scenarios_failed_with(app_runs(FEATURE, PASSES["context"]), EXPECTED_FAILURES)
 
 
@@ -116,7 +126,9 @@ def test_a_screenshot_name_leading_out_of_the_project_is_never_written(tmp_path:
 
 @needs_a_browser
 @pytest.mark.parametrize("behave_pass", ["context", "client"], indirect=True)
-def test_a_broken_view_is_named_by_what_broke(app_runs: FailingRunsOfPasses, behave_pass: BehavePass) -> None:
+def test_a_broken_view_is_named_by_what_broke(
+    app_runs: Callable[[str, BehavePass], FailingRun], behave_pass: BehavePass
+) -> None:
     assert_scenarios_failed_with(app_runs(VIEWS, behave_pass), VIEW_FAILURES)
 
 

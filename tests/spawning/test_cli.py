@@ -39,29 +39,40 @@ def mcpbdd(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None) -> s
 # exit codes ---------------------------------------------------------------------------------------------
 
 
-def test_a_passing_run_exits_0(tmp_path: Path) -> None:
-    outputs = ("--results", str(tmp_path / "r"), "--junit", str(tmp_path / "j"), "--timings", str(tmp_path / "t.json"))
-    run = mcpbdd("run", *outputs, "features/notes.feature")
+@pytest.fixture(scope="module")
+def passing_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """One serial run of features/notes.feature, its output piped (as CI's is), with every output file it can write;
+    its process and its folder. The tests of its exit status and of what a pipe gets read it (one run, not two)."""
+    folder = tmp_path_factory.mktemp("passing")
+    outputs = ("--results", str(folder / "r"), "--junit", str(folder / "j"), "--timings", str(folder / "t.json"))
+    env = {"MCPBDD_PROGRESS_DELAY": "0", "CI": ""}
+    return mcpbdd("run", *outputs, "-f", "progress", "features/notes.feature", env=env), folder
+
+
+def test_a_passing_run_exits_0(passing_run: tuple[subprocess.CompletedProcess[str], Path]) -> None:
+    run, folder = passing_run
     assert run.returncode == 0, run.stdout + run.stderr
     scenarios = plan_run(["features/notes.feature"]).scenarios
     assert f"mcpbdd: passed: {scenarios} passed, 0 failed in " in run.stdout, run.stdout
     # a run on the configured harness times each feature and scenario in the default column (the one pass it made)
-    timings = json.loads((tmp_path / "t.json").read_text())
+    timings = json.loads((folder / "t.json").read_text())
     assert len(timings["scenarios"]) == scenarios, timings
     assert all(set(passes) == {DEFAULT_PASS} for part in ("features", "scenarios") for passes in timings[part].values())
 
 
-def test_a_failing_run_exits_1_also_in_parallel(tmp_path: Path) -> None:
-    run = mcpbdd(
-        "run", "--jobs", "2", "--results", str(tmp_path / "r"), "-f", "progress", FAILING, "features/notes.feature"
-    )
-    assert run.returncode == 1, run.stdout + run.stderr
-    assert re.search(r"mcpbdd: FAILED: [1-9]\d* passed, [1-9]\d* failed", run.stdout), run.stdout
+def test_a_failing_run_exits_1_also_in_parallel(failing_run: subprocess.CompletedProcess[str]) -> None:
+    """The module's run of a failing feature beside a passing one, in two jobs (the report tests read its results)."""
+    assert failing_run.returncode == 1, failing_run.stdout + failing_run.stderr
+    assert re.search(r"mcpbdd: FAILED: [1-9]\d* passed, [1-9]\d* failed", failing_run.stdout), failing_run.stdout
 
 
 def test_a_run_filtered_by_tags_reports_what_ran_not_what_it_left_out(tmp_path: Path) -> None:
-    selected = plan_run(["-t", "@era.modern"]).scenarios
-    run = mcpbdd("run", "--jobs", "2", "-t", "@era.modern", "--results", str(tmp_path / "r"), "-f", "progress")
+    """Two tag filters, both applied: the modern-era scenarios but the one on Locust's master and workers (the
+    session's project run runs it; here it would only cost a Locust run)."""
+    tags = ["-t", "@era.modern", "-t", "~@harness.client"]
+    selected = plan_run(tags).scenarios
+    assert 0 < selected < plan_run(["-t", "@era.modern"]).scenarios
+    run = mcpbdd("run", "--jobs", "2", *tags, "--results", str(tmp_path / "r"), "-f", "progress")
     assert run.returncode == 0, run.stdout + run.stderr
     assert 0 < len(list((tmp_path / "r").glob("*-result.json"))) == selected
     assert f"mcpbdd: passed: {selected} passed, 0 failed in " in run.stdout
@@ -151,9 +162,9 @@ def test_a_terminal_shows_progress_unless_ci(tmp_path: Path, ci: str, shown: boo
         assert 0 < done <= total
 
 
-def test_a_pipe_gets_no_progress_line(tmp_path: Path) -> None:
-    env = {"MCPBDD_PROGRESS_DELAY": "0", "CI": ""}
-    run = mcpbdd("run", "--results", str(tmp_path / "r"), "-f", "progress", "features/notes.feature", env=env)
+def test_a_pipe_gets_no_progress_line(passing_run: tuple[subprocess.CompletedProcess[str], Path]) -> None:
+    """The passing run's stdout and stderr are pipes, CI unset and the progress line due at once: no line is drawn."""
+    run = passing_run[0]
     assert run.returncode == 0, run.stdout
     assert "scenarios ·" not in run.stdout + run.stderr and "\x1b[2K" not in run.stdout + run.stderr
 
@@ -232,9 +243,22 @@ def test_init_names_what_is_wrong_with_the_server() -> None:
 
 
 @pytest.fixture(scope="module")
-def results(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def failing_results(tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """One run of a failing feature beside a passing one, in two jobs: its process and its Allure results (read by
+    the exit-status test and the report tests: one run, not two)."""
     folder = tmp_path_factory.mktemp("report") / "results"
-    run = mcpbdd("run", "--results", str(folder), "--no-junit", "-f", "progress", FAILING, "features/notes.feature")
+    args = ("--jobs", "2", "--results", str(folder), "--no-junit", "-f", "progress", FAILING, "features/notes.feature")
+    return mcpbdd("run", *args), folder
+
+
+@pytest.fixture(scope="module")
+def failing_run(failing_results: tuple[subprocess.CompletedProcess[str], Path]) -> subprocess.CompletedProcess[str]:
+    return failing_results[0]
+
+
+@pytest.fixture(scope="module")
+def results(failing_results: tuple[subprocess.CompletedProcess[str], Path]) -> Path:
+    run, folder = failing_results
     assert run.returncode == 1, run.stdout + run.stderr
     return folder
 
