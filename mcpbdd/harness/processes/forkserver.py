@@ -1,9 +1,11 @@
 """The fork server: one warm Python parent that forks a fresh server process per scenario.
 
-Run as a script (`python forkserver.py CONFIG_JSON`), never imported by the parent it serves, and
+Run as a script under the server command's own interpreter (`/path/venv/bin/python forkserver.py
+CONFIG_JSON`: mcpbdd's, or another venv's or version's), never imported by the parent it serves, and
 importing nothing but the standard library itself (and `fork_child.py`, `fork_pages.py` and
 `parent_death.py` beside it, which import only that): whatever it imports, every scenario's process
-inherits, so it must not drag in mcpbdd (or read the run's environment into module state).
+inherits, so it must not drag in mcpbdd (or read the run's environment into module state). These
+scripts are written for the oldest Python the SDK supports (`OLDEST_PYTHON`); an older one says so.
 
 What it does, and why:
 
