@@ -73,8 +73,9 @@ class _Entry:
 
 
 _PYTHON_NAME = re.compile(r"python(3(\.[0-9]+)?)?")
-"""The names a CPython interpreter is installed under (`python`, `python3`, `python3.12`). Not a free-threaded
-build's (`python3.13t`: its preloaded modules may start threads of their own) nor other implementations'."""
+"""The names a CPython interpreter is installed under (`python`, `python3`, `python3.12`). A build variant with an
+ABI suffix (free-threaded `python3.13t`, debug `python3.11d`), `python2` and other implementations (`pypy3`) start
+plainly: the fork server is not tried under them."""
 
 
 def _interpreter(program: str, cwd: str | None, env: Mapping[str, str] | None) -> str | None:
