@@ -10,6 +10,7 @@ The tests of this concern that start processes are in tests/spawning/test_fork_s
 from __future__ import annotations
 
 import ast
+import os
 import sys
 from pathlib import Path
 
@@ -17,7 +18,7 @@ import pytest
 from conftest import TESTS
 
 from mcpbdd.harness.processes import spawn
-from mcpbdd.harness.processes.forkserver import absolute_imports
+from mcpbdd.harness.processes.forkserver import OLDEST_PYTHON, absolute_imports, too_old
 from mcpbdd.harness.targets import ServerTarget
 from mcpbdd.model.config import Settings
 
@@ -53,3 +54,54 @@ def test_a_plain_start_of_mcpbdd_s_own_is_not_announced(
     assert capfd.readouterr().err == ""
     spawn.announce("plain")  # what the project's own choice still prints, once: the capture sees it
     assert capfd.readouterr().err == "mcpbdd: server processes start with spawn = plain\n"
+
+
+def test_any_python_interpreter_is_forked_but_a_wrapper_script_or_another_program_is_not(tmp_path: Path) -> None:
+    """A server's own venv (`/path/venv/bin/python -m my_server`) is forked under that venv's python; a wrapper
+    script named `python` (it may set variables or change the command first) and a program named otherwise
+    start plainly. Found as the start would find them: a bare name on the command's `PATH`, a relative path
+    from the command's directory."""
+    binary = os.path.realpath(sys.executable)
+    bin_dir = tmp_path / "venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    for name in ("python", "python3", "python3.12", "python3.13t", "node"):
+        (bin_dir / name).symlink_to(binary)
+    wrapper = tmp_path / "shims" / "python"
+    wrapper.parent.mkdir()
+    wrapper.write_text('#!/bin/sh\nexec python3 "$@"\n')
+    wrapper.chmod(0o755)
+    not_executable = tmp_path / "data" / "python"
+    not_executable.parent.mkdir()
+    not_executable.write_bytes(Path(binary).read_bytes()[:64])
+
+    def resolved(program: str, cwd: str | None = None, env: dict[str, str] | None = None) -> str:
+        return spawn.resolve("fork", [program, "-m", "my_server"], cwd, env)
+
+    assert [resolved(str(bin_dir / name)) for name in ("python", "python3", "python3.12")] == ["fork"] * 3
+    assert resolved(str(bin_dir / "python3.13t")) == resolved(str(bin_dir / "node")) == "plain"
+    assert resolved(str(wrapper)) == resolved(str(not_executable)) == resolved(str(tmp_path)) == "plain"
+    assert resolved("venv/bin/python", cwd=str(tmp_path)) == "fork"
+    assert resolved("venv/bin/python", cwd=str(wrapper.parent)) == "plain"  # no such file there
+    assert resolved("python3.12", env={"PATH": str(bin_dir)}) == "fork"
+    assert resolved("python", env={"PATH": str(wrapper.parent)}) == "plain"
+    assert resolved("python3.12", env={"PATH": str(wrapper.parent)}) == "plain"  # not on the command's PATH
+    # The interpreter is the link's path, not its target (the link finds the venv), and a fork server's key.
+    env: dict[str, str] = {}
+    ours = spawn._entry([sys.executable, "-m", "my_server"], None, env)
+    theirs = spawn._entry([str(bin_dir / "python"), "-m", "my_server"], None, env)
+    assert ours is not None and theirs is not None and theirs.python == str(bin_dir / "python")
+    assert spawn._key(ours, None, env) != spawn._key(theirs, None, env)
+
+
+def test_the_fork_server_says_why_a_python_older_than_the_sdk_s_cannot_run_it() -> None:
+    assert OLDEST_PYTHON == (3, 10)
+    assert too_old((3, 10)) is None and too_old((3, 13)) is None
+    assert too_old((3, 9)) == "its Python is 3.9, older than 3.10, the oldest the fork server runs on"
+
+
+@pytest.mark.parametrize("script", ["forkserver.py", "fork_child.py", "fork_pages.py", "parent_death.py"])
+def test_the_fork_server_scripts_are_written_for_the_oldest_python_they_run_on(script: str) -> None:
+    """They run under the server's interpreter, which may be as old as the SDK allows: no newer syntax."""
+    with pytest.raises(SyntaxError):  # the check below can fail: newer syntax is refused
+        ast.parse("try:\n    pass\nexcept* ValueError:\n    pass\n", feature_version=OLDEST_PYTHON)
+    ast.parse(Path(spawn.__file__).with_name(script).read_text(), feature_version=OLDEST_PYTHON)

@@ -174,7 +174,7 @@ class Stdio:
         self.started_for.append(caller)
         upstream_env = self._loopback.start().environment() if self._loopback is not None else {}
         env = {**os.environ, **upstream_env, **self.environment(caller)}
-        if spawn.resolve(self.options.spawn, self.argv, self.options.cwd) == "spare":
+        if spawn.resolve(self.options.spawn, self.argv, self.options.cwd, env) == "spare":
             spawn.announce(self.options.spawn)
             taken = spare.take(self.argv, env, self.options.cwd, wrapper=_STATUS_WRAPPER, first=number == 0)
             if taken is not None:

@@ -10,9 +10,12 @@ the fork, no process in between); an `http:` command, which mcpbdd must start as
 and wait for, starts a tiny launcher (`fork_launcher.py`) that passes its pipes to the fork and reports
 its exit code, so stopping, exit codes and stderr work as they do for a plain start.
 
-A command is forked when it is this interpreter running a module or a script (`{python} -m pkg.mod`,
-`{python} path/to/server.py`); anything else starts plainly. A fork server that cannot be used (its
-preloading started a thread, or it did not start) falls back to plain starts, saying so once.
+A command is forked when it is a Python interpreter running a module or a script (`{python} -m pkg.mod`,
+`/path/venv/bin/python path/to/server.py`): this one, or another (a server's own virtual environment), whose
+fork server then runs under that interpreter, so its forks see its `sys.path`, site-packages and `pyvenv.cfg`
+(`_interpreter` says how one is recognised without starting it). Anything else starts plainly. A fork
+server that cannot be used (its preloading started a thread, its Python is too old, or it did not start)
+falls back to plain starts, saying so once.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import atexit
 import contextlib
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -58,43 +62,81 @@ READY_TIMEOUT = 120.0
 
 @dataclass(frozen=True)
 class _Entry:
-    """What a Python command runs: a module (`-m`) or a script path, and the interpreter's `sys.path[0]` for it."""
+    """What a Python command runs: its interpreter, a module (`-m`) or a script path, and the interpreter's
+    `sys.path[0]` for it."""
 
+    python: str
     kind: Literal["module", "path"]
     target: str
     path0: str
     args: tuple[str, ...]
 
 
-def _same_interpreter(program: str) -> bool:
-    """Whether `program` is this interpreter by path: the same binary elsewhere (a venv's symlink) is another
-    environment (its `pyvenv.cfg`, its site-packages), so symlinks are not followed."""
-    found = shutil.which(program) if os.sep not in program else program
-    return found is not None and os.path.abspath(found) == os.path.abspath(sys.executable)
+_PYTHON_NAME = re.compile(r"python(3(\.[0-9]+)?)?")
+"""The names a CPython interpreter is installed under (`python`, `python3`, `python3.12`). A build variant with an
+ABI suffix (free-threaded `python3.13t`, debug `python3.11d`), `python2` and other implementations (`pypy3`) start
+plainly: the fork server is not tried under them."""
 
 
-def _entry(argv: Sequence[str], cwd: str | None) -> _Entry | None:
-    """The entry point of `argv` if it is this interpreter running a module or a script with no options."""
-    if len(argv) < 2 or not _same_interpreter(argv[0]):
+def _interpreter(program: str, cwd: str | None, env: Mapping[str, str] | None) -> str | None:
+    """The path of the Python interpreter `program` names, or None when it is not one (it then starts plainly).
+
+    Found as the start would find it: a path with a slash from the command's working directory, a bare name
+    on the command's `PATH`. Recognised without starting it: this interpreter by path, or an executable named
+    like one (`_PYTHON_NAME`) that is a binary, not a script: a wrapper script named `python` (a pyenv shim, a
+    script that sets variables first) may change the environment or the command before Python starts, which a
+    fork would skip. Symlinks are not followed: a venv's `bin/python` is a link to its base interpreter, and
+    the link's own path is what finds the venv (`pyvenv.cfg`), so it is a separate interpreter.
+    """
+    if os.sep in program:
+        found: str | None = os.path.join(cwd or os.getcwd(), program)
+    else:
+        path = (env if env is not None else os.environ).get("PATH", os.defpath)
+        found = shutil.which(program, path=path)
+    if found is None:
+        return None
+    found = os.path.abspath(found)
+    if found == os.path.abspath(sys.executable):
+        return found
+    if not _PYTHON_NAME.fullmatch(os.path.basename(found)) or not os.access(found, os.X_OK):
+        return None
+    try:
+        with open(found, "rb") as binary:
+            if binary.read(2) == b"#!":
+                return None
+    except OSError:  # a folder, or unreadable: not something to fork
+        return None
+    return found
+
+
+def _entry(argv: Sequence[str], cwd: str | None, env: Mapping[str, str] | None = None) -> _Entry | None:
+    """The entry point of `argv` if it is a Python interpreter running a module or a script with no options."""
+    if len(argv) < 2:
+        return None
+    python = _interpreter(argv[0], cwd, env)
+    if python is None:
         return None
     base = Path(cwd or os.getcwd()).resolve()
     if argv[1] == "-m" and len(argv) >= 3:
-        return _Entry("module", argv[2], str(base), tuple(argv[3:]))
+        return _Entry(python, "module", argv[2], str(base), tuple(argv[3:]))
     if argv[1].endswith(".py") and not argv[1].startswith("-"):
         script = (base / argv[1]).resolve()
         if script.is_file():
-            return _Entry("path", str(script), str(script.parent), (argv[1], *argv[2:]))
+            return _Entry(python, "path", str(script), str(script.parent), (argv[1], *argv[2:]))
     return None
 
 
-def resolve(mode: SpawnMode, argv: Sequence[str], cwd: str | None = None) -> Literal["fork", "spare", "plain"]:
+def resolve(
+    mode: SpawnMode, argv: Sequence[str], cwd: str | None = None, env: Mapping[str, str] | None = None
+) -> Literal["fork", "spare", "plain"]:
     """What `mode` means for this command: fork needs a Python command; `spare` (and `auto` for a command
     that is not Python) starts processes ahead for the next scenarios (`spare.py`, over stdio: a command
-    started over HTTP starts plainly); `fork` with a command that is not Python starts plainly.
+    started over HTTP starts plainly); `fork` with a command that is not Python starts plainly. `env` is
+    the command's environment (its `PATH` finds a bare program name; this process's when None).
     """
     if mode == "plain":
         return "plain"
-    if mode in ("auto", "fork") and _entry(argv, cwd) is not None:
+    if mode in ("auto", "fork") and _entry(argv, cwd, env) is not None:
         return "fork"
     if mode in ("auto", "spare"):
         return "spare"
@@ -149,7 +191,7 @@ class ForkServerHandle:
         }
         try:
             self.process = subprocess.Popen(
-                [sys.executable, str(_FORKSERVER), json.dumps(config)],
+                [entry.python, str(_FORKSERVER), json.dumps(config)],
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 cwd=cwd,
@@ -163,9 +205,18 @@ class ForkServerHandle:
         line = _read_line(self.process.stdout, READY_TIMEOUT)
         self.process.stdout.close()
         self.ready = line.startswith("ready")
-        self.why_not = "" if self.ready else (line.partition(" ")[2] or "the fork server did not start").strip()
+        self.why_not = "" if self.ready else (line.partition(" ")[2] or self._silent_end()).strip()
         if not self.ready:
             self.stop()
+
+    def _silent_end(self) -> str:
+        """Why a fork server that said nothing did not start: its interpreter failed (an old Python stops at
+        the script's syntax, its error above), or it took longer than `READY_TIMEOUT`."""
+        try:
+            code = self.process.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            return f"the fork server under {self.entry.python} did not say it was ready in {READY_TIMEOUT:g} s"
+        return f"the fork server did not start under {self.entry.python} (exit code {code})"
 
     def launcher_argv(self, entry: _Entry) -> list[str]:
         """What to start instead of the command: the launcher, which hands the process's pipes to a fresh fork."""
@@ -223,9 +274,9 @@ def _start_environment(env: Mapping[str, str]) -> dict[str, str]:
 
 
 def _key(entry: _Entry, cwd: str | None, env: Mapping[str, str]) -> tuple[object, ...]:
-    """One fork server per entry point, directory and variables read at start (`read_at_start`)."""
+    """One fork server per interpreter, entry point, directory and variables read at start (`read_at_start`)."""
     start_vars = tuple(sorted((name, value) for name, value in env.items() if read_at_start(name)))
-    return (entry.kind, entry.target, entry.path0, cwd, start_vars)
+    return (entry.python, entry.kind, entry.target, entry.path0, cwd, start_vars)
 
 
 def prepare(mode: SpawnMode, argv: Sequence[str], *, cwd: str | None, env: Mapping[str, str]) -> list[str]:
@@ -264,9 +315,9 @@ def fork_server(mode: SpawnMode, argv: Sequence[str], *, cwd: str | None, env: M
     if it cannot be used, the reason is printed once and the command starts plainly from then on.
     """
     announce(mode)
-    if resolve(mode, argv, cwd) != "fork":
+    if resolve(mode, argv, cwd, env) != "fork":
         return None
-    entry = _entry(argv, cwd)
+    entry = _entry(argv, cwd, env)
     assert entry is not None
     key = _key(entry, cwd, env)
     with _lock:

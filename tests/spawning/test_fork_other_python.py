@@ -1,0 +1,158 @@
+"""A server in another virtual environment is forked too: from a fork server running under ITS interpreter.
+
+The usual layout when a server and its specifications live apart is `/path/venv/bin/python -m my_server`:
+not mcpbdd's interpreter. Its fork server must run under that venv's `python`, so each fork sees what a plain
+start of the command would: that venv's `sys.prefix`, `sys.executable` and site-packages (a module only it
+has), the scenario's environment and directory, its exit codes and stderr, and the variables the interpreter
+reads at its start. The second venv here is made cheaply (`venv --without-pip`, plus a `.pth` naming this
+venv's site-packages so the SDK imports); the reference servers' venvs run the same way in the conformance
+tests.
+
+The in-process tests of how an interpreter is recognised are in tests/test_fork_server.py.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import sysconfig
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import anyio
+import pytest
+
+from mcpbdd.harness import ClientHarness
+from mcpbdd.harness.connectors import Stdio
+from mcpbdd.harness.processes import spawn
+from mcpbdd.harness.processes.process_options import ProcessOptions
+from mcpbdd.model.outcome import Channel
+
+SERVER = '''
+import json
+import os
+import sys
+
+import only_in_the_other_venv
+from mcp.server.mcpserver import MCPServer
+
+if os.environ.get("CRASH_AT_START"):
+    print("fatal: the configuration is missing", file=sys.stderr)
+    sys.exit(4)
+
+mcp = MCPServer("elsewhere")
+
+
+@mcp.tool()
+def about() -> str:
+    """What this process saw when it started."""
+    return json.dumps({"prefix": sys.prefix, "executable": sys.executable, "only": only_in_the_other_venv.WHERE,
+                       "parent": os.getppid(), "greeting": os.environ.get("GREETING"), "cwd": os.getcwd(),
+                       "path0": sys.path[0], "hash_randomization": sys.flags.hash_randomization})
+
+
+@mcp.tool()
+def crash() -> str:
+    """Dies mid-call."""
+    print("fatal: the index is corrupt", file=sys.stderr, flush=True)
+    os._exit(3)
+
+
+if __name__ == "__main__":
+    mcp.run("stdio")
+'''
+
+
+@pytest.fixture(scope="module")
+def other_venv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A second virtual environment: its own `python` and a module only it has; the SDK through a `.pth`."""
+    venv = tmp_path_factory.mktemp("other") / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    site = venv / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / "site-packages"
+    assert site.is_dir(), f"no site-packages in {venv}"
+    (site / "mcpbdd_test_sdk.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    (site / "only_in_the_other_venv.py").write_text('WHERE = "the other venv"\n')
+    yield venv
+    spawn.stop_all()
+
+
+@pytest.fixture(scope="module")
+def script(other_venv: Path) -> Path:
+    folder = other_venv.parent / "srv"
+    folder.mkdir()
+    path = folder / "server.py"
+    path.write_text(SERVER)
+    return path
+
+
+def command_line(pid: int) -> list[str]:
+    return Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")
+
+
+@pytest.mark.anyio
+async def test_a_server_of_another_venv_is_forked_from_a_fork_server_under_that_venv_s_python(
+    other_venv: Path, script: Path
+) -> None:
+    python = other_venv / "bin" / "python"
+    assert "only_in_the_other_venv" not in sys.modules and python.resolve() != Path(sys.executable).absolute()
+    seen = []
+    for value in ("first", "second"):
+        stdio = Stdio(f"{python} {script.name}", ProcessOptions(cwd=str(script.parent), extra_env={"GREETING": value}))
+        async with ClientHarness(stdio, timeout=30, start_timeout=120) as harness:
+            about = await harness.call_tool(None, "about", {})
+        assert about.ok, about.failure
+        seen.append(json.loads(about.text))
+    parent = seen[0]["parent"]
+    # Forked: both scenarios' processes are children of one fork server, which runs under the other venv's python.
+    assert seen[1]["parent"] == parent and parent in spawn.fork_server_pids()
+    assert command_line(parent)[:2] == [str(python), str(Path(spawn.__file__).with_name("forkserver.py"))]
+    # ... and in the other environment, with each scenario's own variables and directory, as a plain start.
+    assert {s["prefix"] for s in seen} == {str(other_venv)} and {s["executable"] for s in seen} == {str(python)}
+    assert {s["only"] for s in seen} == {"the other venv"}
+    assert [s["greeting"] for s in seen] == ["first", "second"]
+    assert {(s["cwd"], s["path0"]) for s in seen} == {(str(script.parent), str(script.parent))}
+
+
+@pytest.mark.anyio
+async def test_the_other_venv_s_fork_takes_the_variables_read_at_start_and_reports_exit_codes_and_stderr(
+    other_venv: Path, script: Path
+) -> None:
+    python = other_venv / "bin" / "python"
+    seeded = Stdio(f"{python} {script}", ProcessOptions(env={"PYTHONHASHSEED": "0"}))
+    async with ClientHarness(seeded, timeout=30, start_timeout=120) as harness:
+        about = await harness.call_tool(None, "about", {})
+        dead = await harness.call_tool(None, "crash", {})
+    assert about.ok, about.failure
+    assert json.loads(about.text)["hash_randomization"] == 0  # read at the interpreter's start: its own fork server
+    assert command_line(json.loads(about.text)["parent"])[0] == str(python)
+    assert dead.channel is Channel.TRANSPORT_FAILURE
+    assert "exited with code 3" in (dead.failure or "") and "fatal: the index is corrupt" in (dead.failure or "")
+
+    broken = Stdio(f"{python} {script}", ProcessOptions(extra_env={"CRASH_AT_START": "1"}))
+    async with ClientHarness(broken, timeout=30, start_timeout=120) as harness:
+        with pytest.raises(BaseException):  # noqa: B017 - how a failed start is worded is the harness's business
+            await harness.call_tool(None, "about", {})
+        deadline = time.monotonic() + 60
+        while broken.exit_code() is None and time.monotonic() < deadline:
+            await anyio.sleep(0.05)
+        diagnosis = broken.diagnose() or ""
+    assert "exited with code 4" in diagnosis and "fatal: the configuration is missing" in diagnosis
+
+
+def test_an_interpreter_that_cannot_run_the_fork_server_starts_plainly_saying_so_once(
+    tmp_path: Path, script: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """A binary named like Python that is not one the fork server runs on (here `false`, as a Python 2 would
+    stop at the script's syntax): the command starts plainly from then on, and the run is told once why."""
+    fake = tmp_path / "bin" / "python3"
+    fake.parent.mkdir()
+    fake.symlink_to("/bin/false")
+    argv = [str(fake), str(script)]
+    assert spawn.resolve("fork", argv) == "fork"
+    assert spawn.fork_server("fork", argv, cwd=None, env={}) is None
+    assert spawn.fork_server("fork", argv, cwd=None, env={}) is None
+    err = capfd.readouterr().err
+    assert err.count("plainly in every scenario") == 1, err
+    assert f"the fork server did not start under {fake} (exit code 1)" in err
