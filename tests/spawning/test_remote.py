@@ -129,12 +129,12 @@ def run_behave(*args: str) -> subprocess.CompletedProcess[str]:
     return run_module("behave", "--format", "progress", *args, timeout=600)
 
 
-def behave_over_stdio(*features: str, mode: str, junit: Path) -> subprocess.CompletedProcess[str]:
+def behave_over_stdio(*features: str, mode: str, junit: Path | None = None) -> subprocess.CompletedProcess[str]:
     """`features` on the client harness in `mode`, each scenario's notes server a process over stdio; behave's JUnit
-    files (one per feature) in `junit`."""
+    files (one per feature) in `junit` if given."""
     return run_behave(
         *features,
-        *("--junit", "--junit-directory", str(junit)),
+        *(() if junit is None else ("--junit", "--junit-directory", str(junit))),
         *("-D", "mcpbdd.harness=client", "-D", f"mcpbdd.client_mode={mode}"),
         *("-D", f"mcpbdd.server=stdio: {python_command('mcpbdd.examples.notes')}"),
         *("-D", f"mcpbdd.env={json.dumps(NOTES_ENV)}"),
