@@ -1,7 +1,7 @@
 """Scripted client sessions driven through `mcpbdd record`: a real `mcp.Client` over stdio.
 
 The client's configuration names `mcpbdd record --out FILE -- <server command>` in place of the
-server command, exactly as a desktop client's would. Run as a script by the tests:
+server command, exactly as a desktop client's would. The tests run them here (`SESSIONS`); as a script:
 `python tests/recorded_sessions.py notes|everything CASSETTE [--secret S ...] -- SERVER-COMMAND...`.
 """
 

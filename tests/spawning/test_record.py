@@ -4,11 +4,16 @@ Real processes end to end: a real `mcp.Client` drives `mcpbdd record` over stdio
 configuration would), the recorder starts the real server; the written feature runs under behave
 on the client harness; `mcpbdd verify` replays against the same server and a changed build.
 
-These tests start processes; the in-process tests of this concern are in tests/test_record.py.
+These tests start processes; the in-process tests of this concern are in tests/test_record.py. The scripted
+client sessions and the `mcpbdd feature` and `verify` commands run here, in the test's process (`mcpbdd_here`,
+through the command's public `main`): each would otherwise cost a Python start-up of its own (~1.4 s of CPU) for
+nothing these tests check; the recorder, the servers and behave are processes as a user's would be.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import shutil
@@ -17,11 +22,10 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
 
 import anyio
 import pytest
@@ -34,41 +38,33 @@ TESTS = ROOT / "tests"
 NOTES = [sys.executable, "-m", "mcpbdd.examples.notes"]
 CHANGED_NOTES = [sys.executable, str(TESTS / "changed_notes.py")]
 NOTES_ENV = {"NOTES_TENANT": "acme", "NOTES_USER": "alice"}
-T = TypeVar("T")
 
 
 def _env() -> dict[str, str]:
     return {**os.environ, **NOTES_ENV, "PYTHONPATH": f"{ROOT}{os.pathsep}{TESTS}"}
 
 
-def at_once(jobs: dict[str, Callable[[], T]]) -> dict[str, T]:
-    """Each job run on a thread of its own, all at once; their results by name. The jobs are independent processes
-    that mostly wait (on a server's start-up, its replies, behave): side by side they cost the slowest, not the sum."""
-    with ThreadPoolExecutor(max_workers=len(jobs)) as pool:
-        futures = {name: pool.submit(job) for name, job in jobs.items()}
-        return {name: future.result() for name, future in futures.items()}
+def record_session(name: str, cassette: Path, server: list[str], *secrets: str) -> None:
+    """The scripted client session `name` (tests/recorded_sessions.py) with `server`, through `mcpbdd record`."""
+    from recorded_sessions import SESSIONS
+
+    from mcpbdd.record import through_recorder
+
+    anyio.run(SESSIONS[name], through_recorder(cassette, server, secrets=secrets, env=_env()))
 
 
-def record_session(name: str, cassette: Path, server: list[str], *extra: str) -> None:
-    run = subprocess.run(
-        [sys.executable, str(TESTS / "recorded_sessions.py"), name, str(cassette), *extra, "--", *server],
-        env=_env(),
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
-    assert run.returncode == 0, run.stdout + run.stderr
+def mcpbdd_here(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """`mcpbdd ARGS` run by its public `main` in this process, in `cwd` with `_env()` (and `env`), its output and exit
+    status as a finished process's. One at a time: it redirects `sys.stdout` and `sys.stderr` while it runs."""
+    from mcpbdd.cli.main import main
 
-
-def mcpbdd(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "mcpbdd.cli.main", *args],
-        cwd=cwd,
-        env=_env(),
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    out, err = io.StringIO(), io.StringIO()
+    with pytest.MonkeyPatch.context() as patch, contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        for name, value in {**NOTES_ENV, "PYTHONPATH": _env()["PYTHONPATH"], **(env or {})}.items():
+            patch.setenv(name, value)
+        patch.chdir(cwd)
+        code = main(list(args))
+    return subprocess.CompletedProcess(["mcpbdd", *args], code, out.getvalue(), err.getvalue())
 
 
 def run_feature(feature: Path) -> subprocess.CompletedProcess[str]:
@@ -142,16 +138,12 @@ def notes_replays(notes_cassette: Path, tmp_path_factory: pytest.TempPathFactory
     folder = tmp_path_factory.mktemp("replays")
     feature, junit = folder / "features" / "notes.feature", folder / "verify.xml"
 
-    def written_and_ran() -> tuple[subprocess.CompletedProcess[str], subprocess.CompletedProcess[str] | None]:
-        written = mcpbdd("feature", str(notes_cassette), "--out", str(feature), "--", *NOTES)
-        return written, run_feature(feature) if written.returncode == 0 else None
-
-    with ThreadPoolExecutor(max_workers=3) as pool:  # see at_once: three replays, each against its own server
-        feature_job = pool.submit(written_and_ran)
-        same = pool.submit(mcpbdd, "verify", str(notes_cassette), "--junit", str(junit), "--", *NOTES)
-        changed = pool.submit(mcpbdd, "verify", str(notes_cassette), "--", *CHANGED_NOTES)
-        written, ran = feature_job.result()
-        return NotesReplays(feature, written, ran, junit, same.result(), changed.result())
+    written = mcpbdd_here("feature", str(notes_cassette), "--out", str(feature), "--", *NOTES)
+    with ThreadPoolExecutor(max_workers=1) as pool:  # behave runs the feature while both verifications run here
+        ran = pool.submit(run_feature, feature) if written.returncode == 0 else None
+        same = mcpbdd_here("verify", str(notes_cassette), "--junit", str(junit), "--", *NOTES)
+        changed = mcpbdd_here("verify", str(notes_cassette), "--", *CHANGED_NOTES)
+        return NotesReplays(feature, written, None if ran is None else ran.result(), junit, same, changed)
 
 
 def test_the_notes_session_becomes_a_feature_that_passes_unmodified(notes_replays: NotesReplays) -> None:
@@ -192,17 +184,17 @@ def test_verify_reports_drift_against_a_changed_build_channel_changes_first(note
 
 
 def test_verify_cannot_run_without_a_server(notes_cassette: Path, tmp_path: Path) -> None:
-    run = mcpbdd("verify", str(notes_cassette), "--", str(tmp_path / "no-such-server"))
+    run = mcpbdd_here("verify", str(notes_cassette), "--", str(tmp_path / "no-such-server"))
     assert run.returncode == 2
     assert "could not run" in run.stderr
     bad = tmp_path / "bad.ndjson"
     bad.write_text('{"type": "exchange"}\n')
-    assert mcpbdd("verify", str(bad)).returncode == 2
+    assert mcpbdd_here("verify", str(bad)).returncode == 2
 
 
 def test_configured_secrets_never_reach_the_cassette(tmp_path: Path) -> None:
     cassette = tmp_path / "secret.ndjson"
-    record_session("notes", cassette, NOTES, "--secret", "Ship on Friday")
+    record_session("notes", cassette, NOTES, "Ship on Friday")
     text = cassette.read_text()
     assert "Ship on Friday" not in text
     assert "Ship%20on%20Friday" not in text
@@ -229,7 +221,7 @@ def test_the_reference_server_session_round_trips(tmp_path: Path) -> None:
     assert round_["era"] == LEGACY and round_["asked"]["method"] == "elicitation/create"
     assert round_["answer"]["result"]["content"] == {"name": "Ada", "check": True}
     feature = tmp_path / "features" / "everything.feature"
-    assert mcpbdd("feature", str(cassette), "--out", str(feature), "--", *server).returncode == 0
+    assert mcpbdd_here("feature", str(cassette), "--out", str(feature), "--", *server).returncode == 0
     text = feature.read_text()
     for expected in (
         'And the client declares the capabilities "elicitation"',  # as recorded: so the server asks no roots
@@ -239,14 +231,11 @@ def test_the_reference_server_session_round_trips(tmp_path: Path) -> None:
         "Then the server asks by elicitation",
     ):
         assert expected in text
-    runs = at_once(  # three independent replays, each against a server of its own
-        {
-            "feature": lambda: run_feature(feature),
-            "verified": lambda: mcpbdd("verify", str(cassette), "--", *server),
-            "drift": lambda: mcpbdd("verify", str(cassette), "--", *NOTES),
-        }
-    )
-    run, verified, drift = runs["feature"], runs["verified"], runs["drift"]
+    with ThreadPoolExecutor(max_workers=1) as pool:  # behave runs the feature while both verifications run here
+        ran = pool.submit(run_feature, feature)
+        verified = mcpbdd_here("verify", str(cassette), "--", *server)
+        drift = mcpbdd_here("verify", str(cassette), "--", *NOTES)
+        run = ran.result()
     assert run.returncode == 0, text + run.stdout + run.stderr
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert drift.returncode == 1  # another server altogether: every tool is unknown there
@@ -269,7 +258,7 @@ def _planted(tmp_path: Path, notes_cassette: Path) -> tuple[Path, Path]:
 @pytest.mark.parametrize("command", ["feature", "verify"])
 def test_a_cassette_never_chooses_the_command_that_runs(notes_cassette: Path, tmp_path: Path, command: str) -> None:
     planted, marker = _planted(tmp_path, notes_cassette)
-    run = mcpbdd(command, str(planted), cwd=tmp_path)  # no server named, no [tool.mcpbdd] here
+    run = mcpbdd_here(command, str(planted), cwd=tmp_path)  # no server named, no [tool.mcpbdd] here
     assert run.returncode == 2, run.stdout + run.stderr
     assert not marker.exists(), "the cassette's command ran"
     assert "name the server to replay against" in run.stderr
@@ -282,11 +271,11 @@ def test_the_configured_stdio_server_is_the_one_replayed(notes_cassette: Path, t
     (tmp_path / "pyproject.toml").write_text(
         '[tool.mcpbdd]\nserver = "stdio: {python} -m mcpbdd.examples.notes"\n', encoding="utf-8"
     )
-    run = mcpbdd("verify", str(planted), cwd=tmp_path)
+    run = mcpbdd_here("verify", str(planted), cwd=tmp_path)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "no drift in 6 exchange(s)" in run.stdout and not marker.exists()
     (tmp_path / "pyproject.toml").write_text('[tool.mcpbdd]\nserver = "mcpbdd.examples.notes:mcp"\n')
-    refused = mcpbdd("verify", str(planted), cwd=tmp_path)
+    refused = mcpbdd_here("verify", str(planted), cwd=tmp_path)
     assert refused.returncode == 2 and "is not a stdio: command or a URL" in refused.stderr
 
 
@@ -318,13 +307,8 @@ def drift_cassettes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]
 
 
 def _verify(cassette: Path, mode: str, *extra: str, cwd: Path = TESTS) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "mcpbdd.cli.main", "verify", str(cassette), *extra, "--", *DRIFT_SERVER, mode],
-        cwd=cwd,
-        env={**_env(), "DRIFT_SECRET": DRIFT_SECRET},
-        capture_output=True,
-        text=True,
-        timeout=300,
+    return mcpbdd_here(
+        "verify", str(cassette), *extra, "--", *DRIFT_SERVER, mode, cwd=cwd, env={"DRIFT_SECRET": DRIFT_SECRET}
     )
 
 
@@ -342,17 +326,15 @@ def drift_verdicts(drift_cassettes: dict[str, Path], tmp_path_factory: pytest.Te
     junit = tmp_path_factory.mktemp("junit") / "verify.xml"
     configured = tmp_path_factory.mktemp("configured")
     (configured / "pyproject.toml").write_text(f'[tool.mcpbdd]\nsecrets = ["{DRIFT_SECRET}"]\n', encoding="utf-8")
-    runs = at_once(
-        {
-            "stable": lambda: _verify(plain, "stable"),
-            "random": lambda: _verify(plain, "random"),
-            "string": lambda: _verify(plain, "string"),
-            "mask only": lambda: _verify(redacted, "stable"),
-            "with --secret": lambda: _verify(redacted, "stable", "--secret", DRIFT_SECRET),
-            "leaky": lambda: _verify(plain, "leaky", "--secret", DRIFT_SECRET, "--junit", str(junit)),
-            "configured": lambda: _verify(plain, "leaky", cwd=configured),  # the secret comes from pyproject.toml
-        }
-    )
+    runs = {  # one after another: each runs here (see mcpbdd_here)
+        "stable": _verify(plain, "stable"),
+        "random": _verify(plain, "random"),
+        "string": _verify(plain, "string"),
+        "mask only": _verify(redacted, "stable"),
+        "with --secret": _verify(redacted, "stable", "--secret", DRIFT_SECRET),
+        "leaky": _verify(plain, "leaky", "--secret", DRIFT_SECRET, "--junit", str(junit)),
+        "configured": _verify(plain, "leaky", cwd=configured),  # the secret comes from pyproject.toml
+    }
     return {name: Verdict(run, junit if name == "leaky" else None) for name, run in runs.items()}
 
 
@@ -430,16 +412,10 @@ def _header() -> str:
 def test_verify_refuses_a_malformed_or_empty_cassette_with_exit_2(tmp_path: Path, content: bytes, says: bytes) -> None:
     cassette = tmp_path / "bad.ndjson"
     cassette.write_bytes(content)
-    run = subprocess.run(
-        [sys.executable, "-m", "mcpbdd.cli.main", "verify", str(cassette), "--", sys.executable, "-c", "pass"],
-        cwd=tmp_path,
-        env=_env(),
-        capture_output=True,
-        timeout=120,
-    )
+    run = mcpbdd_here("verify", str(cassette), "--", sys.executable, "-c", "pass", cwd=tmp_path)
     assert run.returncode == 2, run.stdout + run.stderr
-    assert says.decode() in run.stderr.decode() and b"Traceback" not in run.stderr
-    assert str(cassette).encode() in run.stderr
+    assert says.decode() in run.stderr and "Traceback" not in run.stderr
+    assert str(cassette) in run.stderr
 
 
 # over Streamable HTTP --------------------------------------------------------------------------
@@ -500,10 +476,10 @@ def test_the_http_reverse_proxy_records_the_caller_but_never_the_token(notes_htt
     assert calls[2].rounds[0]["era"] == MODERN and "retry" in calls[2].rounds[0]
     assert calls[2].response is not None
     assert calls[2].response["result"]["structuredContent"] == {"id": "n-1", "deleted": True}
-    verified = mcpbdd("verify", str(cassette), "--url", notes_http)  # the caller's test token, from the recording
+    verified = mcpbdd_here("verify", str(cassette), "--url", notes_http)  # the caller's test token, from the recording
     assert verified.returncode == 0, verified.stdout + verified.stderr
     feature = tmp_path / "features" / "http.feature"
-    assert mcpbdd("feature", str(cassette), "--out", str(feature), "--url", notes_http).returncode == 0
+    assert mcpbdd_here("feature", str(cassette), "--out", str(feature), "--url", notes_http).returncode == 0
     text = feature.read_text()
     assert 'Given the user "alice" of tenant "acme"' in text
     run = run_feature(feature)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import signal
 import socket
 import subprocess
@@ -15,7 +14,9 @@ import sys
 import time
 import uuid
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 from conftest import TESTS
@@ -128,14 +129,46 @@ def run_behave(*args: str) -> subprocess.CompletedProcess[str]:
     return run_module("behave", "--format", "progress", *args, timeout=600)
 
 
-def behave_over_stdio(*features: str, mode: str) -> subprocess.CompletedProcess[str]:
-    """`features` on the client harness in `mode`, each scenario's notes server a process over stdio."""
+def behave_over_stdio(*features: str, mode: str, junit: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """`features` on the client harness in `mode`, each scenario's notes server a process over stdio; behave's JUnit
+    files (one per feature) in `junit` if given."""
     return run_behave(
         *features,
+        *(() if junit is None else ("--junit", "--junit-directory", str(junit))),
         *("-D", "mcpbdd.harness=client", "-D", f"mcpbdd.client_mode={mode}"),
         *("-D", f"mcpbdd.server=stdio: {python_command('mcpbdd.examples.notes')}"),
         *("-D", f"mcpbdd.env={json.dumps(NOTES_ENV)}"),
     )
+
+
+OVER_STDIO = ("error_channels", "discovery", "reading", "announcements")
+"""The features the tests below run over stdio: in one behave run per client mode (one behave start-up and one warm
+fork server a mode, not one a feature), each test reading its own features' counts in behave's JUnit files."""
+
+
+@dataclass(frozen=True)
+class StdioRun:
+    run: subprocess.CompletedProcess[str]
+    junit: Path
+
+    def counts(self, *features: str) -> dict[str, int]:
+        """Scenarios (`tests`) and their `failures`, `errors` and `skipped` over `features`, from behave's JUnit."""
+        totals = dict.fromkeys(("tests", "failures", "errors", "skipped"), 0)
+        for feature in features:
+            [suite] = [ElementTree.parse(path).getroot() for path in self.junit.glob(f"TESTS-features.{feature}.xml")]
+            for name in totals:
+                totals[name] += int(suite.get(name, "0"))
+        return totals
+
+
+@pytest.fixture(scope="module")
+def over_stdio(tmp_path_factory: pytest.TempPathFactory) -> dict[str, StdioRun]:
+    runs = {}
+    for mode in ("auto", "legacy"):
+        junit = tmp_path_factory.mktemp(f"junit-{mode}")
+        features = [f"features/{name}.feature" for name in OVER_STDIO]
+        runs[mode] = StdioRun(behave_over_stdio(*features, mode=mode, junit=junit), junit)
+    return runs
 
 
 def behave_over_http(url: str, *features: str, mode: str = "auto") -> subprocess.CompletedProcess[str]:
@@ -146,21 +179,23 @@ def behave_over_http(url: str, *features: str, mode: str = "auto") -> subprocess
 
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
-def test_the_error_matrix_holds_over_stdio(mode: str) -> None:
-    run = behave_over_stdio("features/error_channels.feature", mode=mode)
+def test_the_error_matrix_holds_over_stdio(over_stdio: dict[str, StdioRun], mode: str) -> None:
+    run = over_stdio[mode].run
     assert run.returncode == 0, run.stdout + run.stderr
     assert "0 failed" in run.stdout
+    counts = over_stdio[mode].counts("error_channels")
+    assert counts["tests"] > 0 and counts["failures"] == counts["errors"] == 0, counts
 
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
-def test_discovery_completions_and_read_hints_hold_over_stdio(mode: str) -> None:
+def test_discovery_completions_and_read_hints_hold_over_stdio(over_stdio: dict[str, StdioRun], mode: str) -> None:
     """Every scenario of the discovery and reading features (template completions, the offered templates, a read's
     caching hints: skipped on 2025-11-25, saying so) with the notes server over stdio, a process per caller."""
-    run = behave_over_stdio("features/discovery.feature", "features/reading.feature", mode=mode)
+    run = over_stdio[mode].run
     assert run.returncode == 0, run.stdout + run.stderr
-    counts = re.search(r"(\d+) scenarios passed, 0 failed, (\d+) skipped", run.stdout)
-    assert counts is not None, run.stdout
-    skipped = int(counts[2])
+    counts = over_stdio[mode].counts("discovery", "reading")
+    assert counts["tests"] > counts["skipped"] and counts["failures"] == counts["errors"] == 0, counts
+    skipped = counts["skipped"]
     assert skipped == 0 if mode == "auto" else skipped >= 4, run.stdout  # 2025-11-25: the caching-hint scenarios
 
 
@@ -171,11 +206,12 @@ def test_the_error_matrix_holds_over_http(notes_over_http: str) -> None:
 
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
-def test_announcements_reach_a_client_over_stdio(mode: str) -> None:
+def test_announcements_reach_a_client_over_stdio(over_stdio: dict[str, StdioRun], mode: str) -> None:
     """features/announcements.feature with every scenario's server a process over stdio (a listen of each era)."""
-    run = behave_over_stdio("features/announcements.feature", mode=mode)
+    run = over_stdio[mode].run
     assert run.returncode == 0, run.stdout + run.stderr
-    assert "0 failed" in run.stdout and "0 skipped" in run.stdout
+    counts = over_stdio[mode].counts("announcements")
+    assert counts["tests"] > 0 and counts["failures"] == counts["errors"] == counts["skipped"] == 0, counts
 
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])

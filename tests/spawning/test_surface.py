@@ -12,6 +12,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
 from test_surface import BASE, changed  # shared with the in-process half
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,7 +28,20 @@ def _mcpbdd(*args: str, cwd: Path = ROOT, **env: str) -> subprocess.CompletedPro
     )
 
 
-def test_dump_writes_what_the_committed_snapshot_holds_and_diff_exits_by_breakage(tmp_path: Path) -> None:
+def _diff(capsys: pytest.CaptureFixture[str], old: Path, new: Path) -> subprocess.CompletedProcess[str]:
+    """`mcpbdd surface diff OLD NEW` by the command's public `main`, here: it compares two files and starts nothing,
+    so a Python start-up of its own (~1 s of CPU) would check nothing more."""
+    from mcpbdd.cli.main import main
+
+    capsys.readouterr()
+    code = main(["surface", "diff", str(old), str(new)])
+    printed = capsys.readouterr()
+    return subprocess.CompletedProcess(["mcpbdd", "surface", "diff"], code, printed.out, printed.err)
+
+
+def test_dump_writes_what_the_committed_snapshot_holds_and_diff_exits_by_breakage(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     dumped = tmp_path / "now.json"
     assert _mcpbdd("surface", "dump", "-o", str(dumped)).returncode == 0
     committed = ROOT / "features" / "snapshots" / "notes-tools.json"
@@ -36,18 +50,18 @@ def test_dump_writes_what_the_committed_snapshot_holds_and_diff_exits_by_breakag
     assert {name: pin["sha256"] for name, pin in now["pins"].items()} == {
         name: pin["sha256"] for name, pin in recorded["pins"].items()
     }
-    same = _mcpbdd("surface", "diff", str(committed), str(dumped))
+    same = _diff(capsys, committed, dumped)
     assert (same.returncode, same.stdout.strip().endswith("no difference")) == (0, True), same.stdout
     grown, shrunk = tmp_path / "grown.json", tmp_path / "shrunk.json"
     grown.write_text(json.dumps(changed(lambda t: t.update(archive={"inputSchema": {}}))))
     shrunk.write_text(json.dumps(changed(lambda t: t.pop("get_note"))))
     base = tmp_path / "base.json"
     base.write_text(json.dumps(BASE))
-    added = _mcpbdd("surface", "diff", str(base), str(grown))
+    added = _diff(capsys, base, grown)
     assert added.returncode == 0 and "0 breaking, 1 not breaking" in added.stdout
-    removed = _mcpbdd("surface", "diff", str(base), str(shrunk))
+    removed = _diff(capsys, base, shrunk)
     assert removed.returncode == 1 and "BREAKING: get_note $: the tool was removed" in removed.stdout
-    unreadable = _mcpbdd("surface", "diff", str(base), str(tmp_path / "missing.json"))
+    unreadable = _diff(capsys, base, tmp_path / "missing.json")
     assert unreadable.returncode == 2 and "missing.json" in unreadable.stderr
 
 
