@@ -99,3 +99,28 @@ def test_an_unknown_check_in_the_file_is_a_usage_error(
     monkeypatch.chdir(_project(tmp_path, '[tool.mcpbdd.conformance]\ntarget = "m:mcp"\nonly = ["no-such-check"]\n'))
     assert main(["conformance"]) == EXIT_USAGE
     assert "unknown conformance check 'no-such-check'" in capsys.readouterr().err
+
+
+def _chosen(tags: list[str]) -> set[str]:
+    """The pack's checks that behave's `--tags` options (each one more condition, as behave joins them) select."""
+    from behave.tag_expression import make_tag_expression
+
+    from mcpbdd.conformance import all_checks
+
+    expressions = [make_tag_expression(value) for option, value in zip(tags[::2], tags[1::2], strict=True)]
+    assert all(option == "--tags" for option in tags[::2]), tags
+    ids = [check.id for check in all_checks()]
+    return {id for id in ids if all(expression.check([f"check.{id}"]) for expression in expressions)}
+
+
+def test_skip_alone_leaves_every_other_check_and_beside_only_narrows_its_choice() -> None:
+    """`--skip` alone runs the whole pack but the checks named; beside `--only` it takes them out of that choice.
+    (The spawning tier runs `--skip` beside `--only`, on two checks, rather than the whole pack less one.)"""
+    from mcpbdd.conformance import all_checks
+    from mcpbdd.runner.conformance import tag_filter
+
+    every = {check.id for check in all_checks()}
+    assert len(every) >= 20 and "tool-names" in every and "unknown-resource" in every
+    assert _chosen(tag_filter(None, ["tool-names"])) == every - {"tool-names"}
+    assert _chosen(tag_filter(["unknown-resource", "tool-names"], None)) == {"unknown-resource", "tool-names"}
+    assert _chosen(tag_filter(["unknown-resource", "tool-names"], ["tool-names"])) == {"unknown-resource"}

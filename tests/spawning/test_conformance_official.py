@@ -3,6 +3,10 @@ where it cannot run, and agreeing with the pack where both check one rule (SEP-2
 at a URL, at an `http:` command, and over stdio through the loopback bridge (what the bridge cannot carry
 not applicable, never passed; a broken server still failing through it).
 
+The example server at its URL is run once (`url_run`): the pack's checks that have a counterpart in the suite
+beside the whole suite, which the checks of its JUnit and summary, the agreement of the pack and the suite
+(`official_agreement`, as for the reference servers) and the other transports' comparisons all read.
+
 The runs need npm (the suite and a Node >= 22 install into mcpbdd's cache on first use).
 """
 
@@ -17,9 +21,13 @@ import sys
 import time
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 
 import pytest
+from official_agreement import Run, assert_agreement
+
+from mcpbdd.conformance.agreement import COUNTERPARTS
 
 PYTHON = sys.executable
 TESTS = Path(__file__).parents[1]
@@ -81,11 +89,12 @@ def notes_url() -> Iterator[str]:
 
 
 @NEEDS_NPM
-def test_at_a_url_the_official_checks_are_junit_tests_agreeing_with_the_pack(url_run: Path) -> None:
-    cases = ET.parse(url_run / "reports" / "junit" / "official" / "TESTS-official.xml").getroot().iter("testcase")
+def test_at_a_url_the_official_checks_are_junit_tests_agreeing_with_the_pack(url_run: Run) -> None:
+    junit = url_run.folder / "reports" / "junit" / "official" / "TESTS-official.xml"
+    cases = ET.parse(junit).getroot().iter("testcase")
     verdicts = {case.get("name"): case.find("failure") is None for case in cases}
     assert verdicts["sep-2164-error-code"] and verdicts["sep-2164-data-uri"]  # the official suite: -32602 with data.uri
-    summary = (url_run / "reports" / "conformance.md").read_text()
+    summary = (url_run.folder / "reports" / "conformance.md").read_text()
     assert "| unknown-resource | [resources](" in summary and "❌" not in summary  # the pack: the same rule, passed
     assert "| sep-2164-resource-not-found | sep-2164-error-code | SUCCESS |" in summary
 
@@ -122,21 +131,29 @@ def _official_verdicts(folder: Path) -> Verdicts:
 
 
 @pytest.fixture(scope="module")
-def url_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The folder of one run at the example server's URL, the official suite beside two of the pack's checks: what
-    the pack and the suite say of one rule (SEP-2164), and what the other transports are compared with (the official
-    suite runs whole whatever `--only` chooses of the pack)."""
+def url_run(tmp_path_factory: pytest.TempPathFactory) -> Run:
+    """One run at the example server's URL, the official suite beside the pack's checks that have a counterpart in
+    it (`COUNTERPARTS`): what the pack and the suite say of one rule (SEP-2164, and every rule they share), and what
+    the other transports are compared with (the official suite runs whole whatever `--only` chooses of the pack)."""
     folder = tmp_path_factory.mktemp("at-a-url")
     with _notes_at_a_url() as url:
-        done = _conformance(folder, url, "--official", "--only", "tool-names,unknown-resource")
+        started = datetime.now()
+        done = _conformance(folder, url, "--official", "--only", ",".join(COUNTERPARTS))
     assert done.returncode == 0, done.stdout + done.stderr
-    return folder
+    return Run(folder, done, started)
 
 
 @pytest.fixture(scope="module")
-def at_a_url(url_run: Path) -> Verdicts:
+def at_a_url(url_run: Run) -> Verdicts:
     """The example server's official verdicts at a URL."""
-    return _official_verdicts(url_run)
+    return _official_verdicts(url_run.folder)
+
+
+def test_at_a_url_the_pack_and_the_official_suite_agree_where_they_check_one_rule(url_run: Run) -> None:
+    """The example speaks 2026-07-28: the suite keeps every verdict, and agrees with the pack where both check one
+    rule (the assertions the reference servers' runs meet too: `official_agreement.assert_agreement`). Not skipped
+    without npm, as the reference servers' agreement is not: the agreement is a claim of the product's."""
+    assert_agreement("example at its URL", url_run)
 
 
 def _passed(verdicts: Verdicts) -> set[tuple[str, str]]:

@@ -3,7 +3,9 @@ expected-failures file (tests/reference/expected-failures/) it exits 0, its summ
 
 Where the pack and the official suite check one rule (`mcpbdd.conformance.agreement.COUNTERPARTS`) their verdicts
 agree: on each reference server over stdio (the suite through mcpbdd's loopback bridge), on server-everything over
-its own streamable HTTP transport, and on the example server over HTTP. With `--official` and its baseline each
+its own streamable HTTP transport, and on the example server over HTTP (read in test_conformance_official.py, from
+the one run at the example's URL that module's tests share: the assertions are tests/official_agreement.py's). With
+`--official` and its baseline each
 exits 0: on the npm servers, which speak only 2025-11-25, the suite's 2026-07-28-only scenarios are not applicable,
 saying why; the 2026-07-28 servers keep every verdict the suite gives them.
 
@@ -13,8 +15,8 @@ its expected-failures file, with why) or the pack's (then it is fixed, with a te
 
 Over stdio each reference server is run once (`stdio_runs`): the whole pack over both eras with `--official` and the
 server's expected-failures file, which both the pack's test and the agreement test read (the suite runs whole
-whatever `--only` chooses of the pack, and the pack's summary and count are its own beside the suite's). Only the
-two URL cases of the agreement start runs of their own.
+whatever `--only` chooses of the pack, and the pack's summary and count are its own beside the suite's). Only
+server-everything's URL case of the agreement starts a run of its own.
 """
 
 from __future__ import annotations
@@ -26,21 +28,15 @@ import sys
 import time
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
-import yaml
+from official_agreement import Run, assert_agreement, baseline_options, expected_entries
 from reference_servers import SERVERS, command, stdio_command
 
-from mcpbdd.conformance.agreement import COUNTERPARTS, disagreements, pack_verdicts
-from mcpbdd.conformance.baseline import OFFICIAL, load_baseline
-from mcpbdd.conformance.eras import NOT_THIS_ERA
-from mcpbdd.conformance.summary import Summary, read_verdicts
+from mcpbdd.conformance.agreement import COUNTERPARTS
 
-ROOT = Path(__file__).resolve().parents[2]
-BASELINES = ROOT / "tests" / "reference" / "expected-failures"
 ERAS = ("2026-07-28", "2025-11-25")
 
 
@@ -74,29 +70,6 @@ TARGETS: dict[str, Callable[[Path], str]] = {
 }
 
 
-def _expected(name: str) -> list[str]:
-    """The pack's entries of the server's baseline (its `official:` ones are the suite's, run only with --official)."""
-    path = BASELINES / f"{name}.yaml"
-    entries = list(yaml.safe_load(path.read_text(encoding="utf-8"))["server"]) if path.is_file() else []
-    return [entry for entry in entries if not entry.startswith(OFFICIAL)]
-
-
-def _options(name: str) -> list[str]:
-    """`--expected-failures` with the server's baseline, when it has one."""
-    baseline = BASELINES / f"{name}.yaml"
-    return ["--expected-failures", str(baseline)] if baseline.is_file() else []
-
-
-@dataclass(frozen=True)
-class Run:
-    """One `mcpbdd conformance` run: the folder it ran in (its reports), what it said, and when it started (local
-    time, as the JUnit files' timestamps)."""
-
-    folder: Path
-    done: subprocess.CompletedProcess[str]
-    started: datetime
-
-
 class StdioRuns:
     """Each reference server's one run over stdio, started by the first test that asks for it: the whole pack over
     both eras, `--official`, and the server's expected-failures file."""
@@ -109,7 +82,7 @@ class StdioRuns:
         if name not in self._runs:
             folder = self._factory.mktemp(name)
             started = datetime.now()
-            done = _conformance(folder, TARGETS[name](folder), "--official", *_options(name), timeout=540)
+            done = _conformance(folder, TARGETS[name](folder), "--official", *baseline_options(name), timeout=540)
             self._runs[name] = Run(folder, done, started)
         return self._runs[name]
 
@@ -144,7 +117,7 @@ def test_the_pack_finishes_on_each_reference_server_with_its_expected_failures(
     assert done.returncode == 0, done.stdout + done.stderr
     summary = (run.folder / "reports" / "conformance.md").read_text(encoding="utf-8")
     assert "❌" not in summary, summary
-    expected = _expected(name)
+    expected = expected_entries(name)
     for entry in expected:
         for era in ERAS:
             assert f"### {entry} ({era}): expected failure" in summary, summary
@@ -187,9 +160,10 @@ def _serve(argv: list[str], port: int, env: dict[str, str]) -> Iterator[str]:
         server.wait(timeout=10)
 
 
-AGREEMENT = [*sorted(TARGETS), "server-everything at its URL", "example at its URL"]
-"""Where the pack and the suite are compared: each reference server over stdio (the suite through mcpbdd's loopback
-bridge), server-everything over its own streamable HTTP transport (`PORT`), and the example server over HTTP."""
+AGREEMENT = [*sorted(TARGETS), "server-everything at its URL"]
+"""Where the pack and the suite are compared here: each reference server over stdio (the suite through mcpbdd's
+loopback bridge) and server-everything over its own streamable HTTP transport (`PORT`). The example server at its URL
+is compared in test_conformance_official.py, on the run there that its other tests read."""
 
 
 @pytest.fixture(params=AGREEMENT)
@@ -201,88 +175,17 @@ def served(request: pytest.FixtureRequest, tmp_path: Path, stdio_runs: StdioRuns
         yield case, stdio_runs.of(case)
         return
     port = _free_port()
-    if case.startswith("server-everything"):
-        argv = command(SERVERS["server-everything"], "streamableHttp")
-        env = {**os.environ, "PORT": str(port)}
-    else:
-        argv = [sys.executable, "-m", "mcpbdd.examples.notes", "--http", f"127.0.0.1:{port}"]
-        env = dict(os.environ)
+    argv = command(SERVERS["server-everything"], "streamableHttp")
+    env = {**os.environ, "PORT": str(port)}
     name = case.split(" at ")[0]
     for url in _serve(argv, port, env):
         started = datetime.now()
-        done = _conformance(tmp_path, url, "--official", "--only", ",".join(COUNTERPARTS), *_options(name))
+        done = _conformance(tmp_path, url, "--official", "--only", ",".join(COUNTERPARTS), *baseline_options(name))
         yield case, Run(tmp_path, done, started)
-
-
-def _official(junit: Path) -> list[dict[str, object]]:
-    """The suite's checks as `mcpbdd conformance --official` wrote them (JUnit), with the suite's statuses."""
-    found: list[dict[str, object]] = []
-    for case in ET.parse(junit / "official" / "TESTS-official.xml").getroot().iter("testcase"):
-        status, reason = "SUCCESS", ""
-        skipped = case.find("skipped")
-        if case.find("failure") is not None:
-            status = "FAILURE"
-        elif skipped is not None:
-            status, reason = "SKIPPED", str(skipped.get("message"))
-        elif any(line.startswith("warning:") for line in (case.findtext("system-out") or "").splitlines()):
-            # the writer puts the check's spec references first, then the suite's warning
-            status = "WARNING"
-        scenario = (case.get("classname") or "").removeprefix("official.")
-        found.append({"scenario": scenario, "id": case.get("name"), "status": status, "reason": reason})
-    return found
 
 
 @pytest.mark.timeout(600)  # a stdio case read first (e.g. with -k) starts the server's shared run
 def test_the_pack_and_the_official_suite_agree_where_they_check_one_rule(served: tuple[str, Run]) -> None:
-    """Reads the case's run (`served`): a reference server's shared run over stdio, or its own run at a URL."""
-    case, run = served
-    done, folder = run.done, run.folder
-    name = case.split(" at ")[0]
-    baseline = BASELINES / f"{name}.yaml"
-    options = _options(name)
-    npm = name.startswith("server-")  # 2025-11-25 servers: the suite's 2026-07-28 scenarios do not apply to them
-    # At its URL server-everything answers a foreign Host with 200: dns-rebinding-protection, a 2025-11-25 rule too
-    # ("Servers MUST validate the Origin header"), is a genuine failure of the server's, which its baseline lists
-    # (official:localhost-host-rebinding-rejected): reported as an expected failure, not failing the run.
-    rebinding = case == "server-everything at its URL"
-    assert done.returncode == 0, done.stdout + done.stderr
-    summary = Summary.of(read_verdicts(folder / "reports" / "junit"), load_baseline(baseline if options else None))
-    assert not summary.unexpected, summary.unexpected
-    pack = pack_verdicts(summary.verdicts)
-    official = _official(folder / "reports" / "junit")
-    assert disagreements(pack, official) == []
-    assert "disagree" not in done.stdout
-    statuses = {(check["scenario"], check["id"]): check["status"] for check in official}
-    reasons = {(check["scenario"], check["id"]): check["reason"] for check in official}
-    assert statuses[("tools-list", "tools-name-format")] == "SUCCESS" and set(pack["tool-names"]) == {"passed"}
-    data_uri = ("sep-2164-resource-not-found", "sep-2164-data-uri")
-    caching = ("caching", "sep-2549-tools-list-caching-hints")
-    era_bound = [(check["scenario"], check["id"]) for check in official if check["reason"] == NOT_THIS_ERA]
-    if npm:
-        # a 2025-11-25 server: the suite's 2026-07-28-only scenarios (its own list says which) are not applicable,
-        # saying why, where they failed it (no caching hints; at its URL -32000 "Server not initialized") or warned
-        assert statuses[caching] == "SKIPPED" and reasons[caching] == NOT_THIS_ERA
-        assert set(pack["caching-hints"]) == {"not applicable"}
-        assert statuses[data_uri] == "SKIPPED" and reasons[data_uri] == NOT_THIS_ERA
-        assert set(pack["unknown-resource"]) == {"expected failure"}  # the pack's rule applies on both eras
-        scenarios = {scenario for scenario, _ in era_bound}
-        assert {"caching", "sep-2164-resource-not-found", "server-stateless"} <= scenarios
-        assert ("http-header-validation" in scenarios) == (" at " in case)  # over stdio: the bridge's, said first
-        failed = [key for key, status in statuses.items() if status == "FAILURE"]
-        expected = [(check["scenario"], check["id"]) for check in official if "expected: the" in str(check["reason"])]
-        assert failed == [] and expected == (
-            [("dns-rebinding-protection", "localhost-host-rebinding-rejected")] if rebinding else []
-        )
-        assert ("1 official check(s) failed as the expected-failures file says" in done.stdout) == rebinding
-        assert f"{len(era_bound)} official check(s) not applicable, not passed: the server speaks only 2025-11-25" in (
-            done.stdout
-        )
-        markdown = (folder / "reports" / "conformance.md").read_text(encoding="utf-8")
-        assert f"| caching | sep-2549-tools-list-caching-hints | SKIPPED ({NOT_THIS_ERA}) (the suite said FAILURE)" in (
-            markdown
-        )
-    else:
-        # a 2026-07-28 server keeps every verdict the suite gave
-        assert era_bound == [] and "2025-11-25; this scenario" not in done.stdout
-        assert statuses[data_uri] == "SUCCESS" and set(pack["unknown-resource"]) == {"passed"}
-        assert statuses[caching] == "SUCCESS" and pack["caching-hints"] == ["passed", "not applicable"]
+    """Reads the case's run (`served`): a reference server's shared run over stdio, or its own run at a URL; the
+    assertions are `official_agreement.assert_agreement`'s."""
+    assert_agreement(*served)
