@@ -11,7 +11,6 @@ import ast
 from pathlib import Path
 
 import pytest
-from sources import parsed
 
 PACKAGE = Path(__file__).resolve().parents[1] / "mcpbdd"
 
@@ -39,7 +38,7 @@ def then_modules(steps: Path) -> list[str]:
     return sorted(
         path.stem
         for path in steps.glob("*.py")
-        if any(_is_then(decorator) for node in ast.walk(parsed(path)) for decorator in _decorators(node))
+        if any(_is_then(decorator) for node in ast.walk(ast.parse(path.read_text())) for decorator in _decorators(node))
     )
 
 
@@ -162,6 +161,6 @@ def test_mcpbdd_expect_keeps_every_name_it_offered() -> None:
 
 def test_mcpbdd_expect_defines_no_check_of_its_own() -> None:
     """It gathers the checks from their homes; a check written there would be a second place to look."""
-    tree = parsed(PACKAGE / "checks" / "expect.py")
+    tree = ast.parse((PACKAGE / "checks" / "expect.py").read_text())
     defined = [node.name for node in tree.body if isinstance(node, ast.FunctionDef | ast.ClassDef)]
     assert defined == [], f"checks/expect.py defines {defined}: put each in the checks module of its concern"

@@ -8,6 +8,7 @@ what we import keeps an install honest.
 
 from __future__ import annotations
 
+import ast
 import functools
 import importlib.metadata
 import re
@@ -18,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sources import parsed
 
 from mcpbdd.harness.processes.forkserver import absolute_imports
 
@@ -70,10 +70,11 @@ def _declared(dist: Distribution) -> set[str]:
 @functools.cache
 def _imported_top_levels(dist: Distribution) -> dict[str, set[str]]:
     """Every top-level module the distribution's code imports that is neither the standard library nor its own
-    (found once per process: both tests of a distribution read it; callers must not change it)."""
+    (found once per process: both tests of a distribution read it, and parsing mcpbdd/ costs about a second of CPU;
+    callers must not change it)."""
     found: dict[str, set[str]] = {}
     for path in sorted((ROOT / dist.code).rglob("*.py")):
-        for name in absolute_imports(parsed(path)):
+        for name in absolute_imports(ast.parse(path.read_text(encoding="utf-8"))):
             top = name.split(".")[0]
             if top not in sys.stdlib_module_names and top not in dist.packages:
                 found.setdefault(top, set()).add(path.relative_to(ROOT).as_posix())

@@ -9,12 +9,12 @@ The tests of this concern that start processes are in tests/spawning/test_fork_s
 
 from __future__ import annotations
 
+import ast
 import sys
 from pathlib import Path
 
 import pytest
 from conftest import TESTS
-from sources import parsed
 
 from mcpbdd.harness.processes import spawn
 from mcpbdd.harness.processes.forkserver import absolute_imports
@@ -39,7 +39,7 @@ def test_the_example_servers_processes_are_forked_by_default(feature: str) -> No
 def test_the_fork_server_imports_only_the_standard_library(script: str) -> None:
     """Whatever the fork server imports, every server it forks inherits: nothing of mcpbdd, nothing installed."""
     source = Path(spawn.__file__).with_name(script)
-    imported = {name.split(".")[0] for name in absolute_imports(parsed(source))}
+    imported = {name.split(".")[0] for name in absolute_imports(ast.parse(source.read_text()))}
     assert imported and imported <= set(sys.stdlib_module_names), imported - set(sys.stdlib_module_names)
 
 

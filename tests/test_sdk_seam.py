@@ -23,7 +23,6 @@ import pytest
 from mcp.server import Server
 from mcp.server.mcpserver import Context, MCPServer
 from pydantic import BaseModel
-from sources import parsed
 
 from mcpbdd import _hypothesis, _sdk
 from mcpbdd._sdk import SdkSeamError, lowlevel_server, registered_tools, set_anyio_root_task, subscription_bus
@@ -213,7 +212,7 @@ def _private_reads(path: Path, root: Path = PACKAGE) -> list[tuple[str, str]]:
     """`x._name` in a module (not on self, cls, os or a CLI worker); private names or modules imported from the SDK."""
     where = path.relative_to(root).as_posix()
     found: list[tuple[str, str]] = []
-    for node in ast.walk(parsed(path)):
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
             owner = node.value
             if not (isinstance(owner, ast.Name) and owner.id in ("self", "cls", "os", "worker")):

@@ -20,7 +20,6 @@ from typing import Any
 
 import pytest
 from behave.step_registry import registry
-from sources import parsed
 
 importlib.import_module("mcpbdd.steps")  # registers every step
 
@@ -36,7 +35,7 @@ DEFINITIONS = [
 @cache
 def _functions(path: Path) -> dict[str, ast.FunctionDef]:
     """The module's top-level functions by name."""
-    tree = parsed(path)
+    tree = ast.parse(path.read_text(), filename=str(path))
     return {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
 
 
