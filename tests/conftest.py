@@ -21,7 +21,7 @@ HARNESS_KINDS = ("context", "client-auto", "client-legacy")
 def pytest_configure(config: pytest.Config) -> None:
     """Make this process a child subreaper: no process a test starts can leave its tree, so the process
     counts (`processes.py`) find forks whose parent has gone too. Guard the fast tier (`no_processes.py`)."""
-    from processes import become_subreaper
+    from subreaper import become_subreaper  # the standard library only: see subreaper.py
 
     become_subreaper()
     no_processes.install()

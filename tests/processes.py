@@ -6,14 +6,13 @@ server was exec'd with, not the scenario's `os.environ`, so a test that put the 
 server's environment (`Stdio(..., extra_env=...)`) cannot see its fork by the marker. A fork keeps its
 fork server's command line instead (so does whatever it forks without exec; what it execs gets its
 `os.environ`, marker included). Counting every fork among this process's descendants finds them,
-and this process is made a child subreaper (`become_subreaper`, from conftest.py) so that a fork
+and this process is made a child subreaper (`subreaper.become_subreaper`, from conftest.py) so that a fork
 whose fork server has gone, or a daemon a server left behind, stays among its descendants instead of
 being adopted by init, where no count would look.
 """
 
 from __future__ import annotations
 
-import ctypes
 import os
 import socket
 import subprocess
@@ -113,18 +112,8 @@ def stdio_server_settings(timeout: float = 300) -> list[str]:
     ]
 
 
-PR_SET_CHILD_SUBREAPER = 36
-"""prctl(2): orphans among this process's descendants are re-parented to it, not to init."""
-
 FORK_SERVER = str(Path(spawn.__file__).resolve().parent / "forkserver.py")
 """What every fork server's command line names, and so every process forked from one."""
-
-
-def become_subreaper() -> None:
-    """Make this process the reaper of its descendants' orphans (Linux), so `descendants()` sees every one."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    if libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
-        raise OSError(ctypes.get_errno(), "prctl(PR_SET_CHILD_SUBREAPER) failed: forks could not be counted")
 
 
 def _alive(pid: str) -> bool:

@@ -67,8 +67,11 @@ def _declared(dist: Distribution) -> set[str]:
     return {_normal(re.match(r"[A-Za-z0-9_.-]+", spec)[0]) for spec in specs}  # type: ignore[index]
 
 
+@functools.cache
 def _imported_top_levels(dist: Distribution) -> dict[str, set[str]]:
-    """Every top-level module the distribution's code imports that is neither the standard library nor its own."""
+    """Every top-level module the distribution's code imports that is neither the standard library nor its own
+    (found once per process: both tests of a distribution read it, and parsing mcpbdd/ costs about a second of CPU;
+    callers must not change it)."""
     found: dict[str, set[str]] = {}
     for path in sorted((ROOT / dist.code).rglob("*.py")):
         for name in absolute_imports(ast.parse(path.read_text(encoding="utf-8"))):
