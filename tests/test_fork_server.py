@@ -105,3 +105,17 @@ def test_the_fork_server_scripts_are_written_for_the_oldest_python_they_run_on(s
     with pytest.raises(SyntaxError):  # the check below can fail: newer syntax is refused
         ast.parse("try:\n    pass\nexcept* ValueError:\n    pass\n", feature_version=OLDEST_PYTHON)
     ast.parse(Path(spawn.__file__).with_name(script).read_text(), feature_version=OLDEST_PYTHON)
+
+
+def test_a_relative_path_entry_finds_the_interpreter_from_the_command_s_directory(tmp_path: Path) -> None:
+    """A `PATH` entry that is not absolute (`venv/bin`) is searched from the command's working directory, where its
+    start searches it, not from the run's: else the fork server could run another interpreter than the command,
+    or none."""
+    bin_dir = tmp_path / "venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    (bin_dir / "python").symlink_to(os.path.realpath(sys.executable))
+    env = {"PATH": os.path.join("venv", "bin")}
+    assert not (Path.cwd() / "venv" / "bin" / "python").exists()
+    entry = spawn._entry(["python", "-m", "my_server"], str(tmp_path), env)
+    assert entry is not None and entry.python == str(bin_dir / "python")
+    assert spawn._entry(["python", "-m", "my_server"], str(bin_dir.parent), env) is None  # no venv/bin/python there

@@ -156,3 +156,25 @@ def test_an_interpreter_that_cannot_run_the_fork_server_starts_plainly_saying_so
     err = capfd.readouterr().err
     assert err.count("plainly in every scenario") == 1, err
     assert f"the fork server did not start under {fake} (exit code 1)" in err
+
+
+@pytest.mark.anyio
+async def test_a_fork_under_pythonsafepath_keeps_sys_path_as_a_plain_start_does(
+    other_venv: Path, script: Path, tmp_path: Path
+) -> None:
+    """`PYTHONSAFEPATH` (`-P`): the interpreter puts no script folder (no working directory for `-m`) first on
+    `sys.path`, so `sys.path[0]` is the first `PYTHONPATH` entry. A fork that set `sys.path[0]` anyway replaced that
+    entry with the script's folder: a module the server must not see (a shadow beside it) would import."""
+    python = other_venv / "bin" / "python"
+    extra = tmp_path / "extra"
+    extra.mkdir()
+    safe = Stdio(
+        f"{python} {script.name}",
+        ProcessOptions(cwd=str(script.parent), extra_env={"PYTHONSAFEPATH": "1", "PYTHONPATH": str(extra)}),
+    )
+    async with ClientHarness(safe, timeout=30, start_timeout=120) as harness:
+        about = await harness.call_tool(None, "about", {})
+    assert about.ok, about.failure
+    seen = json.loads(about.text)
+    assert seen["parent"] in spawn.fork_server_pids()  # forked, not started plainly
+    assert seen["path0"] == str(extra)

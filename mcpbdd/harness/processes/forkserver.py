@@ -500,11 +500,13 @@ class ForkServer:
         """Run the entry point as `__main__`; the exit code Python itself would give."""
         try:
             if self.kind == "module":
-                sys.path[0] = os.getcwd()
+                if not _safe_path():
+                    sys.path[0] = os.getcwd()
                 sys.argv = ["-m", *argv]
                 runpy.run_module(self.target, run_name="__main__", alter_sys=True)
             else:
-                sys.path[0] = self.path0
+                if not _safe_path():
+                    sys.path[0] = self.path0
                 sys.argv = [argv[0] if argv else self.target, *argv[1:]]
                 runpy.run_path(self.target, run_name="__main__")
         except SystemExit as exc:
@@ -519,6 +521,12 @@ class ForkServer:
             status = interpreter.report(*sys.exc_info())
             return status
         return 0
+
+
+def _safe_path() -> bool:
+    """Whether the interpreter puts nothing first on `sys.path` for the script or `-m` (`PYTHONSAFEPATH`, `-P`,
+    Python 3.11+): then `sys.path[0]` is the first `PYTHONPATH` or standard entry, which is not ours to replace."""
+    return bool(getattr(sys.flags, "safe_path", False))
 
 
 def _signal_group(pid: int, signum: int) -> None:
@@ -549,7 +557,8 @@ def main(argv: list[str]) -> int:
         print(f"fallback {why}", flush=True)
         return 0
     config = json.loads(argv[1])
-    sys.path[0] = config["path0"]
+    if not _safe_path():
+        sys.path[0] = config["path0"]
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)
     names = [*RUNTIME_MODULES, *dependencies_of(config["kind"], config["target"])]

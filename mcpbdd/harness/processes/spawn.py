@@ -88,11 +88,15 @@ def _interpreter(program: str, cwd: str | None, env: Mapping[str, str] | None) -
     fork would skip. Symlinks are not followed: a venv's `bin/python` is a link to its base interpreter, and
     the link's own path is what finds the venv (`pyvenv.cfg`), so it is a separate interpreter.
     """
+    base = cwd or os.getcwd()
     if os.sep in program:
-        found: str | None = os.path.join(cwd or os.getcwd(), program)
+        found: str | None = os.path.join(base, program)
     else:
         path = (env if env is not None else os.environ).get("PATH", os.defpath)
-        found = shutil.which(program, path=path)
+        # A relative entry (`venv/bin`, or an empty one: `.`) is searched from the command's directory, as its
+        # start searches it after changing to that directory.
+        entries = [os.path.join(base, entry or os.curdir) for entry in path.split(os.pathsep)]
+        found = shutil.which(program, path=os.pathsep.join(entries))
     if found is None:
         return None
     found = os.path.abspath(found)
