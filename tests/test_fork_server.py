@@ -18,9 +18,12 @@ import pytest
 from conftest import TESTS
 
 from mcpbdd.harness.processes import spawn
-from mcpbdd.harness.processes.forkserver import OLDEST_PYTHON, absolute_imports, too_old
+from mcpbdd.harness.processes.fork_fitness import OLDEST_PYTHON, too_old
+from mcpbdd.harness.processes.forkserver import absolute_imports
 from mcpbdd.harness.targets import ServerTarget
 from mcpbdd.model.config import Settings
+
+FORK_SERVER_SCRIPTS = ["forkserver.py", "fork_child.py", "fork_pages.py", "fork_fitness.py", "parent_death.py"]
 
 ROOT = TESTS.parent
 
@@ -36,7 +39,7 @@ def test_the_example_servers_processes_are_forked_by_default(feature: str) -> No
     assert spawn.resolve(Settings().spawn, argv, str(ROOT)) == "fork"
 
 
-@pytest.mark.parametrize("script", ["forkserver.py", "fork_child.py", "fork_pages.py", "parent_death.py"])
+@pytest.mark.parametrize("script", FORK_SERVER_SCRIPTS)
 def test_the_fork_server_imports_only_the_standard_library(script: str) -> None:
     """Whatever the fork server imports, every server it forks inherits: nothing of mcpbdd, nothing installed."""
     source = Path(spawn.__file__).with_name(script)
@@ -99,7 +102,7 @@ def test_the_fork_server_says_why_a_python_older_than_the_sdk_s_cannot_run_it() 
     assert too_old((3, 9)) == "its Python is 3.9, older than 3.10, the oldest the fork server runs on"
 
 
-@pytest.mark.parametrize("script", ["forkserver.py", "fork_child.py", "fork_pages.py", "parent_death.py"])
+@pytest.mark.parametrize("script", FORK_SERVER_SCRIPTS)
 def test_the_fork_server_scripts_are_written_for_the_oldest_python_they_run_on(script: str) -> None:
     """They run under the server's interpreter, which may be as old as the SDK allows: no newer syntax."""
     with pytest.raises(SyntaxError):  # the check below can fail: newer syntax is refused

@@ -14,6 +14,7 @@ The in-process tests of how an interpreter is recognised are in tests/test_fork_
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import sysconfig
@@ -32,6 +33,7 @@ from mcpbdd.model.outcome import Channel
 
 SERVER = '''
 import json
+import os
 import os
 import sys
 
@@ -178,3 +180,21 @@ async def test_a_fork_under_pythonsafepath_keeps_sys_path_as_a_plain_start_does(
     seen = json.loads(about.text)
     assert seen["parent"] in spawn.fork_server_pids()  # forked, not started plainly
     assert seen["path0"] == str(extra)
+
+
+def test_an_interpreter_that_cannot_fork_as_the_fork_server_does_starts_plainly_saying_why_once(
+    tmp_path: Path, script: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """A Python without `os.pidfd_open` (another implementation, a kernel older than 5.3, a sandbox refusing it;
+    here a `.pth` removes it) said `ready` and died at its first fork: every scenario failed where a plain start
+    passes. It must say why before `ready`, and the command start plainly."""
+    venv = tmp_path / "nopidfd"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    site = venv / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / "site-packages"
+    (site / "zz_no_pidfd.pth").write_text("import os; del os.pidfd_open\n")
+    argv = [str(venv / "bin" / "python"), str(script)]
+    assert spawn.fork_server("fork", argv, cwd=None, env=dict(os.environ)) is None
+    assert spawn.fork_server("fork", argv, cwd=None, env=dict(os.environ)) is None
+    err = capfd.readouterr().err
+    assert err.count("plainly in every scenario") == 1, err
+    assert "its Python has no os.pidfd_open, which the fork server needs" in err, err
