@@ -198,3 +198,62 @@ def test_an_interpreter_that_cannot_fork_as_the_fork_server_does_starts_plainly_
     err = capfd.readouterr().err
     assert err.count("plainly in every scenario") == 1, err
     assert "its Python has no os.pidfd_open, which the fork server needs" in err, err
+
+
+WHAT_MAIN_SEES = """
+import json
+import sys
+
+import __main__
+from mcp.server.mcpserver import MCPServer
+
+mcp = MCPServer("main")
+
+
+@mcp.tool()
+def main_module() -> str:
+    return json.dumps({"argv": sys.argv, "orig_argv": sys.orig_argv, "file": __main__.__file__,
+                       "package": __main__.__package__, "loader": type(__main__.__loader__).__name__,
+                       "spec": __main__.__spec__ is None})
+
+
+if __name__ == "__main__":
+    mcp.run("stdio")
+"""
+
+
+@pytest.mark.anyio
+async def test_a_forked_script_sees_the_argv_and_main_module_a_plain_start_gives_it(
+    other_venv: Path, tmp_path: Path
+) -> None:
+    """`python server.py --flag`: `sys.argv[0]` is `server.py` as written (`runpy.run_path` made it the resolved
+    path), `__main__.__package__` None (it was ''), `__loader__` a source loader (it was None), and `sys.orig_argv`
+    the command (it was the fork server's command line): a server that reads them differed when forked."""
+    folder = tmp_path / "srv"
+    folder.mkdir()
+    (folder / "main_server.py").write_text(WHAT_MAIN_SEES)
+    python = other_venv / "bin" / "python"
+    seen = {}
+    for mode in ("plain", "fork"):
+        stdio = Stdio(f"{python} main_server.py --flag", ProcessOptions(cwd=str(folder), spawn=mode))
+        async with ClientHarness(stdio, timeout=30, start_timeout=120) as harness:
+            result = await harness.call_tool(None, "main_module", {})
+        assert result.ok, result.failure
+        seen[mode] = json.loads(result.text)
+    assert seen["plain"]["argv"] == ["main_server.py", "--flag"]
+    assert seen["fork"] == seen["plain"]
+
+
+def test_a_program_named_python_that_is_not_one_is_named_in_the_fallback_not_its_output(
+    tmp_path: Path, script: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """A binary named `python3` that prints something else first (here `echo`, which echoes the fork server's
+    command line): the reason given was that line after its first word, the fork server's configuration."""
+    fake = tmp_path / "bin" / "python3"
+    fake.parent.mkdir()
+    fake.symlink_to("/bin/echo")
+    argv = [str(fake), str(script)]
+    assert spawn.fork_server("fork", argv, cwd=None, env={}) is None
+    err = capfd.readouterr().err
+    assert f"the fork server did not start under {fake}: it printed " in err, err
+    assert '"lifeline"' not in err.partition("it printed ")[0], err

@@ -493,18 +493,20 @@ class ForkServer:
                 os._exit(code)
 
     def _run(self, argv: list[str]) -> int:
-        """Run the entry point as `__main__`; the exit code Python itself would give."""
+        """Run the entry point of the command `argv` (`python -m mod ...`, `python path.py ...`) as `__main__`;
+        the exit code Python itself would give."""
         try:
+            sys.orig_argv = list(argv)  # the interpreter's own command line, as a plain start's
             if self.kind == "module":
                 if not _safe_path():
                     sys.path[0] = os.getcwd()
-                sys.argv = ["-m", *argv]
+                sys.argv = ["-m", *argv[3:]]
                 runpy.run_module(self.target, run_name="__main__", alter_sys=True)
             else:
                 if not _safe_path():
                     sys.path[0] = self.path0
-                sys.argv = [argv[0] if argv else self.target, *argv[1:]]
-                runpy.run_path(self.target, run_name="__main__")
+                sys.argv = argv[1:]
+                interpreter.run_script(argv[1])
         except SystemExit as exc:
             status: int = interpreter.exit_code(exc.code)  # a sibling loaded from its path: mypy sees Any
             return status

@@ -62,14 +62,14 @@ READY_TIMEOUT = 120.0
 
 @dataclass(frozen=True)
 class _Entry:
-    """What a Python command runs: its interpreter, a module (`-m`) or a script path, and the interpreter's
-    `sys.path[0]` for it."""
+    """What a Python command runs: its interpreter, a module (`-m`) or a script path, the interpreter's
+    `sys.path[0]` for it, and the command as written (each fork's `sys.orig_argv`, its `sys.argv` from it)."""
 
     python: str
     kind: Literal["module", "path"]
     target: str
     path0: str
-    args: tuple[str, ...]
+    command: tuple[str, ...]
 
 
 _PYTHON_NAME = re.compile(r"python(3(\.[0-9]+)?)?")
@@ -122,11 +122,11 @@ def _entry(argv: Sequence[str], cwd: str | None, env: Mapping[str, str] | None =
         return None
     base = Path(cwd or os.getcwd()).resolve()
     if argv[1] == "-m" and len(argv) >= 3:
-        return _Entry(python, "module", argv[2], str(base), tuple(argv[3:]))
+        return _Entry(python, "module", argv[2], str(base), tuple(argv))
     if argv[1].endswith(".py") and not argv[1].startswith("-"):
         script = (base / argv[1]).resolve()
         if script.is_file():
-            return _Entry(python, "path", str(script), str(script.parent), (argv[1], *argv[2:]))
+            return _Entry(python, "path", str(script), str(script.parent), tuple(argv))
     return None
 
 
@@ -208,8 +208,16 @@ class ForkServerHandle:
         assert self.process.stdout is not None
         line = _read_line(self.process.stdout, READY_TIMEOUT)
         self.process.stdout.close()
-        self.ready = line.startswith("ready")
-        self.why_not = "" if self.ready else (line.partition(" ")[2] or self._silent_end()).strip()
+        said, _, why = line.partition(" ")
+        self.ready = said == "ready"
+        if self.ready:
+            self.why_not = ""
+        elif said == "fallback" and why.strip():
+            self.why_not = why.strip()
+        elif line:  # not the fork server speaking: a program named like Python that is not one
+            self.why_not = f"the fork server did not start under {entry.python}: it printed {line[:200]!r}"
+        else:
+            self.why_not = self._silent_end()
         if not self.ready:
             self.stop()
 
@@ -224,7 +232,7 @@ class ForkServerHandle:
 
     def launcher_argv(self, entry: _Entry) -> list[str]:
         """What to start instead of the command: the launcher, which hands the process's pipes to a fresh fork."""
-        return [sys.executable, "-I", "-S", str(_LAUNCHER), self.socket_path, *entry.args]
+        return [sys.executable, "-I", "-S", str(_LAUNCHER), self.socket_path, *entry.command]
 
     def let_go(self) -> None:
         """In a forked copy of the process that started it: close this copy of the lifeline, stop nothing."""
@@ -298,7 +306,7 @@ def prepare(mode: SpawnMode, argv: Sequence[str], *, cwd: str | None, env: Mappi
 @dataclass(frozen=True)
 class Fork:
     """Where to ask for a fork running a command: its fork server, and the command's own entry point and
-    arguments (one fork server serves a module whatever its arguments, so they come from the command)."""
+    arguments (one fork server serves a module whatever its arguments, so the request carries the command)."""
 
     handle: ForkServerHandle
     entry: _Entry
@@ -309,7 +317,8 @@ class Fork:
 
     @property
     def args(self) -> tuple[str, ...]:
-        return self.entry.args
+        """The command as written, interpreter first: what the fork server's request carries."""
+        return self.entry.command
 
 
 def fork_server(mode: SpawnMode, argv: Sequence[str], *, cwd: str | None, env: Mapping[str, str]) -> Fork | None:
