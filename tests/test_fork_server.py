@@ -122,3 +122,29 @@ def test_a_relative_path_entry_finds_the_interpreter_from_the_command_s_director
     entry = spawn._entry(["python", "-m", "my_server"], str(tmp_path), env)
     assert entry is not None and entry.python == str(bin_dir / "python")
     assert spawn._entry(["python", "-m", "my_server"], str(bin_dir.parent), env) is None  # no venv/bin/python there
+
+
+@pytest.mark.parametrize(
+    "options", [["-u"], ["-X", "dev"], ["-I"], ["-E"], ["-P"], ["-W", "error"], ["-B"], ["-Xutf8"], ["-O"]]
+)
+def test_a_command_with_interpreter_options_starts_plainly_not_forked_without_them(options: list[str]) -> None:
+    """A fork runs under the fork server's interpreter flags, so `python -u -m x` forked would lose `-u`."""
+    for tail in (["-m", "my_server"], [__file__]):
+        assert spawn.resolve("fork", [sys.executable, *tail]) == "fork"  # the check can say fork
+        assert spawn.resolve("fork", [sys.executable, *options, *tail]) == "plain"
+
+
+def test_a_binary_shim_named_python_is_not_forked(tmp_path: Path) -> None:
+    """A version manager's shim (mise: `shims/python3` a link to the `mise` binary, which sets the tools' `PATH`
+    and the project's variables, then runs the real interpreter) is a binary, not a script, and its link is named
+    `python3`: forked, the scenario's process lost what the shim sets. What the link leads to must be named like
+    Python too."""
+    shim = tmp_path / "bin" / "mise"
+    shim.parent.mkdir()
+    shim.write_bytes(Path("/bin/true").read_bytes())
+    shim.chmod(0o755)
+    (tmp_path / "shims").mkdir()
+    (tmp_path / "shims" / "python3").symlink_to(shim)
+    (tmp_path / "shims" / "python3.11").symlink_to(os.path.realpath(sys.executable))
+    assert spawn.resolve("fork", [str(tmp_path / "shims" / "python3.11"), "-m", "my_server"]) == "fork"
+    assert spawn.resolve("fork", [str(tmp_path / "shims" / "python3"), "-m", "my_server"]) == "plain"

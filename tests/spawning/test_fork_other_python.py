@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -150,7 +151,7 @@ def test_an_interpreter_that_cannot_run_the_fork_server_starts_plainly_saying_so
     stop at the script's syntax): the command starts plainly from then on, and the run is told once why."""
     fake = tmp_path / "bin" / "python3"
     fake.parent.mkdir()
-    fake.symlink_to("/bin/false")
+    shutil.copy("/bin/false", fake)  # a copy: a link to a binary named otherwise is a shim, not forked
     argv = [str(fake), str(script)]
     assert spawn.resolve("fork", argv) == "fork"
     assert spawn.fork_server("fork", argv, cwd=None, env={}) is None
@@ -251,7 +252,7 @@ def test_a_program_named_python_that_is_not_one_is_named_in_the_fallback_not_its
     command line): the reason given was that line after its first word, the fork server's configuration."""
     fake = tmp_path / "bin" / "python3"
     fake.parent.mkdir()
-    fake.symlink_to("/bin/echo")
+    shutil.copy("/bin/echo", fake)
     argv = [str(fake), str(script)]
     assert spawn.fork_server("fork", argv, cwd=None, env={}) is None
     err = capfd.readouterr().err

@@ -83,10 +83,12 @@ def _interpreter(program: str, cwd: str | None, env: Mapping[str, str] | None) -
 
     Found as the start would find it: a path with a slash from the command's working directory, a bare name
     on the command's `PATH`. Recognised without starting it: this interpreter by path, or an executable named
-    like one (`_PYTHON_NAME`) that is a binary, not a script: a wrapper script named `python` (a pyenv shim, a
-    script that sets variables first) may change the environment or the command before Python starts, which a
-    fork would skip. Symlinks are not followed: a venv's `bin/python` is a link to its base interpreter, and
-    the link's own path is what finds the venv (`pyvenv.cfg`), so it is a separate interpreter.
+    like one (`_PYTHON_NAME`) that is a binary, not a script, and whose link (if it is one) leads to a binary
+    named like one too: a wrapper named `python` (a pyenv shim script, a script that sets variables first, a
+    link to a version manager's binary such as mise) may change the environment or the command before Python
+    starts, which a fork would skip. The interpreter is the link's path, not its target: a venv's `bin/python`
+    is a link to its base interpreter, and the link's own path is what finds the venv (`pyvenv.cfg`), so it is
+    a separate interpreter.
     """
     base = cwd or os.getcwd()
     if os.sep in program:
@@ -102,7 +104,9 @@ def _interpreter(program: str, cwd: str | None, env: Mapping[str, str] | None) -
     found = os.path.abspath(found)
     if found == os.path.abspath(sys.executable):
         return found
-    if not _PYTHON_NAME.fullmatch(os.path.basename(found)) or not os.access(found, os.X_OK):
+    if not os.access(found, os.X_OK) or not all(
+        _PYTHON_NAME.fullmatch(os.path.basename(name)) for name in (found, os.path.realpath(found))
+    ):  # a link named `python3` to a binary named otherwise is a shim (mise), which sets variables first
         return None
     try:
         with open(found, "rb") as binary:
