@@ -258,3 +258,52 @@ def test_a_program_named_python_that_is_not_one_is_named_in_the_fallback_not_its
     err = capfd.readouterr().err
     assert f"the fork server did not start under {fake}: it printed " in err, err
     assert '"lifeline"' not in err.partition("it printed ")[0], err
+
+
+USER_SITE_SERVER = """
+import json
+import sys
+
+from mcp.server.mcpserver import MCPServer
+
+mcp = MCPServer("user-site")
+
+
+@mcp.tool()
+def path() -> str:
+    return json.dumps(sys.path)
+
+
+if __name__ == "__main__":
+    mcp.run("stdio")
+"""
+
+
+@pytest.mark.anyio
+async def test_a_fork_finds_the_user_site_of_the_scenario_s_home_not_the_run_s(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An interpreter with a user site (a system Python, a venv with system site-packages) puts
+    `~/.local/lib/pythonX.Y/site-packages` on `sys.path` at its start, `~` from `HOME`: a scenario that sets `HOME`
+    (to keep a server off the user's files) got the run's user site when forked, packages a plain start lacks."""
+    venv = tmp_path / "system-site"
+    subprocess.run(
+        [sys.executable, "-m", "venv", "--without-pip", "--system-site-packages", str(venv)], check=True, timeout=120
+    )
+    version = f"python{sys.version_info[0]}.{sys.version_info[1]}"
+    (venv / "lib" / version / "site-packages" / "mcpbdd_test_sdk.pth").write_text(
+        sysconfig.get_paths()["purelib"] + "\n"
+    )
+    run_home, scenario_home = tmp_path / "run-home", tmp_path / "scenario-home"
+    user_site = run_home / ".local" / "lib" / version / "site-packages"
+    user_site.mkdir(parents=True)
+    scenario_home.mkdir()
+    monkeypatch.setenv("HOME", str(run_home))
+    server = tmp_path / "server.py"
+    server.write_text(USER_SITE_SERVER)
+    stdio = Stdio(f"{venv / 'bin' / 'python'} {server}", ProcessOptions(extra_env={"HOME": str(scenario_home)}))
+    async with ClientHarness(stdio, timeout=30, start_timeout=120) as harness:
+        result = await harness.call_tool(None, "path", {})
+    assert result.ok, result.failure
+    assert spawn.fork_server_pids(), "not forked: the check would pass anyway"
+    assert str(user_site) not in json.loads(result.text)

@@ -277,10 +277,11 @@ LOCALE_VARIABLES = ("LC_ALL", "LC_CTYPE", "LANG")
 
 def read_at_start(name: str) -> bool:
     """Whether an interpreter reads variable `name` once, at its start, so that setting it in a fork is too late:
-    the `PYTHON*` settings (`PYTHONHASHSEED` among them) and the locale. A fork server is started with the
-    target's values of these (one fork server per set of values), so its forks start as a plain start would.
+    the `PYTHON*` settings (`PYTHONHASHSEED` among them), the locale, and `HOME` (`site` puts the user site,
+    `~/.local/lib/pythonX.Y/site-packages`, on `sys.path` at start). A fork server is started with the target's
+    values of these (one fork server per set of values), so its forks start as a plain start would.
     (`TZ` is read at start too, but a fork can catch up: it calls `time.tzset()`.)"""
-    return name.startswith("PYTHON") or name in LOCALE_VARIABLES
+    return name.startswith("PYTHON") or name in LOCALE_VARIABLES or name == "HOME"
 
 
 def _start_environment(env: Mapping[str, str]) -> dict[str, str]:
