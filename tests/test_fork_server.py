@@ -18,9 +18,12 @@ import pytest
 from conftest import TESTS
 
 from mcpbdd.harness.processes import spawn
-from mcpbdd.harness.processes.forkserver import OLDEST_PYTHON, absolute_imports, too_old
+from mcpbdd.harness.processes.fork_fitness import OLDEST_PYTHON, too_old
+from mcpbdd.harness.processes.forkserver import absolute_imports
 from mcpbdd.harness.targets import ServerTarget
 from mcpbdd.model.config import Settings
+
+FORK_SERVER_SCRIPTS = ["forkserver.py", "fork_child.py", "fork_pages.py", "fork_fitness.py", "parent_death.py"]
 
 ROOT = TESTS.parent
 
@@ -36,7 +39,7 @@ def test_the_example_servers_processes_are_forked_by_default(feature: str) -> No
     assert spawn.resolve(Settings().spawn, argv, str(ROOT)) == "fork"
 
 
-@pytest.mark.parametrize("script", ["forkserver.py", "fork_child.py", "fork_pages.py", "parent_death.py"])
+@pytest.mark.parametrize("script", FORK_SERVER_SCRIPTS)
 def test_the_fork_server_imports_only_the_standard_library(script: str) -> None:
     """Whatever the fork server imports, every server it forks inherits: nothing of mcpbdd, nothing installed."""
     source = Path(spawn.__file__).with_name(script)
@@ -99,9 +102,49 @@ def test_the_fork_server_says_why_a_python_older_than_the_sdk_s_cannot_run_it() 
     assert too_old((3, 9)) == "its Python is 3.9, older than 3.10, the oldest the fork server runs on"
 
 
-@pytest.mark.parametrize("script", ["forkserver.py", "fork_child.py", "fork_pages.py", "parent_death.py"])
+@pytest.mark.parametrize("script", FORK_SERVER_SCRIPTS)
 def test_the_fork_server_scripts_are_written_for_the_oldest_python_they_run_on(script: str) -> None:
     """They run under the server's interpreter, which may be as old as the SDK allows: no newer syntax."""
     with pytest.raises(SyntaxError):  # the check below can fail: newer syntax is refused
         ast.parse("try:\n    pass\nexcept* ValueError:\n    pass\n", feature_version=OLDEST_PYTHON)
     ast.parse(Path(spawn.__file__).with_name(script).read_text(), feature_version=OLDEST_PYTHON)
+
+
+def test_a_relative_path_entry_finds_the_interpreter_from_the_command_s_directory(tmp_path: Path) -> None:
+    """A `PATH` entry that is not absolute (`venv/bin`) is searched from the command's working directory, where its
+    start searches it, not from the run's: else the fork server could run another interpreter than the command,
+    or none."""
+    bin_dir = tmp_path / "venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    (bin_dir / "python").symlink_to(os.path.realpath(sys.executable))
+    env = {"PATH": os.path.join("venv", "bin")}
+    assert not (Path.cwd() / "venv" / "bin" / "python").exists()
+    entry = spawn._entry(["python", "-m", "my_server"], str(tmp_path), env)
+    assert entry is not None and entry.python == str(bin_dir / "python")
+    assert spawn._entry(["python", "-m", "my_server"], str(bin_dir.parent), env) is None  # no venv/bin/python there
+
+
+@pytest.mark.parametrize(
+    "options", [["-u"], ["-X", "dev"], ["-I"], ["-E"], ["-P"], ["-W", "error"], ["-B"], ["-Xutf8"], ["-O"]]
+)
+def test_a_command_with_interpreter_options_starts_plainly_not_forked_without_them(options: list[str]) -> None:
+    """A fork runs under the fork server's interpreter flags, so `python -u -m x` forked would lose `-u`."""
+    for tail in (["-m", "my_server"], [__file__]):
+        assert spawn.resolve("fork", [sys.executable, *tail]) == "fork"  # the check can say fork
+        assert spawn.resolve("fork", [sys.executable, *options, *tail]) == "plain"
+
+
+def test_a_binary_shim_named_python_is_not_forked(tmp_path: Path) -> None:
+    """A version manager's shim (mise: `shims/python3` a link to the `mise` binary, which sets the tools' `PATH`
+    and the project's variables, then runs the real interpreter) is a binary, not a script, and its link is named
+    `python3`: forked, the scenario's process lost what the shim sets. What the link leads to must be named like
+    Python too."""
+    shim = tmp_path / "bin" / "mise"
+    shim.parent.mkdir()
+    shim.write_bytes(Path("/bin/true").read_bytes())
+    shim.chmod(0o755)
+    (tmp_path / "shims").mkdir()
+    (tmp_path / "shims" / "python3").symlink_to(shim)
+    (tmp_path / "shims" / "python3.11").symlink_to(os.path.realpath(sys.executable))
+    assert spawn.resolve("fork", [str(tmp_path / "shims" / "python3.11"), "-m", "my_server"]) == "fork"
+    assert spawn.resolve("fork", [str(tmp_path / "shims" / "python3"), "-m", "my_server"]) == "plain"

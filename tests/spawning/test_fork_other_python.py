@@ -14,6 +14,8 @@ The in-process tests of how an interpreter is recognised are in tests/test_fork_
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -32,6 +34,7 @@ from mcpbdd.model.outcome import Channel
 
 SERVER = '''
 import json
+import os
 import os
 import sys
 
@@ -148,7 +151,7 @@ def test_an_interpreter_that_cannot_run_the_fork_server_starts_plainly_saying_so
     stop at the script's syntax): the command starts plainly from then on, and the run is told once why."""
     fake = tmp_path / "bin" / "python3"
     fake.parent.mkdir()
-    fake.symlink_to("/bin/false")
+    shutil.copy("/bin/false", fake)  # a copy: a link to a binary named otherwise is a shim, not forked
     argv = [str(fake), str(script)]
     assert spawn.resolve("fork", argv) == "fork"
     assert spawn.fork_server("fork", argv, cwd=None, env={}) is None
@@ -156,3 +159,151 @@ def test_an_interpreter_that_cannot_run_the_fork_server_starts_plainly_saying_so
     err = capfd.readouterr().err
     assert err.count("plainly in every scenario") == 1, err
     assert f"the fork server did not start under {fake} (exit code 1)" in err
+
+
+@pytest.mark.anyio
+async def test_a_fork_under_pythonsafepath_keeps_sys_path_as_a_plain_start_does(
+    other_venv: Path, script: Path, tmp_path: Path
+) -> None:
+    """`PYTHONSAFEPATH` (`-P`): the interpreter puts no script folder (no working directory for `-m`) first on
+    `sys.path`, so `sys.path[0]` is the first `PYTHONPATH` entry. A fork that set `sys.path[0]` anyway replaced that
+    entry with the script's folder: a module the server must not see (a shadow beside it) would import."""
+    python = other_venv / "bin" / "python"
+    extra = tmp_path / "extra"
+    extra.mkdir()
+    safe = Stdio(
+        f"{python} {script.name}",
+        ProcessOptions(cwd=str(script.parent), extra_env={"PYTHONSAFEPATH": "1", "PYTHONPATH": str(extra)}),
+    )
+    async with ClientHarness(safe, timeout=30, start_timeout=120) as harness:
+        about = await harness.call_tool(None, "about", {})
+    assert about.ok, about.failure
+    seen = json.loads(about.text)
+    assert seen["parent"] in spawn.fork_server_pids()  # forked, not started plainly
+    assert seen["path0"] == str(extra)
+
+
+def test_an_interpreter_that_cannot_fork_as_the_fork_server_does_starts_plainly_saying_why_once(
+    tmp_path: Path, script: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """A Python without `os.pidfd_open` (another implementation, a kernel older than 5.3, a sandbox refusing it;
+    here a `.pth` removes it) said `ready` and died at its first fork: every scenario failed where a plain start
+    passes. It must say why before `ready`, and the command start plainly."""
+    venv = tmp_path / "nopidfd"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    site = venv / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / "site-packages"
+    (site / "zz_no_pidfd.pth").write_text("import os; del os.pidfd_open\n")
+    argv = [str(venv / "bin" / "python"), str(script)]
+    assert spawn.fork_server("fork", argv, cwd=None, env=dict(os.environ)) is None
+    assert spawn.fork_server("fork", argv, cwd=None, env=dict(os.environ)) is None
+    err = capfd.readouterr().err
+    assert err.count("plainly in every scenario") == 1, err
+    assert "its Python has no os.pidfd_open, which the fork server needs" in err, err
+
+
+WHAT_MAIN_SEES = """
+import json
+import sys
+
+import __main__
+from mcp.server.mcpserver import MCPServer
+
+mcp = MCPServer("main")
+
+
+@mcp.tool()
+def main_module() -> str:
+    return json.dumps({"argv": sys.argv, "orig_argv": sys.orig_argv, "file": __main__.__file__,
+                       "package": __main__.__package__, "loader": type(__main__.__loader__).__name__,
+                       "spec": __main__.__spec__ is None})
+
+
+if __name__ == "__main__":
+    mcp.run("stdio")
+"""
+
+
+@pytest.mark.anyio
+async def test_a_forked_script_sees_the_argv_and_main_module_a_plain_start_gives_it(
+    other_venv: Path, tmp_path: Path
+) -> None:
+    """`python server.py --flag`: `sys.argv[0]` is `server.py` as written (`runpy.run_path` made it the resolved
+    path), `__main__.__package__` None (it was ''), `__loader__` a source loader (it was None), and `sys.orig_argv`
+    the command (it was the fork server's command line): a server that reads them differed when forked."""
+    folder = tmp_path / "srv"
+    folder.mkdir()
+    (folder / "main_server.py").write_text(WHAT_MAIN_SEES)
+    python = other_venv / "bin" / "python"
+    seen = {}
+    for mode in ("plain", "fork"):
+        stdio = Stdio(f"{python} main_server.py --flag", ProcessOptions(cwd=str(folder), spawn=mode))
+        async with ClientHarness(stdio, timeout=30, start_timeout=120) as harness:
+            result = await harness.call_tool(None, "main_module", {})
+        assert result.ok, result.failure
+        seen[mode] = json.loads(result.text)
+    assert seen["plain"]["argv"] == ["main_server.py", "--flag"]
+    assert seen["fork"] == seen["plain"]
+
+
+def test_a_program_named_python_that_is_not_one_is_named_in_the_fallback_not_its_output(
+    tmp_path: Path, script: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """A binary named `python3` that prints something else first (here `echo`, which echoes the fork server's
+    command line): the reason given was that line after its first word, the fork server's configuration."""
+    fake = tmp_path / "bin" / "python3"
+    fake.parent.mkdir()
+    shutil.copy("/bin/echo", fake)
+    argv = [str(fake), str(script)]
+    assert spawn.fork_server("fork", argv, cwd=None, env={}) is None
+    err = capfd.readouterr().err
+    assert f"the fork server did not start under {fake}: it printed " in err, err
+    assert '"lifeline"' not in err.partition("it printed ")[0], err
+
+
+USER_SITE_SERVER = """
+import json
+import sys
+
+from mcp.server.mcpserver import MCPServer
+
+mcp = MCPServer("user-site")
+
+
+@mcp.tool()
+def path() -> str:
+    return json.dumps(sys.path)
+
+
+if __name__ == "__main__":
+    mcp.run("stdio")
+"""
+
+
+@pytest.mark.anyio
+async def test_a_fork_finds_the_user_site_of_the_scenario_s_home_not_the_run_s(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An interpreter with a user site (a system Python, a venv with system site-packages) puts
+    `~/.local/lib/pythonX.Y/site-packages` on `sys.path` at its start, `~` from `HOME`: a scenario that sets `HOME`
+    (to keep a server off the user's files) got the run's user site when forked, packages a plain start lacks."""
+    venv = tmp_path / "system-site"
+    subprocess.run(
+        [sys.executable, "-m", "venv", "--without-pip", "--system-site-packages", str(venv)], check=True, timeout=120
+    )
+    version = f"python{sys.version_info[0]}.{sys.version_info[1]}"
+    (venv / "lib" / version / "site-packages" / "mcpbdd_test_sdk.pth").write_text(
+        sysconfig.get_paths()["purelib"] + "\n"
+    )
+    run_home, scenario_home = tmp_path / "run-home", tmp_path / "scenario-home"
+    user_site = run_home / ".local" / "lib" / version / "site-packages"
+    user_site.mkdir(parents=True)
+    scenario_home.mkdir()
+    monkeypatch.setenv("HOME", str(run_home))
+    server = tmp_path / "server.py"
+    server.write_text(USER_SITE_SERVER)
+    stdio = Stdio(f"{venv / 'bin' / 'python'} {server}", ProcessOptions(extra_env={"HOME": str(scenario_home)}))
+    async with ClientHarness(stdio, timeout=30, start_timeout=120) as harness:
+        result = await harness.call_tool(None, "path", {})
+    assert result.ok, result.failure
+    assert spawn.fork_server_pids(), "not forked: the check would pass anyway"
+    assert str(user_site) not in json.loads(result.text)

@@ -9,17 +9,20 @@ is `parent_death.py`'s). Loaded by the fork server from its file (see `fork_page
 from __future__ import annotations
 
 import atexit
+import builtins
 import contextlib
 import ctypes
+import importlib.machinery
 import io
 import os
 import sys
 import threading
 import traceback
+import types
 from pathlib import Path
 from typing import Any
 
-__all__ = ["exit_code", "finish", "fresh_stdio", "process_name", "report", "set_process_name"]
+__all__ = ["exit_code", "finish", "fresh_stdio", "process_name", "report", "run_script", "set_process_name"]
 
 _PR_SET_NAME = 15
 
@@ -31,6 +34,23 @@ def report(kind: Any, value: Any, tb: Any) -> int:
     except BaseException:
         traceback.print_exception(kind, value, tb)
     return 1
+
+
+def run_script(script: str) -> None:
+    """Run `script` (as the command wrote it, from the working directory) as `python script` runs it: a `__main__`
+    module whose `__file__` is the script's path made absolute (not resolved), with a source loader and no
+    package, and `sys.argv[0]` left as written (`runpy.run_path` sets it to the path it is given, and
+    `__package__` to '')."""
+    path = os.path.join(os.getcwd(), script)
+    main = types.ModuleType("__main__")
+    main.__file__ = path
+    main.__cached__ = None  # type: ignore[attr-defined]  # set on a script's `__main__`, as the interpreter does
+    main.__loader__ = importlib.machinery.SourceFileLoader("__main__", path)
+    main.__builtins__ = builtins  # type: ignore[attr-defined]
+    sys.modules["__main__"] = main
+    with io.open_code(path) as source:
+        code = compile(source.read(), path, "exec", dont_inherit=True)
+    exec(code, main.__dict__)  # the server's own script, run as its command would
 
 
 def exit_code(code: Any) -> int:

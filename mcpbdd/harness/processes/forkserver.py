@@ -2,10 +2,11 @@
 
 Run as a script under the server command's own interpreter (`/path/venv/bin/python forkserver.py
 CONFIG_JSON`: mcpbdd's, or another venv's or version's), never imported by the parent it serves, and
-importing nothing but the standard library itself (and `fork_child.py`, `fork_pages.py` and
-`parent_death.py` beside it, which import only that): whatever it imports, every scenario's process
-inherits, so it must not drag in mcpbdd (or read the run's environment into module state). These
-scripts are written for the oldest Python the SDK supports (`OLDEST_PYTHON`); an older one says so.
+importing nothing but the standard library itself (and `fork_child.py`, `fork_pages.py`,
+`fork_fitness.py` and `parent_death.py` beside it, which import only that): whatever it imports, every
+scenario's process inherits, so it must not drag in mcpbdd (or read the run's environment into module
+state). These scripts are written for the oldest Python the SDK supports; an interpreter that cannot run
+them (too old, or without what they call) says why before `ready` (`fork_fitness.py`).
 
 What it does, and why:
 
@@ -75,21 +76,16 @@ def _sibling(name: str) -> types.ModuleType:
 pages = _sibling("fork_pages")
 interpreter = _sibling("fork_child")
 parent_death = _sibling("parent_death")
+fitness = _sibling("fork_fitness")
 
 __all__ = [
     "GRACE_SECONDS",
-    "OLDEST_PYTHON",
     "RUNTIME_MODULES",
     "STANDBY_NAME",
     "absolute_imports",
     "dependencies_of",
     "main",
-    "too_old",
 ]
-
-OLDEST_PYTHON = (3, 10)
-"""The oldest Python the fork server runs on: the oldest the SDK supports (it runs under the server's interpreter,
-which need not be mcpbdd's). Older ones that can read this file stop at `too_old`; older still, at its syntax."""
 
 GRACE_SECONDS = 2.0
 """How long a child may take to exit after SIGTERM before SIGKILL (the SDK's own grace period)."""
@@ -497,16 +493,20 @@ class ForkServer:
                 os._exit(code)
 
     def _run(self, argv: list[str]) -> int:
-        """Run the entry point as `__main__`; the exit code Python itself would give."""
+        """Run the entry point of the command `argv` (`python -m mod ...`, `python path.py ...`) as `__main__`;
+        the exit code Python itself would give."""
         try:
+            sys.orig_argv = list(argv)  # the interpreter's own command line, as a plain start's
             if self.kind == "module":
-                sys.path[0] = os.getcwd()
-                sys.argv = ["-m", *argv]
+                if not _safe_path():
+                    sys.path[0] = os.getcwd()
+                sys.argv = ["-m", *argv[3:]]
                 runpy.run_module(self.target, run_name="__main__", alter_sys=True)
             else:
-                sys.path[0] = self.path0
-                sys.argv = [argv[0] if argv else self.target, *argv[1:]]
-                runpy.run_path(self.target, run_name="__main__")
+                if not _safe_path():
+                    sys.path[0] = self.path0
+                sys.argv = argv[1:]
+                interpreter.run_script(argv[1])
         except SystemExit as exc:
             status: int = interpreter.exit_code(exc.code)  # a sibling loaded from its path: mypy sees Any
             return status
@@ -521,6 +521,12 @@ class ForkServer:
         return 0
 
 
+def _safe_path() -> bool:
+    """Whether the interpreter puts nothing first on `sys.path` for the script or `-m` (`PYTHONSAFEPATH`, `-P`,
+    Python 3.11+): then `sys.path[0]` is the first `PYTHONPATH` or standard entry, which is not ours to replace."""
+    return bool(getattr(sys.flags, "safe_path", False))
+
+
 def _signal_group(pid: int, signum: int) -> None:
     try:
         os.killpg(pid, signum)
@@ -533,23 +539,15 @@ def _stop(signum: int, _frame: Any) -> None:
     raise SystemExit(128 + signum)
 
 
-def too_old(version: tuple[int, ...]) -> str | None:
-    """Why an interpreter of `version` cannot run the fork server (it uses `os.pidfd_open`, `socket.send_fds`),
-    or None when it can."""
-    if version[:2] >= OLDEST_PYTHON:
-        return None
-    oldest = ".".join(map(str, OLDEST_PYTHON))
-    return f"its Python is {version[0]}.{version[1]}, older than {oldest}, the oldest the fork server runs on"
-
-
 def main(argv: list[str]) -> int:
     """Start: set up `sys.path` as the server's interpreter would, preload, say `ready` (or `fallback`), serve."""
-    why = too_old(tuple(sys.version_info[:2]))
+    why = fitness.too_old(tuple(sys.version_info[:2])) or fitness.cannot_fork()
     if why is not None:
         print(f"fallback {why}", flush=True)
         return 0
     config = json.loads(argv[1])
-    sys.path[0] = config["path0"]
+    if not _safe_path():
+        sys.path[0] = config["path0"]
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)
     names = [*RUNTIME_MODULES, *dependencies_of(config["kind"], config["target"])]

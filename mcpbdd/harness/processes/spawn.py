@@ -62,14 +62,14 @@ READY_TIMEOUT = 120.0
 
 @dataclass(frozen=True)
 class _Entry:
-    """What a Python command runs: its interpreter, a module (`-m`) or a script path, and the interpreter's
-    `sys.path[0]` for it."""
+    """What a Python command runs: its interpreter, a module (`-m`) or a script path, the interpreter's
+    `sys.path[0]` for it, and the command as written (each fork's `sys.orig_argv`, its `sys.argv` from it)."""
 
     python: str
     kind: Literal["module", "path"]
     target: str
     path0: str
-    args: tuple[str, ...]
+    command: tuple[str, ...]
 
 
 _PYTHON_NAME = re.compile(r"python(3(\.[0-9]+)?)?")
@@ -83,22 +83,30 @@ def _interpreter(program: str, cwd: str | None, env: Mapping[str, str] | None) -
 
     Found as the start would find it: a path with a slash from the command's working directory, a bare name
     on the command's `PATH`. Recognised without starting it: this interpreter by path, or an executable named
-    like one (`_PYTHON_NAME`) that is a binary, not a script: a wrapper script named `python` (a pyenv shim, a
-    script that sets variables first) may change the environment or the command before Python starts, which a
-    fork would skip. Symlinks are not followed: a venv's `bin/python` is a link to its base interpreter, and
-    the link's own path is what finds the venv (`pyvenv.cfg`), so it is a separate interpreter.
+    like one (`_PYTHON_NAME`) that is a binary, not a script, and whose link (if it is one) leads to a binary
+    named like one too: a wrapper named `python` (a pyenv shim script, a script that sets variables first, a
+    link to a version manager's binary such as mise) may change the environment or the command before Python
+    starts, which a fork would skip. The interpreter is the link's path, not its target: a venv's `bin/python`
+    is a link to its base interpreter, and the link's own path is what finds the venv (`pyvenv.cfg`), so it is
+    a separate interpreter.
     """
+    base = cwd or os.getcwd()
     if os.sep in program:
-        found: str | None = os.path.join(cwd or os.getcwd(), program)
+        found: str | None = os.path.join(base, program)
     else:
         path = (env if env is not None else os.environ).get("PATH", os.defpath)
-        found = shutil.which(program, path=path)
+        # A relative entry (`venv/bin`, or an empty one: `.`) is searched from the command's directory, as its
+        # start searches it after changing to that directory.
+        entries = [os.path.join(base, entry or os.curdir) for entry in path.split(os.pathsep)]
+        found = shutil.which(program, path=os.pathsep.join(entries))
     if found is None:
         return None
     found = os.path.abspath(found)
     if found == os.path.abspath(sys.executable):
         return found
-    if not _PYTHON_NAME.fullmatch(os.path.basename(found)) or not os.access(found, os.X_OK):
+    if not os.access(found, os.X_OK) or not all(
+        _PYTHON_NAME.fullmatch(os.path.basename(name)) for name in (found, os.path.realpath(found))
+    ):  # a link named `python3` to a binary named otherwise is a shim (mise), which sets variables first
         return None
     try:
         with open(found, "rb") as binary:
@@ -118,11 +126,11 @@ def _entry(argv: Sequence[str], cwd: str | None, env: Mapping[str, str] | None =
         return None
     base = Path(cwd or os.getcwd()).resolve()
     if argv[1] == "-m" and len(argv) >= 3:
-        return _Entry(python, "module", argv[2], str(base), tuple(argv[3:]))
+        return _Entry(python, "module", argv[2], str(base), tuple(argv))
     if argv[1].endswith(".py") and not argv[1].startswith("-"):
         script = (base / argv[1]).resolve()
         if script.is_file():
-            return _Entry(python, "path", str(script), str(script.parent), (argv[1], *argv[2:]))
+            return _Entry(python, "path", str(script), str(script.parent), tuple(argv))
     return None
 
 
@@ -204,8 +212,16 @@ class ForkServerHandle:
         assert self.process.stdout is not None
         line = _read_line(self.process.stdout, READY_TIMEOUT)
         self.process.stdout.close()
-        self.ready = line.startswith("ready")
-        self.why_not = "" if self.ready else (line.partition(" ")[2] or self._silent_end()).strip()
+        said, _, why = line.partition(" ")
+        self.ready = said == "ready"
+        if self.ready:
+            self.why_not = ""
+        elif said == "fallback" and why.strip():
+            self.why_not = why.strip()
+        elif line:  # not the fork server speaking: a program named like Python that is not one
+            self.why_not = f"the fork server did not start under {entry.python}: it printed {line[:200]!r}"
+        else:
+            self.why_not = self._silent_end()
         if not self.ready:
             self.stop()
 
@@ -220,7 +236,7 @@ class ForkServerHandle:
 
     def launcher_argv(self, entry: _Entry) -> list[str]:
         """What to start instead of the command: the launcher, which hands the process's pipes to a fresh fork."""
-        return [sys.executable, "-I", "-S", str(_LAUNCHER), self.socket_path, *entry.args]
+        return [sys.executable, "-I", "-S", str(_LAUNCHER), self.socket_path, *entry.command]
 
     def let_go(self) -> None:
         """In a forked copy of the process that started it: close this copy of the lifeline, stop nothing."""
@@ -261,10 +277,11 @@ LOCALE_VARIABLES = ("LC_ALL", "LC_CTYPE", "LANG")
 
 def read_at_start(name: str) -> bool:
     """Whether an interpreter reads variable `name` once, at its start, so that setting it in a fork is too late:
-    the `PYTHON*` settings (`PYTHONHASHSEED` among them) and the locale. A fork server is started with the
-    target's values of these (one fork server per set of values), so its forks start as a plain start would.
+    the `PYTHON*` settings (`PYTHONHASHSEED` among them), the locale, and `HOME` (`site` puts the user site,
+    `~/.local/lib/pythonX.Y/site-packages`, on `sys.path` at start). A fork server is started with the target's
+    values of these (one fork server per set of values), so its forks start as a plain start would.
     (`TZ` is read at start too, but a fork can catch up: it calls `time.tzset()`.)"""
-    return name.startswith("PYTHON") or name in LOCALE_VARIABLES
+    return name.startswith("PYTHON") or name in LOCALE_VARIABLES or name == "HOME"
 
 
 def _start_environment(env: Mapping[str, str]) -> dict[str, str]:
@@ -294,7 +311,7 @@ def prepare(mode: SpawnMode, argv: Sequence[str], *, cwd: str | None, env: Mappi
 @dataclass(frozen=True)
 class Fork:
     """Where to ask for a fork running a command: its fork server, and the command's own entry point and
-    arguments (one fork server serves a module whatever its arguments, so they come from the command)."""
+    arguments (one fork server serves a module whatever its arguments, so the request carries the command)."""
 
     handle: ForkServerHandle
     entry: _Entry
@@ -305,7 +322,8 @@ class Fork:
 
     @property
     def args(self) -> tuple[str, ...]:
-        return self.entry.args
+        """The command as written, interpreter first: what the fork server's request carries."""
+        return self.entry.command
 
 
 def fork_server(mode: SpawnMode, argv: Sequence[str], *, cwd: str | None, env: Mapping[str, str]) -> Fork | None:
