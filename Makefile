@@ -2,7 +2,7 @@
 #   make demo   run the bundled example server's specifications on both harnesses (Allure results in reports/)
 #   make test   lint, the documentation site (strict), and the pytest suite (which runs the project's own
 #               specifications on every harness and era, once)
-#   make test-fast  the pytest tests that start no process, on two workers (while you work)
+#   make test-fast  the pytest tests that start no process, on three workers (while you work)
 #   make docs   the documentation site into site/ (.venv/bin/mkdocs serve: live at http://127.0.0.1:8000)
 # The first use creates .venv and installs the project into it; later uses reuse it
 # (and reinstall when pyproject.toml changes).
@@ -59,12 +59,15 @@ features: $(INSTALLED)
 # The pytest suite in two tiers. test-fast: every test outside tests/spawning/, in-process only (tests/conftest.py
 # fails any of them that starts a process). pytest: the whole tree, tests/spawning/
 # too (the tests that run behave, `mcpbdd run`, servers over stdio or HTTP and fork servers, and the project's own
-# specifications). Both on two pytest-xdist workers (XDIST= runs them in one process); in `pytest` a worker takes a
+# specifications). Both on three pytest-xdist workers, on two cores (XDIST= runs them in one process); in `pytest` a worker takes a
 # whole module (its module-scoped runs are set up once), and the readers of the one specifications run share a worker
 # (tests/conftest.py); the fast tier has no such fixture and takes tests one by one. Each test is bounded by
 # pytest-timeout ([tool.pytest.ini_options] in pyproject.toml). `make test` runs no tool twice: mypy, lint-imports,
 # check-jsonschema and actionlint run in `lint`, mkdocs in `docs`; the tests run them only on copies broken on purpose.
-XDIST ?= -n 2
+# Three, not two: a test waiting on a process, a timeout or a grace period leaves its core idle (two workers kept
+# 1.6 of 2 cores busy), and a third fills it: 713 s against 796 s for `make pytest` on the same clone, same CPU
+# (BENCHMARKS.md, "CI time after the fourth step").
+XDIST ?= -n 3
 
 # The tests keep Python's compiled modules and pytest's rewritten test modules (__pycache__/, git-ignored) even where
 # the environment says not to write them (PYTHONDONTWRITEBYTECODE, set in some containers): without them each worker

@@ -29,7 +29,7 @@ ROOT = TESTS.parent
 CONCURRENT = 2
 """behave runs at once when a module begins several side by side: a run of a test feature spends most of its time
 waiting (servers and browsers starting, timeouts and grace periods the feature provokes), not computing, so a few
-overlap well on two cores (with pytest-xdist's two workers, two runs each keep both busy); more would only
+overlap well on two cores (with pytest-xdist's workers, two runs each keep both busy); more would only
 queue for them and stretch the timing-sensitive scenarios."""
 
 TIMEOUT = 300.0

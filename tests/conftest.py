@@ -37,7 +37,7 @@ PROJECT_RUN_MODULES = frozenset(
 
 
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
-    """How pytest-xdist (`make pytest`: `-n 2 --dist loadfile`, then this scheduler) shares the tests out: a module to
+    """How pytest-xdist (`make pytest`: `-n 3 --dist loadfile`, then this scheduler) shares the tests out: a module to
     a worker (its module-scoped fixtures, often a real run several tests read, set up once, not once per worker), and
     every module that reads the session's project run to the one worker that runs it (a session fixture is per
     worker).
@@ -75,7 +75,7 @@ LONGEST_FIRST = (
     "tests/spawning/test_parallel.py",
 )
 """The modules that take longest (BENCHMARKS.md, the ten slowest), longest first: they start right after the project
-run's readers, so the two workers end together on the many short modules after them (a long module handed out last
+run's readers, so the workers end together on the many short modules after them (a long module handed out last
 would keep one worker busy while the other has nothing left). First of all, on the other worker than the project
 run: the 2025-11-25 pass over features/."""
 

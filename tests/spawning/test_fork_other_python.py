@@ -35,7 +35,6 @@ from mcpbdd.model.outcome import Channel
 SERVER = '''
 import json
 import os
-import os
 import sys
 
 import only_in_the_other_venv
