@@ -18,6 +18,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar
 
+import warm_python
+
 __all__ = ["CONCURRENT", "ROOT", "TESTS", "behave", "behave_argv", "behave_env", "side_by_side"]
 
 Key = TypeVar("Key", bound=Hashable)
@@ -50,7 +52,7 @@ def behave(
     *args: str, cwd: Path = ROOT, importable: Sequence[Path] = (ROOT, TESTS), timeout: float = TIMEOUT
 ) -> subprocess.CompletedProcess[str]:
     """Run behave with `args` in `cwd` to its end; its exit status, stdout and stderr (text)."""
-    return subprocess.run(
+    return warm_python.run(
         behave_argv(*args), cwd=cwd, env=behave_env(importable), capture_output=True, text=True, timeout=timeout
     )
 

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import httpx
+import warm_python
 
 from mcpbdd.harness.connectors import python_command
 from mcpbdd.harness.processes import spawn
@@ -41,7 +42,7 @@ def run_module(
     """`python -m module args` in a subprocess (this interpreter), the repository and tests/ (the test-only
     servers) importable, output captured as text; `env` adds to this process's environment."""
     path = os.pathsep.join([str(TESTS.parent), str(TESTS)])
-    return subprocess.run(
+    return warm_python.run(
         [sys.executable, "-m", module, *args],
         cwd=cwd or TESTS.parent,
         env={**os.environ, "PYTHONPATH": path, **(env or {})},
@@ -156,8 +157,9 @@ def descendants(root: int | None = None) -> list[int]:
 
 def forks() -> list[int]:
     """Live processes forked from a fork server, among this process's descendants (the run's own fork
-    servers, which this process holds, are not a scenario's processes; any other fork server is counted)."""
-    servers = set(spawn.fork_server_pids())
+    servers, which this process holds, are not a scenario's processes, nor the tests' warm fork servers of behave
+    and `mcpbdd` (`warm_python.py`); any other fork server is counted)."""
+    servers = set(spawn.fork_server_pids()) | set(warm_python.server_pids())
     found = []
     for pid in descendants():
         if pid in servers or (is_standby(pid) and _parent(pid) in servers):

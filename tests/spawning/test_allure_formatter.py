@@ -9,7 +9,6 @@ strict xfail: it must fail there, or the fix is no longer needed.
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +16,7 @@ from typing import Any
 
 import behave_process
 import pytest
+import warm_python
 from behave_process import ROOT
 
 PLAIN = "tests/allure_cases/plain/features"
@@ -179,7 +179,7 @@ def reviewer(tmp_path_factory: pytest.TempPathFactory) -> Results:
     results, junit = folder / "results", folder / "junit"
     command = [sys.executable, "-m", "mcpbdd.cli.main", "run", "--harness", "both", "--results", str(results)]
     command += ["--junit", str(junit), "-f", "progress", "-D", f"mcpbdd.secrets={SECRET}", MCP]
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    done = warm_python.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
     return Results(results, done.returncode, done.stdout + done.stderr)
 
 

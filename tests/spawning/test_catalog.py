@@ -11,13 +11,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import warm_python
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_command_prints_markdown_and_refuses_a_missing_server(tmp_path: Path) -> None:
-    ok = subprocess.run([sys.executable, "-m", "mcpbdd.cli.main", "catalog"], cwd=ROOT, capture_output=True, text=True)
+    ok = warm_python.run([sys.executable, "-m", "mcpbdd.cli.main", "catalog"], cwd=ROOT, capture_output=True, text=True)
     assert ok.returncode == 0 and ok.stdout.startswith("# Error catalog")
-    missing = subprocess.run(
+    missing = warm_python.run(
         [sys.executable, "-m", "mcpbdd.cli.main", "catalog"], cwd=tmp_path, capture_output=True, text=True
     )
     assert missing.returncode == 2 and "no server" in missing.stdout
@@ -26,7 +28,7 @@ def test_the_command_prints_markdown_and_refuses_a_missing_server(tmp_path: Path
 def test_json_lists_each_failure_with_its_scenarios_and_strict_fails_on_a_gap(tmp_path: Path) -> None:
     def catalog_cli(*args: str) -> subprocess.CompletedProcess[str]:
         command = [sys.executable, "-m", "mcpbdd.cli.main", "catalog", *args]
-        return subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+        return warm_python.run(command, cwd=ROOT, capture_output=True, text=True)
 
     full = catalog_cli("--json", "--strict")
     assert full.returncode == 0, full.stderr  # every failure the example declares has a scenario
@@ -53,6 +55,6 @@ def test_the_command_imports_the_project_server_from_the_folder_it_runs_in(tmp_p
     (tmp_path / "pyproject.toml").write_text('[tool.mcpbdd]\nserver = "clinic.server:mcp"\n')
     env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
     command = Path(sys.executable).parent / "mcpbdd"
-    run = subprocess.run([str(command), "catalog"], cwd=tmp_path, env=env, capture_output=True, text=True)
+    run = warm_python.run([str(command), "catalog"], cwd=tmp_path, env=env, capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr
     assert run.stdout.startswith("# Error catalog") and "book" in run.stdout

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
+import warm_python
 
 from mcpbdd.runner.plan import plan_run
 from mcpbdd.runner.timings import DEFAULT_PASS
@@ -26,7 +27,7 @@ FAILING = "tests/behave_cases/features/failing_assertions.feature"
 
 
 def mcpbdd(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
+    return warm_python.run(
         [sys.executable, "-m", "mcpbdd.cli.main", *args],
         cwd=cwd,
         env={**os.environ, **(env or {})},
@@ -185,7 +186,7 @@ def _placeholders(pattern: str) -> str:
 
 
 def test_steps_lists_every_registered_phrase_with_an_example_as_text_and_markdown() -> None:
-    patterns = json.loads(subprocess.run([sys.executable, "-c", REGISTRY], capture_output=True, text=True).stdout)
+    patterns = json.loads(warm_python.run([sys.executable, "-c", REGISTRY], capture_output=True, text=True).stdout)
     assert len(patterns) > 40
     text, markdown = mcpbdd("steps"), mcpbdd("steps", "--markdown")
     assert text.returncode == markdown.returncode == 0
@@ -214,7 +215,7 @@ def test_init_scaffolds_a_project_whose_first_run_passes(tmp_path: Path) -> None
     assert "| create_note " in feature and "| delete_note " in feature
     pyproject = (project / "pyproject.toml").read_text()
     assert 'server = "mcpbdd.examples.notes:mcp"' in pyproject
-    behave = subprocess.run([sys.executable, "-m", "behave"], cwd=project, capture_output=True, text=True, timeout=300)
+    behave = warm_python.run([sys.executable, "-m", "behave"], cwd=project, capture_output=True, text=True, timeout=300)
     assert behave.returncode == 0, behave.stdout + behave.stderr
     assert "1 scenario passed, 0 failed" in behave.stdout
     run = mcpbdd("run", "-f", "progress", cwd=project)
@@ -285,7 +286,7 @@ def _no_network_available() -> bool:
     """`unshare -rn` runs a command with no network at all (a user namespace: no root needed where allowed)."""
     if shutil.which("unshare") is None:
         return False
-    return subprocess.run(["unshare", "-rn", "true"], capture_output=True).returncode == 0
+    return warm_python.run(["unshare", "-rn", "true"], capture_output=True).returncode == 0
 
 
 @pytest.mark.skipif(shutil.which("node") is None or not _no_network_available(), reason="needs Node.js and unshare")
@@ -294,7 +295,7 @@ def test_report_renders_offline_once_allure_is_cached(results: Path, tmp_path: P
 
     allure_cli()  # the one online moment: installs into the cache if it is cold
     offline = ["unshare", "-rn", sys.executable, "-m", "mcpbdd.cli.main", "report", str(results), "-o", str(tmp_path)]
-    run = subprocess.run(offline, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    run = warm_python.run(offline, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout + run.stderr
     assert (tmp_path / "index.html").is_file()
 

@@ -25,6 +25,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+import warm_python
 from expected_reports import assert_expected_everywhere
 
 from mcpbdd.conformance import PACK
@@ -38,7 +39,7 @@ NOTES_HTTP = f"http: {PYTHON} -m mcpbdd.examples.notes --http 127.0.0.1:{{port}}
 def _conformance(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")])}
     env.pop("GITHUB_STEP_SUMMARY", None)
-    return subprocess.run(
+    return warm_python.run(
         [PYTHON, "-m", "mcpbdd.cli.main", "conformance", *args],
         cwd=folder,
         env=env,
@@ -175,7 +176,7 @@ def _behave(folder: Path, feature: str, *defines: str) -> subprocess.CompletedPr
     for define in ("mcpbdd.server=mcpbdd.examples.notes:mcp", *defines):
         command += ["-D", define]
     env = {**os.environ, "COLUMNS": "400"}  # behave's log would wrap the skip reason at 80 columns
-    return subprocess.run(command, cwd=folder, env=env, capture_output=True, text=True, timeout=300)
+    return warm_python.run(command, cwd=folder, env=env, capture_output=True, text=True, timeout=300)
 
 
 def test_the_steps_skip_on_the_context_harness_and_name_a_misspelt_check(tmp_path: Path) -> None:
@@ -220,7 +221,7 @@ def test_the_pack_ships_with_the_package() -> None:
     assert re.search(r'\[tool\.hatch\.build\.targets\.wheel\][^\[]*packages = \["mcpbdd"\]', pyproject)
     features = [str(path.relative_to(root)) for path in PACK.glob("*.feature")]
     assert features
-    ignored = subprocess.run(["git", "check-ignore", *features], cwd=root, capture_output=True, text=True)
+    ignored = warm_python.run(["git", "check-ignore", *features], cwd=root, capture_output=True, text=True)
     assert ignored.stdout == "", f"git ignores {ignored.stdout}: the wheel would leave them out"
 
 

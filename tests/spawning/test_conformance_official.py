@@ -25,6 +25,7 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
+import warm_python
 from official_agreement import Run, assert_agreement
 
 from mcpbdd.conformance.agreement import COUNTERPARTS
@@ -43,7 +44,7 @@ def _conformance(folder: Path, *args: str, path: str | None = None) -> subproces
     if path is not None:
         env["PATH"] = path
     command = [PYTHON, "-m", "mcpbdd.cli.main", "conformance", *args]
-    return subprocess.run(command, cwd=folder, env=env, capture_output=True, text=True, timeout=600)
+    return warm_python.run(command, cwd=folder, env=env, capture_output=True, text=True, timeout=600)
 
 
 def test_without_npm_the_official_suite_cannot_run_and_the_command_says_so(tmp_path: Path) -> None:

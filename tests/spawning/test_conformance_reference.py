@@ -32,6 +32,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
+import warm_python
 from official_agreement import Run, assert_agreement, baseline_options, expected_entries
 from reference_servers import SERVERS, command, stdio_command
 
@@ -43,17 +44,17 @@ ERAS = ("2026-07-28", "2025-11-25")
 def _conformance(folder: Path, target: str, *args: str, timeout: int = 300) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k != "GITHUB_STEP_SUMMARY"}
     argv = [sys.executable, "-m", "mcpbdd.cli.main", "conformance", target, *args]
-    return subprocess.run(argv, cwd=folder, env=env, capture_output=True, text=True, timeout=timeout)
+    return warm_python.run(argv, cwd=folder, env=env, capture_output=True, text=True, timeout=timeout)
 
 
 def _git_repository(folder: Path) -> Path:
     """A repository of one commit for mcp-server-git to serve (its tools are confined to it)."""
     repository = folder / "repo"
-    subprocess.run(["git", "init", "-q", str(repository)], check=True, timeout=60)
+    warm_python.run(["git", "init", "-q", str(repository)], check=True, timeout=60)
     (repository / "README.md").write_text("served by mcp-server-git for mcpbdd's conformance test\n")
-    subprocess.run(["git", "-C", str(repository), "add", "README.md"], check=True, timeout=60)
+    warm_python.run(["git", "-C", str(repository), "add", "README.md"], check=True, timeout=60)
     identity = ["-c", "user.name=mcpbdd", "-c", "user.email=mcpbdd@example.invalid"]
-    subprocess.run(["git", "-C", str(repository), *identity, "commit", "-qm", "init"], check=True, timeout=60)
+    warm_python.run(["git", "-C", str(repository), *identity, "commit", "-qm", "init"], check=True, timeout=60)
     return repository
 
 

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import warm_python
 
 from mcpbdd.reporting.totals import read_totals, totals_lines
 
@@ -25,7 +26,7 @@ FAILING = "tests/behave_cases/features/failing_assertions.feature"
 
 
 def _run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=300, env={**os.environ, "CI": "1"})
+    return warm_python.run(args, cwd=cwd, capture_output=True, text=True, timeout=300, env={**os.environ, "CI": "1"})
 
 
 def _mcpbdd_run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -145,9 +146,9 @@ def test_the_makefile_installs_without_a_packaging_warning(tmp_path: Path) -> No
     planned = _run("make", "-n", "-B", f"VENV={venv}", f"{venv}/.installed").stdout.splitlines()
     install = next(shlex.split(line) for line in planned if " -e " in line)
     assert install[0] == f"{venv}/bin/python", f"no environment set for the install: {install}"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    warm_python.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     pip = [sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install", "--no-deps", "-e", "."]
-    done = subprocess.run(pip, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    done = warm_python.run(pip, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     lines = (done.stdout + done.stderr).splitlines()
     # This machine's pip configuration names an index folder that may be missing: not the project's packaging.
@@ -179,6 +180,6 @@ def test_a_feature_of_rules_takes_the_time_its_scenarios_took() -> None:
 def test_the_default_way_of_starting_server_processes_is_not_announced() -> None:
     """`spawn = auto` on every run said nothing anyone chose; a chosen setting is still echoed once."""
     code = "from mcpbdd.harness.processes import spawn\nspawn.announce('auto')\nspawn.announce('plain')\n"
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    run = warm_python.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert run.returncode == 0, run.stderr
     assert run.stderr.splitlines() == ["mcpbdd: server processes start with spawn = plain"]

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import warm_python
 
 from mcpbdd.checks.coverage import merge
 from mcpbdd.checks.coverage_summary import summarise
@@ -91,7 +92,7 @@ def _project(root: Path) -> Path:
 def _run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(cwd)}
     command = [sys.executable, "-m", "mcpbdd.cli.main", *args]
-    return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+    return warm_python.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
 
 
 @pytest.fixture(scope="module")
@@ -190,7 +191,7 @@ def test_plain_behave_writes_coverage_and_an_empty_setting_writes_none(tmp_path:
     root = _project(tmp_path)
     env = {**os.environ, "PYTHONPATH": str(root)}
     behave = [sys.executable, "-m", "behave", "-f", "progress"]
-    subprocess.run([*behave, "-D", "mcpbdd.coverage_file=out/c.json"], cwd=root, env=env, check=True, timeout=300)
+    warm_python.run([*behave, "-D", "mcpbdd.coverage_file=out/c.json"], cwd=root, env=env, check=True, timeout=300)
     assert json.loads((root / "out" / "c.json").read_text())["harnesses"]["context"]["scenarios"] == 4
-    subprocess.run([*behave, "-D", "mcpbdd.coverage_file="], cwd=root, env=env, check=True, timeout=300)
+    warm_python.run([*behave, "-D", "mcpbdd.coverage_file="], cwd=root, env=env, check=True, timeout=300)
     assert not (root / "reports" / "coverage.json").exists()

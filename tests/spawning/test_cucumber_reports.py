@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import warm_python
 
 from mcpbdd.reporting.cucumber_json import to_cucumber_json
 
@@ -24,7 +25,7 @@ needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="needs Node
 
 
 def _run(out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
+    return warm_python.run(
         [
             sys.executable,
             "-m",
@@ -193,7 +194,7 @@ def test_cucumber_json_has_every_scenario_its_steps_and_the_exchanges(reports: P
 @needs_node
 def test_the_html_formatter_renders_the_run_with_its_exchanges(reports: Path, tmp_path: Path) -> None:
     command = ["report", "--messages", str(reports / "messages.ndjson"), "-o", str(tmp_path)]  # one page per pass
-    run = subprocess.run(
+    run = warm_python.run(
         [sys.executable, "-m", "mcpbdd.cli.main", *command],
         cwd=ROOT,
         capture_output=True,
@@ -252,7 +253,7 @@ def test_a_failed_before_scenario_hook_is_a_failed_hook_step_before_skipped_step
     stream = tmp_path / "run.ndjson"
     formatter = "mcpbdd.reporting.messages:MessagesFormatter"
     command = [sys.executable, "-m", "behave", "--format", formatter, "--outfile", str(stream), feature]
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    done = warm_python.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 1, done.stdout + done.stderr
     envelopes = [json.loads(line) for line in stream.read_text().splitlines()]
     (hook,) = [e["hook"] for e in envelopes if "hook" in e]
@@ -287,7 +288,7 @@ def test_what_the_server_sent_during_a_step_is_an_attachment_of_that_step_redact
     command += ["--results", str(tmp_path / "allure"), "--junit", str(tmp_path / "junit")]
     command += ["--messages", str(tmp_path / "messages.ndjson"), "--cucumber-json", str(tmp_path / "cucumber.json")]
     command += ["-D", "mcpbdd.secrets=Eggs", *features]
-    run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    run = warm_python.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout + run.stderr
     heard_on: list[tuple[str, str, list[dict[str, Any]]]] = []
     for harness in PASSES:

@@ -14,6 +14,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import warm_python
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -21,7 +23,7 @@ def _mcpbdd(*args: str, cwd: Path = ROOT, **env: str) -> subprocess.CompletedPro
     path = os.pathsep.join([str(ROOT), str(ROOT / "tests"), env.pop("PYTHONPATH", "")])
     inherited = {key: value for key, value in os.environ.items() if key != "GITHUB_STEP_SUMMARY"}
     environment = {**inherited, "PYTHONPATH": path, **env}
-    return subprocess.run(
+    return warm_python.run(
         [sys.executable, "-m", "mcpbdd.cli.main", *args],
         cwd=cwd,
         env=environment,

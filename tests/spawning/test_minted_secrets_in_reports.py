@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import warm_python
 from secret_encodings import jwts_in
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,7 +36,7 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, subprocess.Comp
     reports = ["--messages", "reports/run.ndjson", "--cucumber-json", "reports/cucumber.json", "--no-coverage"]
     command = [sys.executable, "-m", "mcpbdd.cli.main", "run", *reports, "-f", "json", "-o", "reports/behave.json"]
     command += ["-f", "pretty", "--jobs", "2", "--harness", "all", "minted/"]  # processes minting, parity.md
-    return folder, subprocess.run(command, cwd=folder, capture_output=True, text=True, timeout=300)
+    return folder, warm_python.run(command, cwd=folder, capture_output=True, text=True, timeout=300)
 
 
 def test_no_report_file_holds_a_minted_token(run: tuple[Path, subprocess.CompletedProcess[str]]) -> None:

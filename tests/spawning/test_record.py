@@ -29,6 +29,7 @@ from pathlib import Path
 
 import anyio
 import pytest
+import warm_python
 from processes import free_port
 
 from mcpbdd.record.cassette import LEGACY, MODERN, read
@@ -73,7 +74,7 @@ def run_feature(feature: Path) -> subprocess.CompletedProcess[str]:
     (project / "steps").mkdir(exist_ok=True)
     (project / "steps" / "steps.py").write_text("from mcpbdd.steps import *  # noqa: F403\n")
     (project / "environment.py").write_text("from mcpbdd.behave import *  # noqa: F403\n")
-    return subprocess.run(
+    return warm_python.run(
         [sys.executable, "-m", "behave", str(project), "--format", "plain", "-D", "mcpbdd.harness=client"],
         cwd=project.parent,
         env=_env(),
@@ -489,7 +490,7 @@ def test_the_http_reverse_proxy_records_the_caller_but_never_the_token(notes_htt
 def test_the_recorder_ends_with_the_server_and_keeps_its_exit_code_and_stderr(tmp_path: Path) -> None:
     cassette = tmp_path / "crash.ndjson"
     crash = "import sys; sys.stderr.write('boom: no database'); sys.exit(3)"
-    proxy = subprocess.run(
+    proxy = warm_python.run(
         [sys.executable, "-m", "mcpbdd.cli.main", "record", "--out", str(cassette), "--", sys.executable, "-c", crash],
         stdin=subprocess.PIPE,  # the client keeps its end open: the server's exit alone ends the session
         capture_output=True,

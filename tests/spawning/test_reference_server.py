@@ -15,6 +15,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+import warm_python
 from reference_servers import SERVERS, stdio_command
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,7 +26,7 @@ MODES = ("auto", "legacy")
 
 def _behave(mode: str, folder: Path) -> subprocess.CompletedProcess[str]:
     target = stdio_command(SERVERS["server-everything"], "stdio")
-    return subprocess.run(
+    return warm_python.run(
         [
             sys.executable,
             "-m",

@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
 import sys
 from decimal import Decimal
 from html import unescape
@@ -23,6 +22,7 @@ from typing import Any
 from xml.etree import ElementTree
 
 import pytest
+import warm_python
 from processes import matrix_run_options, mcpbdd_run
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -283,7 +283,7 @@ def test_the_cucumber_junit_xml_formatter_writes_each_pass_with_distinct_names(r
     script.write_text(_JUNIT_SCRIPT)
     for name in PASSES:
         output = tmp_path / f"{name}.xml"
-        done = subprocess.run(
+        done = warm_python.run(
             [
                 "node",
                 str(script),
@@ -313,7 +313,7 @@ def test_the_cucumber_junit_xml_formatter_writes_each_pass_with_distinct_names(r
 
 def _page_text(page: Path) -> str:
     assert CHROMIUM is not None
-    done = subprocess.run(
+    done = warm_python.run(
         [
             CHROMIUM,
             "--headless",
@@ -336,7 +336,7 @@ def _page_text(page: Path) -> str:
 @pytest.mark.skipif(CHROMIUM is None, reason="needs Chromium to read the rendered page: apt-get install chromium")
 def test_the_html_formatter_shows_each_pass_with_its_own_verdict(run: Path, tmp_path: Path) -> None:
     command = ["report", "--messages", str(run / "messages.ndjson"), "-o", str(tmp_path)]
-    done = subprocess.run(
+    done = warm_python.run(
         [sys.executable, "-m", "mcpbdd.cli.main", *command], cwd=ROOT, capture_output=True, text=True, timeout=300
     )
     assert done.returncode == 0, done.stdout + done.stderr

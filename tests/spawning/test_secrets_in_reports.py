@@ -22,7 +22,6 @@ import base64
 import json
 import re
 import shutil
-import subprocess
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -31,6 +30,7 @@ from typing import Any
 from xml.etree import ElementTree
 
 import pytest
+import warm_python
 from secret_encodings import encodings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -87,7 +87,7 @@ def _texts(files: list[Path]) -> dict[str, str]:
 
 def _mcpbdd(folder: Path, *args: str) -> Run:
     command = [sys.executable, "-m", "mcpbdd.cli.main", *args]
-    done = subprocess.run(command, cwd=folder, capture_output=True, text=True, timeout=300)
+    done = warm_python.run(command, cwd=folder, capture_output=True, text=True, timeout=300)
     return Run(folder, done.stdout + done.stderr, done.returncode)
 
 
@@ -205,7 +205,7 @@ def test_redacted_files_still_parse(redacted: Run) -> None:
 def test_plain_behave_junit_is_redacted_by_the_hooks(project: Path) -> None:
     """No `mcpbdd run`: behave's own JUnit reporter, with mcpbdd's hooks in environment.py."""
     command = [sys.executable, "-m", "behave", "--junit", "--junit-directory", "plain-junit", "-f", "null"]
-    done = subprocess.run(command, cwd=project, capture_output=True, text=True, timeout=300)
+    done = warm_python.run(command, cwd=project, capture_output=True, text=True, timeout=300)
     assert done.returncode == 1, done.stdout + done.stderr
     (report,) = (project / "plain-junit").glob("TESTS-*.xml")
     text = report.read_text(encoding="utf-8")

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import behave_process
 import pytest
+import warm_python
 from behave_process import ROOT
 
 FEATURE = """\
@@ -77,7 +78,7 @@ def project(tmp_path: Path) -> Path:
 
 def run(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run(args, cwd=project, env=env, capture_output=True, text=True, timeout=300)
+    return warm_python.run(args, cwd=project, env=env, capture_output=True, text=True, timeout=300)
 
 
 def mcpbdd_run(project: Path, server: str, *args: str) -> subprocess.CompletedProcess[str]:

@@ -13,6 +13,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+import warm_python
 from test_surface import BASE, changed  # shared with the in-process half
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -23,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _mcpbdd(*args: str, cwd: Path = ROOT, **env: str) -> subprocess.CompletedProcess[str]:
     environment = {**os.environ, "PYTHONPATH": str(cwd), **env}
-    return subprocess.run(
+    return warm_python.run(
         [sys.executable, "-m", "mcpbdd.cli.main", *args], cwd=cwd, env=environment, capture_output=True, text=True
     )
 

@@ -13,9 +13,12 @@ What it does, and why:
 - Once, at start: imports the server module's dependencies (the modules its source imports,
   found with `ast`, minus the server module's own package or directory, whose code may read
   the environment at import time) and the SDK's run-time modules, then freezes the garbage
-  collector's view so children share those pages. It never starts a thread or an event loop:
-  a fork copies only the calling thread, so a thread started by a dependency at import would
-  be missing (holding its locks) in every child. If one did, it says `fallback` and exits,
+  collector's view so children share those pages. A starter that knows more of what its command
+  imports names it (`preload` in the configuration, `spawn.start_fork_server`): mcpbdd's tests fork
+  their behave and `mcpbdd` runs so, with behave and mcpbdd's hooks loaded up front
+  (`tests/warm_python.py`). It never starts a thread or an event loop: a fork copies only the
+  calling thread, so a thread started by a dependency at import would be missing (holding its
+  locks) in every child. If one did, it says `fallback` and exits,
   and mcpbdd starts the server the plain way.
 - Per scenario: a requester (mcpbdd's stdio transport, `fork_client.py`, or for a started HTTP server
   the launcher `fork_launcher.py`) connects over a Unix socket and passes the server's stdin, stdout
@@ -550,7 +553,7 @@ def main(argv: list[str]) -> int:
         sys.path[0] = config["path0"]
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)
-    names = [*RUNTIME_MODULES, *dependencies_of(config["kind"], config["target"])]
+    names = [*RUNTIME_MODULES, *config.get("preload", ()), *dependencies_of(config["kind"], config["target"])]
     loaded = _preload(names)
     threads = threading.active_count()
     out = os.fdopen(os.dup(1), "w")

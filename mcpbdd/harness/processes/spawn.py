@@ -47,6 +47,7 @@ __all__ = [
     "fork_server_pids",
     "prepare",
     "resolve",
+    "start_fork_server",
     "stop_all",
 ]
 
@@ -183,7 +184,14 @@ def announce(mode: SpawnMode) -> None:
 class ForkServerHandle:
     """A running fork server: its socket, and the pipe whose end-of-file stops it when this process ends."""
 
-    def __init__(self, entry: _Entry, cwd: str | None, env: Mapping[str, str]) -> None:
+    def __init__(self, entry: _Entry, cwd: str | None, env: Mapping[str, str], preload: Sequence[str] = ()) -> None:
+        """Start the fork server for `entry` and wait until it is ready (or has said why not).
+
+        `preload` names modules to import up front besides the SDK's run-time modules and the ones the entry
+        point's source imports: for a caller that knows what its command imports (mcpbdd's own tests start
+        `python -m behave` and `python -m mcpbdd.cli.main` this way). They must read nothing of the environment
+        at import: every fork inherits them as the fork server imported them.
+        """
         self.entry = entry
         # A plain folder, not a `TemporaryDirectory`: its finalizer would delete the folder (and the socket)
         # in a forked worker that drops its copy of this handle. The owner removes it, or the fork server.
@@ -196,6 +204,7 @@ class ForkServerHandle:
             "path0": entry.path0,
             "socket": self.socket_path,
             "lifeline": lifeline_read,
+            "preload": list(preload),
         }
         try:
             self.process = subprocess.Popen(
@@ -237,6 +246,11 @@ class ForkServerHandle:
     def launcher_argv(self, entry: _Entry) -> list[str]:
         """What to start instead of the command: the launcher, which hands the process's pipes to a fresh fork."""
         return [sys.executable, "-I", "-S", str(_LAUNCHER), self.socket_path, *entry.command]
+
+    def launcher_for(self, argv: Sequence[str]) -> list[str]:
+        """What to start instead of `argv`: a command running this fork server's entry point, with arguments
+        of its own (one fork server serves its module or script whatever the arguments)."""
+        return [sys.executable, "-I", "-S", str(_LAUNCHER), self.socket_path, *argv]
 
     def let_go(self) -> None:
         """In a forked copy of the process that started it: close this copy of the lifeline, stop nothing."""
@@ -361,6 +375,18 @@ def fork_server(mode: SpawnMode, argv: Sequence[str], *, cwd: str | None, env: M
                 )
         handle = _servers[key]
     return None if handle is None else Fork(handle, entry)
+
+
+def start_fork_server(
+    argv: Sequence[str], *, cwd: str | None, env: Mapping[str, str], preload: Sequence[str] = ()
+) -> ForkServerHandle | None:
+    """A fork server of the caller's own for the Python command `argv` (`python -m mod`, `python path.py`), with
+    `preload` imported up front (see `ForkServerHandle`), or None when `argv` is not such a command. Not one of the
+    run's (`fork_server_pids` does not list it): the caller stops it, or it ends with the caller's process."""
+    entry = _entry(argv, cwd, env)
+    if entry is None:
+        return None
+    return ForkServerHandle(entry, cwd, _start_environment(env), preload)
 
 
 def fork_server_pids() -> list[int]:
