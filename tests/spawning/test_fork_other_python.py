@@ -37,6 +37,7 @@ import json
 import os
 import sys
 
+import __main__
 import only_in_the_other_venv
 from mcp.server.mcpserver import MCPServer
 
@@ -60,6 +61,14 @@ def crash() -> str:
     """Dies mid-call."""
     print("fatal: the index is corrupt", file=sys.stderr, flush=True)
     os._exit(3)
+
+
+@mcp.tool()
+def main_module() -> str:
+    """What the process's `__main__` and argv look like."""
+    return json.dumps({"argv": sys.argv, "orig_argv": sys.orig_argv, "file": __main__.__file__,
+                       "package": __main__.__package__, "loader": type(__main__.__loader__).__name__,
+                       "spec": __main__.__spec__ is None})
 
 
 if __name__ == "__main__":
@@ -132,7 +141,9 @@ async def test_the_other_venv_s_fork_takes_the_variables_read_at_start_and_repor
     assert dead.channel is Channel.TRANSPORT_FAILURE
     assert "exited with code 3" in (dead.failure or "") and "fatal: the index is corrupt" in (dead.failure or "")
 
-    broken = Stdio(f"{python} {script}", ProcessOptions(extra_env={"CRASH_AT_START": "1"}))
+    # the first test's command (a fork server per interpreter, entry point, directory and variables read at start:
+    # this one's is already up when that test ran first; a fork server costs ~1 s of CPU at its start)
+    broken = Stdio(f"{python} {script.name}", ProcessOptions(cwd=str(script.parent), extra_env={"CRASH_AT_START": "1"}))
     async with ClientHarness(broken, timeout=30, start_timeout=120) as harness:
         with pytest.raises(BaseException):  # noqa: B017 - how a failed start is worded is the harness's business
             await harness.call_tool(None, "about", {})
@@ -200,47 +211,23 @@ def test_an_interpreter_that_cannot_fork_as_the_fork_server_does_starts_plainly_
     assert "its Python has no os.pidfd_open, which the fork server needs" in err, err
 
 
-WHAT_MAIN_SEES = """
-import json
-import sys
-
-import __main__
-from mcp.server.mcpserver import MCPServer
-
-mcp = MCPServer("main")
-
-
-@mcp.tool()
-def main_module() -> str:
-    return json.dumps({"argv": sys.argv, "orig_argv": sys.orig_argv, "file": __main__.__file__,
-                       "package": __main__.__package__, "loader": type(__main__.__loader__).__name__,
-                       "spec": __main__.__spec__ is None})
-
-
-if __name__ == "__main__":
-    mcp.run("stdio")
-"""
-
-
 @pytest.mark.anyio
 async def test_a_forked_script_sees_the_argv_and_main_module_a_plain_start_gives_it(
-    other_venv: Path, tmp_path: Path
+    other_venv: Path, script: Path
 ) -> None:
     """`python server.py --flag`: `sys.argv[0]` is `server.py` as written (`runpy.run_path` made it the resolved
     path), `__main__.__package__` None (it was ''), `__loader__` a source loader (it was None), and `sys.orig_argv`
-    the command (it was the fork server's command line): a server that reads them differed when forked."""
-    folder = tmp_path / "srv"
-    folder.mkdir()
-    (folder / "main_server.py").write_text(WHAT_MAIN_SEES)
+    the command (it was the fork server's command line): a server that reads them differed when forked.
+    The first test's server and directory: its fork server serves this fork too (the arguments are the request's)."""
     python = other_venv / "bin" / "python"
     seen = {}
     for mode in ("plain", "fork"):
-        stdio = Stdio(f"{python} main_server.py --flag", ProcessOptions(cwd=str(folder), spawn=mode))
+        stdio = Stdio(f"{python} {script.name} --flag", ProcessOptions(cwd=str(script.parent), spawn=mode))
         async with ClientHarness(stdio, timeout=30, start_timeout=120) as harness:
             result = await harness.call_tool(None, "main_module", {})
         assert result.ok, result.failure
         seen[mode] = json.loads(result.text)
-    assert seen["plain"]["argv"] == ["main_server.py", "--flag"]
+    assert seen["plain"]["argv"] == ["server.py", "--flag"]
     assert seen["fork"] == seen["plain"]
 
 

@@ -39,7 +39,9 @@ from mcpbdd.locust.target import started_server
 
 NOTES = "{python} -m mcpbdd.examples.notes --http 127.0.0.1:{port} --auth jwks={jwks},issuer={issuer}"
 MISBEHAVING = "{python} " + str(Path(__file__).parents[1] / "locust_servers.py") + " {port}"
-RUN_TIME_S = 4.0
+RUN_TIME_S = 2.0
+"""The notes run's: some 250 calls of each tool (fewer on a crowded machine), far from the one each test needs."""
+DYING_RUN_TIME_S = 6.0
 PROFILE = [
     LocustStep("create_note", {"title": "{tenant}/{caller}/{n}", "body": "written under load"}, 1),
     LocustStep("list_notes", {}, 1),
@@ -213,10 +215,13 @@ def test_a_stalling_flooding_refusing_server_is_counted_and_the_run_ends_on_time
 
 def _dying_run(out: Path) -> LoadResult:
     profile = [LocustStep("echo", {"text": "{caller} {n}"})]
-    # generous: on a crowded machine a session's first call can take seconds, and the kill waits for a report (3 s);
-    # one worker (both callers on it): what is kept when the server dies does not depend on how many report it (the
+    # the kill comes with the worker's first report that counts calls: at most a report interval (3 s) after the
+    # first call, which a crowded machine may delay by a second or two (the run time counts from the users' start);
+    # the rest of the run calls the dead server, each call failing within some 0.1 s, so a second of it is plenty
+    # and 6 s leave at least that; every second more costs a core's second of failed calls.
+    # One worker (both callers on it): what is kept when the server dies does not depend on how many report it (the
     # notes run proves two workers' reports add up), and a second worker would only call the dead server faster
-    options = LocustOptions(workers=1, run_time_s=10, call_timeout_s=3.0, csv_dir=out, tokens="test")
+    options = LocustOptions(workers=1, run_time_s=DYING_RUN_TIME_S, call_timeout_s=3.0, csv_dir=out, tokens="test")
     with started_server(MISBEHAVING) as url:
         killer = threading.Thread(target=_kill_once_calls_were_made, args=(_listening_pid(url), out), daemon=True)
         killer.start()
@@ -230,7 +235,7 @@ def test_a_server_that_dies_mid_run_keeps_what_was_measured(runs: Runs) -> None:
     echo = result.per_tool["echo"]
     assert echo.by_channel["ok"] > 0, echo
     assert echo.by_channel["transport_error"] > 0, echo
-    assert result.stopped_because == "the 10 s run time ended"
+    assert result.stopped_because == f"the {DYING_RUN_TIME_S:g} s run time ended", result.stopped_because
 
 
 def _kill_once_calls_were_made(pid: int, out: Path) -> None:
