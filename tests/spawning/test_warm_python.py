@@ -1,5 +1,6 @@
-"""The warm parent of the tests' behave and `mcpbdd` commands (`warm_python.py`) preloads nothing that reads the
-environment at import: a fork would see the warm parent's values instead of its own run's."""
+"""The warm parent of the tests' behave and `mcpbdd` commands (`warm_python.py`): a run forked from it sees what a
+cold start sees, and it preloads nothing that reads the environment or the working folder at import (a fork would
+see the warm parent's instead of its own run's)."""
 
 from __future__ import annotations
 
@@ -9,20 +10,34 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import warm_python
 
+READ_AT_IMPORT = ("environ", "environb", "getenv", "getcwd", "cwd")
+"""What a module must not call or read while it is imported: the environment and the working folder (`os.getcwd`,
+`Path.cwd`), which are the warm parent's then, not the fork's."""
+
+
+def _run_at_import(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """The statements of a module body that run when it is imported: all but function bodies (a class body runs)."""
+    for statement in body:
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        if isinstance(statement, ast.ClassDef):
+            yield from _run_at_import(statement.body)
+            continue
+        yield statement
+
 
 def _reads_environment_at_import(module: str) -> list[str]:
-    """The module-level statements of `module` (outside any function) that read `os.environ` or `os.getenv`."""
+    """Where `module` reads the environment or the working folder while it is imported (`READ_AT_IMPORT`)."""
     source = Path(importlib.import_module(module).__file__ or "").read_text(encoding="utf-8")
     found = []
-    for statement in ast.parse(source).body:
-        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            continue
+    for statement in _run_at_import(ast.parse(source).body):
         for node in ast.walk(statement):
-            if isinstance(node, ast.Attribute) and node.attr in ("environ", "getenv", "environb"):
+            if isinstance(node, ast.Attribute) and node.attr in READ_AT_IMPORT:
                 found.append(f"{module}:{statement.lineno}")
                 break
     return found
@@ -105,3 +120,19 @@ def test_a_warm_run_keeps_the_exit_code_and_stderr_of_a_failure(tmp_path: Path) 
     assert warm_python.argv_for(argv) != argv  # started warm
     assert (warm.returncode, warm.stdout, warm.stderr) == (cold.returncode, cold.stdout, cold.stderr)
     assert cold.returncode == 2 and "--no-such-option" in cold.stderr
+
+
+def test_the_check_sees_a_class_body_and_the_working_folder(tmp_path: Path) -> None:
+    """A class attribute and `Path.cwd()` run at import too; a function's body does not."""
+    (tmp_path / "reads_at_import.py").write_text(
+        "import os\nfrom pathlib import Path\n\n"
+        "def later():\n    return os.environ['LATER']\n\n"
+        "class Settings:\n    home = Path.cwd()\n\n"
+        "    def method(self):\n        return os.getenv('LATER')\n"
+    )
+    sys.path.insert(0, str(tmp_path))
+    try:
+        assert _reads_environment_at_import("reads_at_import") == ["reads_at_import:8"]
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("reads_at_import", None)
