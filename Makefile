@@ -59,15 +59,17 @@ features: $(INSTALLED)
 # The pytest suite in two tiers. test-fast: every test outside tests/spawning/, in-process only (tests/conftest.py
 # fails any of them that starts a process). pytest: the whole tree, tests/spawning/
 # too (the tests that run behave, `mcpbdd run`, servers over stdio or HTTP and fork servers, and the project's own
-# specifications). Both on three pytest-xdist workers, on two cores (XDIST= runs them in one process); in `pytest` a worker takes a
-# whole module (its module-scoped runs are set up once), and the readers of the one specifications run share a worker
-# (tests/conftest.py); the fast tier has no such fixture and takes tests one by one. Each test is bounded by
-# pytest-timeout ([tool.pytest.ini_options] in pyproject.toml). `make test` runs no tool twice: mypy, lint-imports,
+# specifications). On pytest-xdist workers, on two cores (XDIST= / XDIST_FAST= run them in one process); in `pytest` a
+# worker takes a whole module (its module-scoped runs are set up once), and the readers of the one specifications run
+# share a worker (tests/conftest.py); the fast tier has no such fixture and takes tests one by one. Each test is bounded
+# by pytest-timeout ([tool.pytest.ini_options] in pyproject.toml). `make test` runs no tool twice: mypy, lint-imports,
 # check-jsonschema and actionlint run in `lint`, mkdocs in `docs`; the tests run them only on copies broken on purpose.
-# Three, not two: a test waiting on a process, a timeout or a grace period leaves its core idle (two workers kept
-# 1.6 of 2 cores busy), and a third fills it: 713 s against 796 s for `make pytest` on the same clone, same CPU
-# (BENCHMARKS.md, "CI time after the fourth step").
-XDIST ?= -n 3
+# More workers than cores: a test waiting on a process, a timeout or a grace period leaves its core idle, and another
+# worker fills it. The whole tree on four: a fresh clone's `make test` 647 s against 703 s on three, 742 s before the
+# tests' warm runs (two workers kept 1.6 of 2 cores busy, three 1.66, four 1.70; BENCHMARKS.md, "CI time, fifth
+# step"). The fast tier on three: its tests wait on nothing, and each worker collects the whole tier first.
+XDIST ?= -n 4
+XDIST_FAST ?= -n 3
 
 # The tests keep Python's compiled modules and pytest's rewritten test modules (__pycache__/, git-ignored) even where
 # the environment says not to write them (PYTHONDONTWRITEBYTECODE, set in some containers): without them each worker
@@ -75,7 +77,7 @@ XDIST ?= -n 3
 # every behave, `mcpbdd` and server process a test starts compiles the mcpbdd modules it imports (~0.2 s CPU each).
 test-fast pytest: export PYTHONDONTWRITEBYTECODE :=
 test-fast: $(INSTALLED)
-	$(BIN)/python -m pytest -q $(XDIST) --ignore=tests/spawning
+	$(BIN)/python -m pytest -q $(XDIST_FAST) --ignore=tests/spawning
 
 pytest: $(INSTALLED)
 	$(BIN)/python -m pytest -q $(XDIST) $(if $(XDIST),--dist loadfile --no-loadscope-reorder)

@@ -37,7 +37,7 @@ PROJECT_RUN_MODULES = frozenset(
 
 
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
-    """How pytest-xdist (`make pytest`: `-n 3 --dist loadfile`, then this scheduler) shares the tests out: a module to
+    """How pytest-xdist (`make pytest`: `-n 4 --dist loadfile`, then this scheduler) shares the tests out: a module to
     a worker (its module-scoped fixtures, often a real run several tests read, set up once, not once per worker), and
     every module that reads the session's project run to the one worker that runs it (a session fixture is per
     worker).

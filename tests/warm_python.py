@@ -113,4 +113,15 @@ def _stop_all() -> None:
         handle.stop()
 
 
+def _forget_in_fork() -> None:
+    """In a fork of this process (a test that forks): the warm fork servers are not its own to stop."""
+    global _lock
+    _lock = threading.Lock()
+    for handle in _servers.values():
+        if handle is not None:
+            handle.let_go()
+    _servers.clear()
+
+
 atexit.register(_stop_all)
+os.register_at_fork(after_in_child=_forget_in_fork)
