@@ -19,11 +19,9 @@ compare, or to rule this out).
 
 from __future__ import annotations
 
-import atexit
 import os
 import subprocess
 import sys
-import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -54,8 +52,8 @@ among them: `runpy` runs each afresh as `__main__` (imported before, it would ru
 WARM_MODULES = frozenset({"behave", "mcpbdd.cli.main"})
 """The `-m` modules started warm."""
 
-_servers: dict[tuple[object, ...], spawn.ForkServerHandle | None] = {}
-_lock = threading.Lock()
+_servers = spawn.ForkServerRegistry()
+"""The warm fork servers of this process: stopped at its exit, let go of in a test's fork of it."""
 
 
 def _cold(env: Mapping[str, str]) -> bool:
@@ -69,18 +67,18 @@ def _key(module: str, env: Mapping[str, str]) -> tuple[object, ...]:
 def _server(argv: Sequence[str], env: Mapping[str, str]) -> spawn.ForkServerHandle | None:
     """The warm fork server for `argv`'s module and start variables (started on first use), or None."""
     key = _key(argv[2], env)
-    with _lock:
-        handle = _servers.get(key)
+    with _servers.lock:
+        handle = _servers.handles.get(key)
         if handle is not None and handle.process.poll() is not None:  # it died: start another
             handle.stop()
-            del _servers[key]
-        if key not in _servers:
+            del _servers.handles[key]
+        if key not in _servers.handles:
             started = spawn.start_fork_server(argv, cwd=str(ROOT), env=env, preload=PRELOAD)
             if started is not None and not started.ready:
                 print(f"warm_python: starting {argv[2]} plainly: {started.why_not}", file=sys.stderr)
                 started = None
-            _servers[key] = started
-        return _servers[key]
+            _servers.handles[key] = started
+        return _servers.handles[key]
 
 
 def argv_for(argv: Sequence[str], env: Mapping[str, str] | None = None) -> list[str]:
@@ -101,27 +99,4 @@ def run(argv: Sequence[str], **options: Any) -> subprocess.CompletedProcess[Any]
 
 def server_pids() -> list[int]:
     """The warm fork servers of this process that run now (not a test's processes: `processes.forks` skips them)."""
-    with _lock:
-        return [handle.process.pid for handle in _servers.values() if handle and handle.process.poll() is None]
-
-
-def _stop_all() -> None:
-    with _lock:
-        handles = [handle for handle in _servers.values() if handle is not None]
-        _servers.clear()
-    for handle in handles:
-        handle.stop()
-
-
-def _forget_in_fork() -> None:
-    """In a fork of this process (a test that forks): the warm fork servers are not its own to stop."""
-    global _lock
-    _lock = threading.Lock()
-    for handle in _servers.values():
-        if handle is not None:
-            handle.let_go()
-    _servers.clear()
-
-
-atexit.register(_stop_all)
-os.register_at_fork(after_in_child=_forget_in_fork)
+    return _servers.pids()

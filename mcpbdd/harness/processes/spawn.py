@@ -40,6 +40,7 @@ __all__ = [
     "SPAWN_MODES",
     "Fork",
     "ForkServerHandle",
+    "ForkServerRegistry",
     "SpawnMode",
     "announce",
     "describe",
@@ -281,8 +282,51 @@ def _read_line(stream: object, timeout: float) -> str:
     return result[0].decode(errors="replace").strip() if result else ""
 
 
-_servers: dict[tuple[object, ...], ForkServerHandle | None] = {}
-_lock = threading.Lock()
+class ForkServerRegistry:
+    """One process's own fork servers by key (None: a key whose fork server could not be used), guarded by `lock`:
+    listed while they run, stopped together at exit, and let go of in a forked copy of the process.
+
+    The run keeps one (`fork_server`); a caller of `start_fork_server` that keeps several (mcpbdd's tests) keeps
+    another, so that its fork servers are never taken for the run's (`fork_server_pids`)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.handles: dict[tuple[object, ...], ForkServerHandle | None] = {}
+        atexit.register(self.stop_all)
+        os.register_at_fork(after_in_child=self.forget_in_fork)
+
+    def pids(self) -> list[int]:
+        """The process ids of the fork servers in this registry that run now."""
+        with self.lock:
+            return [
+                handle.process.pid
+                for handle in self.handles.values()
+                if handle is not None and handle.process.poll() is None
+            ]
+
+    def stop_all(self) -> None:
+        """Stop every fork server in this registry (also run at exit; a killed process's pipe closes anyway)."""
+        with self.lock:
+            handles = [handle for handle in self.handles.values() if handle is not None]
+            self.handles.clear()
+        for handle in handles:
+            handle.stop()
+
+    def forget_in_fork(self) -> None:
+        """In a process forked from one that runs fork servers (a `--jobs` worker): they are not this process's.
+
+        It lets go of its copies of their lifelines (the fork servers end with the process that started them,
+        not with the last fork of it) and starts its own when it needs one, so stopping its own never stops
+        (or deletes the socket of) a fork server another process still uses.
+        """
+        self.lock = threading.Lock()  # the parent may have held it while forking
+        for handle in self.handles.values():
+            if handle is not None:
+                handle.let_go()
+        self.handles.clear()
+
+
+_run_servers = ForkServerRegistry()
 
 
 LOCALE_VARIABLES = ("LC_ALL", "LC_CTYPE", "LANG")
@@ -352,8 +396,8 @@ def fork_server(mode: SpawnMode, argv: Sequence[str], *, cwd: str | None, env: M
     entry = _entry(argv, cwd, env)
     assert entry is not None
     key = _key(entry, cwd, env)
-    with _lock:
-        gone = _servers.get(key)
+    with _run_servers.lock:
+        gone = _run_servers.handles.get(key)
         if gone is not None and gone.process.poll() is not None:
             print(
                 f"mcpbdd: the fork server for {shlex.join(argv)} ended (exit code {gone.process.returncode}); "
@@ -361,19 +405,19 @@ def fork_server(mode: SpawnMode, argv: Sequence[str], *, cwd: str | None, env: M
                 file=sys.__stderr__ or sys.stderr,
             )
             gone.stop()
-            del _servers[key]
-        if key not in _servers:
+            del _run_servers.handles[key]
+        if key not in _run_servers.handles:
             started = ForkServerHandle(entry, cwd, _start_environment(env))
             if started.ready:
-                _servers[key] = started
+                _run_servers.handles[key] = started
             else:
-                _servers[key] = None
+                _run_servers.handles[key] = None
                 print(
                     f"mcpbdd: starting {shlex.join(argv)} plainly in every scenario, not from the fork server: "
                     f"{started.why_not}",
                     file=sys.__stderr__ or sys.stderr,
                 )
-        handle = _servers[key]
+        handle = _run_servers.handles[key]
     return None if handle is None else Fork(handle, entry)
 
 
@@ -392,35 +436,10 @@ def start_fork_server(
 def fork_server_pids() -> list[int]:
     """The process ids of the fork servers this process runs now: the run's own, not a scenario's processes
     (a leak check counts every other process forked from them)."""
-    with _lock:
-        return [
-            handle.process.pid for handle in _servers.values() if handle is not None and handle.process.poll() is None
-        ]
+    return _run_servers.pids()
 
 
 def stop_all() -> None:
-    """Stop every fork server this process started (also run at exit; a killed run's pipe closes anyway)."""
-    with _lock:
-        handles = [handle for handle in _servers.values() if handle is not None]
-        _servers.clear()
-    for handle in handles:
-        handle.stop()
-
-
-def _forget_in_fork() -> None:
-    """In a process forked from one that runs fork servers (a `--jobs` worker): they are not this process's.
-
-    It lets go of its copies of their lifelines (the fork servers end with the process that started them,
-    not with the last fork of it) and starts its own when it needs one, so stopping its own never stops
-    (or deletes the socket of) a fork server another process still uses.
-    """
-    global _lock
-    _lock = threading.Lock()  # the parent may have held it while forking
-    for handle in _servers.values():
-        if handle is not None:
-            handle.let_go()
-    _servers.clear()
-
-
-atexit.register(stop_all)
-os.register_at_fork(after_in_child=_forget_in_fork)
+    """Stop every fork server this process started for the run (also run at exit; a killed run's pipe closes
+    anyway)."""
+    _run_servers.stop_all()
