@@ -101,6 +101,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     )
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _base_temporary_folder_made_first(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """This process's base temporary folder, made once before any test. Module fixtures start their runs in threads,
+    each taking a folder with `tmp_path_factory.mktemp`; on a worker whose first module that is, two threads could make
+    the base folder at once (pytest does not lock it) and one failed with FileExistsError (seen on four workers)."""
+    tmp_path_factory.getbasetemp()
+
+
 # Every phase of every test goes through the fast tier's guard: outside tests/spawning/, no process may start.
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_setup(item: pytest.Item) -> Generator[None, None, None]:
