@@ -102,3 +102,11 @@ chromium:
 	@.ci/chromium
 
 features pytest: chromium
+
+# nginx for the tests of the protected edge behind a reverse proxy: found, installed as root where apt-get is (after
+# Chromium, so the two installs never hold the package lock at once), required under CI=true, else those tests skip.
+.PHONY: nginx
+nginx: chromium
+	@.ci/nginx
+
+pytest: nginx

@@ -61,6 +61,9 @@ class Deployment:
 
 
 def _nginx() -> str | None:
+    """The nginx to put in front: $MCPBDD_NGINX when set (as `.ci/nginx` reads it), else the PATH's or Debian's."""
+    if os.environ.get("MCPBDD_NGINX"):
+        return os.environ["MCPBDD_NGINX"] if os.access(os.environ["MCPBDD_NGINX"], os.X_OK) else None
     return shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if Path(p).is_file()), None)
 
 

@@ -90,3 +90,29 @@ def test_ci_finds_chromium_or_fails_naming_the_install(tmp_path: Path) -> None:
     assert "Install it: sudo apt-get install chromium" in missing.stderr
     planned = subprocess.run(["make", "-n", "features"], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert ".ci/chromium" in planned.stdout, "make test runs the app features only after finding Chromium"
+
+
+def _nginx_script(tmp_path: Path, nginx: str, ci: str) -> subprocess.CompletedProcess[str]:
+    """`.ci/nginx` run by a user who is not root (`id -u` says 1000), told nginx is at `nginx`."""
+    bin_dir = tmp_path / "ci-bin"
+    bin_dir.mkdir(parents=True)
+    (bin_dir / "id").write_text("#!/bin/sh\necho 1000\n")
+    (bin_dir / "id").chmod(0o755)
+    env = {**os.environ, "PATH": f"{bin_dir}:/usr/bin:/bin", "MCPBDD_NGINX": nginx, "CI": ci}
+    script = ROOT / ".ci" / "nginx"
+    return subprocess.run(["/bin/bash", str(script)], env=env, capture_output=True, text=True, timeout=60)
+
+
+def test_ci_finds_nginx_or_fails_naming_the_install_and_elsewhere_says_the_tests_skip(tmp_path: Path) -> None:
+    stub = tmp_path / "nginx"
+    stub.write_text("#!/bin/sh\nexit 0\n")
+    stub.chmod(0o755)
+    assert _nginx_script(tmp_path / "with", str(stub), ci="true").returncode == 0
+    in_ci = _nginx_script(tmp_path / "ci", str(tmp_path / "absent"), ci="true")
+    assert in_ci.returncode == 1, in_ci.stdout
+    assert "CI=true requires the reverse-proxy deployment tests. Install it: sudo apt-get install nginx" in in_ci.stderr
+    outside = _nginx_script(tmp_path / "outside", str(tmp_path / "absent"), ci="")
+    assert outside.returncode == 0, outside.stderr
+    assert "the reverse-proxy deployment tests will skip. Install it: sudo apt-get install nginx" in outside.stdout
+    planned = subprocess.run(["make", "-n", "pytest"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert planned.stdout.index(".ci/chromium") < planned.stdout.index(".ci/nginx"), "one apt-get at a time"
