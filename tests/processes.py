@@ -26,7 +26,7 @@ import httpx
 import warm_python
 
 from mcpbdd.harness.connectors import python_command
-from mcpbdd.harness.processes import spawn
+from mcpbdd.harness.processes import ports, spawn
 from mcpbdd.harness.processes.forkserver import STANDBY_NAME
 
 T = TypeVar("T")
@@ -75,10 +75,8 @@ def matrix_run_options(out: Path) -> list[str]:
 
 
 def free_port() -> int:
-    """A loopback port nothing listens on right now (the OS picks it)."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+    """A loopback port nothing listens on right now, claimed against mcpbdd's other pickers (`ports.py`)."""
+    return ports.free_port()
 
 
 def port_of(url: str) -> int:

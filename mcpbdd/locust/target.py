@@ -28,6 +28,8 @@ import time
 from collections.abc import Iterator
 from typing import IO
 
+from mcpbdd.harness.processes.ports import free_port
+
 __all__ = ["ServerStartError", "started_server"]
 
 STOP_GRACE_S = 5.0
@@ -36,12 +38,6 @@ OUTPUT_TAIL_CHARS = 2000
 
 class ServerStartError(RuntimeError):
     """The server command did not come up (it exited, or never listened on its port)."""
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def _fill(command: str, port: int) -> list[str]:
@@ -62,7 +58,7 @@ def _fill(command: str, port: int) -> list[str]:
 @contextlib.contextmanager
 def started_server(command: str, *, start_timeout_s: float = 30.0, path: str = "/mcp") -> Iterator[str]:
     """Start `command`, wait until it listens, yield its MCP URL; stop its process group afterwards."""
-    port = _free_port()
+    port = free_port()
     argv = _fill(command, port)
     with tempfile.TemporaryFile() as output:
         guarded = [sys.executable, "-m", "mcpbdd.locust.launch", str(os.getpid()), "--exec", *argv]

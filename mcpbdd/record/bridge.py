@@ -75,8 +75,16 @@ def _event(message: dict[str, Any]) -> bytes:
     return b"event: message\ndata: " + json.dumps(message).encode() + b"\n\n"
 
 
+def _refused(status: int, why: str) -> Response:
+    """An error answer, also written to the bridge's stderr: a client's SDK shows only "Server returned an error
+    response", and the harness reports the end of the bridge's stderr with it (`HttpProcess.diagnose`)."""
+    sys.stderr.write(f"mcpbdd bridge: answered {status}: {why}\n")
+    sys.stderr.flush()
+    return Response(why, status_code=status, media_type="text/plain")
+
+
 def _lost(lost: Lost) -> Response:
-    return Response(lost.why, status_code=502, media_type="text/plain")
+    return _refused(502, lost.why)
 
 
 class Bridge:
@@ -130,16 +138,12 @@ class Bridge:
         try:
             message = json.loads(await request.body())
         except ValueError:
-            return Response("the body is not JSON", status_code=400, media_type="text/plain")
+            return _refused(400, "the body is not JSON")
         if not isinstance(message, dict):
-            return Response(
-                "the bridge relays one JSON-RPC message per request (no batches)",
-                status_code=400,
-                media_type="text/plain",
-            )
+            return _refused(400, "the bridge relays one JSON-RPC message per request (no batches)")
         session, new_id = self.session_for(message, request.headers.get(SESSION_HEADER))
         if session is None:
-            return Response("no such session", status_code=404, media_type="text/plain")
+            return _refused(404, "no such session")
         headers = {SESSION_HEADER: new_id} if new_id else {}
         closing = BackgroundTask(session.close) if self.one_off(session) else None
         if "method" not in message or "id" not in message:  # a notification, or an answer to the server's request

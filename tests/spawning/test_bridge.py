@@ -58,12 +58,16 @@ async def test_a_module_target_runs_as_a_stdio_process_behind_the_bridge() -> No
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
 async def test_a_server_that_dies_fails_the_call_never_answers_it(mode: str) -> None:
     marker = uuid.uuid4().hex
-    async with ClientHarness(bridged(ServerTarget.parse("stdio: {python} -m servers"), marker), mode=mode) as harness:
+    process = bridged(ServerTarget.parse("stdio: {python} -m servers"), marker)
+    async with ClientHarness(process, mode=mode) as harness:
         alive = await harness.call_tool(None, "whoami", {})
         dead = await harness.call_tool(None, "die", {})
+        said = process.stderr()
     assert alive.ok, alive.failure
     # The SDK's HTTP client turns the 502 into its own -32603 "Server returned an error response": never a result.
     assert dead.channel in (Channel.PROTOCOL_ERROR, Channel.TRANSPORT_FAILURE), dead
+    # So the bridge says why on its stderr, which the harness reports with a failed start (`HttpProcess.diagnose`).
+    assert "mcpbdd bridge: answered 502: the stdio server exited with code 3" in said, said
     assert processes_marked(marker) == []
 
 

@@ -29,6 +29,7 @@ import warm_python
 from official_agreement import Run, assert_agreement
 
 from mcpbdd.conformance.agreement import COUNTERPARTS
+from mcpbdd.harness.processes.ports import free_port
 
 PYTHON = sys.executable
 TESTS = Path(__file__).parents[1]
@@ -61,9 +62,7 @@ def test_without_npm_the_official_suite_cannot_run_and_the_command_says_so(tmp_p
 
 @contextlib.contextmanager
 def _notes_at_a_url() -> Iterator[str]:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     server = subprocess.Popen(
         [PYTHON, "-m", "mcpbdd.examples.notes", "--http", f"127.0.0.1:{port}"],
         stdout=subprocess.DEVNULL,

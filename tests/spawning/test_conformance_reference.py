@@ -37,6 +37,7 @@ from official_agreement import Run, assert_agreement, baseline_options, expected
 from reference_servers import SERVERS, command, stdio_command
 
 from mcpbdd.conformance.agreement import COUNTERPARTS
+from mcpbdd.harness.processes.ports import free_port
 
 ERAS = ("2026-07-28", "2025-11-25")
 
@@ -138,12 +139,6 @@ def test_without_its_expected_failures_the_pack_fails_on_server_everything(tmp_p
     assert "the error's data is None, not {'uri':" in summary
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def _serve(argv: list[str], port: int, env: dict[str, str]) -> Iterator[str]:
     server = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
@@ -175,7 +170,7 @@ def served(request: pytest.FixtureRequest, tmp_path: Path, stdio_runs: StdioRuns
     if case in TARGETS:
         yield case, stdio_runs.of(case)
         return
-    port = _free_port()
+    port = free_port()
     argv = command(SERVERS["server-everything"], "streamableHttp")
     env = {**os.environ, "PORT": str(port)}
     name = case.split(" at ")[0]

@@ -9,14 +9,17 @@ ports picked with another socket first (what the other process would do).
 from __future__ import annotations
 
 import socket
+import subprocess
+import sys
 from collections.abc import Iterator
 from contextlib import AsyncExitStack
 
 import pytest
 
 from mcpbdd.harness import ClientHarness
-from mcpbdd.harness.processes import http_process
+from mcpbdd.harness.processes import ports
 from mcpbdd.harness.processes.http_process import PORT_ATTEMPTS, HttpProcess
+from mcpbdd.harness.processes.ports import PortClaim
 
 NOTES = "{python} -m mcpbdd.examples.notes --http 127.0.0.1:{port}"
 
@@ -28,17 +31,18 @@ class PortThief:
         self.left = 0
         self.taken: list[int] = []
         self._held: list[socket.socket] = []
-        self._real_pick = http_process.free_port
+        self._real_pick = ports.claim_port
 
-    def pick(self) -> int:
-        port = self._real_pick()
+    def pick(self) -> PortClaim:
+        claim = self._real_pick()
+        port = claim.port
         if self.left > 0:
             self.left -= 1
             blocker = socket.socket()
             blocker.bind(("127.0.0.1", port))
             self._held.append(blocker)
             self.taken.append(port)
-        return port
+        return claim
 
     def close(self) -> None:
         for blocker in self._held:
@@ -48,7 +52,7 @@ class PortThief:
 @pytest.fixture
 def thief(monkeypatch: pytest.MonkeyPatch) -> Iterator[PortThief]:
     stealing = PortThief()
-    monkeypatch.setattr(http_process, "free_port", stealing.pick)
+    monkeypatch.setattr(ports, "claim_port", stealing.pick)
     yield stealing
     stealing.close()
 
@@ -74,3 +78,21 @@ async def test_when_every_port_picked_is_taken_the_error_says_the_address_is_in_
     assert "ended before it listened" in str(failure.value)
     assert "address already in use" in str(failure.value).lower()
     assert len(thief.taken) == PORT_ATTEMPTS
+
+
+@pytest.mark.anyio
+async def test_the_servers_port_is_claimed_against_other_processes_until_it_stops() -> None:
+    process = HttpProcess(NOTES)
+    async with ClientHarness(process, timeout=20) as harness:
+        await harness.list_tools(None)
+        port = process.port
+        assert port is not None
+        assert not _claimable_elsewhere(port), f"another process could claim {port} while the server runs on it"
+    assert _claimable_elsewhere(port), f"{port} stayed claimed after the server stopped"
+
+
+def _claimable_elsewhere(port: int) -> bool:
+    """Whether another process, as another `--jobs` or test worker would, can claim `port` now."""
+    probe = f"from mcpbdd.harness.processes.ports import try_claim; print(try_claim({port}) is not None)"
+    said = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True)
+    return said.stdout.strip() == "True"

@@ -304,7 +304,7 @@ def test_a_runner_killed_with_sigkill_takes_its_server_and_locust_processes_with
 
 
 def _free_port() -> int:
-    from mcpbdd.harness.processes.http_process import free_port
+    from mcpbdd.harness.processes.ports import free_port
 
     return free_port()
 

@@ -17,7 +17,6 @@ import asyncio
 import contextlib
 import os
 import signal
-import socket
 import subprocess
 import tempfile
 import time
@@ -28,11 +27,12 @@ from typing import Any
 
 from mcpbdd.authorization.edge import BearerSource, EdgeLog
 from mcpbdd.harness.connectors import STDERR_TAIL_LINES, Http
-from mcpbdd.harness.processes import groups, spawn
+from mcpbdd.harness.processes import groups, ports, spawn
+from mcpbdd.harness.processes.ports import PortClaim, free_port
 from mcpbdd.harness.processes.process_options import ProcessOptions, command_argv
 from mcpbdd.kit.principals import Principal
 
-__all__ = ["MCP_PATH", "PORT_ATTEMPTS", "STOP_GRACE", "HttpProcess", "free_port"]
+__all__ = ["MCP_PATH", "PORT_ATTEMPTS", "STOP_GRACE", "HttpProcess", "free_port"]  # free_port: from `ports`
 
 MCP_PATH = "/mcp"
 """Where the SDK's `streamable_http_app()` serves MCP unless told otherwise."""
@@ -47,13 +47,6 @@ PORT_ATTEMPTS = 3
 
 STOP_GRACE = 5.0
 """Seconds a stopped server has to exit after SIGTERM before its process group is killed."""
-
-
-def free_port() -> int:
-    """A port on 127.0.0.1 nobody listens on right now (the server binds it a moment later)."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 class HttpProcess:
@@ -82,6 +75,7 @@ class HttpProcess:
         self.start_timeout = start_timeout
         self.path = path
         self.port: int | None = None
+        self._claim: PortClaim | None = None
         self._process: subprocess.Popen[bytes] | None = None
         self._stderr_path: Path | None = None
         self._http: Http | None = None
@@ -101,9 +95,10 @@ class HttpProcess:
     async def start(self, stack: AsyncExitStack) -> None:
         """Start the process (in the owner task) and wait until its port accepts connections.
 
-        The port is free when picked, not reserved: another process may bind it before the server
-        does. A server that ends saying its address is in use is started again on a new port
-        (`PORT_ATTEMPTS` in all); any other early end is reported at once.
+        The port is free when picked and claimed against mcpbdd's other pickers (`ports.py`) until the
+        process stops, but another program may still bind it before the server does. A server that ends
+        saying its address is in use is started again on a new port (`PORT_ATTEMPTS` in all); any other
+        early end is reported at once.
         """
         folder = tempfile.TemporaryDirectory(prefix="mcpbdd-http-")
         stack.callback(folder.cleanup)
@@ -128,7 +123,9 @@ class HttpProcess:
     def _spawn(self, env: dict[str, str]) -> None:
         """Start the command on a newly picked port, its stderr in the scenario's file (the last attempt's)."""
         assert self._stderr_path is not None
-        self.port = free_port()
+        self._release_port()
+        self._claim = ports.claim_port()
+        self.port = self._claim.port
         argv = spawn.prepare(self.options.spawn, self.argv(self.port), cwd=self.options.cwd, env=env)
         with open(self._stderr_path, "wb") as stderr:
             self._process = subprocess.Popen(
@@ -180,9 +177,11 @@ class HttpProcess:
         left of the group (`groups.py`: a helper of a server that ended on SIGTERM, or before the stop)."""
         process = self._process
         if process is None:
+            self._release_port()
             return
         if process.poll() is not None:
             groups.kill_group(process.pid)
+            self._release_port()
             return
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGTERM)
@@ -193,6 +192,12 @@ class HttpProcess:
             pause = min(pause * 2, LISTEN_POLL_MAX)
         groups.kill_group(process.pid)  # the server, if it outlived the grace period, and whatever it left
         process.wait()
+        self._release_port()
+
+    def _release_port(self) -> None:
+        if self._claim is not None:
+            self._claim.close()
+            self._claim = None
 
     def target(self, caller: Principal | None) -> Any:
         if self._http is None:
