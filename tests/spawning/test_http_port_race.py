@@ -104,17 +104,25 @@ import json, sys
 from mcpbdd.harness.processes import ports
 ports._ABSTRACT = sys.argv[1] == "claimed"  # "unclaimed": the OS's pick alone, as before claims
 held = [ports.claim_port() for _ in range(int(sys.argv[2]))]
-print(json.dumps([claim.port for claim in held]))
+print(json.dumps([claim.port for claim in held if claim.held is not None or not ports._ABSTRACT]), flush=True)
+sys.stdin.read()  # held until the test has both lists: a picker that ended would have let its ports go
 """
 
 
 def _two_pickers_at_once(mode: str, picks: int) -> tuple[list[int], list[int]]:
-    """Two processes picking `picks` ports each at the same time, keeping what they picked (as two workers would)."""
+    """Two processes picking `picks` ports each at the same time, both still holding what they picked when it is
+    compared (as two workers whose servers run at once would); only claimed ports are listed."""
     both = [
-        subprocess.Popen([sys.executable, "-c", _PICKER, mode, str(picks)], stdout=subprocess.PIPE, text=True)
+        subprocess.Popen(
+            [sys.executable, "-c", _PICKER, mode, str(picks)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
         for _ in range(2)
     ]
-    first, second = (json.loads(process.communicate(timeout=60)[0]) for process in both)
+    try:
+        first, second = (json.loads(process.stdout.readline()) for process in both if process.stdout is not None)
+    finally:
+        for process in both:
+            process.communicate(timeout=60)  # closes its stdin: it lets its claims go and ends
     return first, second
 
 
