@@ -52,7 +52,7 @@ among them: `runpy` runs each afresh as `__main__` (imported before, it would ru
 WARM_MODULES = frozenset({"behave", "mcpbdd.cli.main"})
 """The `-m` modules started warm."""
 
-_servers = spawn.ForkServerRegistry()
+_servers: spawn.ForkServerRegistry[spawn.ForkServerHandle] = spawn.ForkServerRegistry()
 """The warm fork servers of this process: stopped at its exit, let go of in a test's fork of it."""
 
 
@@ -69,7 +69,7 @@ def _server(argv: Sequence[str], env: Mapping[str, str]) -> spawn.ForkServerHand
     key = _key(argv[2], env)
     with _servers.lock:
         handle = _servers.handles.get(key)
-        if handle is not None and handle.process.poll() is not None:  # it died: start another
+        if handle is not None and not handle.running():  # it died: start another
             handle.stop()
             del _servers.handles[key]
         if key not in _servers.handles:

@@ -24,6 +24,8 @@ from mcpbdd.harness.processes import spawn
 from mcpbdd.harness.processes.process_options import ProcessOptions
 from mcpbdd.harness.processes.spawn import SpawnMode
 
+pytestmark = pytest.mark.usefixtures("own_fork_servers")  # its fork servers' own lifetimes
+
 SERVER = '''
 import json
 import locale
@@ -141,7 +143,7 @@ def test_a_standby_whose_set_up_fails_leaves_the_live_fork_servers_socket(
     monkeypatch.setattr(spawn, "_FORKSERVER", faulty)
     found = spawn.fork_server("fork", [sys.executable, str(script)], cwd=None, env=os.environ)
     assert found is not None, "the fork server did not start"
-    server = found.handle.process.pid
+    server = found.handle.pid
     wait_until(lambda: not descendants(server), 60, "the failing standby to end")
     assert alive(server) and Path(found.socket_path).exists(), "the standby took the fork server's socket with it"
 

@@ -34,7 +34,10 @@ import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Generic, Literal, Protocol, TypeVar
+
+from mcpbdd.harness.processes import shared_forks
+from mcpbdd.harness.processes.shared_forks import SharedForkServer
 
 __all__ = [
     "SPAWN_MODES",
@@ -185,20 +188,35 @@ def announce(mode: SpawnMode) -> None:
 class ForkServerHandle:
     """A running fork server: its socket, and the pipe whose end-of-file stops it when this process ends."""
 
-    def __init__(self, entry: _Entry, cwd: str | None, env: Mapping[str, str], preload: Sequence[str] = ()) -> None:
+    def __init__(
+        self,
+        entry: _Entry,
+        cwd: str | None,
+        env: Mapping[str, str],
+        preload: Sequence[str] = (),
+        *,
+        shared: tuple[str, int, int] | None = None,
+    ) -> None:
         """Start the fork server for `entry` and wait until it is ready (or has said why not).
 
         `preload` names modules to import up front besides the SDK's run-time modules and the ones the entry
         point's source imports: for a caller that knows what its command imports (mcpbdd's own tests start
         `python -m behave` and `python -m mcpbdd.cli.main` this way). They must read nothing of the environment
         at import: every fork inherits them as the fork server imported them.
+
+        `shared` is (folder, lifeline, stderr) for a fork server shared under an owner (`shared_forks.py`): its
+        socket goes in that folder, it ends with that lifeline (a pidfd of the owner, not a pipe of this process's)
+        and writes its stderr there; this handle then holds nothing that stops it.
         """
         self.entry = entry
         # A plain folder, not a `TemporaryDirectory`: its finalizer would delete the folder (and the socket)
         # in a forked worker that drops its copy of this handle. The owner removes it, or the fork server.
-        self._folder = tempfile.mkdtemp(prefix="mcpbdd-fork-")
+        self._folder = tempfile.mkdtemp(prefix="mcpbdd-fork-") if shared is None else shared[0]
         self.socket_path = str(Path(self._folder) / "fork.sock")
-        lifeline_read, self._lifeline = os.pipe()
+        if shared is None:
+            lifeline_read, self._lifeline = os.pipe()
+        else:
+            lifeline_read, self._lifeline = os.dup(shared[1]), -1
         config = {
             "kind": entry.kind,
             "target": entry.target,
@@ -215,6 +233,7 @@ class ForkServerHandle:
                 cwd=cwd,
                 env=dict(env),
                 pass_fds=(lifeline_read,),
+                stderr=None if shared is None else shared[2],
                 start_new_session=True,  # a Ctrl-C at the terminal reaches the run, which then ends us
             )
         finally:
@@ -244,14 +263,17 @@ class ForkServerHandle:
             return f"the fork server under {self.entry.python} did not say it was ready in {READY_TIMEOUT:g} s"
         return f"the fork server did not start under {self.entry.python} (exit code {code})"
 
-    def launcher_argv(self, entry: _Entry) -> list[str]:
-        """What to start instead of the command: the launcher, which hands the process's pipes to a fresh fork."""
-        return [sys.executable, "-I", "-S", str(_LAUNCHER), self.socket_path, *entry.command]
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def running(self) -> bool:
+        return self.process.poll() is None
 
     def launcher_for(self, argv: Sequence[str]) -> list[str]:
         """What to start instead of `argv`: a command running this fork server's entry point, with arguments
         of its own (one fork server serves its module or script whatever the arguments)."""
-        return [sys.executable, "-I", "-S", str(_LAUNCHER), self.socket_path, *argv]
+        return launcher_command(self.socket_path, argv)
 
     def let_go(self) -> None:
         """In a forked copy of the process that started it: close this copy of the lifeline, stop nothing."""
@@ -273,6 +295,11 @@ class ForkServerHandle:
         shutil.rmtree(self._folder, ignore_errors=True)
 
 
+def launcher_command(socket_path: str, argv: Sequence[str]) -> list[str]:
+    """The launcher asking the fork server at `socket_path` for a fork running `argv` (see `fork_launcher.py`)."""
+    return [sys.executable, "-I", "-S", str(_LAUNCHER), socket_path, *argv]
+
+
 def _read_line(stream: object, timeout: float) -> str:
     """The fork server's first line (`ready ...` or `fallback <why>`), or '' if it says nothing in time."""
     result: list[bytes] = []
@@ -282,7 +309,23 @@ def _read_line(stream: object, timeout: float) -> str:
     return result[0].decode(errors="replace").strip() if result else ""
 
 
-class ForkServerRegistry:
+class _Handle(Protocol):
+    """What a registry needs of a fork server: its own (`ForkServerHandle`) or its owner's (`SharedForkServer`)."""
+
+    @property
+    def pid(self) -> int: ...
+
+    def running(self) -> bool: ...
+
+    def stop(self) -> None: ...
+
+    def let_go(self) -> None: ...
+
+
+H = TypeVar("H", bound=_Handle)
+
+
+class ForkServerRegistry(Generic[H]):
     """One process's own fork servers by key (None: a key whose fork server could not be used), guarded by `lock`:
     listed while they run, stopped together at exit, and let go of in a forked copy of the process.
 
@@ -291,18 +334,14 @@ class ForkServerRegistry:
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.handles: dict[tuple[object, ...], ForkServerHandle | None] = {}
+        self.handles: dict[tuple[object, ...], H | None] = {}
         atexit.register(self.stop_all)
         os.register_at_fork(after_in_child=self.forget_in_fork)
 
     def pids(self) -> list[int]:
         """The process ids of the fork servers in this registry that run now."""
         with self.lock:
-            return [
-                handle.process.pid
-                for handle in self.handles.values()
-                if handle is not None and handle.process.poll() is None
-            ]
+            return [handle.pid for handle in self.handles.values() if handle is not None and handle.running()]
 
     def stop_all(self) -> None:
         """Stop every fork server in this registry (also run at exit; a killed process's pipe closes anyway)."""
@@ -326,7 +365,7 @@ class ForkServerRegistry:
         self.handles.clear()
 
 
-_run_servers = ForkServerRegistry()
+_run_servers: ForkServerRegistry[ForkServerHandle | SharedForkServer] = ForkServerRegistry()
 
 
 LOCALE_VARIABLES = ("LC_ALL", "LC_CTYPE", "LANG")
@@ -363,7 +402,7 @@ def prepare(mode: SpawnMode, argv: Sequence[str], *, cwd: str | None, env: Mappi
     if mode == "plain":  # nothing to prepare, and nothing to announce: mcpbdd's own plain starts (the official
         return list(argv)  # suite's bridge) are not the project's choice; the run's header echoes the project's
     found = fork_server(mode, argv, cwd=cwd, env=env)
-    return list(argv) if found is None else found.handle.launcher_argv(found.entry)
+    return list(argv) if found is None else launcher_command(found.socket_path, found.args)
 
 
 @dataclass(frozen=True)
@@ -371,7 +410,7 @@ class Fork:
     """Where to ask for a fork running a command: its fork server, and the command's own entry point and
     arguments (one fork server serves a module whatever its arguments, so the request carries the command)."""
 
-    handle: ForkServerHandle
+    handle: ForkServerHandle | SharedForkServer
     entry: _Entry
 
     @property
@@ -398,27 +437,44 @@ def fork_server(mode: SpawnMode, argv: Sequence[str], *, cwd: str | None, env: M
     key = _key(entry, cwd, env)
     with _run_servers.lock:
         gone = _run_servers.handles.get(key)
-        if gone is not None and gone.process.poll() is not None:
+        if gone is not None and not gone.running():
+            how = f" (exit code {gone.process.returncode})" if isinstance(gone, ForkServerHandle) else ""
             print(
-                f"mcpbdd: the fork server for {shlex.join(argv)} ended (exit code {gone.process.returncode}); "
-                "starting a new one",
+                f"mcpbdd: the fork server for {shlex.join(argv)} ended{how}; starting a new one",
                 file=sys.__stderr__ or sys.stderr,
             )
             gone.stop()
             del _run_servers.handles[key]
         if key not in _run_servers.handles:
-            started = ForkServerHandle(entry, cwd, _start_environment(env))
-            if started.ready:
-                _run_servers.handles[key] = started
-            else:
+            started = _start(entry, cwd, env, key)
+            if isinstance(started, str):
                 _run_servers.handles[key] = None
                 print(
                     f"mcpbdd: starting {shlex.join(argv)} plainly in every scenario, not from the fork server: "
-                    f"{started.why_not}",
+                    f"{started}",
                     file=sys.__stderr__ or sys.stderr,
                 )
+            else:
+                _run_servers.handles[key] = started
         handle = _run_servers.handles[key]
     return None if handle is None else Fork(handle, entry)
+
+
+def _start(
+    entry: _Entry, cwd: str | None, env: Mapping[str, str], key: tuple[object, ...]
+) -> ForkServerHandle | SharedForkServer | str:
+    """A fork server for `key`: the owner's (`shared_forks.py`) when one offers them, else this process's own; or
+    why it cannot be used."""
+    folder = shared_forks.offered()
+    if folder is None:
+        own = ForkServerHandle(entry, cwd, _start_environment(env))
+        return own if own.ready else own.why_not
+
+    def start(server_folder: str, lifeline: int, stderr: int) -> tuple[int, str] | str:
+        started = ForkServerHandle(entry, cwd, _start_environment(env), shared=(server_folder, lifeline, stderr))
+        return (started.pid, started.socket_path) if started.ready else started.why_not
+
+    return shared_forks.take_or_start(folder, key, cwd, start)
 
 
 def start_fork_server(
