@@ -26,7 +26,7 @@ import httpx
 import warm_python
 
 from mcpbdd.harness.connectors import python_command
-from mcpbdd.harness.processes import ports, spawn
+from mcpbdd.harness.processes import ports, shared_forks, spawn
 from mcpbdd.harness.processes.forkserver import STANDBY_NAME
 
 T = TypeVar("T")
@@ -153,13 +153,20 @@ def descendants(root: int | None = None) -> list[int]:
     return [pid for pid in found if _alive(str(pid))]
 
 
+SHARED_FORK_SERVERS: list[Path] = []
+"""Where this pytest worker offers its fork servers (tests/spawning/conftest.py), also while a module keeps its own."""
+
+
 def forks() -> list[int]:
     """Live processes forked from a fork server, among this process's descendants (the run's own fork
     servers, which this process holds, are not a scenario's processes, nor the tests' warm fork servers of behave
     and `mcpbdd` (`warm_python.py`); any other fork server is counted)."""
-    servers = set(spawn.fork_server_pids()) | set(warm_python.server_pids())
+    shared = [pid for folder in SHARED_FORK_SERVERS for pid in shared_forks.shared_pids(folder)]
+    servers = set(spawn.fork_server_pids()) | set(warm_python.server_pids()) | set(shared)
     found = []
-    for pid in descendants():
+    # A fork server shared under this worker (`shared_forks.py`) outlives the run that started it and is adopted by
+    # init: its forks are no descendants of this process, but they are the scenarios' processes all the same.
+    for pid in {*descendants(), *(fork for server in shared for fork in descendants(server))}:
         if pid in servers or (is_standby(pid) and _parent(pid) in servers):
             continue
         try:

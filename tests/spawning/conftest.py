@@ -14,6 +14,7 @@ on a small project), once per session: every test that needs the specifications'
 
 from __future__ import annotations
 
+import os
 import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -22,9 +23,54 @@ from pathlib import Path
 import pytest
 from behave_passes import PASSES, PROJECT_RUN_TIMEOUT, BehavePass
 from expected_failures import FailingRuns, FailingRunsOfPasses
-from processes import mcpbdd_run
+from processes import SHARED_FORK_SERVERS, mcpbdd_run
+
+from mcpbdd.harness.processes import shared_forks
 
 __all__: list[str] = []
+
+
+@pytest.fixture(scope="session", autouse=True)
+def shared_fork_servers() -> Iterator[None]:
+    """One fork server per server command for every process this pytest worker starts (`shared_forks.py`).
+
+    The tests start hundreds of `mcpbdd`, behave and conformance runs, many against the same server in the same
+    folder; each would otherwise start its own fork server for it (~1.2 s of CPU: importing the SDK), and the suite is
+    CPU-bound. A module that tests a fork server's own start, lifetime or stop takes `own_fork_servers` instead.
+    """
+    with shared_forks.share_fork_servers() as folder:
+        os.environ[shared_forks.ENV] = folder
+        SHARED_FORK_SERVERS.append(Path(folder))
+        try:
+            yield
+        finally:
+            os.environ.pop(shared_forks.ENV, None)
+            SHARED_FORK_SERVERS.remove(Path(folder))
+
+
+@pytest.fixture(autouse=True)
+def retire_fork_servers_of_the_test(request: pytest.FixtureRequest) -> Iterator[None]:
+    """At a test's end, stop the shared fork servers of servers that ran in its temporary folder: no later test runs
+    a server there, and a worker would otherwise hold one warm interpreter per test until the session ends."""
+    # Taken before the test (a test without it gets none): so it is torn down after this fixture, not before.
+    folder = request.getfixturevalue("tmp_path") if "tmp_path" in request.fixturenames else None
+    yield
+    offered = shared_forks.offered()
+    if offered is not None and folder is not None:
+        shared_forks.retire(offered, folder)
+
+
+@pytest.fixture
+def own_fork_servers() -> Iterator[None]:
+    """Every process the test starts keeps fork servers of its own, started and stopped with it, as without an owner:
+    for the tests of a fork server's start, death, lifetime and stop, and of the processes a run leaves behind (a
+    module's `pytestmark = pytest.mark.usefixtures(...)`, or a test's mark)."""
+    offered = os.environ.pop(shared_forks.ENV, None)
+    try:
+        yield
+    finally:
+        if offered is not None:
+            os.environ[shared_forks.ENV] = offered
 
 
 @pytest.fixture(params=list(PASSES))

@@ -22,6 +22,8 @@ from mcpbdd.harness.targets import ServerTarget
 from mcpbdd.model.outcome import Channel
 from mcpbdd.runner.official import bridge_command
 
+pytestmark = pytest.mark.usefixtures("own_fork_servers")  # a marked process left behind is a bridge's leak
+
 NOTES = ServerTarget.parse("stdio: {python} -m mcpbdd.examples.notes")
 
 

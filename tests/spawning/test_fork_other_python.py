@@ -32,6 +32,8 @@ from mcpbdd.harness.processes import spawn
 from mcpbdd.harness.processes.process_options import ProcessOptions
 from mcpbdd.model.outcome import Channel
 
+pytestmark = pytest.mark.usefixtures("own_fork_servers")  # its fork servers' own lifetimes
+
 SERVER = '''
 import json
 import os

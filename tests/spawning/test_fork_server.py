@@ -33,6 +33,8 @@ from mcpbdd.harness.processes.http_process import HttpProcess
 from mcpbdd.harness.processes.process_options import ProcessOptions
 from mcpbdd.model.outcome import Channel
 
+pytestmark = pytest.mark.usefixtures("own_fork_servers")  # its fork servers' own lifetimes
+
 
 @pytest.fixture(autouse=True)
 def _stop_fork_servers() -> Iterator[None]:

@@ -23,6 +23,8 @@ from behave_process import behave_argv
 from conftest import TESTS
 from processes import MARKER_ENV, processes_marked, stdio_server_settings, wait_until
 
+pytestmark = pytest.mark.usefixtures("own_fork_servers")  # its fork servers' own lifetimes
+
 ROOT = TESTS.parent
 STEPS = "from mcpbdd.steps import *  # noqa: F403\n"
 HOOKS = "from mcpbdd.behave import *  # noqa: F403\n"

@@ -31,6 +31,8 @@ from mcpbdd.harness.processes.process_options import ProcessOptions
 from mcpbdd.harness.processes.spawn import SpawnMode
 from spawning.test_fork_faults import SERVER
 
+pytestmark = pytest.mark.usefixtures("own_fork_servers")  # its fork servers' own lifetimes
+
 
 @pytest.fixture(autouse=True)
 def _stop_servers() -> Iterator[None]:

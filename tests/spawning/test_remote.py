@@ -222,6 +222,7 @@ def test_announcements_reach_a_client_over_http(notes_over_http: str, mode: str)
     assert "0 failed" in run.stdout and "0 skipped" in run.stdout
 
 
+@pytest.mark.usefixtures("own_fork_servers")  # every server of the run ends with it, its fork server too
 @pytest.mark.parametrize("moment", ["starting", "mid-call"])
 def test_an_interrupted_run_leaves_no_server_behind(tmp_path: Path, moment: str) -> None:
     """SIGINT while the stdio server starts or is mid-call: behave stops and stops the server (process group and all).
