@@ -47,6 +47,14 @@ def test_the_command_after_the_double_dash_is_the_servers() -> None:
     assert split_command(["run", "--", "x"]) == (["run", "--", "x"], [])
 
 
+def test_the_replays_spawn_modes_are_the_harness_s() -> None:
+    """`mcpbdd verify --spawn` lists the modes written out (its --help imports no SDK): the harness's, all of them."""
+    from mcpbdd.cli.recording import SPAWN_MODES
+    from mcpbdd.harness.processes.spawn import SPAWN_MODES as HARNESS_MODES
+
+    assert SPAWN_MODES == HARNESS_MODES
+
+
 def test_a_remembered_value_fills_later_arguments_with_its_type() -> None:
     memory = Remembered()
     memory.remember("note", {"notes": [{"id": "n-7", "n": 3}]}, "$.notes[0].id")

@@ -2,8 +2,8 @@
 
     mcpbdd record --out FILE [--secret S ...] -- COMMAND [ARGS...]
     mcpbdd record --out FILE [--secret S ...] --listen HOST:PORT --to URL
-    mcpbdd feature CASSETTE [--out PATH] [--replays N] [-- COMMAND | --url URL [--token T]]
-    mcpbdd verify CASSETTE [--junit FILE] [--secret S ...] [-- COMMAND | --url URL [--token T]]
+    mcpbdd feature CASSETTE [--out PATH] [--replays N] [--spawn MODE] [-- COMMAND | --url URL [--token T]]
+    mcpbdd verify CASSETTE [--junit FILE] [--secret S ...] [--spawn MODE] [-- COMMAND | --url URL [--token T]]
 
 `feature` and `verify` replay against the server the user names: the command after `--`, `--url`,
 or `server` under `[tool.mcpbdd]` (a `stdio:` command or a URL). Never the one in the cassette's
@@ -31,6 +31,13 @@ T = TypeVar("T")
 
 COMMANDS = ("record", "feature", "verify")
 TOKEN_HELP = "over HTTP: the bearer token to replay with (default: the recorded caller's test token)"
+SPAWN_MODES = ("auto", "fork", "spare", "plain")
+"""`mcpbdd.harness.processes.spawn.SPAWN_MODES`, written out: importing it imports the SDK, which `--help` must not
+wait for (tests/test_record.py holds the two equal)."""
+SPAWN_HELP = (
+    "how each replay's server process starts: auto (a fork of a warm parent for a Python command), plain, ... "
+    "(default: spawn under [tool.mcpbdd], else auto)"
+)
 NAME_THE_SERVER = (
     "The server to replay against: -- COMMAND [ARGS...] after the options, --url URL, or server under "
     "[tool.mcpbdd] (a stdio: command or a URL). The command a cassette names is never run."
@@ -71,6 +78,7 @@ def add_commands(commands: Any) -> None:
     feature.add_argument("--replays", type=int, default=2, help="fresh server runs to find volatile values (2)")
     feature.add_argument("--url", help="replay against this Streamable HTTP server instead")
     feature.add_argument("--token", help=TOKEN_HELP)
+    feature.add_argument("--spawn", choices=SPAWN_MODES, default=None, help=SPAWN_HELP)
     feature.epilog = NAME_THE_SERVER
     verify = commands.add_parser(
         "verify",
@@ -84,6 +92,7 @@ def add_commands(commands: Any) -> None:
     verify.add_argument(
         "--secret", action="append", default=[], help="a value never printed nor written (repeatable; also secrets)"
     )
+    verify.add_argument("--spawn", choices=SPAWN_MODES, default=None, help=SPAWN_HELP)
     verify.epilog = NAME_THE_SERVER
 
 

@@ -15,6 +15,7 @@ import shlex
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from mcpbdd.harness.processes.spawn import SpawnMode
     from mcpbdd.record.cassette import Cassette
     from mcpbdd.record.replay import ReplayTarget
 
@@ -32,14 +33,28 @@ def _configured() -> tuple[str | None, str | None]:
         return None, f"the settings cannot be read: {exc}"
 
 
-def _from_setting(server: str, name: str) -> ReplayTarget | str:
+def _spawn(args: argparse.Namespace) -> SpawnMode:
+    """How a replayed command starts: `--spawn`, else `spawn` under `[tool.mcpbdd]` (as the scenarios start it),
+    else "auto" (unreadable settings are reported where the server comes from them: `_configured`)."""
+    from mcpbdd.model.config import ConfigError, load_settings
+
+    chosen: SpawnMode | None = getattr(args, "spawn", None)
+    if chosen is not None:
+        return chosen
+    try:
+        return load_settings({}).spawn
+    except ConfigError:
+        return "auto"
+
+
+def _from_setting(server: str, name: str, spawn: SpawnMode) -> ReplayTarget | str:
     from mcpbdd.harness.targets import ServerTarget, command_argv
     from mcpbdd.model.errors import TargetError
 
     try:
         target = ServerTarget.parse(server)
         if target.kind == "stdio":
-            return {"command": command_argv(target), "url": None}
+            return {"command": command_argv(target), "url": None, "spawn": spawn}
     except (TargetError, ValueError) as exc:
         return f"mcpbdd {name}: the configured server cannot be used: {exc}"
     if target.kind == "http":
@@ -76,12 +91,12 @@ def chosen_target(args: argparse.Namespace, cassette: Cassette, name: str) -> Re
     if command and url:
         return f"mcpbdd {name}: give either a command after -- or --url, not both"
     if command or url:
-        return {"command": command or None, "url": url}
+        return {"command": command or None, "url": url, "spawn": _spawn(args)}
     server, problem = _configured()
     if problem is not None:
         return f"mcpbdd {name}: {problem}"
     if server:
-        return _from_setting(server, name)
+        return _from_setting(server, name, _spawn(args))
     return (
         f"mcpbdd {name}: name the server to replay against: -- COMMAND [ARGS...], --url URL, or server under "
         "[tool.mcpbdd]. The command a cassette names is never run (a cassette is data, and may come from anyone); "

@@ -7,6 +7,11 @@ a 2026-07-28 `input_required` result gets the recorded retry with the *fresh* re
 Values the server made up and the client sent back (a created id) are carried: where a
 later request's argument equals a value an earlier recorded result held, the value the
 replayed result holds at the same place is sent instead.
+
+Each replay over stdio runs a fresh server process, started as a scenario's is (`spawn`, "auto" by default: a
+Python command is forked from a warm parent that has imported its dependencies, so the second and later replays,
+and every replay after the first in the same process, skip the interpreter's start and the SDK's import; "plain"
+starts it plainly).
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from mcp.shared.inbound import (
 )
 from mcp.shared.message import ClientMessageMetadata, SessionMessage
 
+from mcpbdd.harness.processes.spawn import SpawnMode, prepare
 from mcpbdd.record.assembler import INPUT_REQUIRED, META_VERSION
 from mcpbdd.record.cassette import LEGACY, MODERN, Cassette, Exchange
 
@@ -122,7 +128,7 @@ class Carried:
 
 @contextlib.asynccontextmanager
 async def _transport(
-    command: Sequence[str] | None, url: str | None, token: str | None = None
+    command: Sequence[str] | None, url: str | None, token: str | None = None, spawn: SpawnMode = "auto"
 ) -> AsyncIterator[tuple[Any, Any]]:
     if url is not None:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
@@ -134,7 +140,8 @@ async def _transport(
         return
     assert command
     with tempfile.TemporaryFile("w+", encoding="utf-8") as errlog:
-        params = StdioServerParameters(command=command[0], args=list(command[1:]), env=dict(os.environ))
+        argv = prepare(spawn, command, cwd=os.getcwd(), env=os.environ)  # a warm fork's launcher, or as is
+        params = StdioServerParameters(command=argv[0], args=list(argv[1:]), env=dict(os.environ))
         try:
             async with stdio_client(params, errlog=errlog) as (read, write):
                 yield read, write
@@ -252,13 +259,15 @@ async def replay(
     url: str | None = None,
     token: str | None = None,
     timeout: float = TIMEOUT,
+    spawn: SpawnMode = "auto",
 ) -> list[Replayed]:
     """Replay every client exchange of `cassette` against a fresh server started by `command`, or at `url`.
 
     The caller names the server: the command or URL in the cassette's header is never used (a
     cassette is data, possibly from a remote party; it must not choose what runs). Over HTTP the
     recorded bearer token is not in the cassette: pass `token`, or leave it out to send mcpbdd's
-    test token of the recorded caller (`mcpbdd:<tenant>:<subject>`) when one is known.
+    test token of the recorded caller (`mcpbdd:<tenant>:<subject>`) when one is known. `spawn` says how the
+    command starts (see the module docstring).
     """
     if not command and not url:
         raise ReplayError("no server to replay against: pass a command or a URL (the cassette's is never run)")
@@ -267,7 +276,7 @@ async def replay(
     carried = Carried()
     out: list[Replayed] = []
     try:
-        async with _transport(command, url, token) as (read, write):
+        async with _transport(command, url, token, spawn) as (read, write):
             session = _Session(read, write)
             for exchange in cassette.exchanges:
                 if exchange.origin != "client":
@@ -306,6 +315,8 @@ class ReplayTarget(TypedDict, total=False):
     """A Streamable HTTP server at this URL instead."""
     token: str | None
     """Over HTTP, the bearer token (mcpbdd's test token of the recorded caller by default)."""
+    spawn: SpawnMode
+    """How the command starts (`mcpbdd.harness.processes.spawn`): "auto" by default, a warm fork of a Python one."""
 
 
 def replay_runs(cassette: Cassette, times: int, target: ReplayTarget) -> list[list[Replayed]]:

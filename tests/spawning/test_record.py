@@ -376,6 +376,53 @@ def test_verify_never_prints_a_secret_plain_or_base64(drift_verdicts: dict[str, 
         assert "$.structuredContent.note" in text and "«redacted»" in text, where
 
 
+PARENT_SERVER = """
+import os
+from mcp.server.mcpserver import MCPServer
+
+mcp = MCPServer("parent")
+
+
+@mcp.tool()
+def started() -> str:
+    \"\"\"How this process started: forked from mcpbdd's warm parent, or plainly.\"\"\"
+    with open(f"/proc/{os.getppid()}/cmdline", "rb") as cmdline:
+        return "forked" if b"forkserver.py" in cmdline.read() else "plainly"
+
+
+if __name__ == "__main__":
+    mcp.run("stdio")
+"""
+
+
+def test_verify_replays_a_python_server_from_a_warm_parent_unless_told_to_start_it_plainly(tmp_path: Path) -> None:
+    """A server that says how it started: recorded from a plain start, verified as is with `--spawn plain` (no drift),
+    and by default replayed from forks, which the drift then names (so the default is the fork, not a plain start);
+    a project's `spawn` setting is the default when it has one."""
+    from mcp import Client
+
+    from mcpbdd.record import through_recorder
+
+    server = [sys.executable, str(tmp_path / "server.py")]
+    (tmp_path / "server.py").write_text(PARENT_SERVER, encoding="utf-8")
+    cassette = tmp_path / "session.ndjson"
+
+    async def session() -> None:
+        async with Client(through_recorder(cassette, server, env=_env())) as client:
+            await client.call_tool("started", {})
+
+    anyio.run(session)
+    assert '"plainly"' in cassette.read_text(encoding="utf-8")
+    plainly = mcpbdd_here("verify", str(cassette), "--spawn", "plain", "--", *server, cwd=tmp_path)
+    assert plainly.returncode == 0, plainly.stdout + plainly.stderr
+    forked = mcpbdd_here("verify", str(cassette), "--", *server, cwd=tmp_path)
+    assert forked.returncode == 1, forked.stdout + forked.stderr
+    assert '"plainly"' in forked.stdout and '"forked"' in forked.stdout, forked.stdout
+    (tmp_path / "pyproject.toml").write_text('[tool.mcpbdd]\nspawn = "plain"\n', encoding="utf-8")
+    configured = mcpbdd_here("verify", str(cassette), "--", *server, cwd=tmp_path)
+    assert configured.returncode == 0, "the project's spawn setting was not followed: " + configured.stdout
+
+
 def test_verify_honours_the_configured_secrets(drift_verdicts: dict[str, Verdict]) -> None:
     run = drift_verdicts["configured"].run
     assert run.returncode == 1, run.stdout + run.stderr
