@@ -27,6 +27,8 @@ import pytest
 from processes import mcpbdd_run, run_module
 from small_projects import SPLIT_RESULTS, split_project
 
+from mcpbdd.harness.processes import shared_forks
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -86,12 +88,17 @@ def _passed_whole(name: str, run: subprocess.CompletedProcess[str], results: Pat
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     project = split_project(tmp_path_factory.mktemp("project"))
     folder = tmp_path_factory.mktemp("runs")
-    done = {
-        "serial": _run(folder / "serial", cwd=project),
-        "jobs": _run(folder / "jobs", "--jobs", "2", cwd=project),
-        "shard-1": _run(folder / "shard-1", "--shard", "1/2", cwd=project),
-        "shard-2": _run(folder / "shard-2", "--shard", "2/2", cwd=project),
-    }
+    # Each run starts its fork servers as on a CI machine of its own, not from the pytest worker's shared ones: the
+    # shards split the stdio feature because the timing file says it is the heaviest, and a run whose fork server
+    # another run had already started would record it lighter than a user's CI does.
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delenv(shared_forks.ENV, raising=False)
+        done = {
+            "serial": _run(folder / "serial", cwd=project),
+            "jobs": _run(folder / "jobs", "--jobs", "2", cwd=project),
+            "shard-1": _run(folder / "shard-1", "--shard", "1/2", cwd=project),
+            "shard-2": _run(folder / "shard-2", "--shard", "2/2", cwd=project),
+        }
     for name, run in done.items():  # the summary line counts what the results folder holds
         _passed_whole(name, run, folder / name)
         summary = re.search(r"mcpbdd: (?:passed|FAILED): (\d+) passed, (\d+) failed", run.stdout)
