@@ -148,3 +148,17 @@ def test_a_binary_shim_named_python_is_not_forked(tmp_path: Path) -> None:
     (tmp_path / "shims" / "python3.11").symlink_to(os.path.realpath(sys.executable))
     assert spawn.resolve("fork", [str(tmp_path / "shims" / "python3.11"), "-m", "my_server"]) == "fork"
     assert spawn.resolve("fork", [str(tmp_path / "shims" / "python3"), "-m", "my_server"]) == "plain"
+
+
+def test_a_single_start_forks_only_from_a_fork_server_an_owner_shares(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`spawn.one_off` (`mcpbdd conformance`'s start check): a fork server of its own for one start costs more than
+    the start, so plainly, unless an owner shares its fork servers; a project's "plain" stays plain either way."""
+    from mcpbdd.harness.processes import shared_forks
+
+    monkeypatch.delenv(shared_forks.ENV, raising=False)
+    assert [spawn.one_off(mode) for mode in spawn.SPAWN_MODES] == ["plain"] * 4
+    (tmp_path / "owner").write_text(str(os.getpid()), encoding="utf-8")  # this process offers them
+    monkeypatch.setenv(shared_forks.ENV, str(tmp_path))
+    assert [spawn.one_off(mode) for mode in spawn.SPAWN_MODES] == ["auto", "fork", "plain", "plain"]

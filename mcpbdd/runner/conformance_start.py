@@ -3,9 +3,10 @@
 `mcpbdd run`'s own preflight knows only what needs no start (a module that does not import, a program
 not on the PATH). A server that starts and ends before its first answer (a missing setting, a port taken,
 a crash at start) would otherwise fail every check of both eras with the same message. So `mcpbdd
-conformance` starts it once, as the pack will (plainly, with the configured environment and folder), and
-lists its tools as the anonymous caller; a server that cannot get that far is reported once, with the reason
-the harness gives (its exit code and the end of its stderr), and the command exits 2.
+conformance` starts it once, as the pack will (with the configured environment and folder: plainly, or forked
+from a fork server an owner shares, `spawn.one_off`), and lists its tools as the anonymous caller; a server that
+cannot get that far is reported once, with the reason the harness gives (its exit code and the end of its stderr),
+and the command exits 2.
 
 A refusal of the request (an error answer, an HTTP 401 at a protected server's edge) is an answer: the
 server started. The check runs in a short-lived fork, so the run's workers inherit nothing it started.
@@ -25,6 +26,7 @@ from mcpbdd.harness.client import ClientHarness
 from mcpbdd.harness.connectors import Connector, Http, Stdio
 from mcpbdd.harness.processes.http_process import HttpProcess
 from mcpbdd.harness.processes.process_options import ProcessOptions
+from mcpbdd.harness.processes.spawn import one_off
 from mcpbdd.harness.targets import ServerTarget
 from mcpbdd.model.config import Settings
 from mcpbdd.model.errors import ServerCannotStart
@@ -39,7 +41,7 @@ def cannot_start(target: str, settings: Settings) -> str | None:
 
 
 def _connector(target: ServerTarget, settings: Settings) -> Connector:
-    options = ProcessOptions(env=settings.env, cwd=settings.cwd, spawn="plain")
+    options = ProcessOptions(env=settings.env, cwd=settings.cwd, spawn=one_off(settings.spawn))
     if target.kind == "stdio":
         return Stdio(target.spec, options)
     if target.kind == "http-command":

@@ -49,6 +49,7 @@ __all__ = [
     "describe",
     "fork_server",
     "fork_server_pids",
+    "one_off",
     "prepare",
     "resolve",
     "start_fork_server",
@@ -137,6 +138,13 @@ def _entry(argv: Sequence[str], cwd: str | None, env: Mapping[str, str] | None =
         if script.is_file():
             return _Entry(python, "path", str(script), str(script.parent), tuple(argv))
     return None
+
+
+def one_off(mode: SpawnMode) -> SpawnMode:
+    """How to start a server for one start only (`mcpbdd conformance`'s check that it starts at all): from a fork
+    server an owner shares (`shared_forks.py`), which is warm or will serve later starts, when `mode` would fork;
+    else plainly, since a fork server of its own for a single start costs more than the start it saves."""
+    return mode if mode in ("auto", "fork") and shared_forks.offered() is not None else "plain"
 
 
 def resolve(
