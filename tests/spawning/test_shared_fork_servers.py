@@ -205,3 +205,22 @@ def test_retiring_a_folder_stops_the_fork_servers_of_servers_run_there_and_no_ot
             assert server_of(done) not in (retired, running), "a later start in the folder found no fork server"
         finally:
             spawn.stop_all()
+
+
+def test_a_folder_another_user_could_write_is_not_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process sends its server's pipes and environment to the socket a record in the folder names: a folder that
+    is not this user's alone (group- or world-writable, or a link to one) is refused, as a dead owner's is."""
+    folder = tmp_path / "offered"
+    folder.mkdir(mode=0o700)
+    (folder / "owner").write_text(str(os.getpid()), encoding="utf-8")
+    monkeypatch.setenv(shared_forks.ENV, str(folder))
+    assert shared_forks.offered() == folder
+    folder.chmod(0o777)
+    assert shared_forks.offered() is None, "a world-writable folder was used"
+    folder.chmod(0o770)
+    assert shared_forks.offered() is None, "a group-writable folder was used"
+    folder.chmod(0o700)
+    link = tmp_path / "link"
+    link.symlink_to(folder)
+    monkeypatch.setenv(shared_forks.ENV, str(link))
+    assert shared_forks.offered() is None, "a link to the folder was followed"

@@ -23,7 +23,9 @@ What keeps this from leaking or lying:
   from a fork server of the process's own: the key (interpreter, entry point, `sys.path[0]`, folder, variables read
   at start) is the same one `spawn` keys its own fork servers by.
 
-The variable is ignored when its folder or its owner is gone; a process then keeps fork servers of its own.
+The variable is ignored when its folder or its owner is gone, or when the folder is not this user's alone (a process
+sends its server's pipes and environment to the socket a record there names); a process then keeps fork servers of
+its own.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ import json
 import os
 import shutil
 import signal
+import stat
 import sys
 import tempfile
 import time
@@ -90,7 +93,18 @@ def offered() -> Path | None:
         owner = int((folder / _OWNER).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    return folder if _alive(owner) else None
+    return folder if _alive(owner) and _private(folder) else None
+
+
+def _private(folder: Path) -> bool:
+    """Whether only this user can write `folder` (as `share_fork_servers` makes it): a process sends its server's
+    pipes and environment to the socket a record there names, so a folder another user can write is not used (a
+    stale variable naming a folder someone else has since made, a folder given on purpose)."""
+    try:
+        found = folder.lstat()
+    except OSError:
+        return False
+    return stat.S_ISDIR(found.st_mode) and found.st_uid == os.getuid() and not found.st_mode & 0o022
 
 
 def _digest(key: tuple[object, ...]) -> str:
