@@ -23,6 +23,7 @@ from typing import BinaryIO, Protocol
 
 from mcp.client.stdio import StdioServerParameters
 
+from mcpbdd.harness.processes.spawn import one_off, prepare
 from mcpbdd.model.redaction import Redactor
 from mcpbdd.record.assembler import now_iso
 from mcpbdd.record.cassette import Header
@@ -154,8 +155,11 @@ async def proxy(
         to_client.write(line)
         to_client.flush()
 
+    # A single start: forked from a fork server an owner shares (a test suite recording many sessions), else plainly.
+    # The cassette's header keeps the command as given.
+    started = prepare(one_off("auto"), command, cwd=os.getcwd(), env=os.environ if env is None else env)
     return await pump(
-        command,
+        started,
         await _stdin_reader(),
         deliver,
         env=env,

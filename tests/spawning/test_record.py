@@ -396,23 +396,31 @@ if __name__ == "__main__":
 
 
 def test_verify_replays_a_python_server_from_a_warm_parent_unless_told_to_start_it_plainly(tmp_path: Path) -> None:
-    """A server that says how it started: recorded from a plain start, verified as is with `--spawn plain` (no drift),
-    and by default replayed from forks, which the drift then names (so the default is the fork, not a plain start);
-    a project's `spawn` setting is the default when it has one."""
+    """A server that says how it started. `mcpbdd record` starts it once: plainly, unless an owner shares fork servers
+    (`spawn.one_off`). `verify` with `--spawn plain` replays it as recorded (no drift); by default from forks, which
+    the drift then names (so the default is the fork, not a plain start); a project's `spawn` setting is the default
+    when it has one."""
     from mcp import Client
 
+    from mcpbdd.harness.processes import shared_forks
     from mcpbdd.record import through_recorder
 
     server = [sys.executable, str(tmp_path / "server.py")]
     (tmp_path / "server.py").write_text(PARENT_SERVER, encoding="utf-8")
     cassette = tmp_path / "session.ndjson"
 
-    async def session() -> None:
-        async with Client(through_recorder(cassette, server, env=_env())) as client:
-            await client.call_tool("started", {})
+    def record(out: Path, env: dict[str, str]) -> str:
+        async def session() -> None:
+            async with Client(through_recorder(out, server, env=env)) as client:
+                await client.call_tool("started", {})
 
-    anyio.run(session)
-    assert '"plainly"' in cassette.read_text(encoding="utf-8")
+        anyio.run(session)
+        return out.read_text(encoding="utf-8")
+
+    alone = {name: value for name, value in _env().items() if name != shared_forks.ENV}
+    assert '"plainly"' in record(cassette, alone)
+    with shared_forks.share_fork_servers() as offered:
+        assert '"forked"' in record(tmp_path / "shared.ndjson", {**alone, shared_forks.ENV: offered})
     plainly = mcpbdd_here("verify", str(cassette), "--spawn", "plain", "--", *server, cwd=tmp_path)
     assert plainly.returncode == 0, plainly.stdout + plainly.stderr
     forked = mcpbdd_here("verify", str(cassette), "--", *server, cwd=tmp_path)

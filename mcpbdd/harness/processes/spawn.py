@@ -141,9 +141,10 @@ def _entry(argv: Sequence[str], cwd: str | None, env: Mapping[str, str] | None =
 
 
 def one_off(mode: SpawnMode) -> SpawnMode:
-    """How to start a server for one start only (`mcpbdd conformance`'s check that it starts at all): from a fork
-    server an owner shares (`shared_forks.py`), which is warm or will serve later starts, when `mode` would fork;
-    else plainly, since a fork server of its own for a single start costs more than the start it saves."""
+    """How to start a server for one start only (`mcpbdd conformance`'s check that it starts at all, the server of a
+    `mcpbdd record` session): from a fork server an owner shares (`shared_forks.py`), which is warm or will serve
+    later starts, when `mode` would fork; else plainly, since a fork server of its own for a single start costs more
+    than the start it saves."""
     return mode if mode in ("auto", "fork") and shared_forks.offered() is not None else "plain"
 
 
