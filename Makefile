@@ -85,8 +85,10 @@ pytest: $(INSTALLED)
 # lint, docs and the tests side by side: the tests keep ~1.7 of the two cores busy (a test waiting on a process or a
 # grace period leaves its core idle), and mypy and mkdocs (~20 s of CPU each, one core each) fill those gaps instead
 # of running first while the tests wait. Output is passed on a line at a time. A failure in one stops nothing
-# already running: make reports it once the others end.
-test: $(INSTALLED)
+# already running: make reports it once the others end. On a fresh machine the installs run side by side too: the
+# virtual environment (pip, ~45 s) and Chromium and nginx (apt-get, ~100 s on a fresh CI image) each come before the
+# tests, and neither needs the other, so `test` names none of them itself: each target below names what it needs.
+test:
 	@$(MAKE) --no-print-directory -j3 --output-sync=line lint docs pytest
 
 bench: $(INSTALLED)

@@ -116,3 +116,19 @@ def test_ci_finds_nginx_or_fails_naming_the_install_and_elsewhere_says_the_tests
     assert "the reverse-proxy deployment tests will skip. Install it: sudo apt-get install nginx" in outside.stdout
     planned = subprocess.run(["make", "-n", "pytest"], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert planned.stdout.index(".ci/chromium") < planned.stdout.index(".ci/nginx"), "one apt-get at a time"
+
+
+def test_make_test_installs_the_environment_and_the_browser_side_by_side() -> None:
+    """On a fresh machine `make test` installs the virtual environment (pip) and Chromium and nginx (apt-get) at once:
+    `test` itself needs neither (its sub-make runs three jobs), the tests need all three, and only apt-get's two wait
+    for each other (one holder of the package lock at a time)."""
+    database = subprocess.run(["make", "-pnq", "test"], cwd=ROOT, capture_output=True, text=True, timeout=60).stdout
+    needs: dict[str, set[str]] = {}
+    for line in database.splitlines():
+        target, colon, prerequisites = line.partition(":")
+        if colon and target in {"test", "pytest", "lint", "docs", "chromium", "nginx"} and ":=" not in line:
+            needs.setdefault(target, set()).update(prerequisites.split())
+    assert needs["test"] == set(), "make test installs the environment before it can start apt-get"
+    assert needs["pytest"] == {".venv/.installed", "chromium", "nginx"}
+    assert needs["chromium"] == set() and needs["nginx"] == {"chromium"}
+    assert needs["lint"] == needs["docs"] == {".venv/.installed"}
